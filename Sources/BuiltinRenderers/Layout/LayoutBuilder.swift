@@ -1,0 +1,129 @@
+import HudRendererAPI
+
+/// Collects one layout's nodes in the LTR working frame, then writes them to
+/// the host's buffer: clamped on screen, hit regions derived, mirrored for
+/// RTL, through the header's two-call idiom.
+///
+/// Every layout() call builds its own; nothing is shared between calls.
+struct LayoutBuilder {
+    let request: LayoutRequest
+    /// Positions the style can show (HUD_POSITION_BIT mask).
+    let supportedPositions: UInt32
+    private(set) var nodes: [hud_node_t] = []
+    /// The slot frame of every position that was shown (working frame).
+    private(set) var slotFrames: [hud_rect_t?] = Array(repeating: nil, count: Int(HUD_POSITION_COUNT))
+    /// By physical edge in the working frame; swapped with the mirror.
+    var contentInsets = hud_insets_t(top: 0, left: 0, bottom: 0, right: 0)
+    /// Published positions the style chose not to show, on top of those
+    /// outside `supportedPositions` (always hidden).
+    var hiddenPositions: UInt32 = 0
+
+    init(request: LayoutRequest, supportedPositions: UInt32) {
+        self.request = request
+        self.supportedPositions = supportedPositions
+        nodes.reserveCapacity(16)
+    }
+
+    /// z-order of each node family.
+    enum Layer {
+        static let container: Int32 = 0
+        static let slot: Int32 = 10
+        static let chip: Int32 = 11
+        static let modePicker: Int32 = 20
+        static let modeItem: Int32 = 21
+    }
+
+    /// Appends a node; its `hit` is ignored and derived when written.
+    mutating func append(_ node: hud_node_t) {
+        nodes.append(node)
+    }
+
+    mutating func recordSlotFrame(_ frame: hud_rect_t, at position: hud_position_t) {
+        slotFrames[Int(position)] = frame
+    }
+
+    /// Whether the interaction presses this node.
+    func isPressed(position: hud_position_t, part: hud_part_t, modeIndex: Int32 = -1) -> Bool {
+        request.pressedPosition == position && request.pressedPart == part
+            && (part != hud_part_t(HUD_PART_MODE) || request.pressedModeIndex == modeIndex)
+    }
+
+    /// Writes the layout: count, nodes (at most `capacity`), content insets
+    /// and hidden positions. Returns the header's status for the two-call
+    /// idiom, or INTERNAL_ERROR (writing nothing) if a value is not finite.
+    func write(to layout: UnsafeMutablePointer<hud_layout_t>) -> hud_status_t {
+        var finished: [hud_node_t] = []
+        finished.reserveCapacity(nodes.count)
+        for node in nodes {
+            var node = sanitized(node)
+            if request.isRightToLeft {
+                node.frame = node.frame.mirrored(inWidth: request.width)
+                if node.flags & UInt32(HUD_NODE_FLAG_INTERACTIVE) != 0 {
+                    node.hit = node.hit.mirrored(inWidth: request.width)
+                }
+            }
+            guard node.frame.isFinite, node.hit.isFinite else {
+                return hud_status_t(HUD_STATUS_INTERNAL_ERROR)
+            }
+            finished.append(node)
+        }
+
+        var insets = contentInsets
+        if request.isRightToLeft {
+            swap(&insets.left, &insets.right)
+        }
+        var hidden = hiddenPositions
+        for (index, slot) in request.slots.enumerated() where slot != nil {
+            if supportedPositions & (1 << UInt32(index)) == 0 { hidden |= 1 << UInt32(index) }
+        }
+
+        layout.pointee.count = 0
+        for var node in finished {
+            _ = hud_layout_push_node(layout, &node)
+        }
+        layout.pointee.content_insets = insets
+        layout.pointee.hidden_positions = hidden
+        return hud_layout_finish(layout)
+    }
+
+    /// Puts a node on screen and derives its hit region.
+    ///
+    /// Frames are clamped onto the screen; an interactive node's frame is
+    /// further kept inside the safe area (on each axis where it fits). Its
+    /// hit region is max(44, w) × max(44, h) centered on the frame, then
+    /// shifted (not shrunk) to stay inside the safe area; since the frame is
+    /// inside the safe area the shifted region still contains it. The shift
+    /// only happens when a centered region would cross a safe-area edge
+    /// (e.g. a 32 pt toolbar slot in a 32 pt landscape navigation bar at the
+    /// top of the screen). On degenerate screens smaller than a hit region,
+    /// it is clamped to the screen instead. Non-interactive nodes get a zero
+    /// hit region. For every preset screen this is the identity on frames.
+    private func sanitized(_ node: hud_node_t) -> hud_node_t {
+        var node = node
+        let screen = request.screenRect
+        node.frame = node.frame.clamped(into: screen)
+        guard node.flags & UInt32(HUD_NODE_FLAG_INTERACTIVE) != 0 else {
+            node.hit = .zero
+            return node
+        }
+        let safe = request.safeRect
+        node.frame = node.frame.clampedPerAxis(into: safe)
+        let hit = node.frame.centeredRect(
+            width: max(Geometry.minimumHitSize, node.frame.width),
+            height: max(Geometry.minimumHitSize, node.frame.height)
+        )
+        node.hit = hit.clampedPerAxis(into: safe).clamped(into: screen)
+        return node
+    }
+}
+
+extension hud_rect_t {
+    /// Moved inside `bounds` on each axis where it fits; left alone on an
+    /// axis where it does not.
+    fileprivate func clampedPerAxis(into bounds: hud_rect_t) -> hud_rect_t {
+        var rect = self
+        if width <= bounds.width { rect.x = Geometry.clamp(x, bounds.x, bounds.maxX - width) }
+        if height <= bounds.height { rect.y = Geometry.clamp(y, bounds.y, bounds.maxY - height) }
+        return rect
+    }
+}

@@ -1,0 +1,271 @@
+import HudRendererAPI
+
+/// One layout() call's inputs, validated and read once.
+///
+/// Everything a renderer needs is copied out of the C structures here, and
+/// only through fields a v1.0 `struct_size` covers (anything smaller is an
+/// invalid argument, so every v1.0 field is covered). Geometry is kept in a
+/// left-to-right working frame: in RTL the safe area's left and right insets
+/// are swapped here, the renderers lay out as if LTR, and `LayoutBuilder`
+/// mirrors every x at the end. String pointers point into the inputs or to
+/// static storage, as the ABI requires of node strings.
+struct LayoutRequest {
+    /// Why a request was refused: the status layout() returns.
+    struct Failure: Error {
+        let status: hud_status_t
+
+        static let invalidArgument = Failure(status: hud_status_t(HUD_STATUS_INVALID_ARGUMENT))
+        static let unsupported = Failure(status: hud_status_t(HUD_STATUS_UNSUPPORTED))
+    }
+
+    /// A long-press mode.
+    struct Mode {
+        let icon: UnsafePointer<CChar>
+        let label: UnsafePointer<CChar>
+        let accessibilityLabel: UnsafePointer<CChar>
+        /// Unicode scalars in the label (its first HUD_MAX_LABEL_BYTES bytes).
+        let labelScalarCount: Int
+    }
+
+    /// A secondary chip.
+    struct Secondary {
+        let icon: UnsafePointer<CChar>
+        let accessibilityLabel: UnsafePointer<CChar>
+        /// It has an action: a control with its own hit region.
+        let isControl: Bool
+    }
+
+    /// A published slot.
+    struct Slot {
+        let role: hud_role_t
+        let icon: UnsafePointer<CChar>
+        let accessibilityLabel: UnsafePointer<CChar>
+        let secondary: Secondary?
+        let modes: [Mode]
+    }
+
+    /// Screen size, pt.
+    let width: Double
+    let height: Double
+    /// Safe-area insets in the working (LTR) frame: in RTL, `left` is the
+    /// physical right inset.
+    let safeArea: hud_insets_t
+    let isRightToLeft: Bool
+    /// The environment's text scale, capped at `maximumTextScale`.
+    let textScale: Double
+    let colors: ChromeColors
+    /// The navigation bar's vertical extent, clamped on screen. An empty
+    /// rect from the host means a 44 pt bar right below the top safe area.
+    let navigationBarY: Double
+    let navigationBarHeight: Double
+    /// Indexed by hud_position_t.
+    let slots: [Slot?]
+    let pressedPosition: hud_position_t
+    let pressedPart: hud_part_t
+    let pressedModeIndex: Int32
+    let revealedPosition: hud_position_t
+
+    /// Text scales above this are laid out as this (AX5 is 3.118); keeps a
+    /// pathological factor from overflowing the geometry.
+    static let maximumTextScale = 10.0
+    /// Screens and insets larger than this (pt) are refused as unsupported.
+    static let maximumLength = 1_000_000.0
+
+    /// The safe area as a rect in the working frame, never negative.
+    var safeRect: hud_rect_t {
+        let x = min(safeArea.left, width)
+        let y = min(safeArea.top, height)
+        return hud_rect_t(
+            x: x, y: y,
+            width: max(0, width - safeArea.right - x),
+            height: max(0, height - safeArea.bottom - y)
+        )
+    }
+
+    var screenRect: hud_rect_t { hud_rect_t(x: 0, y: 0, width: width, height: height) }
+
+    init(
+        descriptor: UnsafePointer<hud_renderer_descriptor_t>?,
+        complications: UnsafePointer<hud_complications_t>?,
+        environment: UnsafePointer<hud_environment_t>?,
+        interaction: UnsafePointer<hud_interaction_t>?,
+        layout: UnsafeMutablePointer<hud_layout_t>?
+    ) throws(Failure) {
+        guard descriptor != nil, let complications, let environment, let interaction, let layout else {
+            throw .invalidArgument
+        }
+        try Self.validate(layout: layout)
+
+        guard complications.pointee.struct_size >= Self.v1Size(hud_complications_t.self) else { throw .invalidArgument }
+        guard environment.pointee.struct_size >= Self.v1Size(hud_environment_t.self) else { throw .invalidArgument }
+        guard interaction.pointee.struct_size >= Self.v1Size(hud_interaction_t.self) else { throw .invalidArgument }
+        let env = environment.pointee
+        let state = interaction.pointee
+
+        // The screen.
+        for length in [env.screen_width, env.screen_height] {
+            guard length.isFinite, length > 0 else { throw .invalidArgument }
+            guard length <= Self.maximumLength else { throw .unsupported }
+        }
+        let insets = env.safe_area
+        for inset in [insets.top, insets.left, insets.bottom, insets.right] {
+            guard inset.isFinite, inset >= 0 else { throw .invalidArgument }
+            guard inset <= Self.maximumLength else { throw .unsupported }
+        }
+        guard env.text_scale.isFinite, env.text_scale > 0 else { throw .invalidArgument }
+        guard let palette = env.palette,
+              palette.pointee.struct_size >= Self.v1Size(hud_palette_t.self)
+        else { throw .invalidArgument }
+        let bar = env.navigation_bar
+        guard bar.isFinite, bar.width >= 0, bar.height >= 0 else { throw .invalidArgument }
+
+        width = env.screen_width
+        height = env.screen_height
+        isRightToLeft = env.layout_direction == hud_layout_direction_t(HUD_LAYOUT_DIRECTION_RTL)
+        safeArea = isRightToLeft
+            ? hud_insets_t(top: insets.top, left: insets.right, bottom: insets.bottom, right: insets.left)
+            : insets
+        textScale = min(env.text_scale, Self.maximumTextScale)
+        colors = ChromeColors(palette: palette.pointee, accessibility: env.accessibility)
+        if bar.height > 0 {
+            navigationBarY = Geometry.clamp(bar.y, 0, env.screen_height)
+            navigationBarHeight = min(bar.height, env.screen_height - navigationBarY)
+        } else {
+            navigationBarY = min(insets.top, env.screen_height)
+            navigationBarHeight = min(Geometry.defaultNavigationBarHeight, env.screen_height - navigationBarY)
+        }
+
+        // The complications.
+        let published = complications.pointee.slots
+        var slots: [Slot?] = []
+        slots.reserveCapacity(Int(HUD_POSITION_COUNT))
+        for (index, slot) in [published.0, published.1, published.2, published.3, published.4].enumerated() {
+            if let slot {
+                slots.append(try Self.read(slot: slot, position: hud_position_t(index)))
+            } else {
+                slots.append(nil)
+            }
+        }
+        self.slots = slots
+
+        // The interaction: unknown positions and parts mean "nothing".
+        pressedPosition = Self.knownPosition(state.pressed_position)
+        pressedPart = state.pressed_part
+        pressedModeIndex = state.pressed_mode_index
+        revealedPosition = Self.knownPosition(state.revealed_position)
+    }
+
+    /// The output structure: big enough, a node stride that holds a v1.0
+    /// node, and a buffer whenever there is capacity.
+    private static func validate(layout: UnsafeMutablePointer<hud_layout_t>) throws(Failure) {
+        guard layout.pointee.struct_size >= v1Size(hud_layout_t.self) else { throw .invalidArgument }
+        guard layout.pointee.node_stride >= v1Size(hud_node_t.self),
+              layout.pointee.capacity == 0 || layout.pointee.nodes != nil
+        else { throw .invalidArgument }
+    }
+
+    private static func read(slot pointer: UnsafePointer<hud_slot_t>, position: hud_position_t) throws(Failure) -> Slot {
+        guard pointer.pointee.struct_size >= v1Size(hud_slot_t.self) else { throw .invalidArgument }
+        let slot = pointer.pointee
+        guard let icon = slot.icon, slot.action != nil else { throw .invalidArgument }
+
+        var secondary: Secondary?
+        if let chipPointer = slot.secondary {
+            guard chipPointer.pointee.struct_size >= v1Size(hud_secondary_t.self) else { throw .invalidArgument }
+            let chip = chipPointer.pointee
+            guard let chipIcon = chip.icon else { throw .invalidArgument }
+            secondary = Secondary(
+                icon: chipIcon,
+                accessibilityLabel: firstNonEmpty(chip.label, chipIcon) ?? cString("Secondary action"),
+                isControl: chip.action != nil
+            )
+        }
+
+        guard slot.mode_count <= UInt32(HUD_MAX_MODES) else { throw .invalidArgument }
+        var modes: [Mode] = []
+        if slot.mode_count > 0 {
+            guard let list = slot.modes else { throw .invalidArgument }
+            modes.reserveCapacity(Int(slot.mode_count))
+            for index in 0..<Int(slot.mode_count) {
+                guard let modePointer = list[index],
+                      modePointer.pointee.struct_size >= v1Size(hud_mode_t.self)
+                else { throw .invalidArgument }
+                let mode = modePointer.pointee
+                guard mode.id != nil, let modeIcon = mode.icon, let label = mode.label, mode.action != nil else {
+                    throw .invalidArgument
+                }
+                modes.append(Mode(
+                    icon: modeIcon,
+                    label: label,
+                    accessibilityLabel: firstNonEmpty(label, modeIcon) ?? cString("Mode"),
+                    labelScalarCount: scalarCount(label)
+                ))
+            }
+        }
+
+        return Slot(
+            role: slot.role,
+            icon: icon,
+            accessibilityLabel: firstNonEmpty(slot.label, icon) ?? fallbackSlotLabel(position),
+            secondary: secondary,
+            modes: modes
+        )
+    }
+
+    /// The size of a v1.0 structure, as C's sizeof (Swift's stride).
+    static func v1Size<T>(_ type: T.Type) -> UInt32 {
+        UInt32(MemoryLayout<T>.stride)
+    }
+
+    private static func knownPosition(_ position: hud_position_t) -> hud_position_t {
+        (0..<hud_position_t(HUD_POSITION_COUNT)).contains(position) ? position : hud_position_t(HUD_POSITION_NONE)
+    }
+
+    /// The first string that is non-NULL and non-empty.
+    private static func firstNonEmpty(_ candidates: UnsafePointer<CChar>?...) -> UnsafePointer<CChar>? {
+        candidates.first { $0 != nil && $0![0] != 0 } ?? nil
+    }
+
+    /// Unicode scalars in a UTF-8 string: its bytes that are not
+    /// continuation bytes, reading at most HUD_MAX_LABEL_BYTES (so an
+    /// unterminated or oversized label cannot run the count away).
+    private static func scalarCount(_ string: UnsafePointer<CChar>) -> Int {
+        let bytes = UnsafeRawPointer(string).assumingMemoryBound(to: UInt8.self)
+        var count = 0
+        var index = 0
+        while index < Int(HUD_MAX_LABEL_BYTES), bytes[index] != 0 {
+            if bytes[index] & 0xC0 != 0x80 { count += 1 }
+            index += 1
+        }
+        return count
+    }
+
+    /// A static C string.
+    static func cString(_ string: StaticString) -> UnsafePointer<CChar> {
+        UnsafeRawPointer(string.utf8Start).assumingMemoryBound(to: CChar.self)
+    }
+
+    /// Said for a slot whose label and icon are both empty.
+    private static func fallbackSlotLabel(_ position: hud_position_t) -> UnsafePointer<CChar> {
+        switch position {
+        case hud_position_t(HUD_POSITION_TOP_LEFT): cString("Top leading complication")
+        case hud_position_t(HUD_POSITION_TOP_RIGHT): cString("Top trailing complication")
+        case hud_position_t(HUD_POSITION_BOTTOM_LEFT): cString("Bottom leading complication")
+        case hud_position_t(HUD_POSITION_BOTTOM_RIGHT): cString("Bottom trailing complication")
+        default: cString("Center complication")
+        }
+    }
+
+    /// The picker card's label, "<position> modes": node strings must be
+    /// static or point into the inputs, so "<slot label> modes" cannot be
+    /// built here.
+    static func modePickerLabel(_ position: hud_position_t) -> UnsafePointer<CChar> {
+        switch position {
+        case hud_position_t(HUD_POSITION_TOP_LEFT): cString("Top leading complication modes")
+        case hud_position_t(HUD_POSITION_TOP_RIGHT): cString("Top trailing complication modes")
+        case hud_position_t(HUD_POSITION_BOTTOM_LEFT): cString("Bottom leading complication modes")
+        case hud_position_t(HUD_POSITION_BOTTOM_RIGHT): cString("Bottom trailing complication modes")
+        default: cString("Center complication modes")
+        }
+    }
+}

@@ -1,0 +1,201 @@
+import HudRendererAPI
+
+/// The long-press mode picker: a card of mode items (icon over label) next
+/// to the revealed slot, shared by every built-in style.
+///
+/// Items run left to right in the working frame (right to left after the
+/// RTL mirror), `modePickerSpacing` apart, wrapping into rows no wider than
+/// the safe area minus 2 × 16 minus the card's 2 × 8 padding. Each row
+/// starts at the card's leading padding. The card is centered on the slot
+/// and kept 16 pt inside the safe area's sides. Above a bottom or center
+/// slot its bottom edge is the slot's midY − 76; below a top slot its top
+/// edge is the slot's midY + 76. It never rises above the top limit
+/// (max(safe top, navigation bar bottom)) nor sinks below the bottom safe
+/// edge.
+///
+/// When the card does not fit on its preferred side, items shrink in steps
+/// until it does: natural size → 56 wide → 56 × 44 → 44 × 44. If even
+/// 44 × 44 does not fit, the card keeps that size and grows toward the other
+/// side (over the slot), clamped between the top limit and the bottom safe
+/// edge.
+struct ModePicker {
+    /// One candidate item sizing.
+    private struct Sizing {
+        var widths: [Double]
+        var height: Double
+    }
+
+    /// The laid-out card: its size and every item's offset inside it.
+    private struct Arrangement {
+        var width: Double
+        var height: Double
+        var itemFrames: [hud_rect_t]
+    }
+
+    let position: hud_position_t
+    let slotFrame: hud_rect_t
+    let modes: [LayoutRequest.Mode]
+
+    /// The picker for the revealed position, if it names a shown slot with
+    /// modes.
+    init?(revealedIn builder: LayoutBuilder) {
+        let position = builder.request.revealedPosition
+        guard position != hud_position_t(HUD_POSITION_NONE),
+              let frame = builder.slotFrames[Int(position)],
+              let slot = builder.request.slots[Int(position)],
+              !slot.modes.isEmpty
+        else { return nil }
+        self.position = position
+        slotFrame = frame
+        modes = slot.modes
+    }
+
+    /// label font size = 13 × text scale.
+    static func fontSize(textScale: Double) -> Double {
+        Geometry.modeLabelFontSize * textScale
+    }
+
+    /// item height = max(44, 6 + 20 + 4 + ceil(font size × 1.2) + 6).
+    static func naturalItemHeight(fontSize: Double) -> Double {
+        let stack = Geometry.modeItemVerticalPadding * 2 + Geometry.modeIconSize + Geometry.modeIconLabelGap
+            + (fontSize * Geometry.modeLabelLineHeightFactor).rounded(.up)
+        return max(Geometry.modeItemMinimumHeight, stack)
+    }
+
+    /// item width = max(56, min(available, scalars × font size × 0.55 + 16)).
+    static func naturalItemWidth(labelScalars: Int, fontSize: Double, available: Double) -> Double {
+        let estimate = Double(labelScalars) * fontSize * Geometry.modeLabelAdvanceFactor
+        return max(Geometry.modeItemMinimumWidth, min(available, estimate + Geometry.modeItemHorizontalPadding))
+    }
+
+    func append(to builder: inout LayoutBuilder) {
+        let request = builder.request
+        let safe = request.safeRect
+        let fontSize = Self.fontSize(textScale: request.textScale)
+        let margin = Geometry.modePickerSideMargin
+        let padding = Geometry.modePickerPadding
+        let available = max(0, safe.width - 2 * margin - 2 * padding)
+
+        // Vertical room: on the preferred side, and in all.
+        let topLimit = min(max(safe.y, request.navigationBarY + request.navigationBarHeight), safe.maxY)
+        let bottomLimit = safe.maxY
+        let opensBelow = position == hud_position_t(HUD_POSITION_TOP_LEFT)
+            || position == hud_position_t(HUD_POSITION_TOP_RIGHT)
+        let anchor = opensBelow
+            ? slotFrame.midY + Geometry.modePickerLift
+            : slotFrame.midY - Geometry.modePickerLift
+        let preferredRoom = opensBelow ? bottomLimit - anchor : anchor - topLimit
+
+        let naturalHeight = Self.naturalItemHeight(fontSize: fontSize)
+        let natural = modes.map {
+            Self.naturalItemWidth(labelScalars: $0.labelScalarCount, fontSize: fontSize, available: available)
+        }
+        let minimumWidth = Geometry.modeItemMinimumWidth
+        let minimumHeight = Geometry.modeItemMinimumHeight
+        let hitSize = Geometry.minimumHitSize
+        let sizings = [
+            Sizing(widths: natural, height: naturalHeight),
+            Sizing(widths: Array(repeating: minimumWidth, count: modes.count), height: naturalHeight),
+            Sizing(widths: Array(repeating: minimumWidth, count: modes.count), height: minimumHeight),
+            Sizing(widths: Array(repeating: hitSize, count: modes.count), height: hitSize),
+        ]
+        var arrangement = Self.arrange(sizings[sizings.count - 1], rowWidth: available)
+        for sizing in sizings.dropLast() {
+            let candidate = Self.arrange(sizing, rowWidth: available)
+            if candidate.height <= preferredRoom {
+                arrangement = candidate
+                break
+            }
+        }
+
+        // Place the card.
+        let cardX = Geometry.clamp(
+            slotFrame.midX - arrangement.width / 2,
+            safe.x + margin,
+            safe.maxX - margin - arrangement.width
+        )
+        let preferredY = opensBelow ? anchor : anchor - arrangement.height
+        let cardY = Geometry.clamp(preferredY, topLimit, bottomLimit - arrangement.height)
+        let card = hud_rect_t(x: cardX, y: cardY, width: arrangement.width, height: arrangement.height)
+
+        let colors = request.colors
+        let cardStyle = colors.modePicker
+        var cardNode = hud_node_t()
+        cardNode.kind = hud_node_kind_t(HUD_NODE_KIND_CONTAINER)
+        cardNode.position = position
+        cardNode.part = hud_part_t(HUD_PART_CONTAINER)
+        cardNode.mode_index = -1
+        cardNode.frame = card
+        cardNode.shape = hud_shape_t(HUD_SHAPE_ROUNDED_RECTANGLE)
+        cardNode.material = colors.modePickerMaterial
+        cardNode.corner_radius = Geometry.modePickerCornerRadius
+        cardNode.stroke_width = Geometry.containerStrokeWidth
+        cardNode.fill = cardStyle.fill
+        cardNode.stroke = cardStyle.stroke
+        cardNode.placement = hud_placement_t(HUD_PLACEMENT_OVERLAY)
+        cardNode.z = LayoutBuilder.Layer.modePicker
+        cardNode.accessibility_label = LayoutRequest.modePickerLabel(position)
+        builder.append(cardNode)
+
+        let itemStyle = colors.modeItem
+        for (index, mode) in modes.enumerated() {
+            let offset = arrangement.itemFrames[index]
+            var item = hud_node_t()
+            item.kind = hud_node_kind_t(HUD_NODE_KIND_MODE_ITEM)
+            item.position = position
+            item.part = hud_part_t(HUD_PART_MODE)
+            item.mode_index = Int32(index)
+            item.frame = hud_rect_t(x: card.x + offset.x, y: card.y + offset.y, width: offset.width, height: offset.height)
+            item.shape = hud_shape_t(HUD_SHAPE_ROUNDED_RECTANGLE)
+            item.material = hud_material_t(HUD_MATERIAL_NONE)
+            item.corner_radius = Geometry.modeItemCornerRadius
+            item.font_size = fontSize
+            item.fill = itemStyle.fill
+            item.stroke = itemStyle.stroke
+            item.icon_color = itemStyle.icon
+            item.text_color = colors.text
+            item.placement = hud_placement_t(HUD_PLACEMENT_OVERLAY)
+            item.z = LayoutBuilder.Layer.modeItem
+            item.flags = UInt32(HUD_NODE_FLAG_INTERACTIVE)
+            if builder.isPressed(position: position, part: hud_part_t(HUD_PART_MODE), modeIndex: Int32(index)) {
+                item.flags |= UInt32(HUD_NODE_FLAG_PRESSED)
+            }
+            item.icon = mode.icon
+            item.label = mode.label
+            item.accessibility_label = mode.accessibilityLabel
+            builder.append(item)
+        }
+    }
+
+    /// Wraps items greedily into rows at most `rowWidth` wide (a row always
+    /// takes at least one item) and sizes the card around them.
+    private static func arrange(_ sizing: Sizing, rowWidth: Double) -> Arrangement {
+        let padding = Geometry.modePickerPadding
+        let spacing = Geometry.modePickerSpacing
+        var frames: [hud_rect_t] = []
+        frames.reserveCapacity(sizing.widths.count)
+        var rowEnd = 0.0 // the current row's width so far
+        var itemsInRow = 0
+        var row = 0
+        var widest = 0.0
+        for width in sizing.widths {
+            if itemsInRow > 0, rowEnd + spacing + width > rowWidth {
+                row += 1
+                rowEnd = 0
+                itemsInRow = 0
+            }
+            let itemX = itemsInRow > 0 ? rowEnd + spacing : 0
+            let y = Double(row) * (sizing.height + spacing)
+            frames.append(hud_rect_t(x: padding + itemX, y: padding + y, width: width, height: sizing.height))
+            rowEnd = itemX + width
+            itemsInRow += 1
+            widest = max(widest, rowEnd)
+        }
+        let rows = Double(row + 1)
+        return Arrangement(
+            width: widest + 2 * padding,
+            height: rows * sizing.height + (rows - 1) * spacing + 2 * padding,
+            itemFrames: frames
+        )
+    }
+}

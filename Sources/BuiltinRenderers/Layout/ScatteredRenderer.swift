@@ -1,0 +1,48 @@
+import HudRendererAPI
+
+/// `.scattered`: all five slots float as overlays; no tray, no inset.
+///
+/// Formulas in the LTR working frame (W × H screen, safe insets T, L, B, R):
+/// - corner slots 48 pt; groups (slot + chip) 12 pt in from the safe area's
+///   corners: left groups x = L + 12, right groups right edge = W − R − 12;
+///   top slots y = T + 12; bottom slots y = H − B − 12 − 48.
+/// - center slot 64 pt at x = W / 2 − 32, y = H − B − 28 − 64 (its chip on
+///   the trailing side).
+/// - placement OVERLAY everywhere; content insets all 0.
+enum ScatteredRenderer {
+    static let supportedPositions: UInt32 = UInt32(HUD_POSITION_ALL_BITS)
+
+    static func layout(into builder: inout LayoutBuilder) {
+        let request = builder.request
+        let safe = request.safeArea
+        let inset = Geometry.scatteredCornerInset
+        let placement = hud_placement_t(HUD_PLACEMENT_OVERLAY)
+        let corners: [(position: Int, isTop: Bool)] = [
+            (HUD_POSITION_TOP_LEFT, true),
+            (HUD_POSITION_TOP_RIGHT, true),
+            (HUD_POSITION_BOTTOM_LEFT, false),
+            (HUD_POSITION_BOTTOM_RIGHT, false),
+        ]
+        for corner in corners {
+            let position = hud_position_t(corner.position)
+            guard let slot = request.slots[Int(position)] else { continue }
+            let group = SlotGroup(position: position, slot: slot, slotSize: Geometry.cornerSlotSize)
+            let groupX = group.chipIsOnLeft ? safe.left + inset : request.width - safe.right - inset - group.width
+            let slotY = corner.isTop
+                ? safe.top + inset
+                : request.height - safe.bottom - inset - Geometry.cornerSlotSize
+            group.append(slotX: group.slotX(groupX: groupX), slotY: slotY, placement: placement, to: &builder)
+        }
+
+        if let center = request.slots[Int(HUD_POSITION_CENTER)] {
+            let group = SlotGroup(
+                position: hud_position_t(HUD_POSITION_CENTER), slot: center, slotSize: Geometry.centerSlotSize
+            )
+            group.append(
+                slotX: request.width / 2 - Geometry.centerSlotSize / 2,
+                slotY: request.height - safe.bottom - Geometry.scatteredCenterLift - Geometry.centerSlotSize,
+                placement: placement, to: &builder
+            )
+        }
+    }
+}

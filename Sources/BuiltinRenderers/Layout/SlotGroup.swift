@@ -1,0 +1,100 @@
+import HudRendererAPI
+
+/// A slot and its optional secondary chip, placed as one unit: the group is
+/// what a style puts in a corner, so the chip never leaves the screen.
+///
+/// The chip is vertically centered on the slot, on the slot's outer side:
+/// left of a leading slot and right of a trailing one (the center slot's
+/// chip is on the trailing side). Sides are in the LTR working frame; the
+/// RTL mirror moves them.
+struct SlotGroup {
+    let position: hud_position_t
+    let slot: LayoutRequest.Slot
+    let slotSize: Double
+    let chipSize: Double
+    /// The gap between slot and chip; see `Geometry.chipGap`.
+    let chipGap: Double
+    let chipIsOnLeft: Bool
+
+    init(position: hud_position_t, slot: LayoutRequest.Slot, slotSize: Double, chipSize: Double = Geometry.chipSize) {
+        self.position = position
+        self.slot = slot
+        self.slotSize = slotSize
+        self.chipSize = chipSize
+        chipGap = Geometry.chipGap(
+            slotSize: slotSize, chipSize: chipSize, chipIsControl: slot.secondary?.isControl ?? false
+        )
+        chipIsOnLeft = position == hud_position_t(HUD_POSITION_TOP_LEFT)
+            || position == hud_position_t(HUD_POSITION_BOTTOM_LEFT)
+    }
+
+    /// The group's width: the slot, plus gap and chip when there is one.
+    var width: Double {
+        slot.secondary == nil ? slotSize : slotSize + chipGap + chipSize
+    }
+
+    /// The slot's x when the group's left edge is at `groupX`.
+    func slotX(groupX: Double) -> Double {
+        slot.secondary != nil && chipIsOnLeft ? groupX + chipSize + chipGap : groupX
+    }
+
+    /// Appends the slot node and its chip node, the slot at (`slotX`,
+    /// `slotY`), and records the slot frame as shown.
+    func append(slotX: Double, slotY: Double, placement: hud_placement_t, to builder: inout LayoutBuilder) {
+        let colors = builder.request.colors
+        let frame = hud_rect_t(x: slotX, y: slotY, width: slotSize, height: slotSize)
+        let style = colors.slot(role: slot.role)
+
+        var node = hud_node_t()
+        node.kind = hud_node_kind_t(HUD_NODE_KIND_SLOT)
+        node.position = position
+        node.part = hud_part_t(HUD_PART_SLOT)
+        node.mode_index = -1
+        node.frame = frame
+        node.shape = hud_shape_t(HUD_SHAPE_CIRCLE)
+        node.material = hud_material_t(HUD_MATERIAL_SOLID)
+        node.corner_radius = slotSize / 2
+        node.stroke_width = Geometry.slotStrokeWidth
+        node.fill = style.fill
+        node.stroke = style.stroke
+        node.icon_color = style.icon
+        node.placement = placement
+        node.z = LayoutBuilder.Layer.slot
+        node.flags = UInt32(HUD_NODE_FLAG_INTERACTIVE)
+        if builder.isPressed(position: position, part: hud_part_t(HUD_PART_SLOT)) {
+            node.flags |= UInt32(HUD_NODE_FLAG_PRESSED)
+        }
+        node.icon = slot.icon
+        node.accessibility_label = slot.accessibilityLabel
+        builder.append(node)
+        builder.recordSlotFrame(frame, at: position)
+
+        guard let secondary = slot.secondary else { return }
+        let chipStyle = colors.chip
+        let chipX = chipIsOnLeft ? slotX - chipGap - chipSize : slotX + slotSize + chipGap
+        var chip = hud_node_t()
+        chip.kind = hud_node_kind_t(HUD_NODE_KIND_SECONDARY)
+        chip.position = position
+        chip.part = hud_part_t(HUD_PART_SECONDARY)
+        chip.mode_index = -1
+        chip.frame = hud_rect_t(x: chipX, y: slotY + (slotSize - chipSize) / 2, width: chipSize, height: chipSize)
+        chip.shape = hud_shape_t(HUD_SHAPE_CIRCLE)
+        chip.material = hud_material_t(HUD_MATERIAL_SOLID)
+        chip.corner_radius = chipSize / 2
+        chip.stroke_width = Geometry.chipStrokeWidth
+        chip.fill = chipStyle.fill
+        chip.stroke = chipStyle.stroke
+        chip.icon_color = chipStyle.icon
+        chip.placement = placement
+        chip.z = LayoutBuilder.Layer.chip
+        if secondary.isControl {
+            chip.flags = UInt32(HUD_NODE_FLAG_INTERACTIVE)
+            if builder.isPressed(position: position, part: hud_part_t(HUD_PART_SECONDARY)) {
+                chip.flags |= UInt32(HUD_NODE_FLAG_PRESSED)
+            }
+        }
+        chip.icon = secondary.icon
+        chip.accessibility_label = secondary.accessibilityLabel
+        builder.append(chip)
+    }
+}

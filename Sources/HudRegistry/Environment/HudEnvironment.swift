@@ -1,0 +1,104 @@
+/// Everything about the screen and the user a renderer may depend on.
+/// The host builds it (usually from a `DevicePreset`); the registry marshals
+/// it into the ABI's `hud_environment_t` for each layout call.
+public struct HudEnvironment: Sendable, Hashable {
+    public var screenSize: HudSize
+    public var safeArea: HudInsets
+    public var scale: Double
+    public var layoutDirection: HudLayoutDirection
+    /// The device's scheme. The chrome's effective scheme also depends on
+    /// `appearance`; see `chromeScheme`.
+    public var colorScheme: HudColorScheme
+    public var appearance: HudPhoneAppShellAppearance
+    public var textScale: Double
+    public var navigationBar: HudRect
+    public var navigationTitle: String?
+    public var accessibility: AccessibilityOptions
+    /// Overrides the resolved palette (nil: resolve from appearance + scheme).
+    public var paletteOverride: HudPalette?
+
+    public init(
+        screenSize: HudSize,
+        safeArea: HudInsets,
+        scale: Double = 3,
+        layoutDirection: HudLayoutDirection = .leftToRight,
+        colorScheme: HudColorScheme = .dark,
+        appearance: HudPhoneAppShellAppearance = .hudson,
+        textScale: Double = 1,
+        navigationBar: HudRect? = nil,
+        navigationTitle: String? = nil,
+        accessibility: AccessibilityOptions = [],
+        paletteOverride: HudPalette? = nil
+    ) {
+        self.screenSize = screenSize
+        self.safeArea = safeArea
+        self.scale = scale
+        self.layoutDirection = layoutDirection
+        self.colorScheme = colorScheme
+        self.appearance = appearance
+        self.textScale = textScale
+        self.navigationBar = navigationBar ?? Self.standardNavigationBar(screenSize: screenSize, safeArea: safeArea)
+        self.navigationTitle = navigationTitle
+        self.accessibility = accessibility
+        self.paletteOverride = paletteOverride
+    }
+
+    /// The environment of a device preset.
+    public init(
+        device: DevicePreset,
+        orientation: DevicePreset.Orientation = .portrait,
+        layoutDirection: HudLayoutDirection = .leftToRight,
+        colorScheme: HudColorScheme = .dark,
+        appearance: HudPhoneAppShellAppearance = .hudson,
+        textSize: TextSizeCategory = .large,
+        navigationTitle: String? = nil,
+        accessibility: AccessibilityOptions = []
+    ) {
+        self.init(
+            screenSize: device.size(orientation),
+            safeArea: device.safeArea(orientation),
+            scale: device.scale,
+            layoutDirection: layoutDirection,
+            colorScheme: colorScheme,
+            appearance: appearance,
+            textScale: textSize.scale,
+            navigationTitle: navigationTitle,
+            accessibility: accessibility
+        )
+    }
+
+    /// The navigation bar under the top safe-area inset: 44 pt high, or
+    /// 32 pt in compact-height (landscape) screens, full width.
+    public static func standardNavigationBar(screenSize: HudSize, safeArea: HudInsets) -> HudRect {
+        let compactHeight = screenSize.width > screenSize.height
+        return HudRect(x: 0, y: safeArea.top, width: screenSize.width, height: compactHeight ? 32 : 44)
+    }
+
+    /// The palette and scheme the chrome actually uses.
+    public var chromePalette: HudPalette {
+        paletteOverride ?? HudPalette.resolved(appearance: appearance, scheme: colorScheme).palette
+    }
+
+    public var chromeScheme: HudColorScheme {
+        HudPalette.resolved(appearance: appearance, scheme: colorScheme).scheme
+    }
+
+    /// The screen rectangle.
+    public var screen: HudRect { HudRect(x: 0, y: 0, width: screenSize.width, height: screenSize.height) }
+
+    /// The screen minus the safe-area insets.
+    public var safeRect: HudRect {
+        HudRect(x: safeArea.left, y: safeArea.top,
+                width: max(0, screenSize.width - safeArea.left - safeArea.right),
+                height: max(0, screenSize.height - safeArea.top - safeArea.bottom))
+    }
+
+    public struct AccessibilityOptions: OptionSet, Sendable, Hashable {
+        public let rawValue: UInt32
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+        public static let reduceMotion = AccessibilityOptions(rawValue: 0x1)
+        public static let reduceTransparency = AccessibilityOptions(rawValue: 0x2)
+        public static let increaseContrast = AccessibilityOptions(rawValue: 0x4)
+    }
+}

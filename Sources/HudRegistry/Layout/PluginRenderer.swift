@@ -1,0 +1,164 @@
+import HudRendererAPI
+
+/// One registered renderer: its descriptor (plugin-owned, valid for the
+/// life of the process since libraries are never closed) and a reusable,
+/// host-owned node buffer.
+///
+/// Not thread-safe: one `PluginRenderer` serves one thread at a time (the
+/// shell's). The buffer is reused across calls, so a steady-state layout
+/// allocates nothing for the call itself.
+final class PluginRenderer {
+    let info: RendererInfo
+    private let descriptor: UnsafePointer<hud_renderer_descriptor_t>
+    private var buffer: LayoutBuffer
+
+    init(info: RendererInfo, descriptor: UnsafePointer<hud_renderer_descriptor_t>) {
+        self.info = info
+        self.descriptor = descriptor
+        self.buffer = LayoutBuffer(capacity: 64)
+    }
+
+    /// Calls the renderer, growing the buffer once if it asks, validates
+    /// every node and decodes the result.
+    func layout(_ snapshot: ComplicationsSnapshot, environment: HudEnvironment, interaction: HudInteraction) throws(RegistryError) -> HudLayout {
+        var output = hud_layout_t()
+        let status = try call(snapshot, environment, interaction, &output)
+        guard status == Int32(HUD_STATUS_OK) else {
+            throw .layoutFailed(id: info.id, origin: info.origin.description, status: status)
+        }
+        return try LayoutDecoder(info: info, environment: environment).decode(output, nodes: buffer.nodes, stride: buffer.stride)
+    }
+
+    private func call(_ snapshot: ComplicationsSnapshot, _ environment: HudEnvironment, _ interaction: HudInteraction,
+                      _ output: inout hud_layout_t) throws(RegistryError) -> Int32 {
+        var attempts = 0
+        while true {
+            attempts += 1
+            buffer.prepare(&output)
+            let status = EnvironmentMarshaler.with(environment) { env in
+                withUnsafePointer(to: InteractionMarshaler.make(interaction)) { interactionView in
+                    PluginCalls.layout(descriptor, snapshot.view, env, interactionView, &output)
+                }
+            }
+            if status == Int32(HUD_STATUS_BUFFER_TOO_SMALL) {
+                let needed = output.count
+                guard needed > buffer.capacity, needed <= UInt32(ABILimits.maxNodes), attempts < 2 else {
+                    throw .layoutTooLarge(id: info.id, origin: info.origin.description, requested: needed)
+                }
+                buffer = LayoutBuffer(capacity: Int(needed))
+                continue
+            }
+            if status == Int32(HUD_STATUS_OK), output.count > UInt32(buffer.capacity) {
+                throw .invalidLayout(id: info.id, origin: info.origin.description, node: nil, field: "count",
+                                     reason: "is \(output.count) but the buffer holds \(buffer.capacity) nodes and the status was OK; return HUD_STATUS_BUFFER_TOO_SMALL when the buffer is short")
+            }
+            return status
+        }
+    }
+}
+
+/// The host-owned node buffer: `capacity` nodes of `stride` bytes.
+final class LayoutBuffer {
+    let capacity: Int
+    let stride: Int
+    let nodes: UnsafeMutableRawPointer
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        self.stride = MemoryLayout<hud_node_t>.stride
+        self.nodes = .allocate(byteCount: max(1, capacity * stride), alignment: MemoryLayout<hud_node_t>.alignment)
+    }
+
+    deinit { nodes.deallocate() }
+
+    /// Zeroes the nodes and fills the host's half of the layout header.
+    func prepare(_ output: inout hud_layout_t) {
+        nodes.initializeMemory(as: UInt8.self, repeating: 0, count: max(1, capacity * stride))
+        output = hud_layout_t()
+        output.struct_size = UInt32(MemoryLayout<hud_layout_t>.size)
+        output.node_stride = UInt32(stride)
+        output.nodes = nodes
+        output.capacity = UInt32(capacity)
+    }
+}
+
+/// Builds the ABI's environment view for one call, on the stack.
+enum EnvironmentMarshaler {
+    static func with<T>(_ environment: HudEnvironment, _ body: (UnsafePointer<hud_environment_t>) -> T) -> T {
+        var palette = palette(environment.chromePalette)
+        return withUnsafePointer(to: &palette) { palettePointer in
+            func make(_ title: UnsafePointer<CChar>?) -> T {
+                var env = hud_environment_t()
+                env.struct_size = UInt32(MemoryLayout<hud_environment_t>.size)
+                env.layout_direction = environment.layoutDirection == .rightToLeft ? Int32(HUD_LAYOUT_DIRECTION_RTL) : Int32(HUD_LAYOUT_DIRECTION_LTR)
+                env.screen_width = environment.screenSize.width
+                env.screen_height = environment.screenSize.height
+                env.safe_area = insets(environment.safeArea)
+                env.scale = environment.scale
+                env.text_scale = environment.textScale
+                env.color_scheme = environment.chromeScheme == .light ? Int32(HUD_COLOR_SCHEME_LIGHT) : Int32(HUD_COLOR_SCHEME_DARK)
+                env.appearance = environment.appearance == .system ? Int32(HUD_APPEARANCE_SYSTEM) : Int32(HUD_APPEARANCE_HUDSON)
+                env.palette = palettePointer
+                env.navigation_bar = rect(environment.navigationBar)
+                env.navigation_title = title
+                env.accessibility = environment.accessibility.rawValue
+                return withUnsafePointer(to: env, body)
+            }
+            if let title = environment.navigationTitle {
+                return title.withCString { make($0) }
+            }
+            return make(nil)
+        }
+    }
+
+    static func palette(_ p: HudPalette) -> hud_palette_t {
+        var c = hud_palette_t()
+        c.struct_size = UInt32(MemoryLayout<hud_palette_t>.size)
+        c.bg = p.bg.rgba
+        c.surface = p.surface.rgba
+        c.chrome = p.chrome.rgba
+        c.ink = p.ink.rgba
+        c.muted = p.muted.rgba
+        c.dim = p.dim.rgba
+        c.border = p.border.rgba
+        c.accent = p.accent.rgba
+        c.status_ok = p.statusOk.rgba
+        c.status_warn = p.statusWarn.rgba
+        c.status_error = p.statusError.rgba
+        c.status_info = p.statusInfo.rgba
+        c.hairline_subtle = p.hairlineSubtle.rgba
+        c.hairline_standard = p.hairlineStandard.rgba
+        return c
+    }
+
+    static func rect(_ r: HudRect) -> hud_rect_t { hud_rect_t(x: r.x, y: r.y, width: r.width, height: r.height) }
+
+    static func insets(_ i: HudInsets) -> hud_insets_t { hud_insets_t(top: i.top, left: i.left, bottom: i.bottom, right: i.right) }
+}
+
+/// Builds the ABI's interaction view.
+enum InteractionMarshaler {
+    static func make(_ interaction: HudInteraction) -> hud_interaction_t {
+        var view = hud_interaction_t()
+        view.struct_size = UInt32(MemoryLayout<hud_interaction_t>.size)
+        view.pressed_position = Int32(HUD_POSITION_NONE)
+        view.pressed_part = Int32(HUD_PART_NONE)
+        view.pressed_mode_index = -1
+        switch interaction.pressed {
+        case .slot(let position)?:
+            view.pressed_position = hud_position_t(position.rawValue)
+            view.pressed_part = Int32(HUD_PART_SLOT)
+        case .secondary(let position)?:
+            view.pressed_position = hud_position_t(position.rawValue)
+            view.pressed_part = Int32(HUD_PART_SECONDARY)
+        case .mode(let position, let index)?:
+            view.pressed_position = hud_position_t(position.rawValue)
+            view.pressed_part = Int32(HUD_PART_MODE)
+            view.pressed_mode_index = Int32(clamping: index)
+        case nil:
+            break
+        }
+        view.revealed_position = interaction.revealedPosition.map { hud_position_t($0.rawValue) } ?? Int32(HUD_POSITION_NONE)
+        return view
+    }
+}

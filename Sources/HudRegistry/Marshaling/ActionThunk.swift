@@ -1,0 +1,173 @@
+import CFFI
+import HudRendererAPI
+import Synchronization
+
+/// A Swift closure exposed as a plain C `void (*)(void)`: a libffi closure
+/// whose user data is this object. The same pointer goes into the C view of
+/// the complications (what plugins see) and is what the host's own tap
+/// dispatch calls.
+///
+/// Lifetime: a thunk is *live* from creation until `retire()` (called when
+/// the snapshot that owns it is released). A retired thunk's code stays
+/// mapped in a bounded quarantine (the most recent `quarantineLimit`
+/// retirements), so a late call through its pointer is caught, counted in
+/// `retiredCallCount` and ignored instead of jumping into freed memory.
+/// libffi's closure pages are invisible to valgrind and ASan, hence the
+/// counters.
+///
+/// All libffi calls in the package live in this file.
+final class ActionThunk {
+    /// The C function pointer. Valid while live, and while quarantined.
+    let function: hud_action_fn
+    private let closure: UnsafeMutableRawPointer
+    private let box: Unmanaged<Box>
+
+    /// Boxed state the trampoline reads through the closure's user data.
+    /// `@unchecked Sendable`: the action runs only on the thread that drives
+    /// the shell (the ABI tags actions [main-thread]); `retired` is atomic so
+    /// a stray call from another thread still sees it.
+    private final class Box: @unchecked Sendable {
+        var action: (() -> Void)?
+        let retired = Atomic<Bool>(false)
+        init(_ action: @escaping () -> Void) { self.action = action }
+    }
+
+    init(_ action: @escaping () -> Void) throws(RegistryError) {
+        var code: UnsafeMutableRawPointer?
+        guard let closure = ffi_closure_alloc(MemoryLayout<ffi_closure>.size, &code), let code else {
+            throw .thunkAllocationFailed(reason: "ffi_closure_alloc returned NULL")
+        }
+        let box = Unmanaged.passRetained(Box(action))
+        let status = ffi_prep_closure_loc(
+            closure.assumingMemoryBound(to: ffi_closure.self), ActionThunk.voidCIF.pointer,
+            ActionThunk.trampoline, box.toOpaque(), code)
+        guard status == FFI_OK else {
+            ffi_closure_free(closure)
+            box.release()
+            throw .thunkAllocationFailed(reason: "ffi_prep_closure_loc returned \(status.rawValue)")
+        }
+        self.closure = closure
+        self.box = box
+        self.function = unsafeBitCast(code, to: hud_action_fn.self)
+        ActionThunk.counters.live.add(1, ordering: .relaxed)
+        ActionThunk.counters.created.add(1, ordering: .relaxed)
+    }
+
+    /// Ends the thunk's life: its action will never run again. The closure
+    /// memory moves to the quarantine; the oldest quarantined one is freed.
+    func retire() {
+        let value = box.takeUnretainedValue()
+        guard !value.retired.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        value.action = nil
+        ActionThunk.counters.live.subtract(1, ordering: .relaxed)
+        ActionThunk.quarantine.withLock { ring in
+            ring.append(Retired(closure: closure, box: box))
+            if ring.count > ActionThunk.quarantineLimit {
+                ring.removeFirst().free()
+            }
+        }
+    }
+
+    deinit { retire() }
+
+    /// Calls the thunk exactly as a plugin would: through its C pointer.
+    func callThroughPointer() { function() }
+
+    // MARK: - Counters
+
+    /// Thunks alive now (created and not yet retired).
+    static var liveCount: Int { counters.live.load(ordering: .relaxed) }
+    /// Thunks created since the process started.
+    static var createdCount: Int { counters.created.load(ordering: .relaxed) }
+    /// Calls that arrived through a retired thunk (caught, not run).
+    static var retiredCallCount: Int { counters.retiredCalls.load(ordering: .relaxed) }
+    /// Calls made while a renderer's layout was on the stack (not run).
+    static var callsDuringLayoutCount: Int { counters.duringLayout.load(ordering: .relaxed) }
+    /// Retired thunks whose code is still mapped to catch late calls.
+    static var quarantinedCount: Int { quarantine.withLock { $0.count } }
+
+    /// How many retired thunks stay mapped.
+    static let quarantineLimit = 4096
+
+    /// Frees every quarantined thunk now (late calls through them are then
+    /// undefined). For tests and orderly shutdown.
+    static func drainQuarantine() {
+        quarantine.withLock { ring in
+            for retired in ring { retired.free() }
+            ring.removeAll()
+        }
+    }
+
+    /// Marks the current thread as inside a renderer's layout call for the
+    /// duration of `body`: an action invoked meanwhile is a contract
+    /// violation, counted and not run.
+    static func duringLayout<T>(_ body: () throws -> T) rethrows -> T {
+        layoutDepth.add(1, ordering: .relaxed)
+        defer { layoutDepth.subtract(1, ordering: .relaxed) }
+        return try body()
+    }
+
+    // MARK: - Private
+
+    private struct Counters: ~Copyable {
+        let live = Atomic<Int>(0)
+        let created = Atomic<Int>(0)
+        let retiredCalls = Atomic<Int>(0)
+        let duringLayout = Atomic<Int>(0)
+    }
+    private static let counters = Counters()
+    private static let layoutDepth = Atomic<Int>(0)
+
+    private struct Retired: @unchecked Sendable {
+        // Sendable: only touched under the quarantine mutex.
+        let closure: UnsafeMutableRawPointer
+        let box: Unmanaged<Box>
+        func free() {
+            ffi_closure_free(closure)
+            box.release()
+        }
+    }
+    private static let quarantine = Mutex<[Retired]>([])
+
+    /// One call interface for every `void (*)(void)`; prepared once and never
+    /// mutated, so sharing it between closures and threads is safe.
+    private final class CIF: @unchecked Sendable {
+        let pointer = UnsafeMutablePointer<ffi_cif>.allocate(capacity: 1)
+        init() {
+            let status = ffi_prep_cif(pointer, FFI_DEFAULT_ABI, 0, hud_cffi_type_void(), nil)
+            precondition(status == FFI_OK, "ffi_prep_cif for void(void) failed: \(status.rawValue)")
+        }
+    }
+    private static let voidCIF = CIF()
+
+    private static let trampoline: @convention(c) (
+        UnsafeMutablePointer<ffi_cif>?, UnsafeMutableRawPointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+        UnsafeMutableRawPointer?
+    ) -> Void = { _, _, _, userData in
+        guard let userData else { return }
+        let box = Unmanaged<Box>.fromOpaque(userData).takeUnretainedValue()
+        if box.retired.load(ordering: .acquiring) {
+            ActionThunk.counters.retiredCalls.add(1, ordering: .relaxed)
+            return
+        }
+        if ActionThunk.layoutDepth.load(ordering: .relaxed) > 0 {
+            ActionThunk.counters.duringLayout.add(1, ordering: .relaxed)
+            return
+        }
+        box.action?()
+    }
+}
+
+/// Public, read-only view of the thunk counters (for tests and diagnostics).
+public enum ActionThunkCounters {
+    /// Thunks alive now; returns to zero when every snapshot is released.
+    public static var live: Int { ActionThunk.liveCount }
+    /// Thunks created since start.
+    public static var created: Int { ActionThunk.createdCount }
+    /// Calls through retired thunks that were caught.
+    public static var retiredCalls: Int { ActionThunk.retiredCallCount }
+    /// Actions invoked while a renderer's layout was running (contract violations).
+    public static var callsDuringLayout: Int { ActionThunk.callsDuringLayoutCount }
+    /// Retired thunks kept mapped so late calls are caught.
+    public static var quarantined: Int { ActionThunk.quarantinedCount }
+}

@@ -1,0 +1,104 @@
+/// Hudson's color tokens. `HudPalette.stable` is the stable dark palette of
+/// the design tokens; `.hudson` appearance always uses it. `HudPalette.light`
+/// is what `.system` appearance uses when the scheme is light (see
+/// Docs/HUD-002-renderer-registry.md for how its values were chosen).
+///
+/// The static token properties (`HudPalette.bg`, ...) are the stable
+/// palette's, as in the seed's `background: Color = HudPalette.bg`.
+public struct HudPalette: Sendable, Hashable {
+    public var bg: HudColor
+    public var surface: HudColor
+    public var chrome: HudColor
+    public var ink: HudColor
+    public var muted: HudColor
+    public var dim: HudColor
+    public var border: HudColor
+    public var accent: HudColor
+    public var statusOk: HudColor
+    public var statusWarn: HudColor
+    public var statusError: HudColor
+    public var statusInfo: HudColor
+    public var hairlineSubtle: HudColor
+    public var hairlineStandard: HudColor
+
+    public init(
+        bg: HudColor, surface: HudColor, chrome: HudColor, ink: HudColor, muted: HudColor,
+        dim: HudColor, border: HudColor, accent: HudColor, statusOk: HudColor, statusWarn: HudColor,
+        statusError: HudColor, statusInfo: HudColor, hairlineSubtle: HudColor, hairlineStandard: HudColor
+    ) {
+        self.bg = bg
+        self.surface = surface
+        self.chrome = chrome
+        self.ink = ink
+        self.muted = muted
+        self.dim = dim
+        self.border = border
+        self.accent = accent
+        self.statusOk = statusOk
+        self.statusWarn = statusWarn
+        self.statusError = statusError
+        self.statusInfo = statusInfo
+        self.hairlineSubtle = hairlineSubtle
+        self.hairlineStandard = hairlineStandard
+    }
+
+    /// The stable dark palette (Hudson's design tokens).
+    public static let stable = HudPalette(
+        bg: HudColor(hex: 0x0A0A0A),
+        surface: HudColor(hex: 0x171717),
+        chrome: HudColor(hex: 0x060606),
+        ink: HudColor(hex: 0xE5E5E5),
+        muted: HudColor(hex: 0xA3A3A3),
+        dim: HudColor(hex: 0x737373),
+        border: HudColor(hex: 0x272727),
+        accent: HudColor(hex: 0x10B981),
+        statusOk: HudColor(hex: 0x22C55E),
+        statusWarn: HudColor(hex: 0xF59E0B),
+        statusError: HudColor(hex: 0xDC2626),
+        statusInfo: HudColor(hex: 0x3B82F6),
+        hairlineSubtle: HudColor(hex: 0x181818),
+        hairlineStandard: HudColor(hex: 0x262626)
+    )
+
+    /// The light counterpart for `.system` appearance in a light scheme: the
+    /// same token roles on the neutral scale's light end, with the accent
+    /// darkened to emerald-700 so the `bg`-colored icon on it keeps ≥ 4.5:1.
+    public static let light = HudPalette(
+        bg: HudColor(hex: 0xFAFAFA),
+        surface: HudColor(hex: 0xFFFFFF),
+        chrome: HudColor(hex: 0xF5F5F5),
+        ink: HudColor(hex: 0x171717),
+        muted: HudColor(hex: 0x525252),
+        dim: HudColor(hex: 0x737373),
+        border: HudColor(hex: 0xE5E5E5),
+        accent: HudColor(hex: 0x047857),
+        statusOk: HudColor(hex: 0x15803D),
+        statusWarn: HudColor(hex: 0xB45309),
+        statusError: HudColor(hex: 0xDC2626),
+        statusInfo: HudColor(hex: 0x2563EB),
+        hairlineSubtle: HudColor(hex: 0xEDEDED),
+        hairlineStandard: HudColor(hex: 0xD4D4D4)
+    )
+
+    /// The palette the chrome uses for an appearance and a device scheme:
+    /// `.hudson` always the stable dark one; `.system` follows the scheme.
+    public static func resolved(appearance: HudPhoneAppShellAppearance, scheme: HudColorScheme) -> (palette: HudPalette, scheme: HudColorScheme) {
+        switch (appearance, scheme) {
+        case (.hudson, _), (.system, .dark): (stable, .dark)
+        case (.system, .light): (light, .light)
+        }
+    }
+
+    public static var bg: HudColor { stable.bg }
+    public static var surface: HudColor { stable.surface }
+    public static var chrome: HudColor { stable.chrome }
+    public static var ink: HudColor { stable.ink }
+    public static var muted: HudColor { stable.muted }
+    public static var dim: HudColor { stable.dim }
+    public static var border: HudColor { stable.border }
+    public static var accent: HudColor { stable.accent }
+    public static var statusOk: HudColor { stable.statusOk }
+    public static var statusWarn: HudColor { stable.statusWarn }
+    public static var statusError: HudColor { stable.statusError }
+    public static var statusInfo: HudColor { stable.statusInfo }
+}

@@ -1,0 +1,62 @@
+/// What the registry knows about one renderer, copied out of its descriptor
+/// (no C types, no pointers).
+public struct RendererInfo: Sendable, Hashable {
+    public var id: String
+    public var name: String
+    public var version: String
+    public var vendor: String
+    public var summary: String
+    public var supportedPositions: Set<Position>
+    public var capabilities: Capabilities
+    /// The ABI version the plugin was built with, as `major.minor`.
+    public var abiVersion: String
+    public var origin: Origin
+
+    public init(id: String, name: String, version: String, vendor: String, summary: String,
+                supportedPositions: Set<Position>, capabilities: Capabilities, abiVersion: String, origin: Origin) {
+        self.id = id
+        self.name = name
+        self.version = version
+        self.vendor = vendor
+        self.summary = summary
+        self.supportedPositions = supportedPositions
+        self.capabilities = capabilities
+        self.abiVersion = abiVersion
+        self.origin = origin
+    }
+
+    /// Where a renderer came from.
+    public enum Origin: Sendable, Hashable, CustomStringConvertible {
+        /// Linked into the host (the entry pointer is a linked symbol).
+        case builtin
+        /// Loaded from a shared object (the entry pointer came from dlsym).
+        case file(String)
+
+        public var description: String {
+            switch self {
+            case .builtin: "built-in"
+            case .file(let path): path
+            }
+        }
+    }
+
+    public struct Capabilities: OptionSet, Sendable, Hashable {
+        public let rawValue: UInt32
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+        /// Layout may be called from several threads at once.
+        public static let threadSafe = Capabilities(rawValue: 0x1)
+        /// RTL is deliberately not the mirror of LTR.
+        public static let rtlNotMirrored = Capabilities(rawValue: 0x2)
+
+        /// Names of the known flags, plus `0x…` for unknown bits.
+        public var names: [String] {
+            var names: [String] = []
+            if contains(.threadSafe) { names.append("thread-safe") }
+            if contains(.rtlNotMirrored) { names.append("rtl-not-mirrored") }
+            let unknown = rawValue & ~(Capabilities.threadSafe.rawValue | Capabilities.rtlNotMirrored.rawValue)
+            if unknown != 0 { names.append("0x" + String(unknown, radix: 16)) }
+            return names
+        }
+    }
+}

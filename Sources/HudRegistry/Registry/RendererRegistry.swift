@@ -1,0 +1,173 @@
+import BuiltinRenderers
+import Glibc
+import HudRendererAPI
+
+/// The set of renderers a host can dispatch to. Built-ins and plugins
+/// register through the same path (`register(entry:origin:)`); the only
+/// difference is where the entry pointer comes from: a linked symbol or
+/// `dlsym`. A plugin that fails to load is recorded in `failures` and never
+/// stops the others.
+///
+/// Not thread-safe: drive one registry from one thread (the shell's).
+public final class RendererRegistry {
+    private var renderersByID: [String: PluginRenderer] = [:]
+    private var order: [String] = []
+    /// Every load failure since the registry was made, in order.
+    public private(set) var failures: [RegistryError] = []
+    /// Files already loaded, by (device, inode), so a file reached twice
+    /// (symlink, two search paths) loads once.
+    private var loadedFiles: Set<FileIdentity> = []
+
+    public init() {}
+
+    /// A registry holding the three built-ins (tray, scattered, minimal).
+    public static func withBuiltins() -> RendererRegistry {
+        let registry = RendererRegistry()
+        registry.registerBuiltins()
+        return registry
+    }
+
+    /// Every registered renderer, in registration order.
+    public var renderers: [RendererInfo] { order.compactMap { renderersByID[$0]?.info } }
+
+    /// Registers the built-in renderers linked into this host.
+    public func registerBuiltins() {
+        register(entry: hudRendererGetEntry(), origin: .builtin)
+    }
+
+    /// Loads one plugin file and registers its renderers. Throws if the
+    /// file cannot be used at all; renderers of a usable file that fail
+    /// validation or collide are recorded in `failures` and the returned
+    /// list holds the ones registered.
+    @discardableResult
+    public func load(path: String) throws(RegistryError) -> [RendererInfo] {
+        let resolved = try Self.resolve(path)
+        if let identity = FileIdentity(path: resolved.path), loadedFiles.contains(identity) {
+            return renderers.filter { $0.origin == .file(resolved.path) }
+        }
+        let library = try DynamicLibrary.open(path: resolved.path)
+        let address = try library.address(of: HUD_ENTRY_SYMBOL_NAME)
+        guard let entry = PluginCalls.entry(at: address) else { throw .nullEntry(path: resolved.path) }
+        let result = try EntryLoader(entry: entry, origin: .file(resolved.path)).load()
+        if let identity = FileIdentity(path: resolved.path) { loadedFiles.insert(identity) }
+        return accept(result)
+    }
+
+    /// Loads every `*.so` in the search path's directories (each directory
+    /// sorted by name; directories in order). Returns what happened; failures
+    /// are also appended to `failures`.
+    @discardableResult
+    public func discover(_ searchPaths: SearchPaths = .standard()) -> DiscoveryReport {
+        var report = DiscoveryReport()
+        for (entry, reason) in searchPaths.refused {
+            report.refusedPaths.append(entry + ": " + reason)
+        }
+        for directory in searchPaths.directories {
+            for file in Self.pluginFiles(in: directory) {
+                let before = failures.count
+                do {
+                    report.loaded += try load(path: file)
+                } catch {
+                    failures.append(error)
+                }
+                report.failures += failures[before...]
+            }
+        }
+        return report
+    }
+
+    /// The renderer registered under `id`.
+    public func info(id: String) -> RendererInfo? { renderersByID[id]?.info }
+
+    /// Lays out `snapshot` with the renderer chosen by `style`.
+    public func layout(style: HudPhoneComplicationsStyle, snapshot: ComplicationsSnapshot,
+                       environment: HudEnvironment, interaction: HudInteraction = .idle) throws(RegistryError) -> HudLayout {
+        guard let renderer = renderersByID[style.rendererID] else {
+            throw .unknownRenderer(id: style.rendererID, known: order)
+        }
+        return try renderer.layout(snapshot, environment: environment, interaction: interaction)
+    }
+
+    // MARK: - Registration (one path for everyone)
+
+    func register(entry: UnsafePointer<hud_entry_t>, origin: RendererInfo.Origin) {
+        do {
+            _ = accept(try EntryLoader(entry: entry, origin: origin).load())
+        } catch {
+            failures.append(error)
+        }
+    }
+
+    private func accept(_ result: EntryLoader.Result) -> [RendererInfo] {
+        failures += result.failures
+        var accepted: [RendererInfo] = []
+        for renderer in result.renderers {
+            if let existing = renderersByID[renderer.info.id] {
+                failures.append(.duplicateID(id: renderer.info.id, keptOrigin: existing.info.origin.description,
+                                             rejectedOrigin: renderer.info.origin.description))
+                continue
+            }
+            renderersByID[renderer.info.id] = renderer
+            order.append(renderer.info.id)
+            accepted.append(renderer.info)
+        }
+        return accepted
+    }
+
+    // MARK: - Files
+
+    /// Canonicalizes `path` and checks it names a regular file.
+    static func resolve(_ path: String) throws(RegistryError) -> (path: String, identity: FileIdentity?) {
+        guard let real = realpath(path, nil) else {
+            throw .notAFile(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { free(real) }
+        let canonical = String(cString: real)
+        var info = stat()
+        guard stat(canonical, &info) == 0 else { throw .notAFile(path: path, reason: String(cString: strerror(errno))) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw .notAFile(path: path, reason: info.st_mode & S_IFMT == S_IFDIR ? "it is a directory" : "it is not a regular file")
+        }
+        return (canonical, FileIdentity(info))
+    }
+
+    /// The `*.so` files directly inside `directory`, sorted by name.
+    static func pluginFiles(in directory: String) -> [String] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name.hasSuffix(".so"), !name.hasPrefix(".") { names.append(name) }
+        }
+        let base = directory.hasSuffix("/") ? directory : directory + "/"
+        return names.sorted().map { base + $0 }
+    }
+}
+
+/// What `discover` did.
+public struct DiscoveryReport: Sendable {
+    public var loaded: [RendererInfo] = []
+    public var failures: [RegistryError] = []
+    /// Search-path entries that were refused, with the reason.
+    public var refusedPaths: [String] = []
+}
+
+/// A file's identity: (device, inode).
+struct FileIdentity: Hashable, Sendable {
+    let device: UInt64
+    let inode: UInt64
+
+    init(_ info: stat) {
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+    }
+
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        self.init(info)
+    }
+}

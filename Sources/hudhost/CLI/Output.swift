@@ -1,0 +1,49 @@
+import CHudSystem
+import Glibc
+
+/// Where hudhost writes: human output and JSON to stdout, diagnostics to
+/// stderr. Library code never prints; only commands do, through this.
+enum Output {
+    /// Line-buffers stdout when it is not a terminal, so what was printed
+    /// before a crash in plugin code is not lost.
+    static func configure() {
+        setvbuf(hud_system_stdout(), nil, _IOLBF, 0)
+    }
+
+    static func out(_ text: String) {
+        fputs(text, hud_system_stdout())
+    }
+
+    static func line(_ text: String = "") {
+        fputs(text + "\n", hud_system_stdout())
+    }
+
+    static func error(_ text: String) {
+        fflush(hud_system_stdout())
+        fputs(text.hasSuffix("\n") ? text : text + "\n", hud_system_stderr())
+    }
+
+    /// Reads a whole file, or nil with the reason.
+    static func readFile(_ path: String, limit: Int = 16 << 20) -> Result<[UInt8], FileError> {
+        guard let file = fopen(path, "rb") else { return .failure(FileError(path: path, reason: String(cString: strerror(errno)))) }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = fread(&chunk, 1, chunk.count, file)
+            if count > 0 { bytes.append(contentsOf: chunk[..<count]) }
+            if bytes.count > limit { return .failure(FileError(path: path, reason: "larger than \(limit) bytes")) }
+            if count < chunk.count {
+                if ferror(file) != 0 { return .failure(FileError(path: path, reason: String(cString: strerror(errno)))) }
+                break
+            }
+        }
+        return .success(bytes)
+    }
+
+    struct FileError: Error, CustomStringConvertible {
+        let path: String
+        let reason: String
+        var description: String { "cannot read \(path): \(reason)" }
+    }
+}

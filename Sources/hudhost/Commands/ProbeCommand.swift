@@ -1,0 +1,150 @@
+import HudRegistry
+
+/// `hudhost probe <path|id>`: loads one plugin (or finds one registered
+/// renderer) and prints everything its descriptors say, plus a sample
+/// layout of the demo complications.
+struct ProbeCommand: Command {
+    static let name = "probe"
+    static let summary = "Load one plugin or renderer and describe it, with a sample layout"
+    static let options: [Arguments.Option] = RegistryOptions.options + EnvironmentOptions.options + [.flag("--json"), .flag("--no-sample"), .flag("--help")]
+    static let help = """
+        USAGE: hudhost probe <path-to-.so | renderer-id> [--json] [--no-sample] [options]
+
+        With a path (anything containing '/' or ending in .so): loads that file
+        alone, through dlopen, and describes every renderer it provides. With an
+        id: finds the registered renderer (built-in or on the search path).
+        Prints the full descriptor (id, name, version, vendor, description, ABI
+        version, capabilities, supported positions, origin) and a sample layout
+        of the seed's demo complications on the chosen device.
+
+        OPTIONS
+          --json              machine-readable output (schemaVersion 1)
+          --no-sample         skip the sample layout
+        \(EnvironmentOptions.help)
+        \(RegistryOptions.help)
+
+        EXAMPLES
+          hudhost probe com.hudson.tray
+          hudhost probe .build/debug/libBuiltinRenderers.so
+          hudhost probe ./libExampleRing.so --json
+
+        \(exitCodeHelp)
+        """
+
+    let target: String
+    let registryOptions: RegistryOptions
+    let environmentOptions: EnvironmentOptions
+    let json: Bool
+    let sample: Bool
+
+    init(_ arguments: Arguments) throws(UsageError) {
+        guard arguments.positionals.count == 1 else {
+            throw UsageError(arguments.positionals.isEmpty ? "probe needs a plugin path or a renderer id" : "probe takes one plugin path or renderer id; got \(arguments.positionals.count)")
+        }
+        target = arguments.positionals[0]
+        registryOptions = RegistryOptions(arguments)
+        environmentOptions = try EnvironmentOptions(arguments)
+        json = arguments.flag("--json")
+        sample = !arguments.flag("--no-sample")
+    }
+
+    var isPath: Bool { target.contains("/") || target.hasSuffix(".so") }
+
+    func run() -> ExitCode {
+        let registry: RendererRegistry
+        let renderers: [RendererInfo]
+        var failures: [RegistryError] = []
+        if isPath {
+            // A fresh registry: the file is described on its own, so even a
+            // build of the built-ins loads without colliding with them.
+            registry = RendererRegistry()
+            do {
+                renderers = try registry.load(path: target)
+                failures = registry.failures
+            } catch {
+                emitFailure(error)
+                return .loadFailure
+            }
+        } else {
+            let made = registryOptions.makeRegistry()
+            registry = made.registry
+            guard let info = registry.info(id: target) else {
+                emitFailure(.unknownRenderer(id: target, known: registry.renderers.map(\.id)))
+                return .failure
+            }
+            renderers = [info]
+        }
+        let environment = environmentOptions.environment
+        var samples: [(RendererInfo, Result<HudLayout, RegistryError>)] = []
+        if sample {
+            let complications = DemoComplications.make(renderers: registry.renderers) { _ in }
+            do {
+                let snapshot = try ComplicationsSnapshot(complications)
+                for info in renderers {
+                    samples.append((info, Result { () throws(RegistryError) in
+                        try registry.layout(style: .renderer(info.id), snapshot: snapshot, environment: environment)
+                    }))
+                }
+            } catch {
+                emitFailure(error)
+                return .failure
+            }
+        }
+        let sampleFailed = samples.contains { if case .failure = $0.1 { true } else { false } }
+        if json {
+            Output.out(JSONValue.object([
+                ("schemaVersion", .number(Double(LayoutJSON.schemaVersion))),
+                ("target", .string(target)),
+                ("renderers", .array(renderers.map { info in
+                    var members = LayoutJSON.renderer(info).objectValue ?? []
+                    if let result = samples.first(where: { $0.0 == info })?.1 {
+                        switch result {
+                        case .success(let layout): members.append(("sampleLayout", LayoutJSON.layout(layout)))
+                        case .failure(let error): members.append(("sampleError", LayoutJSON.error(error)))
+                        }
+                    }
+                    return .object(members)
+                })),
+                ("failures", .array(failures.map(LayoutJSON.error))),
+            ]).serialized())
+        } else {
+            for info in renderers {
+                Output.line("\(info.name) — \(info.id)")
+                Output.out(Table.format([
+                    ["  version", info.version],
+                    ["  vendor", info.vendor],
+                    ["  description", info.summary],
+                    ["  ABI", info.abiVersion],
+                    ["  origin", info.origin.description],
+                    ["  positions", Position.allCases.filter(info.supportedPositions.contains).map(\.description).joined(separator: ", ")],
+                    ["  capabilities", info.capabilities.names.isEmpty ? "none" : info.capabilities.names.joined(separator: ", ")],
+                ]))
+                if let result = samples.first(where: { $0.0 == info })?.1 {
+                    switch result {
+                    case .success(let layout):
+                        let presenter = AsciiPresenter(columns: 40)
+                        Output.line("  sample layout (demo complications, \(environmentOptions.device.id)):")
+                        Output.out(presenter.render(layout, environment: environment))
+                        Output.out(presenter.legend(layout))
+                    case .failure(let error):
+                        Output.line("  sample layout failed: \(error)")
+                    }
+                }
+                Output.line()
+            }
+            for failure in failures { Output.line("failure: [\(failure.code)] \(failure)") }
+        }
+        return sampleFailed || !failures.isEmpty ? .failure : .ok
+    }
+
+    private func emitFailure(_ error: RegistryError) {
+        if json {
+            Output.out(JSONValue.object([
+                ("schemaVersion", .number(Double(LayoutJSON.schemaVersion))),
+                ("target", .string(target)),
+                ("error", LayoutJSON.error(error)),
+            ]).serialized())
+        }
+        report(error)
+    }
+}

@@ -1,0 +1,67 @@
+import Glibc
+
+/// The hudhost command-line tool: finds, loads, probes and drives HUD
+/// renderers. One type per subcommand (Commands/); this type dispatches.
+@main
+enum HudHost {
+    static let commands = [CommandEntry(ListCommand.self), CommandEntry(ProbeCommand.self), CommandEntry(RenderCommand.self)]
+
+    static let usage = """
+        hudhost — the Hudson HUD renderer host
+
+        USAGE: hudhost <command> [options]
+
+        COMMANDS
+        \(commands.map { "  " + $0.name.padding(10) + $0.summary }.joined(separator: "\n"))
+
+        Run `hudhost <command> --help` for a command's options and examples.
+
+        \(exitCodeHelp)
+        """
+
+    static func main() {
+        Output.configure()
+        exit(run(Array(CommandLine.arguments.dropFirst())).rawValue)
+    }
+
+    static func run(_ arguments: [String]) -> ExitCode {
+        guard let name = arguments.first else {
+            Output.error(usage)
+            return .usage
+        }
+        if ["--help", "-h", "help"].contains(name) {
+            if arguments.count > 1, let command = commands.first(where: { $0.name == arguments[1] }) {
+                Output.out(command.help + "\n")
+            } else {
+                Output.out(usage + "\n")
+            }
+            return .ok
+        }
+        guard let command = commands.first(where: { $0.name == name }) else {
+            Output.error("hudhost: unknown command '\(name)'; commands: \(commands.map(\.name).joined(separator: ", "))")
+            return .usage
+        }
+        let result: Result<ExitCode, UsageError>
+        do {
+            let parsed = try Arguments(Array(arguments.dropFirst()), options: command.options)
+            if parsed.flag("--help") {
+                Output.out(command.help + "\n")
+                return .ok
+            }
+            result = command.execute(parsed)
+        } catch {
+            result = .failure(error)
+        }
+        switch result {
+        case .success(let code):
+            return code
+        case .failure(let error):
+            Output.error("hudhost \(name): \(error)\nRun `hudhost \(name) --help` for usage.")
+            return .usage
+        }
+    }
+}
+
+extension String {
+    func padding(_ width: Int) -> String { count >= width ? self + " " : self + String(repeating: " ", count: width - count) }
+}
