@@ -138,8 +138,10 @@ enum FixturePlugins {
     static func run(_ command: [String]) throws -> ProcessOutput {
         let stem = workDirectory + "/process-" + UUID().uuidString
         let outPath = stem + ".out", errPath = stem + ".err"
-        FileManager.default.createFile(atPath: outPath, contents: nil)
-        FileManager.default.createFile(atPath: errPath, contents: nil)
+        guard FileManager.default.createFile(atPath: outPath, contents: nil),
+              FileManager.default.createFile(atPath: errPath, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: stem])
+        }
         defer {
             try? FileManager.default.removeItem(atPath: outPath)
             try? FileManager.default.removeItem(atPath: errPath)

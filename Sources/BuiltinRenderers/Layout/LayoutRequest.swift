@@ -102,22 +102,21 @@ struct LayoutRequest {
         let env = environment.pointee
         let state = interaction.pointee
 
-        // The screen.
-        for length in [env.screen_width, env.screen_height] {
-            guard length.isFinite, length > 0 else { throw .invalidArgument }
-            guard length <= Self.maximumLength else { throw .unsupported }
-        }
+        // The screen: invalid (violates the header) before unsupported
+        // (valid, but too large to lay out).
+        let sizes = [env.screen_width, env.screen_height]
         let insets = env.safe_area
-        for inset in [insets.top, insets.left, insets.bottom, insets.right] {
-            guard inset.isFinite, inset >= 0 else { throw .invalidArgument }
-            guard inset <= Self.maximumLength else { throw .unsupported }
-        }
-        guard env.text_scale.isFinite, env.text_scale > 0 else { throw .invalidArgument }
+        let insetValues = [insets.top, insets.left, insets.bottom, insets.right]
+        guard sizes.allSatisfy({ $0.isFinite && $0 > 0 }),
+              insetValues.allSatisfy({ $0.isFinite && $0 >= 0 }),
+              env.text_scale.isFinite, env.text_scale > 0
+        else { throw .invalidArgument }
         guard let palette = env.palette,
               palette.pointee.struct_size >= Self.v1Size(hud_palette_t.self)
         else { throw .invalidArgument }
         let bar = env.navigation_bar
         guard bar.isFinite, bar.width >= 0, bar.height >= 0 else { throw .invalidArgument }
+        guard (sizes + insetValues).allSatisfy({ $0 <= Self.maximumLength }) else { throw .unsupported }
 
         width = env.screen_width
         height = env.screen_height

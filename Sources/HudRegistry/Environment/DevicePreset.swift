@@ -65,3 +65,7 @@ public struct DevicePreset: Sendable, Hashable {
         all.first { $0.id == id.lowercased() }
     }
 }
+
+extension DevicePreset: CustomStringConvertible {
+    public var description: String { id }
+}

@@ -1,0 +1,265 @@
+import Testing
+@testable import HudRegistry
+
+/// The three built-in renderers against the reference geometry, for each
+/// style × device × direction × text size, through the registry (the same
+/// C ABI path a plugin takes).
+struct BuiltinLayoutTests {
+    struct Case: Sendable, CustomStringConvertible {
+        var style: HudPhoneComplicationsStyle
+        var device: DevicePreset
+        var direction: HudLayoutDirection
+        var textSize: TextSizeCategory
+        var description: String { "\(style) \(device.id) \(direction.rawValue) \(textSize.rawValue)" }
+
+        var environment: HudEnvironment {
+            HudEnvironment(device: device, layoutDirection: direction, textSize: textSize, navigationTitle: "Home")
+        }
+    }
+
+    static let devices: [DevicePreset] = [.iphoneSE, .iphone16Pro, .iphone16ProMax]
+    static let cases: [Case] = [HudPhoneComplicationsStyle.tray, .scattered, .minimal].flatMap { style in
+        devices.flatMap { device in
+            HudLayoutDirection.allCases.flatMap { direction in
+                [TextSizeCategory.large, .accessibility5].map { Case(style: style, device: device, direction: direction, textSize: $0) }
+            }
+        }
+    }
+
+    static func demo(_ registry: RendererRegistry) throws -> ComplicationsSnapshot {
+        try ComplicationsSnapshot(DemoComplications.make(renderers: registry.renderers) { _ in })
+    }
+
+    static func layout(_ c: Case, reveal: Position? = nil, direction: HudLayoutDirection? = nil) throws -> HudLayout {
+        let registry = RendererRegistry.withBuiltins()
+        var environment = c.environment
+        if let direction { environment.layoutDirection = direction }
+        return try registry.layout(style: c.style, snapshot: demo(registry), environment: environment,
+                                   interaction: HudInteraction(revealedPosition: reveal))
+    }
+
+    /// In LTR terms: the x a leading-edge frame has in this direction.
+    static func leading(_ x: Double, width: Double, in c: Case) -> Double {
+        c.direction == .leftToRight ? x : c.device.portraitSize.width - x - width
+    }
+
+    // MARK: - Rules every built-in follows
+
+    @Test(arguments: cases)
+    func everyInteractiveNodeHasAFullSizeTargetInsideTheSafeArea(_ c: Case) throws {
+        for reveal in [nil, Position.center] {
+            let layout = try Self.layout(c, reveal: reveal)
+            let environment = c.environment
+            for node in layout.nodes {
+                #expect(environment.screen.contains(node.frame), "\(node.kind) \(String(describing: node.position)) off screen: \(node.frame)")
+                guard node.isInteractive else {
+                    #expect(node.hit == .zero)
+                    continue
+                }
+                #expect(node.hit.width >= 44 && node.hit.height >= 44, "\(node.kind) hit \(node.hit)")
+                #expect(node.hit.contains(node.frame), "hit \(node.hit) does not contain frame \(node.frame)")
+                #expect(abs(node.hit.midX - node.frame.midX) < 1e-9 && abs(node.hit.midY - node.frame.midY) < 1e-9, "hit not centered")
+                #expect(environment.safeRect.contains(node.hit), "\(node.kind) \(String(describing: node.position)) hit \(node.hit) leaves the safe area")
+                #expect(!(node.accessibilityLabel ?? "").isEmpty)
+            }
+            let interactive = layout.nodes.filter(\.isInteractive)
+            for (i, a) in interactive.enumerated() {
+                for b in interactive[(i + 1)...] {
+                    #expect(!a.hit.intersects(b.hit), "hit regions overlap: \(a.kind) \(String(describing: a.position)) and \(b.kind) \(String(describing: b.position))")
+                }
+            }
+        }
+    }
+
+    @Test(arguments: cases.filter { $0.direction == .rightToLeft })
+    func rightToLeftIsTheMirrorOfLeftToRight(_ c: Case) throws {
+        for reveal in [nil, Position.center] {
+            let rtl = try Self.layout(c, reveal: reveal)
+            let ltr = try Self.layout(c, reveal: reveal, direction: .leftToRight)
+            let width = c.device.portraitSize.width
+            #expect(rtl.nodes.count == ltr.nodes.count)
+            for (r, l) in zip(rtl.nodes, ltr.nodes) {
+                var mirrored = l
+                mirrored.frame = l.frame.mirrored(screenWidth: width)
+                mirrored.hit = l.hit.isEmpty ? l.hit : l.hit.mirrored(screenWidth: width)
+                #expect(r == mirrored)
+            }
+            #expect(rtl.contentInsets == ltr.contentInsets)
+        }
+    }
+
+    @Test(arguments: cases)
+    func identicalInputsGiveIdenticalLayouts(_ c: Case) throws {
+        #expect(try Self.layout(c, reveal: .center) == Self.layout(c, reveal: .center))
+    }
+
+    @Test(arguments: cases)
+    func revealedModesFormOnePickerWithOneItemPerMode(_ c: Case) throws {
+        let layout = try Self.layout(c, reveal: .center)
+        let pickers = layout.nodes.filter { $0.kind == .container && $0.position == .center }
+        try #require(pickers.count == 1)
+        let picker = pickers[0]
+        let items = layout.nodes.filter { $0.kind == .modeItem }
+        #expect(items.map(\.modeIndex) == [0, 1, 2])
+        #expect(items.map(\.label) == ["Tray", "Scattered", "Minimal"])
+        let center = try #require(layout.slot(at: .center))
+        for item in items {
+            #expect(picker.frame.contains(item.frame))
+            #expect(item.isInteractive && item.position == .center && item.part == .mode)
+            #expect(abs(item.fontSize - 13 * c.textSize.scale) < 1e-9)
+            #expect(item.z > center.z)
+        }
+        // Lifted above the slot (modePickerLift) unless the screen is too short.
+        #expect(picker.frame.maxY <= center.frame.midY - 76 + 1e-9 || picker.frame.minY >= c.environment.safeRect.minY)
+        #expect(picker.frame.maxY <= center.frame.minY)
+        // Nothing is revealed unless asked.
+        #expect(try Self.layout(c).nodes.allSatisfy { $0.kind != .modeItem })
+    }
+
+    // MARK: - Style geometry
+
+    @Test(arguments: cases.filter { $0.style == .tray })
+    func trayPutsTheTopPairInTheNavigationBarAndTheRestInABottomBar(_ c: Case) throws {
+        let layout = try Self.layout(c)
+        let environment = c.environment
+        let width = c.device.portraitSize.width, height = c.device.portraitSize.height
+        let safe = c.device.portraitSafeArea
+        let bar = environment.navigationBar
+        let topLeft = try #require(layout.slot(at: .topLeft))
+        let topRight = try #require(layout.slot(at: .topRight))
+        for slot in [topLeft, topRight] {
+            #expect(slot.placement == .navigationBar)
+            #expect(slot.frame.width == 32 && slot.frame.height == 32)
+            #expect(slot.frame.midY == bar.midY)
+        }
+        #expect(topLeft.frame.minX == Self.leading(16, width: 32, in: c))
+        #expect(topRight.frame.minX == Self.leading(width - 16 - 32, width: 32, in: c))
+
+        let tray = try #require(layout.nodes.first { $0.kind == .container && $0.position == nil })
+        #expect(tray.material == .glass && tray.placement == .bottomInset && tray.cornerRadius == 22)
+        #expect(tray.frame == HudRect(x: 10, y: height - safe.bottom - 8 - 76, width: width - 20, height: 76))
+        #expect(layout.contentInsets == HudInsets(bottom: 84))
+        let bottomLeft = try #require(layout.slot(at: .bottomLeft))
+        let bottomRight = try #require(layout.slot(at: .bottomRight))
+        let center = try #require(layout.slot(at: .center))
+        #expect(bottomLeft.frame.minX == Self.leading(tray.frame.minX + 14, width: 48, in: c))
+        #expect(bottomRight.frame.minX == Self.leading(tray.frame.maxX - 14 - 48, width: 48, in: c))
+        #expect(center.frame.midX == width / 2 && center.frame.width == 64)
+        for slot in [bottomLeft, bottomRight, center] {
+            #expect(slot.placement == .bottomInset && slot.frame.midY == tray.frame.midY && tray.frame.contains(slot.frame))
+        }
+        #expect(layout.hiddenPositions.isEmpty)
+    }
+
+    @Test(arguments: cases.filter { $0.style == .scattered })
+    func scatteredFloatsTheCornersTwelvePointsInAndLiftsTheCenter(_ c: Case) throws {
+        let layout = try Self.layout(c)
+        let width = c.device.portraitSize.width, height = c.device.portraitSize.height
+        let safe = c.device.portraitSafeArea
+        let expected: [(Position, Double, Double)] = [
+            (.topLeft, 12, safe.top + 12), (.topRight, width - 12 - 48, safe.top + 12),
+            (.bottomLeft, 12, height - safe.bottom - 12 - 48), (.bottomRight, width - 12 - 48, height - safe.bottom - 12 - 48),
+        ]
+        for (position, x, y) in expected {
+            let slot = try #require(layout.slot(at: position))
+            #expect(slot.frame == HudRect(x: Self.leading(x, width: 48, in: c), y: y, width: 48, height: 48), "\(position)")
+            #expect(slot.placement == .overlay)
+        }
+        let center = try #require(layout.slot(at: .center))
+        #expect(center.frame == HudRect(x: width / 2 - 32, y: height - safe.bottom - 28 - 64, width: 64, height: 64))
+        #expect(layout.contentInsets == .zero)
+        #expect(!layout.nodes.contains { $0.kind == .container })
+    }
+
+    @Test(arguments: cases.filter { $0.style == .minimal })
+    func minimalShowsOnlyTheCenterAndReportsTheRestHidden(_ c: Case) throws {
+        let layout = try Self.layout(c)
+        let height = c.device.portraitSize.height
+        let slots = layout.nodes.filter { $0.kind == .slot }
+        #expect(slots.map(\.position) == [.center])
+        let center = try #require(slots.first)
+        #expect(center.frame.maxY == height - c.device.portraitSafeArea.bottom - 10)
+        #expect(center.frame.midX == c.device.portraitSize.width / 2)
+        #expect(center.placement == .bottomInset)
+        #expect(layout.contentInsets == HudInsets(bottom: 84))
+        #expect(layout.hiddenPositions == [.topLeft, .topRight, .bottomLeft, .bottomRight])
+    }
+
+    // MARK: - Colors, chips, appearance
+
+    @Test func rolesResolveToThePalettesColors() throws {
+        let registry = RendererRegistry.withBuiltins()
+        let complications = HudPhoneComplications(
+            topLeft: .init(icon: "a") {}, bottomLeft: .init(icon: "b", role: .destructive) {}, center: .init(icon: "c", role: .accent) {})
+        let snapshot = try ComplicationsSnapshot(complications)
+        for (appearance, scheme, palette) in [(HudPhoneAppShellAppearance.hudson, HudColorScheme.light, HudPalette.stable),
+                                              (.system, .light, .light), (.system, .dark, .stable)] {
+            let environment = HudEnvironment(device: .iphone16Pro, colorScheme: scheme, appearance: appearance)
+            let layout = try registry.layout(style: .scattered, snapshot: snapshot, environment: environment)
+            let standard = try #require(layout.slot(at: .topLeft))
+            #expect(standard.fill == palette.surface && standard.iconColor == palette.ink && standard.stroke == palette.hairlineStandard)
+            let accent = try #require(layout.slot(at: .center))
+            #expect(accent.fill == palette.accent && accent.iconColor == palette.bg && accent.stroke == palette.accent.tintStrong)
+            let destructive = try #require(layout.slot(at: .bottomLeft))
+            #expect(destructive.fill == palette.statusError && destructive.iconColor == palette.ink && destructive.stroke == palette.statusError.tintStrong)
+        }
+    }
+
+    @Test(arguments: [HudPhoneComplicationsStyle.tray, .scattered], HudLayoutDirection.allCases)
+    func secondaryChipsSitOnTheOuterSide(style: HudPhoneComplicationsStyle, direction: HudLayoutDirection) throws {
+        let registry = RendererRegistry.withBuiltins()
+        let complications = HudPhoneComplications(
+            topLeft: .init(icon: "bell", secondary: .init(icon: "1.circle")) {},
+            topRight: .init(icon: "person", secondary: .init(icon: "plus") {}) {},
+            bottomLeft: .init(icon: "gear", secondary: .init(icon: "dot")) {},
+            bottomRight: .init(icon: "tray", secondary: .init(icon: "plus", label: "Add") {}) {})
+        let environment = HudEnvironment(device: .iphone16Pro, layoutDirection: direction)
+        let layout = try registry.layout(style: style, snapshot: ComplicationsSnapshot(complications), environment: environment)
+        for position in [Position.topLeft, .topRight, .bottomLeft, .bottomRight] {
+            let slot = try #require(layout.slot(at: position))
+            let chip = try #require(layout.nodes.first { $0.kind == .secondary && $0.position == position })
+            let leadingCorner = position == .topLeft || position == .bottomLeft
+            let onLeft = leadingCorner == (direction == .leftToRight)
+            if onLeft { #expect(chip.frame.maxX <= slot.frame.minX, "\(position) chip not on the outer (left) side") }
+            else { #expect(chip.frame.minX >= slot.frame.maxX, "\(position) chip not on the outer (right) side") }
+            #expect(abs(chip.frame.midY - slot.frame.midY) < 1e-9)
+            #expect(chip.shape == .circle && chip.fill == HudPalette.stable.surface && chip.iconColor == HudPalette.stable.muted)
+            // A chip without an action is a badge; with one it is a control.
+            let hasAction = position == .topRight || position == .bottomRight
+            #expect(chip.isInteractive == hasAction)
+            if hasAction { #expect(!chip.hit.intersects(slot.hit)) }
+        }
+    }
+
+    @Test func pressedStateIsReflectedOnTheNodeOnly() throws {
+        let registry = RendererRegistry.withBuiltins()
+        let snapshot = try Self.demo(registry)
+        let environment = HudEnvironment(device: .iphone16Pro)
+        let idle = try registry.layout(style: .tray, snapshot: snapshot, environment: environment)
+        let pressed = try registry.layout(style: .tray, snapshot: snapshot, environment: environment,
+                                          interaction: HudInteraction(pressed: .slot(.bottomLeft)))
+        #expect(pressed.nodes.filter(\.isPressed).map(\.position) == [.bottomLeft])
+        #expect(idle.nodes.map(\.frame) == pressed.nodes.map(\.frame))
+    }
+
+    @Test func reduceTransparencyMakesTheTraySolid() throws {
+        let registry = RendererRegistry.withBuiltins()
+        let environment = HudEnvironment(device: .iphone16Pro, accessibility: [.reduceTransparency])
+        let layout = try registry.layout(style: .tray, snapshot: Self.demo(registry), environment: environment)
+        let tray = try #require(layout.nodes.first { $0.kind == .container })
+        #expect(tray.material == .solid && tray.fill.alpha == 255)
+    }
+
+    @Test(arguments: DevicePreset.all)
+    func everyPresetInLandscapeKeepsTargetsInTheSafeArea(device: DevicePreset) throws {
+        let registry = RendererRegistry.withBuiltins()
+        let snapshot = try Self.demo(registry)
+        let environment = HudEnvironment(device: device, orientation: .landscape)
+        for style in [HudPhoneComplicationsStyle.tray, .scattered, .minimal] {
+            let layout = try registry.layout(style: style, snapshot: snapshot, environment: environment, interaction: HudInteraction(revealedPosition: .center))
+            for node in layout.nodes where node.isInteractive {
+                #expect(environment.safeRect.contains(node.hit), "\(style) \(node.kind) \(String(describing: node.position)) hit \(node.hit)")
+            }
+        }
+    }
+}
