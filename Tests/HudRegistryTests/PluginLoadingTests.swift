@@ -238,9 +238,9 @@ struct PluginLoadingTests {
         #expect(error.description.contains(path), "description: \(error.description)", sourceLocation: sourceLocation)
     }
 
-    /// The one error loading `path` into `registry` produces, whether
+    /// The errors loading `path` into `registry` produces, whether
     /// `load` throws it or records it in `failures`.
-    static func loadError(_ registry: RendererRegistry, _ path: String) -> [RegistryError] {
+    static func loadErrors(_ registry: RendererRegistry, _ path: String) -> [RegistryError] {
         let before = registry.failures.count
         do {
             let loaded = try registry.load(path: path)
@@ -258,7 +258,7 @@ struct PluginLoadingTests {
         let registry = RendererRegistry()
         try registry.load(path: goodPath)
 
-        let errors = Self.loadError(registry, brokenPath)
+        let errors = Self.loadErrors(registry, brokenPath)
         let error = try #require(errors.count == 1 ? errors.first : nil, "expected exactly one error, got \(errors)")
         #expect(error.code == Self.loadFailures.first { $0.fixture == fixture }?.code)
         Self.expectSpecificError(error, for: fixture, at: brokenPath)
@@ -367,17 +367,23 @@ struct PluginLoadingTests {
         #expect(viaLink.allSatisfy { $0.origin == .file(path) })
         #expect(registry.renderers == first)
         #expect(registry.failures.isEmpty)
+    }
 
-        // A directory holding the file under two names (a copy is another
-        // file; a symlink is the same one).
-        let both = try FixturePlugins.makeScratchDirectory("two-names")
-        try FileManager.default.copyItem(atPath: path, toPath: both + "/a.so")
-        try FileManager.default.createSymbolicLink(atPath: both + "/b.so", withDestinationPath: both + "/a.so")
-        let fresh = RendererRegistry()
-        let report = fresh.discover(SearchPaths(directories: [both]))
-        #expect(report.loaded.map(\.id) == Self.simpleIDs)
+    @Test func discoveringOneFileUnderTwoNamesRegistersAndReportsItOnce() throws {
+        // One directory holding the file and a symlink to it, searched twice
+        // (as when HUD_RENDERER_PATH repeats a standard directory).
+        let directory = try FixturePlugins.makeScratchDirectory("two-names")
+        try FileManager.default.copyItem(atPath: FixturePlugins.path(of: .goodSimple), toPath: directory + "/a.so")
+        try FileManager.default.createSymbolicLink(atPath: directory + "/b.so", withDestinationPath: directory + "/a.so")
+
+        let registry = RendererRegistry()
+        let report = registry.discover(SearchPaths(directories: [directory, directory]))
+        #expect(registry.renderers.map(\.id) == Self.simpleIDs)
+        #expect(registry.renderers.allSatisfy { $0.origin == .file(directory + "/a.so") })
+        #expect(registry.failures.isEmpty)
         #expect(report.failures.isEmpty)
-        #expect(fresh.failures.isEmpty)
+        // The report lists what this discovery registered: each renderer once.
+        #expect(report.loaded.map(\.id) == Self.simpleIDs)
     }
 
     @Test func directoryNamedSoAndGarbageFileGiveNotAFileAndOpenFailed() throws {

@@ -6,4 +6,5 @@
  */
 #include "hud_renderer.h"
 
+HUD_EXPORT int hud_renderer_get_entry_typo(void);
 HUD_EXPORT int hud_renderer_get_entry_typo(void) { return 0; }

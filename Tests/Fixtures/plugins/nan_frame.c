@@ -17,7 +17,7 @@ static hud_status_t nan_layout(const hud_renderer_descriptor_t *self,
     (void)environment;
     (void)interaction;
     hud_node_t node = fixture_blank_node(HUD_NODE_KIND_CONTAINER);
-    node.frame = (hud_rect_t){NAN, 100, 40, 40};
+    node.frame = (hud_rect_t){(double)NAN, 100, 40, 40};
     hud_layout_push_node(layout, &node);
     return hud_layout_finish(layout);
 }
