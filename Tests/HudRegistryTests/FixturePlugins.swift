@@ -19,6 +19,7 @@ enum Fixture: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case nullLayout = "null_layout"
     case badUTF8Label = "bad_utf8_label"
     case layoutFails = "layout_fails"
+    case callsActionInLayout = "calls_action_in_layout"
 
     /// The file name of the compiled plugin.
     var fileName: String { rawValue + ".so" }

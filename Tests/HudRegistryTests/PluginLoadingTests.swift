@@ -185,6 +185,7 @@ struct PluginLoadingTests {
         (.countOverCapacity, "org.fixture.count-over-capacity", "invalid-layout"),
         (.badUTF8Label, "org.fixture.bad-utf8-label", "invalid-layout"),
         (.layoutFails, "org.fixture.layout-fails", "layout-failed"),
+        (.callsActionInLayout, "org.fixture.calls-action", "action-during-layout"),
     ]
 
     /// Checks that `error` is the specific error `fixture` (at `path`) must give.
@@ -231,6 +232,8 @@ struct PluginLoadingTests {
             #expect(id == "org.fixture.layout-fails" && origin == path, sourceLocation: sourceLocation)
             #expect(status == -2, sourceLocation: sourceLocation)
             #expect(error.description.contains("HUD_STATUS_UNSUPPORTED"), sourceLocation: sourceLocation)
+        case (.callsActionInLayout, .actionCalledDuringLayout(let id, let origin, let count)):
+            #expect(id == "org.fixture.calls-action" && origin == path && count == 1, sourceLocation: sourceLocation)
         default:
             Issue.record("\(fixture) gave the wrong error: \(error)", sourceLocation: sourceLocation)
         }
@@ -287,6 +290,23 @@ struct PluginLoadingTests {
             Self.expectSpecificError(error, for: fixture, at: brokenPath)
             #expect(try Self.layout(registry, "org.fixture.simple").nodes == Self.expectedSimpleNodes())
         }
+    }
+
+    @Test func anActionCalledFromLayoutIsNotRunAndIsReported() throws {
+        let registry = RendererRegistry()
+        try registry.load(path: FixturePlugins.path(of: .callsActionInLayout))
+        var fired = 0
+        let snapshot = try ComplicationsSnapshot(HudPhoneComplications(center: .init(icon: "star") { fired += 1 }))
+        let countedBefore = ActionThunkCounters.callsDuringLayout
+        let error = Self.error { () throws(RegistryError) in
+            try registry.layout(style: .renderer("org.fixture.calls-action"), snapshot: snapshot, environment: Self.environment)
+        }
+        #expect(error?.code == "action-during-layout")
+        #expect(fired == 0)
+        #expect(ActionThunkCounters.callsDuringLayout > countedBefore)
+        // Outside layout the same action runs normally.
+        #expect(snapshot.invoke(.slot(.center)))
+        #expect(fired == 1)
     }
 
     @Test func discoveringAMixedDirectoryLoadsTheGoodAndReportsEachBrokenFileOnce() throws {

@@ -35,10 +35,13 @@ final class PluginRenderer {
         while true {
             attempts += 1
             buffer.prepare(&output)
-            let status = EnvironmentMarshaler.with(environment) { env in
+            let (status, violations) = EnvironmentMarshaler.with(environment) { env in
                 withUnsafePointer(to: InteractionMarshaler.make(interaction)) { interactionView in
                     PluginCalls.layout(descriptor, snapshot.view, env, interactionView, &output)
                 }
+            }
+            guard violations == 0 else {
+                throw .actionCalledDuringLayout(id: info.id, origin: info.origin.description, count: violations)
             }
             if status == Int32(HUD_STATUS_BUFFER_TOO_SMALL) {
                 let needed = output.count

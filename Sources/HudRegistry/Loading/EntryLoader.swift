@@ -12,6 +12,7 @@ struct EntryLoader {
     static let descriptorSize = MemoryLayout<hud_renderer_descriptor_t>.size
 
     struct Result {
+        var entry: UnsafePointer<hud_entry_t>
         var renderers: [PluginRenderer]
         var failures: [RegistryError]
     }
@@ -38,7 +39,7 @@ struct EntryLoader {
             PluginCalls.deinitialize(entry)
             throw .invalidRendererCount(path: path, count: count)
         }
-        var result = Result(renderers: [], failures: [])
+        var result = Result(entry: entry, renderers: [], failures: [])
         for index in 0..<count {
             do {
                 result.renderers.append(try descriptor(at: index, path: path, abiVersion: version))

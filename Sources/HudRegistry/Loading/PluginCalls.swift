@@ -29,18 +29,20 @@ enum PluginCalls {
         return at(index)
     }
 
-    /// Runs the renderer's layout with the action-during-layout guard armed.
+    /// Runs the renderer's layout with the action-during-layout guard armed;
+    /// `violations` counts actions the renderer tried to call (not run).
     static func layout(
         _ descriptor: UnsafePointer<hud_renderer_descriptor_t>,
         _ complications: UnsafePointer<hud_complications_t>,
         _ environment: UnsafePointer<hud_environment_t>,
         _ interaction: UnsafePointer<hud_interaction_t>,
         _ output: UnsafeMutablePointer<hud_layout_t>
-    ) -> Int32 {
-        guard let layout = descriptor.pointee.layout else { return Int32(HUD_STATUS_INVALID_ARGUMENT) }
-        return ActionThunk.duringLayout {
+    ) -> (status: Int32, violations: Int) {
+        guard let layout = descriptor.pointee.layout else { return (Int32(HUD_STATUS_INVALID_ARGUMENT), 0) }
+        let (status, violations) = ActionThunk.duringLayout {
             layout(descriptor, complications, environment, interaction, output)
         }
+        return (status, violations)
     }
 
     /// The extension with `id`, or nil. The result is only compared with nil.

@@ -1,4 +1,5 @@
 import CFFI
+import Glibc
 import HudRendererAPI
 import Synchronization
 
@@ -99,12 +100,15 @@ final class ActionThunk {
     }
 
     /// Marks the current thread as inside a renderer's layout call for the
-    /// duration of `body`: an action invoked meanwhile is a contract
-    /// violation, counted and not run.
-    static func duringLayout<T>(_ body: () throws -> T) rethrows -> T {
-        layoutDepth.add(1, ordering: .relaxed)
-        defer { layoutDepth.subtract(1, ordering: .relaxed) }
-        return try body()
+    /// duration of `body`: an action invoked meanwhile on this thread is a
+    /// contract violation, not run, counted, and returned as `violations`.
+    static func duringLayout<T>(_ body: () -> T) -> (result: T, violations: Int) {
+        let depth = threadValue(layoutDepthKey)
+        let before = threadValue(violationsKey)
+        setThreadValue(layoutDepthKey, depth + 1)
+        let result = body()
+        setThreadValue(layoutDepthKey, depth)
+        return (result, threadValue(violationsKey) - before)
     }
 
     // MARK: - Private
@@ -116,7 +120,22 @@ final class ActionThunk {
         let duringLayout = Atomic<Int>(0)
     }
     private static let counters = Counters()
-    private static let layoutDepth = Atomic<Int>(0)
+
+    /// How many layout calls are on *this thread's* stack, and how many
+    /// actions were attempted under them. Per thread, so a thread-safe
+    /// renderer laying out on a worker never blocks an action the shell's
+    /// thread runs meanwhile. Values are integers stored in the pointer.
+    private static let layoutDepthKey = makeKey()
+    private static let violationsKey = makeKey()
+
+    private static func makeKey() -> pthread_key_t {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key, nil)
+        precondition(status == 0, "pthread_key_create failed: \(status)")
+        return key
+    }
+    private static func threadValue(_ key: pthread_key_t) -> Int { Int(bitPattern: pthread_getspecific(key)) }
+    private static func setThreadValue(_ key: pthread_key_t, _ value: Int) { pthread_setspecific(key, UnsafeRawPointer(bitPattern: value)) }
 
     private struct Retired: @unchecked Sendable {
         // Sendable: only touched under the quarantine mutex.
@@ -150,7 +169,8 @@ final class ActionThunk {
             ActionThunk.counters.retiredCalls.add(1, ordering: .relaxed)
             return
         }
-        if ActionThunk.layoutDepth.load(ordering: .relaxed) > 0 {
+        if ActionThunk.threadValue(ActionThunk.layoutDepthKey) > 0 {
+            ActionThunk.setThreadValue(ActionThunk.violationsKey, ActionThunk.threadValue(ActionThunk.violationsKey) + 1)
             ActionThunk.counters.duringLayout.add(1, ordering: .relaxed)
             return
         }

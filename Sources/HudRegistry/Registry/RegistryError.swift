@@ -30,6 +30,8 @@ public enum RegistryError: Error, Sendable, Hashable, CustomStringConvertible {
     case layoutTooLarge(id: String, origin: String, requested: UInt32)
     /// The renderer returned a layout that breaks the header's rules.
     case invalidLayout(id: String, origin: String, node: Int?, field: String, reason: String)
+    /// The renderer called actions from inside layout() (they were not run).
+    case actionCalledDuringLayout(id: String, origin: String, count: Int)
     /// The complications cannot be marshaled (a string too long, too many modes, NUL inside a string).
     case invalidComplications(field: String, reason: String)
     /// libffi could not make an action thunk (e.g. W^X policy forbids closures).
@@ -43,7 +45,9 @@ public enum RegistryError: Error, Sendable, Hashable, CustomStringConvertible {
              .invalidRendererCount(let path, _), .invalidDescriptor(let path, _, _, _, _):
             path
         case .duplicateID(_, _, let rejected): rejected
-        case .layoutFailed(_, let origin, _), .layoutTooLarge(_, let origin, _), .invalidLayout(_, let origin, _, _, _): origin
+        case .layoutFailed(_, let origin, _), .layoutTooLarge(_, let origin, _), .invalidLayout(_, let origin, _, _, _),
+             .actionCalledDuringLayout(_, let origin, _):
+            origin
         case .unknownRenderer, .invalidComplications, .thunkAllocationFailed: nil
         }
     }
@@ -53,7 +57,7 @@ public enum RegistryError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .invalidDescriptor(_, _, let id, _, _): id
         case .duplicateID(let id, _, _), .unknownRenderer(let id, _), .layoutFailed(let id, _, _),
-             .layoutTooLarge(let id, _, _), .invalidLayout(let id, _, _, _, _):
+             .layoutTooLarge(let id, _, _), .invalidLayout(let id, _, _, _, _), .actionCalledDuringLayout(let id, _, _):
             id
         default: nil
         }
@@ -76,6 +80,7 @@ public enum RegistryError: Error, Sendable, Hashable, CustomStringConvertible {
         case .layoutFailed: "layout-failed"
         case .layoutTooLarge: "layout-too-large"
         case .invalidLayout: "invalid-layout"
+        case .actionCalledDuringLayout: "action-during-layout"
         case .invalidComplications: "invalid-complications"
         case .thunkAllocationFailed: "thunk-allocation-failed"
         }
@@ -111,6 +116,8 @@ public enum RegistryError: Error, Sendable, Hashable, CustomStringConvertible {
             "renderer '\(id)' (\(origin)): layout asked for \(requested) nodes; the ABI allows at most \(ABILimits.maxNodes) and the count must settle after one retry"
         case .invalidLayout(let id, let origin, let node, let field, let reason):
             "renderer '\(id)' (\(origin)): invalid layout: \(node.map { "node \($0): " } ?? "")\(field) \(reason)"
+        case .actionCalledDuringLayout(let id, let origin, let count):
+            "renderer '\(id)' (\(origin)): layout() called \(count) action\(count == 1 ? "" : "s") (not run); renderers must never call actions during layout — the host runs them on taps"
         case .invalidComplications(let field, let reason):
             "complications: \(field) \(reason)"
         case .thunkAllocationFailed(let reason):

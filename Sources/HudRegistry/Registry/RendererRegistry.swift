@@ -65,11 +65,15 @@ public final class RendererRegistry {
         for directory in searchPaths.directories {
             for file in Self.pluginFiles(in: directory) {
                 let before = failures.count
+                let registeredBefore = order.count
                 do {
-                    report.loaded += try load(path: file)
+                    try load(path: file)
                 } catch {
                     failures.append(error)
                 }
+                // Only what this file newly registered: a file reached twice
+                // (symlink, repeated directory) is reported once.
+                report.loaded += order[registeredBefore...].compactMap { renderersByID[$0]?.info }
                 report.failures += failures[before...]
             }
         }
@@ -101,6 +105,8 @@ public final class RendererRegistry {
     private func accept(_ result: EntryLoader.Result) -> [RendererInfo] {
         failures += result.failures
         var accepted: [RendererInfo] = []
+        // A plugin none of whose renderers is kept is not used: balance its init.
+        defer { if accepted.isEmpty, !result.renderers.isEmpty { PluginCalls.deinitialize(result.entry) } }
         for renderer in result.renderers {
             if let existing = renderersByID[renderer.info.id] {
                 failures.append(.duplicateID(id: renderer.info.id, keptOrigin: existing.info.origin.description,

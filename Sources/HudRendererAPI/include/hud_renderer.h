@@ -560,6 +560,13 @@ typedef struct hud_entry {
  * Thread: [thread-safe]. */
 typedef const hud_entry_t *(*hud_get_entry_fn)(void);
 
+/* The prototype a C plugin defines (declared here so that plugins build
+ * cleanly with -Wmissing-prototypes):
+ *
+ *     HUD_EXPORT const hud_entry_t *HUD_ENTRY_SYMBOL(void) { return &entry; }
+ */
+HUD_EXPORT const hud_entry_t *HUD_ENTRY_SYMBOL(void);
+
 #ifdef __cplusplus
 }
 #endif

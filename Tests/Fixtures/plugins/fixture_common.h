@@ -65,7 +65,6 @@ static inline const void *fixture_no_extension(const hud_renderer_descriptor_t *
         .renderer_count = fixture_renderer_count,                               \
         .renderer_at = fixture_renderer_at,                                     \
     };                                                                          \
-    HUD_EXPORT const hud_entry_t *HUD_ENTRY_SYMBOL(void);                       \
     HUD_EXPORT const hud_entry_t *HUD_ENTRY_SYMBOL(void) { return &fixture_entry; }
 
 /* The entry of a correct plugin serving the array DESCRIPTORS. */
