@@ -4,7 +4,12 @@ import Glibc
 /// renderers. One type per subcommand (Commands/); this type dispatches.
 @main
 enum HudHost {
-    static let commands = [CommandEntry(ListCommand.self), CommandEntry(ProbeCommand.self), CommandEntry(RenderCommand.self)]
+    static let commands = [
+        CommandEntry(ListCommand.self),
+        CommandEntry(ProbeCommand.self),
+        CommandEntry(RenderCommand.self),
+        CommandEntry(DemoCommand.self),
+    ]
 
     static let usage = """
         hudhost — the Hudson HUD renderer host

@@ -54,6 +54,14 @@ final class ActionThunk {
         ActionThunk.counters.created.add(1, ordering: .relaxed)
     }
 
+    /// Points a live thunk at a new closure (same C pointer). Used when a
+    /// republish has equal content: plugins keep the pointers they have.
+    func rebind(_ action: @escaping () -> Void) {
+        let value = box.takeUnretainedValue()
+        guard !value.retired.load(ordering: .acquiring) else { return }
+        value.action = action
+    }
+
     /// Ends the thunk's life: its action will never run again. The closure
     /// memory moves to the quarantine; the oldest quarantined one is freed.
     func retire() {

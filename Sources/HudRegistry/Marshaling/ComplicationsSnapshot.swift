@@ -54,6 +54,23 @@ public final class ComplicationsSnapshot {
         return true
     }
 
+    /// Rebinds every thunk to the closures of `complications`, which must
+    /// have the same content (`hasSameContent(as:)`) as the set this
+    /// snapshot was made from. No thunk is created or freed; the C view is
+    /// untouched.
+    public func rebind(to complications: HudPhoneComplications) {
+        for (target, thunk) in targets {
+            switch target {
+            case .slot(let position):
+                if let action = complications[position]?.action { thunk.rebind(action) }
+            case .secondary(let position):
+                if let action = complications[position]?.secondary?.action { thunk.rebind(action) }
+            case .mode(let position, let index):
+                if let modes = complications[position]?.longPressModes, index < modes.count { thunk.rebind(modes[index].action) }
+            }
+        }
+    }
+
     /// True when `target` has an action in this snapshot.
     public func hasAction(_ target: HudInteraction.Target) -> Bool { targets[target] != nil }
 

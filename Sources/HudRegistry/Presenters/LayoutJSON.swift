@@ -79,6 +79,29 @@ public enum LayoutJSON {
         ])
     }
 
+    public static func interaction(_ interaction: HudInteraction) -> JSONValue {
+        .object([
+            ("pressed", interaction.pressed.map { .string($0.name) } ?? .null),
+            ("revealedPosition", interaction.revealedPosition.map { .string($0.description) } ?? .null),
+        ])
+    }
+
+    /// One played step of an event script.
+    public static func step(_ result: EventScriptRunner.StepResult) -> JSONValue {
+        .object([
+            ("step", .string(result.step.text)),
+            ("pointer", .array(result.pointerEvents.map { event in
+                .object([("phase", .string(event.phase.rawValue)), ("x", .number(event.x)), ("y", .number(event.y)), ("time", .number(event.time))])
+            })),
+            ("events", .array(result.events.map { .string($0.description) })),
+            ("actions", .array(result.events.compactMap { event in
+                if case .actionFired(let target) = event { .string(target.name) } else { nil }
+            })),
+            ("style", .string(result.style.rendererID)),
+            ("interaction", interaction(result.interaction)),
+        ])
+    }
+
     public static func error(_ error: RegistryError) -> JSONValue {
         .object([
             ("code", .string(error.code)),

@@ -40,3 +40,17 @@ public enum DemoComplications {
         )
     }
 }
+
+extension DemoComplications {
+    /// A shell showing the seed's demo: a "Home" page publishing the demo
+    /// set, its actions wired to the shell (the center's modes switch style).
+    public static func makeShell(style: HudPhoneComplicationsStyle = .tray, registry: RendererRegistry,
+                                 environment: HudEnvironment, appearance: HudPhoneAppShellAppearance = .hudson) -> HudPhoneAppShell {
+        let shell = HudPhoneAppShell(complicationsStyle: style, appearance: appearance, registry: registry, environment: environment) {
+            HudPage(title: "Home")
+        }
+        let complications = make(renderers: registry.renderers) { [weak shell] action in shell?.perform(action) }
+        shell.setRoot(HudPage(title: "Home", complications: complications))
+        return shell
+    }
+}

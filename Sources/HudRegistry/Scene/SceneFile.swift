@@ -12,12 +12,35 @@
 ///                                           "label": "Tray", "action": "style:tray" } ] }
 ///       }
 ///     }
+///
+/// A scene may instead hold a page table and a navigation stack:
+///
+///     { "schemaVersion": 1,
+///       "pages": [ { "title": "Home", "complications": { … },
+///                    "children": [ { "title": "Feed", "complications": { … } } ] },
+///                  { "title": "Settings", "complications": { … } } ],
+///       "stack": ["Home"] }
+///
+/// `push:<title>` actions push the page with that title from the table.
 public struct SceneFile: Sendable {
     public static let schemaVersion = 1
 
-    public var title: String?
+    /// The first page's title (the single-page form's `title`).
+    public var title: String? { pages.first?.title }
     public var style: HudPhoneComplicationsStyle?
-    public var slots: [Position: SlotSpec]
+    /// The page table; the single-page form has one page.
+    public var pages: [PageSpec]
+    /// Titles of the pages on the initial navigation stack, root first.
+    public var stack: [String]
+    /// The first page's own slots.
+    public var slots: [Position: SlotSpec] { pages.first?.slots ?? [:] }
+
+    public struct PageSpec: Sendable, Hashable {
+        public var title: String
+        /// nil: the page publishes nothing (its container's set stays in force).
+        public var slots: [Position: SlotSpec]?
+        public var children: [PageSpec]
+    }
 
     public struct SlotSpec: Sendable, Hashable {
         public var icon: String
@@ -62,27 +85,81 @@ public struct SceneFile: Sendable {
     }
 
     public init(_ root: JSONValue) throws(Error) {
-        let object = try Self.object(root, "", allowed: ["schemaVersion", "title", "style", "complications"])
+        let object = try Self.object(root, "", allowed: ["schemaVersion", "title", "style", "complications", "pages", "stack"])
         guard let version = object["schemaVersion"] else {
             throw Error(path: "schemaVersion", reason: "is missing; add \"schemaVersion\": \(Self.schemaVersion)")
         }
         guard version.numberValue == Double(Self.schemaVersion) else {
             throw Error(path: "schemaVersion", reason: "is \(version.serialized(pretty: false)); this host reads version \(Self.schemaVersion)")
         }
-        title = try object["title"].map { value throws(Error) in try Self.string(value, "title", limit: 4096) }
         style = try object["style"].map { value throws(Error) in HudPhoneComplicationsStyle(name: try Self.string(value, "style", limit: 64, nonEmpty: true)) }
-        slots = [:]
-        if let complications = object["complications"] {
-            let members = try Self.object(complications, "complications", allowed: Set(Position.allCases.map(\.description)))
-            for (key, value) in members.objectValue ?? [] {
-                guard let position = Position(name: key) else { continue }
-                slots[position] = try Self.slot(value, "complications.\(key)", position: position)
+        if let pagesValue = object["pages"] {
+            for key in ["title", "complications"] where object[key] != nil {
+                throw Error(path: key, reason: "cannot be combined with \"pages\"; give each page its own title and complications")
             }
+            guard let items = pagesValue.arrayValue, !items.isEmpty else {
+                throw Error(path: "pages", reason: "must be a non-empty array of pages")
+            }
+            pages = []
+            for (index, item) in items.enumerated() {
+                let page = try Self.page(item, "pages[\(index)]", depth: 0)
+                if pages.contains(where: { $0.title == page.title }) {
+                    throw Error(path: "pages[\(index)].title", reason: "'\(page.title)' is already the title of another page; titles name pages for push:")
+                }
+                pages.append(page)
+            }
+        } else {
+            let title = try object["title"].map { value throws(Error) in try Self.string(value, "title", limit: 4096) } ?? "Home"
+            pages = [PageSpec(title: title, slots: try Self.slots(object["complications"], "complications") ?? [:], children: [])]
+        }
+        if let stackValue = object["stack"] {
+            guard let items = stackValue.arrayValue, !items.isEmpty else { throw Error(path: "stack", reason: "must be a non-empty array of page titles") }
+            stack = []
+            for (index, item) in items.enumerated() {
+                let title = try Self.string(item, "stack[\(index)]", limit: 4096)
+                guard pages.contains(where: { $0.title == title }) else {
+                    throw Error(path: "stack[\(index)]", reason: "'\(title)' is not the title of a page in \"pages\"")
+                }
+                stack.append(title)
+            }
+        } else {
+            stack = [pages[0].title]
         }
     }
 
-    /// The seed model for this scene; each fired action is passed to `perform`.
+    /// The page with `title` from the table.
+    public func page(titled title: String) -> PageSpec? { pages.first { $0.title == title } }
+
+    /// Builds a shell for this scene: its stack, its style (unless
+    /// `style` overrides it), and its named actions wired to the shell.
+    public func makeShell(style override: HudPhoneComplicationsStyle? = nil, registry: RendererRegistry,
+                          environment: HudEnvironment, appearance: HudPhoneAppShellAppearance = .hudson) -> HudPhoneAppShell {
+        let sink = ActionSink()
+        let pageTable = pages
+        let shell = HudPhoneAppShell(complicationsStyle: override ?? style ?? .tray, appearance: appearance, registry: registry,
+                                     environment: environment) { HudPage(title: "") }
+        sink.shell = shell
+        let perform: (SceneAction) -> Void = { [sink] action in sink.shell?.perform(action) }
+        shell.pageProvider = { title in pageTable.first { $0.title == title }?.page(perform: perform) }
+        let built = stack.compactMap { title in pageTable.first { $0.title == title }?.page(perform: perform) }
+        shell.setRoot(built[0])
+        for page in built.dropFirst() { shell.push(page) }
+        _ = shell.takePendingEvents()
+        return shell
+    }
+
+    /// Forwards scene actions to the shell without a retain cycle.
+    private final class ActionSink {
+        weak var shell: HudPhoneAppShell?
+    }
+
+    /// The seed model for the first page's slots; each fired action is
+    /// passed to `perform`.
     public func complications(perform: @escaping (SceneAction) -> Void) -> HudPhoneComplications {
+        Self.complications(slots, perform: perform)
+    }
+
+    static func complications(_ slots: [Position: SlotSpec], perform: @escaping (SceneAction) -> Void) -> HudPhoneComplications {
         var result = HudPhoneComplications()
         for (position, spec) in slots {
             let secondary = spec.secondary.map { chip in
@@ -99,6 +176,35 @@ public struct SceneFile: Sendable {
     }
 
     // MARK: - Decoding helpers
+
+    private static func slots(_ value: JSONValue?, _ path: String) throws(Error) -> [Position: SlotSpec]? {
+        guard let value else { return nil }
+        if value == .null { return nil }
+        let members = try object(value, path, allowed: Set(Position.allCases.map(\.description)))
+        var slots: [Position: SlotSpec] = [:]
+        for (key, member) in members.objectValue ?? [] {
+            guard let position = Position(name: key) else { continue }
+            slots[position] = try slot(member, "\(path).\(key)", position: position)
+        }
+        return slots
+    }
+
+    static let maxPageDepth = 16
+
+    private static func page(_ value: JSONValue, _ path: String, depth: Int) throws(Error) -> PageSpec {
+        guard depth <= maxPageDepth else { throw Error(path: path, reason: "pages nest deeper than \(maxPageDepth) levels") }
+        let object = try object(value, path, allowed: ["title", "complications", "children"])
+        guard let titleValue = object["title"] else { throw Error(path: "\(path).title", reason: "is missing; every page needs a title") }
+        let title = try string(titleValue, "\(path).title", limit: 4096)
+        var children: [PageSpec] = []
+        if let childrenValue = object["children"] {
+            guard let items = childrenValue.arrayValue else { throw Error(path: "\(path).children", reason: "is \(childrenValue.typeName); expected an array of pages") }
+            for (index, item) in items.enumerated() {
+                children.append(try page(item, "\(path).children[\(index)]", depth: depth + 1))
+            }
+        }
+        return PageSpec(title: title, slots: try slots(object["complications"], "\(path).complications"), children: children)
+    }
 
     private static func object(_ value: JSONValue, _ path: String, allowed: Set<String>) throws(Error) -> JSONValue {
         guard let members = value.objectValue else { throw Error(path: path, reason: "is \(value.typeName); expected an object") }
@@ -167,5 +273,13 @@ public struct SceneFile: Sendable {
         }
         let tap = try object["action"].map { value throws(Error) in try action(value, "\(path).action") } ?? .log("\(position)")
         return SlotSpec(icon: icon, role: role, label: label, secondary: secondary, modes: modes, action: tap)
+    }
+}
+
+extension SceneFile.PageSpec {
+    /// The page tree with closures that hand each named action to `perform`.
+    public func page(perform: @escaping (SceneAction) -> Void) -> HudPage {
+        HudPage(title: title, complications: slots.map { SceneFile.complications($0, perform: perform) },
+                children: children.map { $0.page(perform: perform) })
     }
 }

@@ -41,9 +41,44 @@ enum Output {
         return .success(bytes)
     }
 
+    /// Writes `text` to `path` (replacing it), or returns why not.
+    static func writeFile(_ path: String, _ text: String) -> FileError? {
+        guard let file = fopen(path, "wb") else { return FileError(path: path, reason: String(cString: strerror(errno)), writing: true) }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, file) }
+        let closed = fclose(file)
+        guard written == bytes.count, closed == 0 else { return FileError(path: path, reason: String(cString: strerror(errno)), writing: true) }
+        return nil
+    }
+
+    /// Creates `path` and its missing parents (mode 0755), or returns why not.
+    static func makeDirectory(_ path: String) -> FileError? {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            prefix += component + "/"
+            if mkdir(prefix, 0o755) != 0, errno != EEXIST {
+                return FileError(path: path, reason: String(cString: strerror(errno)), writing: true)
+            }
+        }
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            return FileError(path: path, reason: "exists and is not a directory", writing: true)
+        }
+        return nil
+    }
+
+    /// The absolute form of `path` (relative to the working directory).
+    static func absolute(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        guard let cwd = getcwd(nil, 0) else { return path }
+        defer { free(cwd) }
+        return String(cString: cwd) + "/" + path
+    }
+
     struct FileError: Error, CustomStringConvertible {
         let path: String
         let reason: String
-        var description: String { "cannot read \(path): \(reason)" }
+        var writing = false
+        var description: String { "cannot \(writing ? "write" : "read") \(path): \(reason)" }
     }
 }

@@ -1,20 +1,24 @@
 import HudRegistry
 
 /// `hudhost render`: lays out the seed's demo complications (or a scene
-/// file) with one renderer on one device and draws the result.
+/// file) in the headless shell with one renderer on one device, optionally
+/// plays a script of pointer events, and draws the result.
 struct RenderCommand: Command {
     static let name = "render"
     static let summary = "Lay out complications with a renderer and draw them (ascii, json)"
     static let options: [Arguments.Option] = RegistryOptions.options + EnvironmentOptions.options + [
-        .value("--style"), .value("--format"), .flag("--json"), .value("--scene"), .value("--reveal"), .value("--columns"), .flag("--help"),
+        .value("--style"), .value("--format"), .flag("--json"), .value("--scene"), .value("--reveal"), .value("--columns"),
+        .value("--events"), .value("--long-press"), .flag("--help"),
     ]
     static let help = """
         USAGE: hudhost render [--style ID] [--device ID] [--rtl] [--format ascii|json]
-                              [--scene FILE] [--reveal POSITION] [options]
+                              [--scene FILE] [--reveal POSITION] [--events SCRIPT] [options]
 
-        Lays out the seed's demo complications (or the complications of a scene
-        file) with the chosen renderer and draws the layout: a to-scale terminal
-        picture plus a legend (ascii), or the full node list (json).
+        Lays out the seed's demo complications (or the pages of a scene file) in
+        the headless shell with the chosen renderer, plays --events if given, and
+        draws the final layout: a to-scale terminal picture plus a legend
+        (ascii), or the full node list (json). With --events, every step's
+        actions, interaction changes and style changes are reported.
 
         OPTIONS
           --style ID          tray (default), scattered, minimal, or any renderer id
@@ -23,6 +27,11 @@ struct RenderCommand: Command {
           --scene FILE        a JSON scene (Docs/SCENES.md) instead of the demo set
           --reveal POSITION   show POSITION's long-press modes revealed
                               (topLeft, topRight, bottomLeft, bottomRight, center)
+          --events SCRIPT     pointer events to play, ';'-separated (Docs/EVENTS.md):
+                              tap|longpress|press|move T, release [T], wait SECONDS,
+                              T = a position, slot:/secondary:<position>, mode:<id>
+                              or x,y; append @SECONDS for an explicit time
+          --long-press S      long-press threshold in seconds (default 0.45)
           --columns N         width of the ascii picture in characters (default 48)
         \(EnvironmentOptions.help)
         \(RegistryOptions.help)
@@ -31,7 +40,8 @@ struct RenderCommand: Command {
           hudhost render --style tray --format ascii
           hudhost render --style scattered --device iphone-se --rtl
           hudhost render --style minimal --json --text-size AX5
-          hudhost render --scene Examples/scenes/home.json --reveal center
+          hudhost render --events "longpress center; tap mode:scattered"
+          hudhost render --scene Docs/examples/home.json --reveal center
 
         \(exitCodeHelp)
         """
@@ -43,6 +53,8 @@ struct RenderCommand: Command {
     let scene: SceneFile?
     let reveal: Position?
     let columns: Int
+    let script: EventScript?
+    let longPress: Double?
 
     init(_ arguments: Arguments) throws(UsageError) {
         guard arguments.positionals.isEmpty else { throw UsageError("render takes no arguments; got '\(arguments.positionals[0])'") }
@@ -51,55 +63,98 @@ struct RenderCommand: Command {
         json = arguments.flag("--json") || format == "json"
         reveal = try arguments.value("--reveal", accepted: "topLeft, topRight, bottomLeft, bottomRight or center", Position.init(name:))
         columns = try arguments.value("--columns", accepted: "a whole number from 20 to 400") { Int($0).flatMap { (20...400).contains($0) ? $0 : nil } } ?? 48
+        longPress = try arguments.value("--long-press", accepted: "seconds between 0.05 and 10") { Double($0).flatMap { (0.05...10).contains($0) ? $0 : nil } }
         if let path = arguments.value("--scene") {
             scene = try SceneLoader.load(path)
         } else {
             scene = nil
         }
-        environmentOptions = try EnvironmentOptions(arguments, defaultTitle: scene?.title ?? "Home")
+        if let source = arguments.value("--events") {
+            do {
+                script = try EventScript(parsing: source)
+            } catch {
+                throw UsageError("--events: \(error)")
+            }
+        } else {
+            script = nil
+        }
+        environmentOptions = try EnvironmentOptions(arguments, defaultTitle: nil)
         style = arguments.value("--style").map(HudPhoneComplicationsStyle.init(name:))
     }
 
     func run() -> ExitCode {
         let (registry, explicit, _) = registryOptions.makeRegistry()
         if !explicit.isEmpty {
+            if json { Output.out(errorDocument(explicit[0])) }
             explicit.forEach(report)
             return .loadFailure
         }
-        let chosen = style ?? scene?.style ?? .tray
-        let complications = scene?.complications { _ in } ?? DemoComplications.make(renderers: registry.renderers) { _ in }
-        let environment = environmentOptions.environment
-        do {
-            let snapshot = try ComplicationsSnapshot(complications)
-            let interaction = HudInteraction(revealedPosition: reveal)
-            let layout = try registry.layout(style: chosen, snapshot: snapshot, environment: environment, interaction: interaction)
-            let info = registry.info(id: chosen.rendererID)
+        var environment = environmentOptions.environment
+        let shell: HudPhoneAppShell
+        if let scene {
+            shell = scene.makeShell(style: style, registry: registry, environment: environment, appearance: environment.appearance)
+        } else {
+            shell = DemoComplications.makeShell(style: style ?? .tray, registry: registry, environment: environment, appearance: environment.appearance)
+        }
+        if let title = environment.navigationTitle {
+            shell.updateTop { $0.title = title }
+        }
+        if let longPress { shell.longPressThreshold = longPress }
+        var steps: [EventScriptRunner.StepResult] = []
+        do throws(RegistryError) {
+            if let reveal { try shell.reveal(reveal) }
+            if let script {
+                do {
+                    steps = try EventScriptRunner(shell: shell).run(script)
+                } catch .registry(let error) {
+                    throw error
+                } catch {
+                    if json { Output.out(errorDocument(code: "event-target", message: error.description)) }
+                    Output.error("hudhost render: --events \(error)")
+                    return .failure
+                }
+            }
+            let layout = try shell.layout()
+            environment = shell.effectiveEnvironment
+            let info = registry.info(id: shell.complicationsStyle.rendererID)
             if json {
-                Output.out(JSONValue.object([
+                var members: [(String, JSONValue)] = [
                     ("schemaVersion", .number(Double(LayoutJSON.schemaVersion))),
                     ("renderer", info.map(LayoutJSON.renderer) ?? .null),
                     ("device", environmentOptions.deviceJSON),
                     ("environment", LayoutJSON.environment(environment)),
-                    ("interaction", .object([("revealedPosition", reveal.map { .string($0.description) } ?? .null)])),
-                    ("layout", LayoutJSON.layout(layout)),
-                ]).serialized())
+                    ("interaction", LayoutJSON.interaction(shell.interaction)),
+                ]
+                if script != nil { members.append(("events", .array(steps.map(LayoutJSON.step)))) }
+                members.append(("layout", LayoutJSON.layout(layout)))
+                Output.out(JSONValue.object(members).serialized())
             } else {
+                for step in steps {
+                    Output.line("▸ \(step.step.text): " + (step.events.isEmpty ? "nothing happened" : step.events.map(\.description).joined(separator: ", ")))
+                }
+                if !steps.isEmpty { Output.line() }
                 let presenter = AsciiPresenter(columns: columns)
-                Output.line("\(info?.name ?? chosen.description) (\(chosen.rendererID)) on \(environmentOptions.device.id) \(environmentOptions.orientation.rawValue), \(environment.layoutDirection.rawValue), \(environment.chromeScheme.rawValue) chrome, \(environment.appearance.rawValue) appearance, text ×\(AsciiPresenter.number(environment.textScale))")
+                Output.line("\(info?.name ?? shell.complicationsStyle.description) (\(shell.complicationsStyle.rendererID)) on \(environmentOptions.device.id) \(environmentOptions.orientation.rawValue), \(environment.layoutDirection.rawValue), \(environment.chromeScheme.rawValue) chrome, \(environment.appearance.rawValue) appearance, text ×\(AsciiPresenter.number(environment.textScale))")
                 Output.out(presenter.render(layout, environment: environment))
                 Output.out(presenter.legend(layout))
             }
             return .ok
         } catch {
-            if json {
-                Output.out(JSONValue.object([
-                    ("schemaVersion", .number(Double(LayoutJSON.schemaVersion))),
-                    ("error", LayoutJSON.error(error)),
-                ]).serialized())
-            }
+            if json { Output.out(errorDocument(error)) }
             report(error)
             return .failure
         }
+    }
+
+    private func errorDocument(_ error: RegistryError) -> String {
+        JSONValue.object([("schemaVersion", .number(Double(LayoutJSON.schemaVersion))), ("error", LayoutJSON.error(error))]).serialized()
+    }
+
+    private func errorDocument(code: String, message: String) -> String {
+        JSONValue.object([
+            ("schemaVersion", .number(Double(LayoutJSON.schemaVersion))),
+            ("error", .object([("code", .string(code)), ("path", .null), ("rendererId", .null), ("message", .string(message))])),
+        ]).serialized()
     }
 }
 
