@@ -11,6 +11,8 @@ let package = Package(
         // loaded through dlopen exactly like a third-party renderer.
         .library(name: "BuiltinRenderers", type: .dynamic, targets: ["BuiltinRenderers"]),
         .executable(name: "hudhost", targets: ["hudhost"]),
+        // A third-party renderer in plain C, built like any plugin: libExampleRing.so.
+        .library(name: "ExampleRing", type: .dynamic, targets: ["ExampleRing"]),
     ],
     targets: [
         // The ABI: one C header, nothing else.
@@ -29,6 +31,8 @@ let package = Package(
             dependencies: ["HudRendererAPI"],
             path: "Sources/BuiltinRenderers"
         ),
+        // ExampleRing: written against hud_renderer.h only (Docs/PLUGIN_GUIDE.md).
+        .target(name: "ExampleRing", dependencies: ["HudRendererAPI"], path: "Plugins/ExampleRing", publicHeadersPath: "."),
         .target(
             name: "HudRegistry",
             dependencies: ["HudRendererAPI", "CFFI", "CHudSystem", "BuiltinRenderers"],

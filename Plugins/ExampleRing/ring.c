@@ -334,6 +334,17 @@ static void ring_emit_slot(hud_layout_t *layout, const ring_frame_t *f,
     ring_push(layout, f, badge);
 }
 
+/* The smallest rectangle holding both. */
+static hud_rect_t ring_union(hud_rect_t a, hud_rect_t b) {
+    double right = ring_max(a.x + a.width, b.x + b.width);
+    double bottom = ring_max(a.y + a.height, b.y + b.height);
+    a.x = ring_min(a.x, b.x);
+    a.y = ring_min(a.y, b.y);
+    a.width = right - a.x;
+    a.height = bottom - a.y;
+    return a;
+}
+
 /* The first 10° step (0...9) at which an item on a circle of `radius`
  * keeps its hit region RING_MARGIN inside the safe sides; the window is
  * [first, 18 - first]. 9 when even straight up does not fit. */
@@ -346,10 +357,12 @@ static int ring_first_fitting_step(const ring_frame_t *f, double radius) {
 }
 
 /* The revealed slot's modes: one MODE_ITEM each, on arcs around the ring,
- * after a non-interactive CONTAINER node bounding them all. */
+ * after a non-interactive CONTAINER node bounding them all (mode_count is
+ * 1...HUD_MAX_MODES here). */
 static void ring_emit_fan(hud_layout_t *layout, const ring_frame_t *f,
                           hud_position_t position, const hud_slot_t *slot) {
     hud_node_t items[HUD_MAX_MODES];
+    hud_rect_t box = {0, 0, 0, 0}; /* the items' bounding box */
     uint32_t count = slot->mode_count, placed = 0;
     double radius = f->fan_radius;
     while (placed < count) {
@@ -363,7 +376,8 @@ static void ring_emit_fan(hud_layout_t *layout, const ring_frame_t *f,
         if (middle > 18 - first - span) middle = 18 - first - span;
         for (uint32_t k = 0; k < n; k++, placed++) {
             const hud_mode_t *mode = slot->modes[placed];
-            ring_dir_t d = ring_direction(middle - span + (int)k * RING_FAN_STEP);
+            /* Leading to trailing: mode 0 on the leading end. */
+            ring_dir_t d = ring_direction(middle + span - (int)k * RING_FAN_STEP);
             hud_rect_t frame = ring_square(f->cx + radius * d.x, f->cy - radius * d.y, RING_MODE_SIZE);
             hud_node_t item = ring_circle(HUD_NODE_KIND_MODE_ITEM, position, HUD_PART_MODE,
                                           (int32_t)placed, frame, RING_Z_MODE, f);
@@ -375,21 +389,11 @@ static void ring_emit_fan(hud_layout_t *layout, const ring_frame_t *f,
             item.accessibility_label = ring_text(mode->label, ring_text(mode->icon, "Mode"));
             ring_settle(&item, f);
             items[placed] = item;
+            box = placed == 0 ? item.frame : ring_union(box, item.frame);
         }
         radius += RING_FAN_ROW;
     }
 
-    /* The container: the items' bounding box. */
-    hud_rect_t box = items[0].frame;
-    for (uint32_t i = 1; i < count; i++) {
-        hud_rect_t r = items[i].frame;
-        double right = ring_max(box.x + box.width, r.x + r.width);
-        double bottom = ring_max(box.y + box.height, r.y + r.height);
-        box.x = ring_min(box.x, r.x);
-        box.y = ring_min(box.y, r.y);
-        box.width = right - box.x;
-        box.height = bottom - box.y;
-    }
     hud_node_t fan = {0};
     fan.kind = HUD_NODE_KIND_CONTAINER;
     fan.position = position;
@@ -410,10 +414,6 @@ static void ring_emit_fan(hud_layout_t *layout, const ring_frame_t *f,
 /* layout()                                                                  */
 /* ------------------------------------------------------------------------ */
 
-static int ring_is_length(double value) {
-    return value == value && value >= 0 && value <= RING_MAX_LENGTH; /* not NaN */
-}
-
 /* Every input this renderer reads, checked against the header's rules. */
 static hud_status_t ring_check(const hud_complications_t *c, const hud_environment_t *env,
                                const hud_interaction_t *interaction, const hud_layout_t *layout) {
@@ -432,9 +432,9 @@ static hud_status_t ring_check(const hud_complications_t *c, const hud_environme
                               env->safe_area.left, env->safe_area.bottom, env->safe_area.right,
                               env->navigation_bar.y, env->navigation_bar.height};
     for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++) {
-        /* NaN, negative: invalid; merely huge: unsupported. */
+        /* NaN, infinite or negative: invalid; merely huge: unsupported. */
         if (!(lengths[i] >= 0 && lengths[i] - lengths[i] == 0)) return HUD_STATUS_INVALID_ARGUMENT;
-        if (!ring_is_length(lengths[i])) return HUD_STATUS_UNSUPPORTED;
+        if (lengths[i] > RING_MAX_LENGTH) return HUD_STATUS_UNSUPPORTED;
     }
     if (env->screen_width <= 0 || env->screen_height <= 0) return HUD_STATUS_INVALID_ARGUMENT;
 

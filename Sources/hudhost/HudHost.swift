@@ -1,4 +1,5 @@
 import Glibc
+import HudRegistry
 
 /// The hudhost command-line tool: finds, loads, probes and drives HUD
 /// renderers. One type per subcommand (Commands/); this type dispatches.
@@ -9,6 +10,7 @@ enum HudHost {
         CommandEntry(ProbeCommand.self),
         CommandEntry(RenderCommand.self),
         CommandEntry(DemoCommand.self),
+        CommandEntry(SdkCommand.self),
     ]
 
     static let usage = """
@@ -61,6 +63,13 @@ enum HudHost {
         case .success(let code):
             return code
         case .failure(let error):
+            // With --json, stdout stays a JSON document even for usage errors.
+            if arguments.contains("--json") || arguments.contains("--format=json") || zip(arguments, arguments.dropFirst()).contains(where: { $0 == "--format" && $1 == "json" }) {
+                Output.out(JSONValue.object([
+                    ("schemaVersion", .number(Double(LayoutJSON.schemaVersion))),
+                    ("error", .object([("code", .string("usage")), ("path", .null), ("rendererId", .null), ("message", .string(error.description))])),
+                ]).serialized())
+            }
             Output.error("hudhost \(name): \(error)\nRun `hudhost \(name) --help` for usage.")
             return .usage
         }

@@ -185,6 +185,68 @@ struct CLITests {
         #expect(json["layout"]?["hiddenPositions"] == .array(["topLeft"]))
     }
 
+    @Test func renderPlaysEventsAndReportsActionsAndStyleChanges() throws {
+        let output = try Self.run(["render", "--events", "longpress center; tap mode:scattered; tap bottomLeft", "--json"])
+        #expect(output.status == 0, "\(output.transcript)")
+        let json = try Self.json(output)
+        let steps = try #require(json["events"]?.arrayValue)
+        #expect(steps.count == 3)
+        #expect(steps[0]["interaction"]?["revealedPosition"]?.stringValue == "center")
+        #expect(steps[1]["actions"] == .array(["mode:center#1"]))
+        #expect(steps[1]["style"]?.stringValue == "com.hudson.scattered")
+        #expect(steps[2]["actions"] == .array(["slot:bottomLeft"]))
+        #expect(json["renderer"]?["id"]?.stringValue == "com.hudson.scattered")
+        let schema = try JSONParser.parse(String(contentsOfFile: FixturePlugins.repositoryRoot + "/Docs/schemas/render-v1.schema.json", encoding: .utf8))
+        #expect(JSONSchemaValidator(root: schema).validate(json).isEmpty)
+    }
+
+    @Test func everyThunkIsRetiredWhenTheShellIsReleased() throws {
+        let output = try Self.run(["render", "--events", "longpress center; tap mode:minimal; longpress center; tap mode:tray", "--stats"])
+        #expect(output.status == 0, "\(output.transcript)")
+        // One marshal of the demo set: five slots + three modes.
+        #expect(output.stderr.contains("thunks: created 8, live after release 0, late calls caught 0, calls during layout 0"), "\(output.transcript)")
+    }
+
+    @Test func renderWritesAnSVGFile() throws {
+        let directory = try FixturePlugins.makeScratchDirectory("cli-svg")
+        let output = try Self.run(["render", "--format", "svg", "--out", directory + "/tray.svg", "--reveal", "center"])
+        #expect(output.status == 0, "\(output.transcript)")
+        let svg = try String(contentsOfFile: directory + "/tray.svg", encoding: .utf8)
+        #expect(svg.hasPrefix("<?xml") || svg.hasPrefix("<svg"))
+        #expect(svg.contains("data-kind=\"modeItem\""))
+    }
+
+    @Test func demoWalksEveryStyleAndWritesOneSVGPerStep() throws {
+        let directory = try FixturePlugins.makeScratchDirectory("cli-demo")
+        let output = try Self.run(["demo", "--out", directory + "/out", "--quiet"])
+        #expect(output.status == 0, "\(output.transcript)")
+        #expect(output.stdout.contains("Shown 3 of 3 styles."))
+        #expect(output.stdout.contains("Wrote 7 SVG files to \(directory)/out"))
+        for style in ["tray", "scattered", "minimal"] {
+            #expect(output.stdout.contains("tap mode:\(style)"))
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory + "/out").sorted()
+        #expect(files == ["00-tray-start.svg", "01-tray-center-modes-revealed.svg", "02-com.hudson.tray.svg",
+                          "03-tray-center-modes-revealed.svg", "04-com.hudson.scattered.svg",
+                          "05-scattered-center-modes-revealed.svg", "06-com.hudson.minimal.svg"])
+    }
+
+    @Test func demoPicksUpAPluginStyleWithoutCodeChanges() throws {
+        let directory = try FixturePlugins.makeScratchDirectory("cli-demo-plugin")
+        try FileManager.default.copyItem(atPath: FixturePlugins.path(of: .goodSimple), toPath: directory + "/good_simple.so")
+        let output = try Self.run(["demo", "--no-svg", "--quiet"], environment: ["HUD_RENDERER_PATH": directory])
+        #expect(output.status == 0, "\(output.transcript)")
+        #expect(output.stdout.contains("tap mode:org.fixture.simple:"))
+        #expect(output.stdout.contains("Shown 5 of 5 styles."))
+    }
+
+    @Test func usageErrorsInJSONModeKeepStdoutJSON() throws {
+        let output = try Self.run(["render", "--device", "nokia", "--json"])
+        #expect(output.status == 2)
+        let json = try Self.json(output)
+        #expect(json["error"]?["code"]?.stringValue == "usage")
+    }
+
     @Test func aBrokenSceneNamesTheFileAndTheField() throws {
         let directory = try FixturePlugins.makeScratchDirectory("cli-bad-scene")
         try #"{"schemaVersion": 1, "complications": {"center": {"icon": "a", "role": "loud"}}}"#

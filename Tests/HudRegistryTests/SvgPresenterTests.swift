@@ -66,6 +66,7 @@ struct SvgPresenterTests {
         #expect(groups.count == layout.nodes.count)
         let expectedOrder = layout.nodes.enumerated().sorted { ($0.element.z, $0.offset) < ($1.element.z, $1.offset) }.map { "node-\($0.offset)" }
         #expect(groups.map { $0.attributes["id"] ?? "" } == expectedOrder)
+        #expect(groups.compactMap { $0.attributes["id"].flatMap { Int($0.dropFirst("node-".count)) } }.map { layout.nodes[$0] } == layout.paintOrder)
         for group in groups {
             let index = try #require(group.attributes["id"].flatMap { Int($0.dropFirst("node-".count)) })
             let node = try #require(layout.nodes.indices.contains(index) ? layout.nodes[index] : nil)
@@ -164,6 +165,13 @@ struct SvgPresenterTests {
     }
 
     @Test func sanitizeAndEscape() {
+        // The parser the other tests rely on does reject what escaping prevents.
+        #expect(ParsedXML.parse("<a>x</a>") != nil)
+        #expect(ParsedXML.parse("<a>\u{1}</a>") == nil)
+        #expect(ParsedXML.parse("<a>&</a>") == nil)
+        #expect(ParsedXML.parse("<a b=\"<\"/>") == nil)
+        #expect(ParsedXML.parse("<a><script></a>") == nil)
+        #expect(ParsedXML.parse("<a>" + SvgPresenter.escape("<script>&\"'\u{1}") + "</a>")?.elements.first?.text == "<script>&\"'")
         #expect(SvgPresenter.escape("<a href=\"x\">&'</a>") == "&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt;")
         #expect(SvgPresenter.sanitize("a\u{0}b\u{1}c\td\ne\rf\u{7F}g\u{9F}h\u{FFFE}i\u{FFFF}j") == "abc d e fghij")
         #expect(SvgPresenter.sanitize("é 😀 مرحبا \u{10FFFD}") == "é 😀 مرحبا \u{10FFFD}")
@@ -180,24 +188,26 @@ struct SvgPresenterTests {
 
     @Test(arguments: DevicePreset.all)
     func aLongTitleTruncatesBeforeTheBarItems(_ device: DevicePreset) throws {
+        let titles = ["Settings and Privacy ", "🚀 مرحبا بالعالم 漢字 "].map { String(repeating: $0, count: 4) }
         for style in Self.styles {
             for direction in HudLayoutDirection.allCases {
-              for long in ["Settings and Privacy ", "🚀 مرحبا بالعالم 漢字 "] {
-                var environment = HudEnvironment(device: device, layoutDirection: direction)
-                environment.navigationTitle = String(repeating: long, count: 4)
-                let layout = try Self.layout(Case(style: style, device: device, direction: direction), environment: environment)
-                let document = try #require(ParsedXML.parse(SvgPresenter().render(layout, environment: environment, device: device)))
-                let title = try #require(document.element(id: "navigation-title"))
-                #expect(title.text.hasSuffix("…"))
-                let half = SvgPresenter.estimatedWidth(title.text, fontSize: SvgPresenter.titleFontSize) / 2
-                let bar = environment.navigationBar
-                let span = (bar.midX - half)...(bar.midX + half)
-                for node in layout.nodes where node.frame.minY < bar.maxY && node.frame.maxY > bar.minY {
-                    #expect(span.upperBound + SvgPresenter.titleGap <= node.frame.minX || span.lowerBound - SvgPresenter.titleGap >= node.frame.maxX,
-                            "\(style) \(direction): title \(span) meets \(node.kind) at \(node.frame)")
+                for long in titles {
+                    let environment = HudEnvironment(device: device, layoutDirection: direction, navigationTitle: long)
+                    let layout = try Self.layout(Case(style: style, device: device, direction: direction), environment: environment)
+                    let document = try #require(ParsedXML.parse(SvgPresenter().render(layout, environment: environment, device: device)))
+                    let title = try #require(document.element(id: "navigation-title"))
+                    #expect(title.text.hasSuffix("…"))
+                    let half = SvgPresenter.estimatedWidth(title.text, fontSize: SvgPresenter.titleFontSize,
+                                                           advance: SvgPresenter.titleAdvanceFactor) / 2
+                    let bar = environment.navigationBar
+                    let span = (bar.midX - half)...(bar.midX + half)
+                    for node in layout.nodes where node.frame.minY < bar.maxY && node.frame.maxY > bar.minY {
+                        #expect(span.upperBound + SvgPresenter.titleGap <= node.frame.minX
+                                    || span.lowerBound - SvgPresenter.titleGap >= node.frame.maxX,
+                                "\(style) \(direction): title \(span) meets \(node.kind) at \(node.frame)")
+                    }
                 }
             }
-              }
         }
     }
 
@@ -269,6 +279,21 @@ struct SvgPresenterTests {
                 caption: SvgPresenter.caption(style: c.style, device: c.device, environment: c.environment))
             let name = "\(c.style)-\(c.device.id)-\(c.direction.rawValue)\(c.reveal == nil ? "" : "-reveal").svg"
             try svg.write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
+        }
+        for (name, title, direction) in [("long-title", "Settings and Privacy for Everyone Here", HudLayoutDirection.leftToRight),
+                                         ("arabic-title", "الإعدادات والخصوصية للجميع هنا الآن", .rightToLeft),
+                                         ("arabic-short", "الرئيسية!", .rightToLeft)] {
+            let environment = HudEnvironment(device: .iphone16Pro, layoutDirection: direction, navigationTitle: title)
+            let c = Case(style: .tray, device: .iphone16Pro, direction: direction)
+            try SvgPresenter().render(Self.layout(c, environment: environment), environment: environment, device: .iphone16Pro)
+                .write(toFile: directory + "/\(name).svg", atomically: true, encoding: .utf8)
+        }
+        for style in Self.styles {
+            let environment = HudEnvironment(device: .iphone17Pro, orientation: .landscape, navigationTitle: "Home")
+            let c = Case(style: style, device: .iphone17Pro, direction: .leftToRight, reveal: .center)
+            try SvgPresenter(showHitRegions: true).render(Self.layout(c, environment: environment), environment: environment, device: c.device,
+                                                          caption: SvgPresenter.caption(style: style, device: c.device, environment: environment))
+                .write(toFile: directory + "/\(style)-landscape.svg", atomically: true, encoding: .utf8)
         }
         var environment = HudEnvironment(device: .iphone16Pro, layoutDirection: .rightToLeft)
         environment.navigationTitle = "T" + Self.hostile + String(repeating: " long", count: 8)

@@ -1,7 +1,8 @@
 /// Draws a layout as a standalone SVG 1.1 picture of the screen at 1× points:
 /// the device outline with its display corner radius, the background (the
 /// whole screen, safe areas included), the status-bar band, the navigation
-/// bar with the page title, the content area the chrome leaves, the
+/// bar with the page title (centered, truncated with "…" before it meets a
+/// bar item), the content area the chrome leaves, the
 /// home-indicator band, then every node of the layout in paint order with
 /// its material, shape, colors, stroke, a generic icon glyph (we have no SF
 /// Symbols) plus the symbol name, and its label.
@@ -47,6 +48,9 @@ public struct SvgPresenter {
     public static let titleFontSize = 17.0
     /// Text width estimate: characters × font size × this.
     public static let advanceFactor = 0.55
+    /// The same for the semibold title: at 0.55 a truncated title still ran
+    /// into the bar items when rasterized with common sans fonts.
+    public static let titleAdvanceFactor = 0.6
     /// The title stops this far short of a bar item.
     public static let titleGap = 8.0
     /// The height of the caption strip under the screen.
@@ -54,7 +58,7 @@ public struct SvgPresenter {
     static let captionFontSize = 11.0
     static let iconNameFontSize = 5.5
     static let contentLabelFontSize = 13.0
-    static let fontFamily = "-apple-system, 'SF Pro Text', 'Helvetica Neue', Helvetica, Arial, sans-serif"
+    static let fontFamily = "-apple-system, SF Pro Text, Helvetica Neue, Helvetica, Arial, sans-serif"
 
     // MARK: - Rendering
 
@@ -63,8 +67,8 @@ public struct SvgPresenter {
     /// - Parameters:
     ///   - device: supplies the display corner radius and the device id
     ///     (`data-device`); nil draws square corners.
-    ///   - background: fills the whole screen, safe areas included (the
-    ///     shell's default is `HudPalette.bg`).
+    ///   - background: fills the whole screen, safe areas included, drawn
+    ///     opaque (the shell's default is `HudPalette.bg`).
     ///   - title: the document's `<title>`; nil makes one from the page title.
     ///   - caption: a strip under the screen (see `caption(style:device:environment:)`);
     ///     it makes the picture `captionHeight` taller. nil: no strip.
@@ -192,7 +196,7 @@ public struct SvgPresenter {
         let fullTitle = environment.navigationTitle.map(Self.sanitize) ?? ""
         if !fullTitle.isEmpty {
             let room = Self.titleRoom(layout: layout, bar: bar, screenWidth: environment.screenSize.width)
-            let text = Self.truncate(fullTitle, width: room, fontSize: Self.titleFontSize)
+            let text = Self.truncate(fullTitle, width: room, fontSize: Self.titleFontSize, advance: Self.titleAdvanceFactor)
             var attributes: [(String, String)] = [
                 ("id", "navigation-title"), ("data-chrome", "navigation-title"), ("data-full-title", fullTitle),
                 ("data-max-width", n(room)),
@@ -493,15 +497,15 @@ public struct SvgPresenter {
     /// The estimated width of `text`: characters × font size ×
     /// `advanceFactor`, a wide character (emoji, CJK, Hangul, fullwidth
     /// forms) counting as two.
-    public static func estimatedWidth(_ text: String, fontSize: Double) -> Double {
-        Double(text.reduce(0) { $0 + units($1) }) * fontSize * advanceFactor
+    public static func estimatedWidth(_ text: String, fontSize: Double, advance: Double = advanceFactor) -> Double {
+        Double(text.reduce(0) { $0 + units($1) }) * fontSize * advance
     }
 
-    /// `text` cut with "…" so its estimated width fits `width`; empty when
-    /// not even "…" fits.
-    public static func truncate(_ text: String, width: Double, fontSize: Double) -> String {
-        guard fontSize > 0 else { return text }
-        let available = Int((width / (fontSize * advanceFactor) + 1e-9).rounded(.down))
+    /// `text` cut with "…" so its estimated width (at `advance`) fits
+    /// `width`; empty when not even "…" fits.
+    public static func truncate(_ text: String, width: Double, fontSize: Double, advance: Double = advanceFactor) -> String {
+        guard fontSize > 0, advance > 0 else { return text }
+        let available = Int((width / (fontSize * advance) + 1e-9).rounded(.down))
         guard text.reduce(0, { $0 + units($1) }) > available else { return text }
         guard available >= 1 else { return "" }
         var kept = ""
@@ -516,10 +520,14 @@ public struct SvgPresenter {
         return kept + "…"
     }
 
-    /// Advance units of one character: 2 for wide ones, else 1.
+    /// Advance units of one character: 2 for a wide one, and 2 for each
+    /// emoji in a sequence (a renderer without the sequence's glyph draws
+    /// its parts side by side), else 1.
     static func units(_ character: Character) -> Int {
         guard let scalar = character.unicodeScalars.first else { return 1 }
-        if scalar.properties.isEmojiPresentation || character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
+        let emoji = character.unicodeScalars.filter { $0.properties.isEmojiPresentation }.count
+        if emoji > 0 { return 2 * emoji }
+        if character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
         switch scalar.value {
         case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
              0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x20000...0x3FFFD:

@@ -12,8 +12,9 @@ struct ListCommand: Command {
         Lists the built-in renderers, then every plugin found on the search path
         (HUD_RENDERER_PATH, ~/.local/lib/hud/renderers, /usr/local/lib/hud/renderers,
         /usr/lib/hud/renderers), with id, name, version, ABI version and origin.
-        Plugins that failed to load are listed with the reason. Failures do not
-        change the exit code; they are reported.
+        Plugins on the search path that failed to load are listed with the
+        reason; they do not change the exit code. A plugin named with --plugin
+        that fails to load does: exit 3.
 
         OPTIONS
           --json              machine-readable output (schemaVersion 1)

@@ -5,25 +5,31 @@ import HudRegistry
 /// plays a script of pointer events, and draws the result.
 struct RenderCommand: Command {
     static let name = "render"
-    static let summary = "Lay out complications with a renderer and draw them (ascii, json)"
+    static let summary = "Lay out complications with a renderer and draw them (ascii, svg, json)"
     static let options: [Arguments.Option] = RegistryOptions.options + EnvironmentOptions.options + [
         .value("--style"), .value("--format"), .flag("--json"), .value("--scene"), .value("--reveal"), .value("--columns"),
-        .value("--events"), .value("--long-press"), .flag("--help"),
+        .value("--events"), .value("--long-press"), .value("--out"), .flag("--hit-regions"), .flag("--stats"), .flag("--help"),
     ]
     static let help = """
-        USAGE: hudhost render [--style ID] [--device ID] [--rtl] [--format ascii|json]
-                              [--scene FILE] [--reveal POSITION] [--events SCRIPT] [options]
+        USAGE: hudhost render [--style ID] [--device ID] [--rtl] [--format ascii|svg|json]
+                              [--out FILE] [--scene FILE] [--reveal POSITION] [--events SCRIPT]
+                              [options]
 
         Lays out the seed's demo complications (or the pages of a scene file) in
         the headless shell with the chosen renderer, plays --events if given, and
         draws the final layout: a to-scale terminal picture plus a legend
-        (ascii), or the full node list (json). With --events, every step's
-        actions, interaction changes and style changes are reported.
+        (ascii), an SVG picture of the screen (svg), or the full node list
+        (json). All three come from the same layout nodes. With --events, every
+        step's actions, interaction changes and style changes are reported.
 
         OPTIONS
           --style ID          tray (default), scattered, minimal, or any renderer id
-          --format F          ascii (default) or json
+          --format F          ascii (default), svg or json
           --json              same as --format json
+          --out FILE          write the picture or document to FILE instead of stdout
+          --hit-regions       svg: outline every touch target
+          --stats             also report action-thunk counts after the shell is
+                              released (created, live, calls caught)
           --scene FILE        a JSON scene (Docs/SCENES.md) instead of the demo set
           --reveal POSITION   show POSITION's long-press modes revealed
                               (topLeft, topRight, bottomLeft, bottomRight, center)
@@ -41,6 +47,7 @@ struct RenderCommand: Command {
           hudhost render --style scattered --device iphone-se --rtl
           hudhost render --style minimal --json --text-size AX5
           hudhost render --events "longpress center; tap mode:scattered"
+          hudhost render --format svg --out tray.svg --reveal center
           hudhost render --scene Docs/examples/home.json --reveal center
 
         \(exitCodeHelp)
@@ -50,6 +57,10 @@ struct RenderCommand: Command {
     let environmentOptions: EnvironmentOptions
     let style: HudPhoneComplicationsStyle?
     let json: Bool
+    let svg: Bool
+    let outPath: String?
+    let hitRegions: Bool
+    let stats: Bool
     let scene: SceneFile?
     let reveal: Position?
     let columns: Int
@@ -59,8 +70,12 @@ struct RenderCommand: Command {
     init(_ arguments: Arguments) throws(UsageError) {
         guard arguments.positionals.isEmpty else { throw UsageError("render takes no arguments; got '\(arguments.positionals[0])'") }
         registryOptions = RegistryOptions(arguments)
-        let format = try arguments.value("--format", accepted: "ascii or json") { ["ascii", "json"].contains($0) ? $0 : nil } ?? "ascii"
+        let format = try arguments.value("--format", accepted: "ascii, svg or json") { ["ascii", "svg", "json"].contains($0) ? $0 : nil } ?? "ascii"
         json = arguments.flag("--json") || format == "json"
+        svg = format == "svg" && !json
+        outPath = arguments.value("--out")
+        hitRegions = arguments.flag("--hit-regions")
+        stats = arguments.flag("--stats")
         reveal = try arguments.value("--reveal", accepted: "topLeft, topRight, bottomLeft, bottomRight or center", Position.init(name:))
         columns = try arguments.value("--columns", accepted: "a whole number from 20 to 400") { Int($0).flatMap { (20...400).contains($0) ? $0 : nil } } ?? 48
         longPress = try arguments.value("--long-press", accepted: "seconds between 0.05 and 10") { Double($0).flatMap { (0.05...10).contains($0) ? $0 : nil } }
@@ -83,6 +98,31 @@ struct RenderCommand: Command {
     }
 
     func run() -> ExitCode {
+        let created = ActionThunkCounters.created
+        let caught = ActionThunkCounters.retiredCalls
+        let result = draw()
+        // The shell is gone here: every thunk it made must be retired.
+        if stats {
+            let line = "thunks: created \(ActionThunkCounters.created - created), live after release \(ActionThunkCounters.live), late calls caught \(ActionThunkCounters.retiredCalls - caught), calls during layout \(ActionThunkCounters.callsDuringLayout)"
+            Output.error(line)
+        }
+        return result
+    }
+
+    /// Writes `text` to --out or stdout.
+    private func emit(_ text: String) -> Bool {
+        guard let outPath else {
+            Output.out(text)
+            return true
+        }
+        if let error = Output.writeFile(outPath, text) {
+            Output.error("hudhost render: \(error)")
+            return false
+        }
+        return true
+    }
+
+    private func draw() -> ExitCode {
         let (registry, explicit, _) = registryOptions.makeRegistry()
         if !explicit.isEmpty {
             if json { Output.out(errorDocument(explicit[0])) }
@@ -127,16 +167,21 @@ struct RenderCommand: Command {
                 ]
                 if script != nil { members.append(("events", .array(steps.map(LayoutJSON.step)))) }
                 members.append(("layout", LayoutJSON.layout(layout)))
-                Output.out(JSONValue.object(members).serialized())
+                guard emit(JSONValue.object(members).serialized()) else { return .failure }
+            } else if svg {
+                let caption = "\(shell.complicationsStyle) · \(environmentOptions.device.id) · \(environment.layoutDirection.rawValue)"
+                let picture = SvgPresenter(showHitRegions: hitRegions).render(
+                    layout, environment: environment, device: environmentOptions.device, background: shell.background, caption: caption)
+                guard emit(picture) else { return .failure }
+                if let outPath { Output.error("wrote \(Output.absolute(outPath))") }
             } else {
                 for step in steps {
                     Output.line("▸ \(step.step.text): " + (step.events.isEmpty ? "nothing happened" : step.events.map(\.description).joined(separator: ", ")))
                 }
                 if !steps.isEmpty { Output.line() }
                 let presenter = AsciiPresenter(columns: columns)
-                Output.line("\(info?.name ?? shell.complicationsStyle.description) (\(shell.complicationsStyle.rendererID)) on \(environmentOptions.device.id) \(environmentOptions.orientation.rawValue), \(environment.layoutDirection.rawValue), \(environment.chromeScheme.rawValue) chrome, \(environment.appearance.rawValue) appearance, text ×\(AsciiPresenter.number(environment.textScale))")
-                Output.out(presenter.render(layout, environment: environment))
-                Output.out(presenter.legend(layout))
+                let header = "\(info?.name ?? shell.complicationsStyle.description) (\(shell.complicationsStyle.rendererID)) on \(environmentOptions.device.id) \(environmentOptions.orientation.rawValue), \(environment.layoutDirection.rawValue), \(environment.chromeScheme.rawValue) chrome, \(environment.appearance.rawValue) appearance, text ×\(AsciiPresenter.number(environment.textScale))\n"
+                guard emit(header + presenter.render(layout, environment: environment) + presenter.legend(layout)) else { return .failure }
             }
             return .ok
         } catch {

@@ -1,0 +1,229 @@
+import Glibc
+import HudRegistry
+import HudRendererAPI
+
+/// `hudhost sdk`: what an out-of-tree plugin build needs, like
+/// `pkg-config` or `python3-config`: the directory holding
+/// `hud_renderer.h`, the compiler flags, the ABI version, a `.pc` file.
+struct SdkCommand: Command {
+    static let name = "sdk"
+    static let summary = "Print the compiler flags, include dir and ABI version for building plugins"
+    static let options: [Arguments.Option] = [
+        .flag("--cflags"), .flag("--include-dir"), .flag("--abi-version"), .flag("--pkg-config"), .flag("--json"), .flag("--help"),
+    ]
+    static let help = """
+        USAGE: hudhost sdk [--cflags] [--include-dir] [--abi-version] [--pkg-config] [--json]
+
+        Tells a plugin build where the renderer ABI header (hud_renderer.h) is.
+        With no option, prints a summary. With options, prints only what they
+        ask for, one item per line in this order: ABI version, include dir,
+        cflags, then the pkg-config file.
+
+        The header is looked up next to this hudhost binary:
+          1. installed:       <prefix>/include/hud_renderer.h for <prefix>/bin/hudhost
+          2. source checkout: <dir>/Sources/HudRendererAPI/include/hud_renderer.h,
+                              for the binary's directory and each one above it
+                              (swift build puts hudhost in <repo>/.build/<triple>/<config>)
+        If neither exists, it says where it looked and exits 1.
+
+        OPTIONS
+          --cflags            the compiler flags: -I<include dir>
+          --include-dir       the directory holding hud_renderer.h
+          --abi-version       the ABI version this host implements (major.minor)
+          --pkg-config        a hud-renderer.pc file (prefix, includedir, Version, Cflags)
+          --json              everything above as JSON (schemaVersion 1); not
+                              combined with the other options
+
+        EXAMPLES
+          cc -std=c11 -O2 -shared -fPIC $(hudhost sdk --cflags) ring.c -o libring.so
+          swift run hudhost sdk --cflags        # from a source checkout, not installed
+          hudhost sdk --pkg-config > hud-renderer.pc && PKG_CONFIG_PATH=$PWD pkg-config --cflags hud-renderer
+          hudhost sdk --json
+
+        \(exitCodeHelp)
+        """
+
+    /// The ABI version of the header this host was built with.
+    static let abiVersion = "\(HUD_ABI_VERSION_MAJOR).\(HUD_ABI_VERSION_MINOR)"
+
+    let cflags: Bool
+    let includeDir: Bool
+    let abiVersion: Bool
+    let pkgConfig: Bool
+    let json: Bool
+
+    init(_ arguments: Arguments) throws(UsageError) {
+        guard arguments.positionals.isEmpty else { throw UsageError("sdk takes no arguments; got '\(arguments.positionals[0])'") }
+        cflags = arguments.flag("--cflags")
+        includeDir = arguments.flag("--include-dir")
+        abiVersion = arguments.flag("--abi-version")
+        pkgConfig = arguments.flag("--pkg-config")
+        json = arguments.flag("--json")
+        if json, cflags || includeDir || abiVersion || pkgConfig {
+            throw UsageError("--json prints everything; it is not combined with --cflags, --include-dir, --abi-version or --pkg-config")
+        }
+    }
+
+    func run() -> ExitCode {
+        // --abi-version alone needs no header.
+        if abiVersion, !(cflags || includeDir || pkgConfig) {
+            Output.line(Self.abiVersion)
+            return .ok
+        }
+        let sdk: SdkLocation
+        switch SdkLocation.find() {
+        case .success(let found):
+            sdk = found
+        case .failure(let error):
+            if json {
+                Output.out(JSONValue.object([
+                    ("schemaVersion", .number(Double(LayoutJSON.schemaVersion))),
+                    ("error", .object([("code", .string("sdk-header-not-found")), ("path", .null), ("rendererId", .null),
+                                       ("message", .string(error.description))])),
+                    ("searched", .array(error.searched.map(JSONValue.string))),
+                ]).serialized())
+            }
+            Output.error("hudhost sdk: error: \(error)")
+            return .failure
+        }
+
+        if json {
+            Output.out(JSONValue.object([
+                ("schemaVersion", .number(Double(LayoutJSON.schemaVersion))),
+                ("abiVersion", .string(Self.abiVersion)),
+                ("abiMajor", .number(Double(HUD_ABI_VERSION_MAJOR))),
+                ("abiMinor", .number(Double(HUD_ABI_VERSION_MINOR))),
+                ("includeDir", .string(sdk.includeDirectory)),
+                ("header", .string(sdk.header)),
+                ("cflags", .string(sdk.cflags)),
+                ("layout", .string(sdk.layout.rawValue)),
+                ("executable", .string(sdk.executable)),
+                ("pkgConfig", .string(sdk.pkgConfig(version: Self.abiVersion))),
+            ]).serialized())
+            return .ok
+        }
+        guard cflags || includeDir || abiVersion || pkgConfig else {
+            Output.out(Table.format([
+                ["ABI version", Self.abiVersion],
+                ["header", sdk.header],
+                ["include dir", sdk.includeDirectory],
+                ["cflags", sdk.cflags],
+                ["found", sdk.layout == .installed ? "installed next to \(sdk.executable)" : "source checkout above \(sdk.executable)"],
+            ]))
+            Output.line()
+            Output.line("Build a plugin:")
+            Output.line("  cc -std=c11 -O2 -shared -fPIC $(hudhost sdk --cflags) ring.c -o libring.so")
+            return .ok
+        }
+        if abiVersion { Output.line(Self.abiVersion) }
+        if includeDir { Output.line(sdk.includeDirectory) }
+        if cflags { Output.line(sdk.cflags) }
+        if pkgConfig { Output.out(sdk.pkgConfig(version: Self.abiVersion)) }
+        return .ok
+    }
+}
+
+/// Where `hud_renderer.h` is, found from the running hudhost binary.
+struct SdkLocation {
+    enum Layout: String {
+        /// `<prefix>/include` next to `<prefix>/bin/hudhost`.
+        case installed
+        /// `<repo>/Sources/HudRendererAPI/include` above `<repo>/.build/...`.
+        case sourceCheckout = "source-checkout"
+    }
+
+    static let headerName = "hud_renderer.h"
+    static let checkoutIncludePath = "Sources/HudRendererAPI/include"
+
+    /// The canonical directory holding the header.
+    let includeDirectory: String
+    let layout: Layout
+    /// The hudhost binary it was found from.
+    let executable: String
+
+    var header: String { includeDirectory + "/" + Self.headerName }
+    var cflags: String { "-I" + includeDirectory }
+
+    /// A pkg-config file for the header (header-only: no Libs).
+    func pkgConfig(version: String) -> String {
+        let prefix = Self.parent(of: includeDirectory)
+        let includedir = includeDirectory == prefix + "/include" ? "${prefix}/include" : includeDirectory
+        return """
+            # hud-renderer.pc, written by `hudhost sdk --pkg-config`
+            prefix=\(prefix)
+            includedir=\(includedir)
+
+            Name: hud-renderer
+            Description: The Hudson HUD renderer ABI (hud_renderer.h) for renderer plugins
+            Version: \(version)
+            Cflags: -I${includedir}
+
+            """
+    }
+
+    /// The header was nowhere to be found.
+    struct NotFound: Error, CustomStringConvertible {
+        let executable: String?
+        /// Every header path tried, in order.
+        let searched: [String]
+
+        var description: String {
+            let origin = executable.map { "from \($0)" } ?? "(the hudhost binary's path is unknown: /proc/self/exe and argv[0] did not resolve)"
+            return """
+                cannot find \(SdkLocation.headerName) \(origin). Looked at:
+                \(searched.map { "  " + $0 }.joined(separator: "\n"))
+                Install the header as <prefix>/include/\(SdkLocation.headerName) next to <prefix>/bin/hudhost, \
+                or run hudhost from a source checkout (swift run hudhost sdk).
+                """
+        }
+    }
+
+    /// The installed layout first, then a source checkout above the binary.
+    static func find() -> Result<SdkLocation, NotFound> {
+        guard let executable = executablePath() else { return .failure(NotFound(executable: nil, searched: [])) }
+        var searched: [String] = []
+        let binDirectory = parent(of: executable)
+        let installed = parent(of: binDirectory) + "/include"
+        searched.append(installed + "/" + headerName)
+        if isRegularFile(installed + "/" + headerName) {
+            return .success(SdkLocation(includeDirectory: canonical(installed), layout: .installed, executable: executable))
+        }
+        var directory = binDirectory
+        while true {
+            let candidate = (directory == "/" ? "" : directory) + "/" + checkoutIncludePath
+            searched.append(candidate + "/" + headerName)
+            if isRegularFile(candidate + "/" + headerName) {
+                return .success(SdkLocation(includeDirectory: canonical(candidate), layout: .sourceCheckout, executable: executable))
+            }
+            if directory == "/" { break }
+            directory = parent(of: directory)
+        }
+        return .failure(NotFound(executable: executable, searched: searched))
+    }
+
+    /// The running binary: /proc/self/exe, else argv[0] if it names a path.
+    static func executablePath() -> String? {
+        if let path = realPath("/proc/self/exe") { return path }
+        if let first = CommandLine.arguments.first, first.contains("/") { return realPath(first) }
+        return nil
+    }
+
+    /// The directory part of an absolute path ("/" for "/x" and "/").
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
+        return String(path[..<slash])
+    }
+
+    private static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    private static func canonical(_ path: String) -> String { realPath(path) ?? path }
+}
