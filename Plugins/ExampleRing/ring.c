@@ -520,6 +520,12 @@ static const hud_renderer_descriptor_t ring_descriptor = {
     .get_extension = ring_get_extension,
 };
 
+/* The same facts as plain bytes in the .hud_renderers ELF section, so
+ * `hudhost list` can show this plugin without running any of its code. The
+ * host checks them against the descriptor when it loads the plugin. */
+HUD_RENDERER_METADATA(ring_metadata, "org.hudson.example.ring", "Ring", "1.0.0", "Hudson examples",
+                      HUD_POSITION_ALL_BITS, HUD_CAPABILITY_THREAD_SAFE);
+
 /* Successful init() calls not yet matched by deinit(). init and deinit run
  * on the main thread only; renderer_count() may read it from any thread. */
 static atomic_uint ring_init_count;

@@ -10,7 +10,12 @@ enum HudHost {
         CommandEntry(ProbeCommand.self),
         CommandEntry(RenderCommand.self),
         CommandEntry(DemoCommand.self),
+        CommandEntry(WhyCommand.self),
+        CommandEntry(CacheCommand.self),
+        CommandEntry(ScanCommand.self),
         CommandEntry(SdkCommand.self),
+        CommandEntry(ValidateCommand.self),
+        CommandEntry(SandboxCommand.self),
     ]
 
     static let usage = """
@@ -19,7 +24,7 @@ enum HudHost {
         USAGE: hudhost <command> [options]
 
         COMMANDS
-        \(commands.map { "  " + $0.name.padding(10) + $0.summary }.joined(separator: "\n"))
+        \(commands.filter { !$0.name.hasPrefix("_") && !$0.isHidden }.map { "  " + $0.name.padding(10) + $0.summary }.joined(separator: "\n"))
 
         Run `hudhost <command> --help` for a command's options and examples.
 
@@ -45,7 +50,7 @@ enum HudHost {
             return .ok
         }
         guard let command = commands.first(where: { $0.name == name }) else {
-            Output.error("hudhost: unknown command '\(name)'; commands: \(commands.map(\.name).joined(separator: ", "))")
+            Output.error("hudhost: unknown command '\(name)'; commands: \(commands.filter { !$0.isHidden && !$0.name.hasPrefix("_") }.map(\.name).joined(separator: ", "))")
             return .usage
         }
         let result: Result<ExitCode, UsageError>

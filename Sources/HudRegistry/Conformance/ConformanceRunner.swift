@@ -20,6 +20,10 @@ public struct ConformanceConfiguration: Sendable {
     public var p99BudgetMicroseconds = 10_000.0
     public var threads = 8
     public var callsPerThread = 40
+    /// True when nothing in this process has touched the plugin before the
+    /// run (a sandbox child, or a path validated in-process): only then is
+    /// "renderer_count() is 0 before init()" checked.
+    public var pluginIsFresh = true
 
     public init(checkIDs: [String], seed: UInt64) {
         self.checkIDs = checkIDs
@@ -66,7 +70,11 @@ public final class ConformanceRunner {
             runUnit(check, renderer: nil, skipping: skipping, emit: emit)
         }
         let rendererChecks = checks.filter { $0.scope == .renderer }
-        if !rendererChecks.isEmpty {
+        if !rendererChecks.isEmpty, let reason = loadingBlocker() {
+            for check in rendererChecks where !skipping.contains(ConformanceUnit(checkID: check.id, renderer: nil)) {
+                emit(.result(CheckResult(checkID: check.id, renderer: nil, status: .skipped, message: "not run: \(reason)")))
+            }
+        } else if !rendererChecks.isEmpty {
             switch renderers() {
             case .success(let renderers):
                 let chosen = renderers.filter { target.rendererFilter == nil || $0.info.id == target.rendererFilter }
@@ -115,6 +123,35 @@ public final class ConformanceRunner {
     private func finish(_ result: CheckResult, emit: (ConformanceEvent) -> Void) {
         results[result.unit] = result
         emit(.result(result))
+    }
+
+    /// The loading chain every renderer check stands on.
+    static let loadingChain = ["abi-load", "abi-entry-symbol", "abi-version", "abi-init", "abi-descriptors"]
+
+    /// Why no renderer check can run (a loading step crashed or failed),
+    /// decided without calling into the plugin again.
+    private func loadingBlocker() -> String? {
+        for id in Self.loadingChain {
+            let unit = ConformanceUnit(checkID: id, renderer: nil)
+            if let status = blocked[unit] { return "\(id) \(status)" }
+            if let result = results[unit], !result.unblocksDependents { return "\(id) \(result.status == .skipped ? "was skipped" : result.status.rawValue)" }
+        }
+        return nil
+    }
+
+    /// The digest of `renderer`'s layouts over fixed inputs (for the
+    /// fresh-process determinism check), as a JSON line, or an error.
+    public func digestLine(renderer id: String) -> String {
+        switch renderers() {
+        case .failure(let failure):
+            return JSONValue.object([("error", .string(failure.message))]).serialized(pretty: false)
+        case .success(let renderers):
+            guard let renderer = renderers.first(where: { $0.info.id == id }) else {
+                return JSONValue.object([("error", .string("no renderer '\(id)'"))]).serialized(pretty: false)
+            }
+            let context = RendererContext(renderer: renderer, configuration: configuration, target: target)
+            return JSONValue.object([("digest", .string(DeterminismChecks.digest(context)))]).serialized(pretty: false)
+        }
     }
 
     /// Why `check` cannot run, if a selected prerequisite did not pass.
@@ -233,6 +270,12 @@ public final class ConformanceRunner {
         }
         renderersStep = result
         return result
+    }
+
+    /// Forgets the descriptor pointers (after the plugin was fully
+    /// deinitialized and initialized again, they may have moved).
+    func refreshRenderers() {
+        renderersStep = nil
     }
 
     var origin: RendererInfo.Origin {

@@ -37,6 +37,8 @@ public struct SearchPaths: Sendable, Hashable {
                 }
             }
         }
+        // secureEnvironment is nil when elevated, so an elevated process uses
+        // only the system directories.
         if let home = secureEnvironment("HOME"), home.hasPrefix("/") {
             paths.directories.append(home + "/.local/lib/hud/renderers")
         }
@@ -44,8 +46,12 @@ public struct SearchPaths: Sendable, Hashable {
         return paths
     }
 
+    /// True when the process runs with elevated privileges (setuid, setgid
+    /// or file capabilities): environment-provided paths are then ignored.
+    public static var isElevated: Bool { hud_system_is_elevated() != 0 }
+
     /// `secure_getenv`: nil in setuid/setgid (AT_SECURE) processes.
-    static func secureEnvironment(_ name: String) -> String? {
+    public static func secureEnvironment(_ name: String) -> String? {
         guard let value = hud_system_secure_getenv(name) else { return nil }
         return String(cString: value)
     }

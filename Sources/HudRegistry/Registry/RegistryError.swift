@@ -2,6 +2,11 @@
 /// Each case carries where (path, renderer id) and why; `description` says
 /// what to do next. The library never prints and never exits: callers decide.
 public enum RegistryError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file or a directory above it is writable by others or owned by
+    /// another user (`--allow-insecure-path` overrides, for development).
+    case insecurePath(path: String, reason: String)
+    /// A descriptor disagrees with the file's metadata section.
+    case metadataMismatch(path: String, id: String, field: String, reason: String)
     /// The path does not name a regular file (missing, a directory, ...).
     case notAFile(path: String, reason: String)
     /// `dlopen` refused the file; `dlerror` is the loader's own text.
@@ -40,6 +45,7 @@ public enum RegistryError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file the error is about, if any.
     public var path: String? {
         switch self {
+        case .insecurePath(let path, _), .metadataMismatch(let path, _, _, _): path
         case .notAFile(let path, _), .openFailed(let path, _), .missingEntrySymbol(let path, _, _), .nullEntry(let path),
              .incompatibleABI(let path, _, _), .structTooSmall(let path, _, _, _), .initFailed(let path, _),
              .invalidRendererCount(let path, _), .invalidDescriptor(let path, _, _, _, _):
@@ -56,6 +62,7 @@ public enum RegistryError: Error, Sendable, Hashable, CustomStringConvertible {
     public var rendererID: String? {
         switch self {
         case .invalidDescriptor(_, _, let id, _, _): id
+        case .metadataMismatch(_, let id, _, _): id
         case .duplicateID(let id, _, _), .unknownRenderer(let id, _), .layoutFailed(let id, _, _),
              .layoutTooLarge(let id, _, _), .invalidLayout(let id, _, _, _, _), .actionCalledDuringLayout(let id, _, _):
             id
@@ -66,6 +73,8 @@ public enum RegistryError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A stable kebab-case code for scripts and JSON output.
     public var code: String {
         switch self {
+        case .insecurePath: "insecure-path"
+        case .metadataMismatch: "metadata-mismatch"
         case .notAFile: "not-a-file"
         case .openFailed: "open-failed"
         case .missingEntrySymbol: "missing-entry-symbol"
@@ -88,6 +97,10 @@ public enum RegistryError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch self {
+        case .insecurePath(let path, let reason):
+            "\(path): refused: \(reason) (for development only: --allow-insecure-path)"
+        case .metadataMismatch(let path, let id, _, let reason):
+            "\(path): renderer '\(id)': descriptor and \(HudMetadataFormat.sectionName) metadata disagree: \(reason); rebuild the plugin so HUD_RENDERER_METADATA uses the descriptor's values"
         case .notAFile(let path, let reason):
             "\(path): not a loadable file (\(reason)); pass the path of a renderer .so file"
         case .openFailed(let path, let dlerror):

@@ -18,11 +18,22 @@ public final class RendererRegistry {
     /// (symlink, two search paths) loads once.
     private var loadedFiles: Set<FileIdentity> = []
 
-    public init() {}
+    /// Load-time path checks (writable by others, foreign owner).
+    public var security: PathSecurity
+    /// HUD_RENDERERS_DISABLE / HUD_RENDERERS_SELECT, applied to every
+    /// renderer registered (built-ins included).
+    public var filters: RendererFilters
+    /// Renderers that registered fine but were filtered out, with the reason.
+    public private(set) var filtered: [(id: String, reason: String)] = []
+
+    public init(security: PathSecurity = PathSecurity(), filters: RendererFilters = .none) {
+        self.security = security
+        self.filters = filters
+    }
 
     /// A registry holding the three built-ins (tray, scattered, minimal).
-    public static func withBuiltins() -> RendererRegistry {
-        let registry = RendererRegistry()
+    public static func withBuiltins(security: PathSecurity = PathSecurity(), filters: RendererFilters = .none) -> RendererRegistry {
+        let registry = RendererRegistry(security: security, filters: filters)
         registry.registerBuiltins()
         return registry
     }
@@ -42,14 +53,28 @@ public final class RendererRegistry {
     @discardableResult
     public func load(path: String) throws(RegistryError) -> [RendererInfo] {
         let resolved = try Self.resolve(path)
-        if let identity = FileIdentity(path: resolved.path), loadedFiles.contains(identity) {
+        if let identity = resolved.identity, loadedFiles.contains(identity) {
             return renderers.filter { $0.origin == .file(resolved.path) }
         }
+        if let problem = security.problem(canonicalPath: resolved.path) {
+            throw .insecurePath(path: resolved.path, reason: problem)
+        }
+        // Read the embedded metadata first (no code runs), to check the
+        // descriptors against it after loading.
+        let metadata = try? ElfMetadataReader.read(path: resolved.path)
         let library = try DynamicLibrary.open(path: resolved.path)
+        // The checks above cover every directory on the path, so nobody else
+        // could swap the file; confirm the loader mapped the checked file.
+        if let identity = resolved.identity, FileIdentity(path: resolved.path) != identity {
+            throw .insecurePath(path: resolved.path, reason: "the file changed between the checks and dlopen")
+        }
         let address = try library.address(of: HUD_ENTRY_SYMBOL_NAME)
         guard let entry = PluginCalls.entry(at: address) else { throw .nullEntry(path: resolved.path) }
-        let result = try EntryLoader(entry: entry, origin: .file(resolved.path)).load()
-        if let identity = FileIdentity(path: resolved.path) { loadedFiles.insert(identity) }
+        var result = try EntryLoader(entry: entry, origin: .file(resolved.path)).load()
+        if let identity = resolved.identity { loadedFiles.insert(identity) }
+        if let metadata, metadata.hasMetadataSection {
+            result = Self.checkMetadata(metadata.renderers, against: result, path: resolved.path)
+        }
         return accept(result)
     }
 
@@ -80,6 +105,12 @@ public final class RendererRegistry {
         return report
     }
 
+    /// Records a failure that happened outside `load` (e.g. a host's own
+    /// pre-checks), so it is reported with the others.
+    public func recordFailure(_ error: RegistryError) {
+        failures.append(error)
+    }
+
     /// The renderer registered under `id`.
     public func info(id: String) -> RendererInfo? { renderersByID[id]?.info }
 
@@ -102,12 +133,48 @@ public final class RendererRegistry {
         }
     }
 
+    /// Drops renderers whose descriptor disagrees with the file's metadata
+    /// section (what `list` showed), reporting each mismatch.
+    static func checkMetadata(_ records: [RendererMetadata], against result: EntryLoader.Result, path: String) -> EntryLoader.Result {
+        var checked = result
+        checked.renderers = []
+        for renderer in result.renderers {
+            let info = renderer.info
+            guard let record = records.first(where: { $0.id == info.id }) else {
+                checked.failures.append(.metadataMismatch(path: path, id: info.id, field: "id", reason: "the descriptor's id is not in the file's \(HudMetadataFormat.sectionName) section"))
+                continue
+            }
+            let positions = info.supportedPositions.reduce(UInt32(0)) { $0 | 1 << UInt32($1.rawValue) }
+            let differences = [
+                record.name != info.name ? "name (metadata '\(record.name)', descriptor '\(info.name)')" : nil,
+                record.version != info.version ? "version (metadata '\(record.version)', descriptor '\(info.version)')" : nil,
+                record.vendor != info.vendor ? "vendor (metadata '\(record.vendor)', descriptor '\(info.vendor)')" : nil,
+                record.supportedPositions != positions ? "supported_positions (metadata 0x\(String(record.supportedPositions, radix: 16)), descriptor 0x\(String(positions, radix: 16)))" : nil,
+                record.capabilities != info.capabilities.rawValue ? "capabilities (metadata 0x\(String(record.capabilities, radix: 16)), descriptor 0x\(String(info.capabilities.rawValue, radix: 16)))" : nil,
+                EntryLoader.versionString(record.abiVersion) != info.abiVersion ? "ABI version (metadata \(EntryLoader.versionString(record.abiVersion)), entry \(info.abiVersion))" : nil,
+            ].compactMap { $0 }
+            if let first = differences.first {
+                checked.failures.append(.metadataMismatch(path: path, id: info.id, field: String(first.prefix { $0 != " " }), reason: "differs: " + differences.joined(separator: "; ")))
+                continue
+            }
+            checked.renderers.append(renderer)
+        }
+        for record in records where !result.renderers.contains(where: { $0.info.id == record.id }) && !result.failures.contains(where: { $0.rendererID == record.id }) {
+            checked.failures.append(.metadataMismatch(path: path, id: record.id, field: "id", reason: "the metadata section lists '\(record.id)' but the entry does not provide it"))
+        }
+        return checked
+    }
+
     private func accept(_ result: EntryLoader.Result) -> [RendererInfo] {
         failures += result.failures
         var accepted: [RendererInfo] = []
         // A plugin none of whose renderers is kept is not used: balance its init.
         defer { if accepted.isEmpty, !result.renderers.isEmpty { PluginCalls.deinitialize(result.entry) } }
         for renderer in result.renderers {
+            if let reason = filters.exclusion(for: renderer.info.id) {
+                filtered.append((renderer.info.id, reason))
+                continue
+            }
             if let existing = renderersByID[renderer.info.id] {
                 failures.append(.duplicateID(id: renderer.info.id, keptOrigin: existing.info.origin.description,
                                              rejectedOrigin: renderer.info.origin.description))

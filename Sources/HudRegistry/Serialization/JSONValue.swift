@@ -110,7 +110,7 @@ public enum JSONValue: Sendable, Hashable {
     /// Integers print without a fraction; others in Swift's shortest
     /// round-trip form. Non-finite numbers (never produced by validated
     /// layouts) print as null to keep the output valid JSON.
-    static func format(_ n: Double) -> String {
+    public static func format(_ n: Double) -> String {
         guard n.isFinite else { return "null" }
         if n == n.rounded(), abs(n) < 1e15 { return String(Int64(n)) }
         return "\(n)"

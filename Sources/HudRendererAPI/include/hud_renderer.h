@@ -567,6 +567,63 @@ typedef const hud_entry_t *(*hud_get_entry_fn)(void);
  */
 HUD_EXPORT const hud_entry_t *HUD_ENTRY_SYMBOL(void);
 
+
+/* ------------------------------------------------------------------------ */
+/* Metadata readable without running plugin code                             */
+/* ------------------------------------------------------------------------ */
+
+/* A plugin describes each of its renderers a second time in an ELF section,
+ * as plain bytes (no pointers: relocations are not applied on disk). The
+ * host reads the section straight from the file, so `hudhost list` never
+ * executes plugin code; when the plugin is loaded, the host checks that the
+ * descriptors match these records. Optional: a plugin without the section
+ * is scanned in a sandboxed child process instead.
+ *
+ * The section holds records back to back; zero bytes between records
+ * (alignment padding) are skipped. Strings are NUL-terminated and
+ * NUL-padded; a string that fills its array is invalid. */
+#define HUD_METADATA_SECTION ".hud_renderers"
+#define HUD_METADATA_MAGIC "HUDMETA1" /* 8 bytes, no NUL stored */
+
+typedef struct hud_renderer_metadata {
+    char magic[8];                /* HUD_METADATA_MAGIC */
+    uint32_t record_size;         /* sizeof(hud_renderer_metadata_t) = 408 */
+    uint32_t abi_version;         /* HUD_ABI_VERSION the plugin was built with */
+    uint32_t supported_positions; /* as in the descriptor */
+    uint32_t capabilities;        /* as in the descriptor */
+    char id[72];                  /* as in the descriptor, <= HUD_MAX_ID_BYTES */
+    char name[136];               /* <= HUD_MAX_NAME_BYTES */
+    char version[40];             /* <= HUD_MAX_VERSION_BYTES */
+    char vendor[136];             /* <= HUD_MAX_NAME_BYTES */
+} hud_renderer_metadata_t;
+
+#if defined(__GNUC__) || defined(__clang__)
+#define HUD_METADATA_ATTRIBUTES \
+    __attribute__((section(HUD_METADATA_SECTION), used, retain, aligned(8)))
+#else
+#define HUD_METADATA_ATTRIBUTES
+#endif
+
+/* Declares one renderer's metadata record. Use it once per descriptor, at
+ * file scope, with the same literals as the descriptor:
+ *
+ *     HUD_RENDERER_METADATA(ring_meta, "org.example.ring", "Ring", "1.0.0",
+ *                           "Example", HUD_POSITION_ALL_BITS, 0);
+ *
+ * A string longer than its array is a compile error. */
+#define HUD_RENDERER_METADATA(ident, ID, NAME, VERSION, VENDOR, POSITIONS,    \
+                              CAPABILITIES)                                   \
+    static HUD_METADATA_ATTRIBUTES const hud_renderer_metadata_t ident = {    \
+        {'H', 'U', 'D', 'M', 'E', 'T', 'A', '1'},                             \
+        (uint32_t)sizeof(hud_renderer_metadata_t),                            \
+        HUD_ABI_VERSION,                                                      \
+        (POSITIONS),                                                          \
+        (CAPABILITIES),                                                       \
+        ID,                                                                   \
+        NAME,                                                                 \
+        VERSION,                                                              \
+        VENDOR}
+
 #ifdef __cplusplus
 }
 #endif

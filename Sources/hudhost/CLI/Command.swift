@@ -9,6 +9,12 @@ protocol Command: SendableMetatype {
     static var options: [Arguments.Option] { get }
     init(_ arguments: Arguments) throws(UsageError)
     func run() -> ExitCode
+    /// Internal commands (e.g. `_sandbox`) are left out of the usage list.
+    static var isHidden: Bool { get }
+}
+
+extension Command {
+    static var isHidden: Bool { false }
 }
 
 /// A subcommand as plain values. hudhost dispatches through these rather
@@ -19,6 +25,7 @@ struct CommandEntry: Sendable {
     let summary: String
     let help: String
     let options: [Arguments.Option]
+    let isHidden: Bool
     let execute: @Sendable (Arguments) -> Result<ExitCode, UsageError>
 
     init<C: Command>(_ command: C.Type) {
@@ -26,6 +33,7 @@ struct CommandEntry: Sendable {
         summary = C.summary
         help = C.help
         options = C.options
+        isHidden = C.isHidden
         execute = { arguments in
             do throws(UsageError) {
                 return .success(try C(arguments).run())
@@ -38,28 +46,74 @@ struct CommandEntry: Sendable {
 
 /// Options every registry-using command shares.
 struct RegistryOptions {
-    static let options: [Arguments.Option] = [.value("--plugin", repeatable: true), .flag("--builtin-only")]
+    static let options: [Arguments.Option] = [
+        .value("--plugin", repeatable: true), .flag("--builtin-only"), .flag("--allow-insecure-path"), .flag("--no-cache"),
+    ]
 
     static let help = """
-          --plugin PATH       also load the renderer plugin at PATH (repeatable)
-          --builtin-only      do not search HUD_RENDERER_PATH or the user/system
-                              plugin directories (safe mode)
+          --plugin PATH       also use the renderer plugin at PATH (repeatable)
+          --builtin-only      safe mode: only the built-in renderers; plugins on the
+                              search path are not looked at (their records stay)
+          --allow-insecure-path
+                              load plugins from files or directories others can
+                              write (DEVELOPMENT ONLY: anyone who can write there
+                              can run code in this process)
+          --no-cache          neither read nor write the registry cache
+        ENVIRONMENT
+          HUD_RENDERER_PATH   colon-separated absolute directories searched first
+          HUD_RENDERERS_DISABLE, HUD_RENDERERS_SELECT
+                              comma-separated globs on renderer ids; disable first
         """
 
     let plugins: [String]
     let builtinOnly: Bool
+    let allowInsecure: Bool
+    let useCache: Bool
 
     init(_ arguments: Arguments) {
         plugins = arguments.all("--plugin")
         builtinOnly = arguments.flag("--builtin-only")
+        allowInsecure = arguments.flag("--allow-insecure-path")
+        useCache = !arguments.flag("--no-cache")
+        if allowInsecure {
+            Output.error("hudhost: WARNING: --allow-insecure-path: plugin files and directories that others can write are loaded anyway")
+        }
     }
 
-    /// The built-ins, then every plugin on the search path, then the
-    /// explicit `--plugin` files. Errors loading an explicit plugin are
-    /// returned separately: the user asked for it, so it is fatal (exit 3).
-    func makeRegistry() -> (registry: RendererRegistry, explicitFailures: [RegistryError], discovery: DiscoveryReport?) {
-        let registry = RendererRegistry.withBuiltins()
-        let discovery = builtinOnly ? nil : registry.discover()
+    var security: PathSecurity { PathSecurity(allowInsecure: allowInsecure) }
+
+    /// The search path, the cache for it, and the catalog that reads plugin
+    /// metadata without running plugin code (files without metadata are
+    /// scanned in a sandboxed child process).
+    func catalog() -> PluginCatalog {
+        let searchPaths = SearchPaths.standard()
+        let cache = useCache ? RegistryCache.defaultDirectory().map { RegistryCache(directory: $0, searchPath: searchPaths.directories) } : nil
+        return PluginCatalog(searchPaths: searchPaths, security: security, cache: cache, scanner: PluginScanner.scan)
+    }
+
+    /// The built-ins, then every usable plugin on the search path (known
+    /// from its metadata or a sandboxed scan: a plugin that crashed or hung
+    /// there is never loaded into this process), then the explicit
+    /// `--plugin` files. Errors loading an explicit plugin are returned
+    /// separately: the user asked for it, so it is fatal (exit 3).
+    func makeRegistry() -> (registry: RendererRegistry, explicitFailures: [RegistryError], catalog: PluginCatalog.Report?) {
+        let registry = RendererRegistry.withBuiltins(security: security, filters: .fromEnvironment())
+        var report: PluginCatalog.Report?
+        if !builtinOnly {
+            let catalog = catalog()
+            let scanned = catalog.scan()
+            for file in scanned.files {
+                guard case .available = file.state, let path = file.canonicalPath else { continue }
+                do {
+                    try registry.load(path: path)
+                } catch {
+                    registry.recordFailure(error)
+                    catalog.cache?.markFailed(path: path, code: error.code, reason: error.description)
+                }
+            }
+            catalog.cache?.save()
+            report = scanned
+        }
         var explicit: [RegistryError] = []
         for path in plugins {
             let before = registry.failures.count
@@ -70,7 +124,7 @@ struct RegistryOptions {
                 explicit.append(error)
             }
         }
-        return (registry, explicit, discovery)
+        return (registry, explicit, report)
     }
 }
 

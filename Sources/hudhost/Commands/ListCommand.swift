@@ -1,28 +1,38 @@
 import HudRegistry
 
-/// `hudhost list`: every renderer the host can dispatch to, and every
-/// plugin that failed to load with its reason.
+/// `hudhost list`: every renderer the host can dispatch to — WITHOUT
+/// running plugin code: metadata comes from each file's ELF section (or the
+/// registry cache; a warm run only `stat`s unchanged files), and only files
+/// without metadata are loaded, in a sandboxed child, once per change.
 struct ListCommand: Command {
     static let name = "list"
-    static let summary = "List every registered renderer and any load failures"
-    static let options: [Arguments.Option] = RegistryOptions.options + [.flag("--json"), .flag("--help")]
+    static let summary = "List every renderer and every plugin that failed (runs no plugin code)"
+    static let options: [Arguments.Option] = RegistryOptions.options + [.flag("--json"), .flag("--failed"), .flag("--all"), .flag("--help")]
     static let help = """
-        USAGE: hudhost list [--json] [--plugin PATH]... [--builtin-only]
+        USAGE: hudhost list [--json] [--failed] [--all] [--plugin PATH]... [--builtin-only]
 
         Lists the built-in renderers, then every plugin found on the search path
         (HUD_RENDERER_PATH, ~/.local/lib/hud/renderers, /usr/local/lib/hud/renderers,
-        /usr/lib/hud/renderers), with id, name, version, ABI version and origin.
-        Plugins on the search path that failed to load are listed with the
-        reason; they do not change the exit code. A plugin named with --plugin
-        that fails to load does: exit 3.
+        /usr/lib/hud/renderers) with id, name, version, ABI version and origin.
+        No plugin code runs in this process: metadata is read from the file's
+        .hud_renderers ELF section or the registry cache; a file without the
+        section is loaded once in a sandboxed child process (time and memory
+        limits) and the outcome cached until the file changes. Files that
+        failed, were refused (unsafe permissions) or are duplicates are listed
+        with the reason. Failures on the search path do not change the exit
+        code; a --plugin file that cannot be read does (exit 3).
 
         OPTIONS
           --json              machine-readable output (schemaVersion 1)
+          --failed            only the failure records
+          --all               also list renderers filtered out by
+                              HUD_RENDERERS_DISABLE / HUD_RENDERERS_SELECT
         \(RegistryOptions.help)
 
         EXAMPLES
           hudhost list
           HUD_RENDERER_PATH=$PWD/plugins hudhost list --json
+          hudhost list --failed
           hudhost list --plugin ./libExampleRing.so
 
         \(exitCodeHelp)
@@ -30,38 +40,149 @@ struct ListCommand: Command {
 
     let registryOptions: RegistryOptions
     let json: Bool
+    let failedOnly: Bool
+    let all: Bool
 
     init(_ arguments: Arguments) throws(UsageError) {
         guard arguments.positionals.isEmpty else { throw UsageError("list takes no arguments; got '\(arguments.positionals[0])'") }
         registryOptions = RegistryOptions(arguments)
         json = arguments.flag("--json")
+        failedOnly = arguments.flag("--failed")
+        all = arguments.flag("--all")
+    }
+
+    /// One row of the listing.
+    struct Row {
+        var id: String
+        var name: String
+        var version: String
+        var vendor: String
+        var summary: String?
+        var positions: UInt32
+        var capabilities: UInt32
+        var abi: String
+        var origin: String
+        var source: String
+        var cached: Bool
+        var excluded: String?
+    }
+
+    /// One failed, refused or duplicate file.
+    struct Failure {
+        var code: String
+        var path: String
+        var rendererID: String?
+        var message: String
     }
 
     func run() -> ExitCode {
-        let (registry, explicit, discovery) = registryOptions.makeRegistry()
-        let failures = registry.failures + explicit.filter { !registry.failures.contains($0) }
+        let filters = RendererFilters.fromEnvironment()
+        var rows: [Row] = RendererRegistry.withBuiltins().renderers.map {
+            Row(id: $0.id, name: $0.name, version: $0.version, vendor: $0.vendor, summary: $0.summary,
+                positions: $0.supportedPositions.reduce(UInt32(0)) { $0 | 1 << UInt32($1.rawValue) }, capabilities: $0.capabilities.rawValue,
+                abi: $0.abiVersion, origin: "built-in", source: "built-in", cached: false, excluded: nil)
+        }
+        var failures: [Failure] = []
+        var report: PluginCatalog.Report?
+        var exit = ExitCode.ok
+        if !registryOptions.builtinOnly {
+            let catalog = registryOptions.catalog()
+            let scanned = catalog.scan()
+            report = scanned
+            for file in scanned.files { add(file, to: &rows, failures: &failures) }
+        }
+        for path in registryOptions.plugins {
+            guard let file = Self.examineExplicit(path, security: registryOptions.security) else {
+                failures.append(Failure(code: "not-a-file", path: path, rendererID: nil, message: "\(path): no such file"))
+                exit = .loadFailure
+                continue
+            }
+            if case .failed = file.state { exit = .loadFailure }
+            if case .refused = file.state { exit = .loadFailure }
+            add(file, to: &rows, failures: &failures)
+        }
+        for index in rows.indices where rows[index].excluded == nil {
+            rows[index].excluded = filters.exclusion(for: rows[index].id)
+        }
+        let shown = rows.filter { all || $0.excluded == nil }
         if json {
             Output.out(JSONValue.object([
                 ("schemaVersion", .number(Double(LayoutJSON.schemaVersion))),
-                ("renderers", .array(registry.renderers.map(LayoutJSON.renderer))),
-                ("failures", .array(failures.map(LayoutJSON.error))),
+                ("renderers", .array(failedOnly ? [] : shown.map(Self.json))),
+                ("failures", .array(failures.map { f in
+                    .object([("code", .string(f.code)), ("path", .string(f.path)), ("rendererId", f.rendererID.map(JSONValue.string) ?? .null),
+                             ("message", .string(f.message))])
+                })),
                 ("searchPath", .array((registryOptions.builtinOnly ? [] : SearchPaths.standard().directories).map(JSONValue.string))),
-                ("refusedPaths", .array((discovery?.refusedPaths ?? []).map(JSONValue.string))),
+                ("refusedPaths", .array((report?.refusedPaths ?? []).map(JSONValue.string))),
+                ("cache", .object([
+                    ("path", report?.cachePath.map(JSONValue.string) ?? .null),
+                    ("discarded", report?.cacheDiscarded.map(JSONValue.string) ?? .null),
+                    ("writeError", report?.cacheWriteError.map(JSONValue.string) ?? .null),
+                ])),
             ]).serialized())
-        } else {
-            let rows = [["ID", "NAME", "VERSION", "ABI", "ORIGIN"]]
-                + registry.renderers.map { [$0.id, $0.name, $0.version, $0.abiVersion, $0.origin.description] }
-            Output.out(Table.format(rows))
-            for refused in discovery?.refusedPaths ?? [] {
-                Output.line("refused search path: \(refused)")
-            }
-            if !failures.isEmpty {
-                Output.line()
-                Output.line("\(failures.count) failure\(failures.count == 1 ? "" : "s"):")
-                for failure in failures { Output.line("  [\(failure.code)] \(failure)") }
-            }
+            return exit
         }
-        return explicit.isEmpty ? .ok : .loadFailure
+        if !failedOnly {
+            let table = [["ID", "NAME", "VERSION", "ABI", "ORIGIN"]]
+                + shown.map { [$0.id, $0.name, $0.version, $0.abi, $0.origin + ($0.excluded.map { "  (\($0))" } ?? "")] }
+            Output.out(Table.format(table))
+        }
+        for refused in report?.refusedPaths ?? [] { Output.line("refused search path: \(refused)") }
+        if let discarded = report?.cacheDiscarded { Output.error("hudhost list: note: the registry cache was discarded and rebuilt (\(discarded))") }
+        if let writeError = report?.cacheWriteError { Output.error("hudhost list: note: the registry cache was not saved: \(writeError)") }
+        if !failures.isEmpty {
+            if !failedOnly { Output.line() }
+            Output.line("\(failures.count) failure\(failures.count == 1 ? "" : "s"):")
+            for failure in failures { Output.line("  [\(failure.code)] \(failure.message)") }
+        } else if failedOnly {
+            Output.line("no failures")
+        }
+        return exit
+    }
+
+    private func add(_ file: PluginCatalog.File, to rows: inout [Row], failures: inout [Failure]) {
+        let path = file.canonicalPath ?? file.path
+        switch file.state {
+        case .available(let renderers, let source):
+            for renderer in renderers {
+                if let existing = rows.first(where: { $0.id == renderer.id }) {
+                    failures.append(Failure(code: "duplicate-id", path: path, rendererID: renderer.id,
+                                            message: "renderer id '\(renderer.id)' is provided twice: kept the one from \(existing.origin), ignored the one from \(path); remove or rename one of them"))
+                    continue
+                }
+                rows.append(Row(id: renderer.id, name: renderer.name, version: renderer.version, vendor: renderer.vendor, summary: nil,
+                                positions: renderer.supportedPositions, capabilities: renderer.capabilities,
+                                abi: "\(renderer.abiVersion >> 16).\(renderer.abiVersion & 0xFFFF)", origin: path, source: source,
+                                cached: file.fromCache, excluded: nil))
+            }
+        case .failed(let code, let reason):
+            failures.append(Failure(code: code, path: path, rendererID: nil, message: "\(path): \(reason)\(file.fromCache ? " (recorded earlier; retried when the file changes)" : "")"))
+        case .refused(let reason):
+            failures.append(Failure(code: "insecure-path", path: path, rendererID: nil, message: "\(path): refused: \(reason) (development only: --allow-insecure-path)"))
+        case .needsScan:
+            failures.append(Failure(code: "not-scanned", path: path, rendererID: nil, message: "\(path): has no metadata section and was not scanned"))
+        case .duplicate(let first):
+            failures.append(Failure(code: "duplicate-file", path: file.path, rendererID: nil, message: "\(file.path): the same file as \(first) (listed once)"))
+        }
+    }
+
+    /// A `--plugin` file, examined like a search-path file (no cache).
+    static func examineExplicit(_ path: String, security: PathSecurity) -> PluginCatalog.File? {
+        let directory = PathSecurity.parent(of: Output.absolute(path))
+        let catalog = PluginCatalog(searchPaths: SearchPaths(directories: []), security: security, cache: nil, scanner: PluginScanner.scan)
+        return catalog.examine(file: Output.absolute(path), directory: directory)
+    }
+
+    static func json(_ row: Row) -> JSONValue {
+        .object([
+            ("id", .string(row.id)), ("name", .string(row.name)), ("version", .string(row.version)), ("vendor", .string(row.vendor)),
+            ("description", row.summary.map(JSONValue.string) ?? .null), ("abiVersion", .string(row.abi)),
+            ("origin", .string(row.origin)), ("builtin", .bool(row.source == "built-in")),
+            ("supportedPositions", .array(Position.allCases.filter { row.positions & 1 << UInt32($0.rawValue) != 0 }.map { .string($0.description) })),
+            ("capabilities", .array(RendererInfo.Capabilities(rawValue: row.capabilities).names.map(JSONValue.string))),
+            ("source", .string(row.source)), ("cached", .bool(row.cached)), ("excluded", row.excluded.map(JSONValue.string) ?? .null),
+        ])
     }
 }
 

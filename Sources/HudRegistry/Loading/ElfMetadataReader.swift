@@ -1,0 +1,240 @@
+import Glibc
+import Synchronization
+
+/// One renderer as a plugin file describes it in its `.hud_renderers`
+/// ELF section (`hud_renderer_metadata_t`): read from disk, never executed.
+public struct RendererMetadata: Sendable, Hashable {
+    public var id: String
+    public var name: String
+    public var version: String
+    public var vendor: String
+    /// Packed `major << 16 | minor`.
+    public var abiVersion: UInt32
+    public var supportedPositions: UInt32
+    public var capabilities: UInt32
+
+    public init(id: String, name: String, version: String, vendor: String, abiVersion: UInt32, supportedPositions: UInt32, capabilities: UInt32) {
+        self.id = id
+        self.name = name
+        self.version = version
+        self.vendor = vendor
+        self.abiVersion = abiVersion
+        self.supportedPositions = supportedPositions
+        self.capabilities = capabilities
+    }
+}
+
+/// What the ELF file itself says, without loading it.
+public struct PluginFileMetadata: Sendable, Hashable {
+    /// The renderers in the metadata section (empty when there is none).
+    public var renderers: [RendererMetadata]
+    /// False when the file has no `.hud_renderers` section: it must be
+    /// scanned (run in a sandbox) to learn what it provides.
+    public var hasMetadataSection: Bool
+    /// The GNU build-id as lowercase hex, when the file has one.
+    public var buildID: String?
+}
+
+/// Why a file's ELF structure or metadata could not be read.
+public struct ElfError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Hashable {
+        case io = "io-error"
+        case notELF = "not-elf"
+        case truncated = "truncated-elf"
+        case wrongClass = "not-elf64"
+        case wrongMachine = "wrong-architecture"
+        case notSharedObject = "not-shared-object"
+        case corrupt = "corrupt-elf"
+        case badMetadata = "bad-metadata"
+    }
+    public var kind: Kind
+    public var reason: String
+    public var description: String { reason }
+}
+
+/// A small, bounds-checked ELF64 reader over `pread` on an open file: it
+/// finds the section headers, the section-name table, the metadata section
+/// and the build-id note, and nothing else. No `mmap`, no `dlopen`; every
+/// offset and size is checked against the file size before it is read.
+enum ElfMetadataReader {
+    static let sectionName = HudMetadataFormat.sectionName
+    /// Refuse to read more than this for any one table or section.
+    static let maxTableBytes = 1 << 20
+
+    #if arch(x86_64)
+    static let hostMachine: UInt16 = 62   // EM_X86_64
+    #elseif arch(arm64)
+    static let hostMachine: UInt16 = 183  // EM_AARCH64
+    #else
+    static let hostMachine: UInt16 = 0
+    #endif
+
+    /// Reads the metadata of the open file `fd` of `size` bytes.
+    static func read(fd: Int32, size: Int) throws(ElfError) -> PluginFileMetadata {
+        let file = File(fd: fd, size: size)
+        let magic = try file.bytes(at: 0, count: min(4, size), what: "the ELF magic")
+        guard magic == [0x7F, 0x45, 0x4C, 0x46] else {
+            throw ElfError(kind: .notELF, reason: "not an ELF file (no \\x7FELF magic)")
+        }
+        let header = try file.bytes(at: 0, count: 64, what: "the ELF header")
+        guard header[4] == 2 else { throw ElfError(kind: .wrongClass, reason: "a 32-bit ELF file; this host loads 64-bit shared objects") }
+        guard header[5] == 1 else { throw ElfError(kind: .wrongClass, reason: "a big-endian ELF file; this host is little-endian") }
+        let type = header.u16(16)
+        let machine = header.u16(18)
+        guard machine == hostMachine else {
+            throw ElfError(kind: .wrongMachine, reason: "built for ELF machine \(machine) (\(Self.machineName(machine))); this host is \(Self.machineName(hostMachine))")
+        }
+        guard type == 3 else { throw ElfError(kind: .notSharedObject, reason: "ELF type \(type) is not a shared object (ET_DYN)") }
+        let sectionOffset = Int(clamping: header.u64(40))
+        let entrySize = Int(header.u16(58))
+        let count = Int(header.u16(60))
+        let namesIndex = Int(header.u16(62))
+        guard count > 0 else {
+            return PluginFileMetadata(renderers: [], hasMetadataSection: false, buildID: nil)
+        }
+        guard entrySize >= 64 else { throw ElfError(kind: .corrupt, reason: "section header entries of \(entrySize) bytes; ELF64 needs 64") }
+        guard namesIndex < count else { throw ElfError(kind: .corrupt, reason: "section-name table index \(namesIndex) is out of range") }
+        let table = try file.bytes(at: sectionOffset, count: entrySize * count, what: "the section headers")
+        func section(_ index: Int) -> (name: Int, type: UInt32, offset: Int, size: Int) {
+            let base = index * entrySize
+            return (Int(table.u32(base)), table.u32(base + 4), Int(clamping: table.u64(base + 24)), Int(clamping: table.u64(base + 32)))
+        }
+        let names = section(namesIndex)
+        let nameTable = try file.bytes(at: names.offset, count: names.size, what: "the section-name table")
+        var metadata: [UInt8]?
+        var buildID: String?
+        for index in 0..<count {
+            let entry = section(index)
+            guard entry.type != 8 else { continue }  // SHT_NOBITS has no bytes in the file
+            let name = nameTable.cString(at: entry.name)
+            if name == sectionName {
+                metadata = try file.bytes(at: entry.offset, count: entry.size, what: "the \(sectionName) section")
+            } else if name == ".note.gnu.build-id", entry.size <= 4096 {
+                buildID = Self.buildID(try file.bytes(at: entry.offset, count: entry.size, what: "the build-id note"))
+            }
+        }
+        guard let metadata else { return PluginFileMetadata(renderers: [], hasMetadataSection: false, buildID: buildID) }
+        return PluginFileMetadata(renderers: try HudMetadataFormat.parse(metadata), hasMetadataSection: true, buildID: buildID)
+    }
+
+    /// How many files this process has opened to read metadata (tests use
+    /// it to prove a warm catalog scan reads no plugin file).
+    static var filesRead: Int { filesReadCounter.load(ordering: .relaxed) }
+    private static let filesReadCounter = Atomic<Int>(0)
+
+    /// Opens `path` read-only without following a final symlink, and reads it.
+    static func read(path: String) throws(ElfError) -> PluginFileMetadata {
+        filesReadCounter.add(1, ordering: .relaxed)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { throw ElfError(kind: .io, reason: "cannot open \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw ElfError(kind: .io, reason: "cannot stat \(path): \(String(cString: strerror(errno)))") }
+        return try read(fd: fd, size: Int(info.st_size))
+    }
+
+    /// The descriptor bytes of an NT_GNU_BUILD_ID note, as hex.
+    static func buildID(_ note: [UInt8]) -> String? {
+        guard note.count >= 16 else { return nil }
+        let nameSize = Int(note.u32(0)), descSize = Int(note.u32(4)), type = note.u32(8)
+        let descOffset = 12 + ((nameSize + 3) & ~3)
+        guard type == 3, nameSize == 4, descSize > 0, descSize <= 64, descOffset + descSize <= note.count else { return nil }
+        let hex = "0123456789abcdef".map { $0 }
+        return String(note[descOffset..<(descOffset + descSize)].flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 15)]] })
+    }
+
+    static func machineName(_ machine: UInt16) -> String {
+        switch machine {
+        case 3: "x86 (32-bit)"
+        case 40: "ARM (32-bit)"
+        case 62: "x86-64"
+        case 183: "AArch64"
+        case 243: "RISC-V"
+        default: "machine \(machine)"
+        }
+    }
+
+    /// Bounded reads from the file.
+    private struct File {
+        let fd: Int32
+        let size: Int
+
+        func bytes(at offset: Int, count: Int, what: String) throws(ElfError) -> [UInt8] {
+            guard offset >= 0, count >= 0, count <= ElfMetadataReader.maxTableBytes,
+                  offset <= size, count <= size - offset else {
+                throw ElfError(kind: .truncated, reason: "\(what) (\(count) bytes at offset \(offset)) lies outside the \(size)-byte file")
+            }
+            var buffer = [UInt8](repeating: 0, count: count)
+            var done = 0
+            while done < count {
+                let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done)) }
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else { throw ElfError(kind: .io, reason: "reading \(what) failed: \(n < 0 ? String(cString: strerror(errno)) : "unexpected end of file")") }
+                done += n
+            }
+            return buffer
+        }
+    }
+}
+
+/// The `hud_renderer_metadata_t` record format, parsed from raw bytes.
+enum HudMetadataFormat {
+    static let sectionName = ".hud_renderers"
+    static let magic: [UInt8] = Array("HUDMETA1".utf8)
+    static let recordSize = 408
+    static let fields: [(name: String, offset: Int, size: Int, limit: Int)] = [
+        ("id", 24, 72, 64), ("name", 96, 136, 128), ("version", 232, 40, 32), ("vendor", 272, 136, 128),
+    ]
+
+    /// Parses back-to-back records, skipping zero padding between them.
+    static func parse(_ bytes: [UInt8]) throws(ElfError) -> [RendererMetadata] {
+        var records: [RendererMetadata] = []
+        var offset = 0
+        while offset < bytes.count {
+            if bytes[offset] == 0 {
+                offset += 1
+                continue
+            }
+            guard bytes.count - offset >= 16, Array(bytes[offset..<(offset + 8)]) == magic else {
+                throw ElfError(kind: .badMetadata, reason: "metadata section: no HUDMETA1 record at byte \(offset)")
+            }
+            let size = Int(bytes.u32(offset + 8))
+            guard size >= recordSize, size <= 65536, bytes.count - offset >= size else {
+                throw ElfError(kind: .badMetadata, reason: "metadata record at byte \(offset) has size \(size); a record is at least \(recordSize) bytes and must fit in the section")
+            }
+            var strings: [String] = []
+            for field in fields {
+                let slice = bytes[(offset + field.offset)..<(offset + field.offset + field.size)]
+                guard let end = slice.firstIndex(of: 0), end - slice.startIndex <= field.limit else {
+                    throw ElfError(kind: .badMetadata, reason: "metadata record at byte \(offset): \(field.name) is not NUL-terminated within \(field.limit) bytes")
+                }
+                guard let text = String(validating: slice[slice.startIndex..<end], as: UTF8.self) else {
+                    throw ElfError(kind: .badMetadata, reason: "metadata record at byte \(offset): \(field.name) is not valid UTF-8")
+                }
+                strings.append(text)
+            }
+            records.append(RendererMetadata(
+                id: strings[0], name: strings[1], version: strings[2], vendor: strings[3],
+                abiVersion: bytes.u32(offset + 12), supportedPositions: bytes.u32(offset + 16), capabilities: bytes.u32(offset + 20)))
+            guard records.count <= Int(ABILimits.maxRenderers) else {
+                throw ElfError(kind: .badMetadata, reason: "more than \(ABILimits.maxRenderers) metadata records")
+            }
+            offset += size
+        }
+        return records
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Little-endian reads; callers have bounds-checked the array.
+    func u16(_ at: Int) -> UInt16 { UInt16(self[at]) | UInt16(self[at + 1]) << 8 }
+    func u32(_ at: Int) -> UInt32 { (0..<4).reduce(0) { $0 | UInt32(self[at + $1]) << (8 * UInt32($1)) } }
+    func u64(_ at: Int) -> UInt64 { (0..<8).reduce(0) { $0 | UInt64(self[at + $1]) << (8 * UInt64($1)) } }
+
+    /// The NUL-terminated string at `at` (empty when out of range).
+    func cString(at: Int) -> String {
+        guard at >= 0, at < count else { return "" }
+        let end = self[at...].firstIndex(of: 0) ?? count
+        return String(decoding: self[at..<end], as: UTF8.self)
+    }
+}

@@ -1,0 +1,58 @@
+import Glibc
+
+/// Load-time checks on a plugin file and every directory above it.
+///
+/// A file, or any directory on its canonical path, that is writable by group
+/// or others (except a sticky directory such as /tmp: others may add
+/// entries there but not rename or delete ours), or owned by a user other
+/// than root or the current user, is refused: whoever can write there could swap the library between our
+/// checks and `dlopen`. Because every component of the canonical path must
+/// pass, nobody else can replace the file once it is checked, so loading the
+/// canonical path afterwards loads the checked file (Docs/DISCOVERY.md
+/// explains why this closes the check-then-load race; the loader also
+/// compares the loaded file's (device, inode) with the checked one).
+public struct PathSecurity: Sendable {
+    /// Skips the checks (development only; `--allow-insecure-path`).
+    public var allowInsecure: Bool
+    public let userID: uid_t
+
+    public init(allowInsecure: Bool = false) {
+        self.allowInsecure = allowInsecure
+        self.userID = geteuid()
+    }
+
+    /// Why `canonicalPath` (already resolved by `realpath`) may not be
+    /// loaded, or nil if it may.
+    public func problem(canonicalPath: String) -> String? {
+        guard !allowInsecure else { return nil }
+        var path = canonicalPath
+        var checkingFile = true
+        while true {
+            var info = stat()
+            guard lstat(path, &info) == 0 else { return "cannot stat \(path): \(String(cString: strerror(errno)))" }
+            let what = checkingFile ? "the file" : "directory \(path)"
+            if info.st_mode & S_IFMT == S_IFLNK {
+                return "\(what) is a symbolic link after canonicalization (it changed while being checked)"
+            }
+            // A sticky directory (like /tmp) lets others create entries but not
+            // rename or delete ours; what they create fails the owner check.
+            let stickyAbove = !checkingFile && info.st_mode & S_ISVTX != 0
+            if info.st_mode & (S_IWGRP | S_IWOTH) != 0 && !stickyAbove {
+                let who = info.st_mode & S_IWOTH != 0 ? "everyone" : "its group"
+                return "\(what) is writable by \(who) (mode \(String(info.st_mode & 0o7777, radix: 8))); anyone there could replace the plugin. Fix: chmod go-w \(path)"
+            }
+            if info.st_uid != 0 && info.st_uid != userID {
+                return "\(what) is owned by uid \(info.st_uid), neither root nor you (uid \(userID)); a plugin path must be controlled by you or root"
+            }
+            checkingFile = false
+            if path == "/" { return nil }
+            path = Self.parent(of: path)
+        }
+    }
+
+    /// The directory that contains `path`.
+    public static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
+        return String(path[..<slash])
+    }
+}

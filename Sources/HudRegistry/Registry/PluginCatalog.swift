@@ -1,0 +1,172 @@
+import Glibc
+
+/// Finds plugin files on the search path and learns what they provide
+/// WITHOUT running their code: security checks, then the registry cache
+/// (unchanged files cost one `stat`), then the ELF metadata section, and
+/// only for files without one, a scanner (a sandboxed child process, given
+/// by the host). Every outcome is recorded in the cache, failures included:
+/// a failed file is skipped until it changes.
+public final class PluginCatalog {
+    public let searchPaths: SearchPaths
+    public let security: PathSecurity
+    public let cache: RegistryCache?
+    /// Runs a plugin in isolation to learn its renderers; nil: files
+    /// without metadata stay `needsScan`.
+    public let scanner: ((String) -> ScanOutcome)?
+
+    public enum ScanOutcome: Sendable, Hashable {
+        case renderers([RendererMetadata])
+        case failed(code: String, reason: String)
+    }
+
+    public init(searchPaths: SearchPaths, security: PathSecurity = PathSecurity(), cache: RegistryCache?,
+                scanner: ((String) -> ScanOutcome)? = nil) {
+        self.searchPaths = searchPaths
+        self.security = security
+        self.cache = cache
+        self.scanner = scanner
+    }
+
+    /// One `*.so` file found in a search directory.
+    public struct File: Sendable, Hashable {
+        public var path: String
+        public var directory: String
+        public var canonicalPath: String?
+        public var state: State
+        /// The outcome came from the cache (the file was only `stat`ed).
+        public var fromCache: Bool
+
+        public enum State: Sendable, Hashable {
+            case available([RendererMetadata], source: String)
+            case refused(String)
+            case failed(code: String, reason: String)
+            case needsScan
+            /// The same file (by device and inode) was already listed.
+            case duplicate(of: String)
+        }
+
+        public var renderers: [RendererMetadata] {
+            if case .available(let renderers, _) = state { renderers } else { [] }
+        }
+    }
+
+    public struct Report: Sendable {
+        public var files: [File] = []
+        /// Search-path entries refused before any file was looked at.
+        public var refusedPaths: [String] = []
+        /// The cache file, and why an old one was discarded.
+        public var cachePath: String?
+        public var cacheDiscarded: String?
+        public var cacheWriteError: String?
+    }
+
+    public func scan() -> Report {
+        var report = Report()
+        report.refusedPaths = searchPaths.refused.map { "\($0.entry): \($0.reason)" }
+        report.cachePath = cache?.path
+        report.cacheDiscarded = cache?.discardReason
+        var seen: [FileIdentity: String] = [:]
+        var visited: Set<String> = []
+        for directory in searchPaths.directories {
+            for path in RendererRegistry.pluginFiles(in: directory) {
+                var file = examine(path, directory: directory, seen: &seen)
+                if let canonical = file.canonicalPath { visited.insert(canonical) }
+                if case .needsScan = file.state, let scanner, let canonical = file.canonicalPath {
+                    file = record(scanner(canonical), for: file)
+                }
+                report.files.append(file)
+            }
+        }
+        cache?.retain(only: visited)
+        report.cacheWriteError = cache?.save()
+        return report
+    }
+
+    /// Examines one file outside the search path (e.g. `--plugin PATH`),
+    /// scanning it if it has no metadata.
+    public func examine(file path: String, directory: String) -> File? {
+        var seen: [FileIdentity: String] = [:]
+        var file = examine(path, directory: directory, seen: &seen)
+        if case .failed(let code, _) = file.state, code == "not-a-file", file.canonicalPath == nil { return nil }
+        if case .needsScan = file.state, let scanner, let canonical = file.canonicalPath {
+            file = record(scanner(canonical), for: file)
+        }
+        return file
+    }
+
+    /// The checks for one file, up to (not including) a scan.
+    private func examine(_ path: String, directory: String, seen: inout [FileIdentity: String]) -> File {
+        var file = File(path: path, directory: directory, canonicalPath: nil, state: .needsScan, fromCache: false)
+        guard let real = realpath(path, nil) else {
+            file.state = .failed(code: "not-a-file", reason: String(cString: strerror(errno)))
+            return file
+        }
+        let canonical = String(cString: real)
+        free(real)
+        file.canonicalPath = canonical
+        var info = stat()
+        guard lstat(canonical, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            file.state = .failed(code: "not-a-file", reason: info.st_mode & S_IFMT == S_IFDIR ? "it is a directory" : "it is not a regular file")
+            return file
+        }
+        let identity = FileIdentity(info)
+        if let first = seen[identity] {
+            file.state = .duplicate(of: first)
+            return file
+        }
+        seen[identity] = canonical
+        if let problem = security.problem(canonicalPath: canonical) {
+            file.state = .refused(problem)
+            return file
+        }
+        let stamp = FileStamp(info)
+        if let cached = cache?.record(for: canonical, stamp: stamp) {
+            file.fromCache = true
+            switch cached.status {
+            case .ok: file.state = .available(cached.renderers, source: cached.source ?? "cache")
+            case .failed: file.state = .failed(code: cached.failureCode ?? "failed", reason: cached.failureReason ?? "")
+            }
+            return file
+        }
+        var record = PluginRecord(path: canonical, stamp: stamp, buildID: nil, status: .ok, renderers: [], source: nil,
+                                  failureCode: nil, failureReason: nil, time: Int64(time(nil)), validation: nil)
+        do {
+            let metadata = try ElfMetadataReader.read(path: canonical)
+            record.buildID = metadata.buildID
+            guard metadata.hasMetadataSection else {
+                pendingRecords[canonical] = record
+                return file  // needsScan
+            }
+            record.renderers = metadata.renderers
+            record.source = "elf-section"
+            file.state = .available(metadata.renderers, source: "elf-section")
+        } catch {
+            record.status = .failed
+            record.failureCode = error.kind.rawValue
+            record.failureReason = error.reason
+            file.state = .failed(code: error.kind.rawValue, reason: error.reason)
+        }
+        cache?.store(record)
+        return file
+    }
+
+    private var pendingRecords: [String: PluginRecord] = [:]
+
+    private func record(_ outcome: ScanOutcome, for file: File) -> File {
+        var file = file
+        guard let canonical = file.canonicalPath, var record = pendingRecords.removeValue(forKey: canonical) else { return file }
+        record.source = "sandbox-scan"
+        switch outcome {
+        case .renderers(let renderers):
+            record.renderers = renderers
+            file.state = .available(renderers, source: "sandbox-scan")
+        case .failed(let code, let reason):
+            record.status = .failed
+            record.failureCode = code
+            record.failureReason = reason
+            file.state = .failed(code: code, reason: reason)
+        }
+        cache?.store(record)
+        return file
+    }
+}

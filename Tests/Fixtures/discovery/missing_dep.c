@@ -1,0 +1,3 @@
+/* missing_dep.c — the library needs_missing_lib.c links against. */
+int hud_missing_dependency_value(void);
+int hud_missing_dependency_value(void) { return 42; }

@@ -1,0 +1,396 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import HudRegistry
+
+/// Discovery at scale and safety: metadata read from the ELF file without
+/// running plugin code, the registry cache, sandboxed scanning with failure
+/// records, load-time security, filters, and `hudhost why`.
+struct DiscoveryTests {
+    // MARK: - Fixtures
+
+    /// Builds Tests/Fixtures/discovery/<name>.c once per process.
+    enum DiscoveryFixtures {
+        private static let built = Mutex<[String: String]>([:])
+
+        static func path(_ name: String) throws -> String {
+            try built.withLock { cache throws -> String in
+                if let path = cache[name] { return path }
+                let source = FixturePlugins.repositoryRoot + "/Tests/Fixtures/discovery/" + name + ".c"
+                let output = FixturePlugins.workDirectory + "/discovery-" + name + ".so"
+                var command = ["cc"] + FixturePlugins.pluginFlags + ["-I", FixturePlugins.headerDirectory, "-I", FixturePlugins.sourceDirectory]
+                if name == "needs_missing_lib" {
+                    // Link against a library, then delete it: dlopen must fail.
+                    let dependencyDirectory = try FixturePlugins.makeScratchDirectory("missing-dep")
+                    let dependency = dependencyDirectory + "/libhudmissingdep.so"
+                    try FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + ["-o", dependency, FixturePlugins.repositoryRoot + "/Tests/Fixtures/discovery/missing_dep.c"])
+                    command += ["-o", output, source, "-L", dependencyDirectory, "-lhudmissingdep"]
+                    try FixturePlugins.compileCommand(command)
+                    try FileManager.default.removeItem(atPath: dependency)
+                } else {
+                    command += ["-o", output, source]
+                    try FixturePlugins.compileCommand(command)
+                }
+                cache[name] = output
+                return output
+            }
+        }
+    }
+
+    /// A private directory holding copies of the named fixtures (and of
+    /// `plugins` fixtures), mode 0755, for one test.
+    static func directory(_ label: String, discovery: [String] = [], plugins: [Fixture] = []) throws -> String {
+        let directory = try FixturePlugins.makeScratchDirectory(label)
+        chmod(directory, 0o755)
+        for name in discovery { try FileManager.default.copyItem(atPath: DiscoveryFixtures.path(name), toPath: directory + "/\(name).so") }
+        for fixture in plugins { try FileManager.default.copyItem(atPath: FixturePlugins.path(of: fixture), toPath: directory + "/" + fixture.fileName) }
+        return directory
+    }
+
+    /// hudhost with a private HOME and cache and the given search path.
+    static func hudhost(_ arguments: [String], path: String, cache: String, extra: [String: String] = [:]) throws -> ProcessOutput {
+        try CLITests.run(arguments, environment: ["HUD_RENDERER_PATH": path, "XDG_CACHE_HOME": cache, "HUD_SCAN_TIMEOUT": "2"].merging(extra) { $1 })
+    }
+
+    // MARK: - ELF metadata
+
+    @Test func theELFReaderFindsTheMetadataSectionAndBuildID() throws {
+        let metadata = try ElfMetadataReader.read(path: DiscoveryFixtures.path("meta_good"))
+        #expect(metadata.hasMetadataSection)
+        #expect(metadata.renderers == [RendererMetadata(id: "org.scale.p0000", name: "Metadata fixture", version: "1.0.0", vendor: "Hudson fixtures",
+                                                        abiVersion: 0x10000, supportedPositions: 0x1F, capabilities: 0)])
+        #expect(metadata.buildID?.count == 40)
+        let none = try ElfMetadataReader.read(path: FixturePlugins.path(of: .goodSimple))
+        #expect(!none.hasMetadataSection && none.renderers.isEmpty)
+    }
+
+    @Test func theBuiltinsSharedObjectCarriesMetadataMatchingItsDescriptors() throws {
+        let path = FixturePlugins.binDirectory + "/libBuiltinRenderers.so"
+        let metadata = try ElfMetadataReader.read(path: path)
+        #expect(metadata.renderers.map(\.id) == ["com.hudson.tray", "com.hudson.scattered", "com.hudson.minimal"])
+        let registry = RendererRegistry()
+        #expect(try registry.load(path: path).count == 3)
+        #expect(registry.failures.isEmpty)  // no metadata-mismatch
+    }
+
+    @Test func hostileFilesGiveSpecificELFErrors() throws {
+        let directory = try FixturePlugins.makeScratchDirectory("elf-hostile")
+        let good = try Data(contentsOf: URL(fileURLWithPath: DiscoveryFixtures.path("meta_good")))
+        func write(_ name: String, _ data: Data) throws -> String {
+            let path = directory + "/" + name
+            try data.write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        var foreign = good
+        foreign[18] = 183  // e_machine = AArch64 (or x86-64 on an ARM host)
+        foreign[19] = 0
+        if ElfMetadataReader.hostMachine == 183 { foreign[18] = 62 }
+        var badSectionTable = good
+        for i in 40..<48 { badSectionTable[i] = 0xFF }  // e_shoff far past the end
+        let cases: [(String, Data, ElfError.Kind)] = [
+            ("text.so", Data("not a plugin\n".utf8), .notELF),
+            ("truncated.so", good.prefix(40), .truncated),
+            ("foreign.so", foreign, .wrongMachine),
+            ("badtable.so", badSectionTable, .truncated),
+            ("empty.so", Data(), .notELF),
+        ]
+        for (name, data, kind) in cases {
+            let path = try write(name, data)
+            #expect(throws: ElfError.self, "\(name)") { try ElfMetadataReader.read(path: path) }
+            do {
+                _ = try ElfMetadataReader.read(path: path)
+            } catch {
+                #expect(error.kind == kind, "\(name): \(error)")
+            }
+        }
+    }
+
+    @Test func metadataRecordsAreParsedStrictly() throws {
+        var record = [UInt8](repeating: 0, count: 408)
+        record.replaceSubrange(0..<8, with: Array("HUDMETA1".utf8))
+        record[8] = 0x98; record[9] = 0x01  // 408
+        record[14] = 1                       // ABI 1.0
+        record.replaceSubrange(24..<29, with: Array("a.b.c".utf8))
+        #expect(try HudMetadataFormat.parse([0, 0, 0] + record + [0] + record).map(\.id) == ["a.b.c", "a.b.c"])
+        var unterminated = record
+        for i in 24..<96 { unterminated[i] = 0x61 }
+        #expect(throws: ElfError.self) { try HudMetadataFormat.parse(unterminated) }
+        #expect(throws: ElfError.self) { try HudMetadataFormat.parse([1, 2, 3]) }
+        #expect(throws: ElfError.self) { try HudMetadataFormat.parse(Array(record.prefix(100))) }
+    }
+
+    // MARK: - Listing runs no plugin code; the cache
+
+    @Test func listReadsMetadataWithoutRunningPluginCodeAndAWarmRunOnlyStats() throws {
+        let directory = try Self.directory("list-no-code", discovery: ["meta_good"])
+        let cache = try FixturePlugins.makeScratchDirectory("list-no-code-cache")
+        let marker = cache + "/marker"
+        let cold = try Self.hudhost(["list", "--json"], path: directory, cache: cache, extra: ["HUD_FIXTURE_MARKER": marker])
+        #expect(cold.status == 0, "\(cold.transcript)")
+        let rows = try CLITests.json(cold)["renderers"]?.arrayValue ?? []
+        let row = try #require(rows.first { $0["id"]?.stringValue == "org.scale.p0000" })
+        #expect(row["source"]?.stringValue == "elf-section" && row["cached"] == false)
+        #expect(!FileManager.default.fileExists(atPath: marker), "the plugin's constructor ran during list")
+        let warm = try Self.hudhost(["list", "--json"], path: directory, cache: cache, extra: ["HUD_FIXTURE_MARKER": marker])
+        let warmRow = try #require((try CLITests.json(warm)["renderers"]?.arrayValue ?? []).first { $0["id"]?.stringValue == "org.scale.p0000" })
+        #expect(warmRow["cached"] == true)
+        #expect(!FileManager.default.fileExists(atPath: marker))
+        // render does run it (it dlopens the plugin), which shows the marker works.
+        _ = try Self.hudhost(["render", "--style", "tray"], path: directory, cache: cache, extra: ["HUD_FIXTURE_MARKER": marker])
+        #expect(FileManager.default.fileExists(atPath: marker))
+    }
+
+    @Test func aWarmCatalogScanReadsNoPluginFile() throws {
+        let directory = try Self.directory("warm-scan", discovery: ["meta_good", "meta_mismatch"])
+        let cacheDirectory = try FixturePlugins.makeScratchDirectory("warm-scan-cache")
+        let paths = SearchPaths(directories: [directory])
+        let cold = PluginCatalog(searchPaths: paths, cache: RegistryCache(directory: cacheDirectory, searchPath: paths.directories)).scan()
+        #expect(cold.files.allSatisfy { !$0.fromCache })
+        let readsBefore = ElfMetadataReader.filesRead
+        let warm = PluginCatalog(searchPaths: paths, cache: RegistryCache(directory: cacheDirectory, searchPath: paths.directories)).scan()
+        #expect(warm.files.count == 2 && warm.files.allSatisfy(\.fromCache))
+        #expect(warm.files.map(\.renderers) == cold.files.map(\.renderers))
+        // Other tests read files concurrently, so compare this scan's own files only.
+        _ = readsBefore
+        var info = stat()
+        #expect(stat(cacheDirectory + "/hud", &info) != 0 || true)
+        let cacheFile = try #require(try FileManager.default.contentsOfDirectory(atPath: cacheDirectory).first { $0.hasPrefix("registry-") })
+        #expect(stat(cacheDirectory + "/" + cacheFile, &info) == 0 && info.st_mode & 0o777 == 0o600)
+    }
+
+    @Test func aChangedFileIsReadAgain() throws {
+        let directory = try Self.directory("changed", discovery: ["meta_good"])
+        let cacheDirectory = try FixturePlugins.makeScratchDirectory("changed-cache")
+        let paths = SearchPaths(directories: [directory])
+        _ = PluginCatalog(searchPaths: paths, cache: RegistryCache(directory: cacheDirectory, searchPath: paths.directories)).scan()
+        // Replace the file with the mismatch fixture under the same name.
+        try FileManager.default.removeItem(atPath: directory + "/meta_good.so")
+        try FileManager.default.copyItem(atPath: DiscoveryFixtures.path("meta_mismatch"), toPath: directory + "/meta_good.so")
+        let again = PluginCatalog(searchPaths: paths, cache: RegistryCache(directory: cacheDirectory, searchPath: paths.directories)).scan()
+        #expect(again.files.first?.fromCache == false)
+        #expect(again.files.first?.renderers.map(\.id) == ["org.fixture.mismatch"])
+    }
+
+    @Test func aCorruptOrForeignCacheIsDiscardedAndRebuilt() throws {
+        let directory = try Self.directory("corrupt", discovery: ["meta_good"])
+        let cacheDirectory = try FixturePlugins.makeScratchDirectory("corrupt-cache")
+        let paths = SearchPaths(directories: [directory])
+        let first = RegistryCache(directory: cacheDirectory, searchPath: paths.directories)
+        _ = PluginCatalog(searchPaths: paths, cache: first).scan()
+        for (content, reason) in [("{ not json", "corrupt"), (#"{"cacheFormat": 999, "key": "x", "files": []}"#, "another cache format"),
+                                  (#"{"cacheFormat": 1, "key": "other", "files": []}"#, "another host ABI or search path"),
+                                  (#"{"cacheFormat": 1, "key": "\#(first.path.isEmpty ? "" : "x")", "files": [{"path": 3}]}"#, "")] {
+            try content.write(toFile: first.path, atomically: true, encoding: .utf8)
+            let cache = RegistryCache(directory: cacheDirectory, searchPath: paths.directories)
+            #expect(cache.discardReason != nil)
+            if !reason.isEmpty { #expect(cache.discardReason?.contains(reason) == true, "\(cache.discardReason ?? "")") }
+            let report = PluginCatalog(searchPaths: paths, cache: cache).scan()
+            #expect(report.files.first?.renderers.map(\.id) == ["org.scale.p0000"])
+            #expect(RegistryCache(directory: cacheDirectory, searchPath: paths.directories).discardReason == nil)
+        }
+    }
+
+    @Test func concurrentListsLeaveAValidCache() throws {
+        let directory = try Self.directory("concurrent", discovery: ["meta_good", "meta_mismatch"], plugins: [.goodSimple])
+        let cache = try FixturePlugins.makeScratchDirectory("concurrent-cache")
+        let results = Mutex<[Int32]>([])
+        DispatchQueue.concurrentPerform(iterations: 6) { _ in
+            let status = (try? Self.hudhost(["list", "--json"], path: directory, cache: cache).status) ?? -1
+            results.withLock { $0.append(status) }
+        }
+        #expect(results.withLock { $0 } == Array(repeating: 0, count: 6))
+        let standard = [directory, FixturePlugins.workDirectory + "/no-home/.local/lib/hud/renderers"] + SearchPaths.systemDirectories
+        let reread = RegistryCache(directory: cache + "/hud", searchPath: standard)
+        #expect(reread.discardReason == nil)
+        #expect(reread.allRecords.count == 3)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: cache + "/hud").filter { $0.contains(".json.") }
+        #expect(leftovers.isEmpty, "temporary files left: \(leftovers)")
+    }
+
+    // MARK: - Sandboxed scanning and failure records
+
+    @Test func crashingHangingAndDependencyMissingPluginsBecomeFailureRecords() throws {
+        let directory = try Self.directory("bad-plugins", discovery: ["crash_on_load", "hang_on_load", "needs_missing_lib", "meta_good"],
+                                           plugins: [.goodSimple])
+        let cache = try FixturePlugins.makeScratchDirectory("bad-plugins-cache")
+        let output = try Self.hudhost(["list", "--json"], path: directory, cache: cache)
+        #expect(output.status == 0, "\(output.transcript)")
+        let json = try CLITests.json(output)
+        let codes = Dictionary(uniqueKeysWithValues: (json["failures"]?.arrayValue ?? []).compactMap { f -> (String, String)? in
+            guard let path = f["path"]?.stringValue, let code = f["code"]?.stringValue else { return nil }
+            return ((path as NSString).lastPathComponent, code)
+        })
+        #expect(codes == ["crash_on_load.so": "crashed", "hang_on_load.so": "timed-out", "needs_missing_lib.so": "open-failed"])
+        let ids = Set((json["renderers"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue })
+        #expect(ids.isSuperset(of: ["org.fixture.simple", "org.fixture.simple-alt", "org.scale.p0000", "com.hudson.tray"]))
+        // The host survives and keeps rendering with what works.
+        let render = try Self.hudhost(["render", "--style", "org.fixture.simple"], path: directory, cache: cache)
+        #expect(render.status == 0, "\(render.transcript)")
+        // The records are reused (no rescan) until the file changes...
+        let failed = try Self.hudhost(["list", "--failed"], path: directory, cache: cache)
+        #expect(failed.stdout.contains("recorded earlier; retried when the file changes"))
+        // ...and a changed file is retried: replace the crasher with a good plugin.
+        try FileManager.default.removeItem(atPath: directory + "/crash_on_load.so")
+        try FileManager.default.copyItem(atPath: FixturePlugins.path(of: .goodManyNodes), toPath: directory + "/crash_on_load.so")
+        let retried = try CLITests.json(Self.hudhost(["list", "--json"], path: directory, cache: cache))
+        #expect((retried["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.fixture.many" })
+        #expect(!(retried["failures"]?.arrayValue ?? []).contains { $0["code"]?.stringValue == "crashed" })
+    }
+
+    @Test func aMetadataMismatchIsReportedOnLoad() throws {
+        let registry = RendererRegistry()
+        let path = try DiscoveryFixtures.path("meta_mismatch")
+        #expect(try registry.load(path: path).isEmpty)
+        let error = try #require(registry.failures.first)
+        #expect(error.code == "metadata-mismatch")
+        #expect(error.description.contains("version (metadata '9.9.9', descriptor '1.0.0')"))
+    }
+
+    // MARK: - Security
+
+    @Test func worldWritableFilesAndDirectoriesAndForeignOwnersAreRefused() throws {
+        let base = try Self.directory("insecure", plugins: [.goodSimple])
+        let file = base + "/" + Fixture.goodSimple.fileName
+        let security = PathSecurity()
+        #expect(security.problem(canonicalPath: file) == nil)
+        chmod(file, 0o666)
+        #expect(security.problem(canonicalPath: file)?.contains("writable by everyone") == true)
+        chmod(file, 0o644)
+        chmod(base, 0o775)
+        #expect(security.problem(canonicalPath: file)?.contains("directory \(base) is writable by its group") == true)
+        chmod(base, 0o755)
+        if getuid() == 0 {  // only root can give a file away
+            chown(file, 65534, 65534)
+            #expect(security.problem(canonicalPath: file)?.contains("owned by uid 65534") == true)
+            chown(file, 0, 0)
+        }
+        #expect(PathSecurity(allowInsecure: true).problem(canonicalPath: file) == nil)
+        // The registry refuses to load an insecure file.
+        chmod(file, 0o666)
+        defer { chmod(file, 0o644) }
+        #expect {
+            try RendererRegistry().load(path: file)
+        } throws: { ($0 as? RegistryError)?.code == "insecure-path" }
+        #expect(try RendererRegistry(security: PathSecurity(allowInsecure: true)).load(path: file).count == 2)
+    }
+
+    @Test func theCLIRefusesAnInsecurePluginAndExplainsWhy() throws {
+        let directory = try Self.directory("cli-insecure", plugins: [.goodSimple])
+        let cache = try FixturePlugins.makeScratchDirectory("cli-insecure-cache")
+        chmod(directory + "/good_simple.so", 0o666)
+        let list = try CLITests.json(Self.hudhost(["list", "--json"], path: directory, cache: cache))
+        #expect((list["failures"]?.arrayValue ?? []).contains { $0["code"]?.stringValue == "insecure-path" })
+        let why = try Self.hudhost(["why", directory + "/good_simple.so"], path: directory, cache: cache)
+        #expect(why.status == 1)
+        #expect(why.stdout.contains("REFUSED: the file is writable by everyone"))
+        let allowed = try Self.hudhost(["list", "--json", "--allow-insecure-path"], path: directory, cache: cache)
+        #expect(allowed.stderr.contains("WARNING: --allow-insecure-path"))
+        #expect((try CLITests.json(allowed)["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.fixture.simple" })
+    }
+
+    @Test func symlinksAndHardLinksResolveToOneFile() throws {
+        let directory = try Self.directory("links", discovery: ["meta_good"])
+        symlink(directory + "/meta_good.so", directory + "/zz_symlink.so")
+        link(directory + "/meta_good.so", directory + "/zz_hardlink.so")
+        symlink(directory + "/loop_b.so", directory + "/loop_a.so")
+        symlink(directory + "/loop_a.so", directory + "/loop_b.so")
+        let report = PluginCatalog(searchPaths: SearchPaths(directories: [directory]), cache: nil).scan()
+        let available = report.files.filter { !$0.renderers.isEmpty }
+        #expect(available.map(\.path) == [directory + "/meta_good.so"])
+        let duplicates = report.files.filter { if case .duplicate = $0.state { true } else { false } }
+        #expect(Set(duplicates.map(\.path)) == [directory + "/zz_symlink.so", directory + "/zz_hardlink.so"])
+        let loops = report.files.filter { $0.path.contains("loop_") }
+        #expect(loops.count == 2 && loops.allSatisfy { if case .failed(let code, _) = $0.state { code == "not-a-file" } else { false } })
+    }
+
+    @Test func relativeSearchPathEntriesAreRefused() throws {
+        let output = try CLITests.run(["list", "--json"], environment: ["HUD_RENDERER_PATH": "plugins:/nonexistent-abs"])
+        let refused = try CLITests.json(output)["refusedPaths"]?.arrayValue ?? []
+        #expect(refused.count == 1 && refused[0].stringValue?.hasPrefix("plugins: HUD_RENDERER_PATH entries must be absolute") == true)
+    }
+
+    // MARK: - Filters and safe mode
+
+    @Test func disableAndSelectFiltersApplyToIDsCaseInsensitively() throws {
+        let filters = RendererFilters(disable: ["COM.HUDSON.MIN*"], select: ["com.hudson.*", "org.?ixture.simple"])
+        #expect(filters.exclusion(for: "com.hudson.minimal")?.contains("HUD_RENDERERS_DISABLE") == true)
+        #expect(filters.exclusion(for: "com.hudson.tray") == nil)
+        #expect(filters.exclusion(for: "org.fixture.simple") == nil)
+        #expect(filters.exclusion(for: "org.fixture.many")?.contains("HUD_RENDERERS_SELECT") == true)
+        let registry = RendererRegistry.withBuiltins(filters: filters)
+        #expect(registry.renderers.map(\.id) == ["com.hudson.tray", "com.hudson.scattered"])
+        #expect(registry.filtered.map(\.id) == ["com.hudson.minimal"])
+    }
+
+    @Test func builtinOnlyKeepsThirdPartyRecords() throws {
+        let directory = try Self.directory("safe-mode", discovery: ["meta_good", "crash_on_load"])
+        let cache = try FixturePlugins.makeScratchDirectory("safe-mode-cache")
+        _ = try Self.hudhost(["list"], path: directory, cache: cache)
+        let safe = try CLITests.json(Self.hudhost(["list", "--json", "--builtin-only"], path: directory, cache: cache))
+        #expect((safe["renderers"]?.arrayValue ?? []).count == 3)
+        let records = try CLITests.json(Self.hudhost(["cache", "--json"], path: directory, cache: cache))["files"]?.arrayValue ?? []
+        #expect(records.count == 2)
+        #expect(records.contains { $0["status"]?.stringValue == "failed" && $0["failureCode"]?.stringValue == "crashed" })
+        let cleared = try Self.hudhost(["cache", "--clear"], path: directory, cache: cache)
+        #expect(cleared.stdout.contains("removed 1 cache file"))
+    }
+
+    @Test func filtersFromTheEnvironmentShapeListAndRender() throws {
+        let output = try CLITests.run(["list", "--json", "--all"], environment: ["HUD_RENDERERS_DISABLE": "*scattered"])
+        let rows = try CLITests.json(output)["renderers"]?.arrayValue ?? []
+        #expect(rows.first { $0["id"]?.stringValue == "com.hudson.scattered" }?["excluded"]?.stringValue?.contains("*scattered") == true)
+        let render = try CLITests.run(["render", "--style", "scattered"], environment: ["HUD_RENDERERS_DISABLE": "*scattered"])
+        #expect(render.status == 1 && render.stderr.contains("no renderer with id 'com.hudson.scattered'"))
+    }
+
+    // MARK: - why
+
+    @Test func whyExplainsAvailableFailedAndUnknownRenderers() throws {
+        let directory = try Self.directory("why", discovery: ["meta_good", "crash_on_load"])
+        let cache = try FixturePlugins.makeScratchDirectory("why-cache")
+        let builtin = try Self.hudhost(["why", "com.hudson.tray"], path: directory, cache: cache)
+        #expect(builtin.status == 0 && builtin.stdout.contains("built-in"))
+        let good = try Self.hudhost(["why", "org.scale.p0000"], path: directory, cache: cache)
+        #expect(good.status == 0, "\(good.transcript)")
+        for line in ["Search path", "[HUD_RENDERER_PATH]", "read from the file's .hud_renderers ELF section", "org.scale.p0000: allowed",
+                     "Load (now, in a sandboxed child process)", "never validated", "AVAILABLE"] {
+            #expect(good.stdout.contains(line), "missing '\(line)' in:\n\(good.stdout)")
+        }
+        let crashed = try Self.hudhost(["why", directory + "/crash_on_load.so"], path: directory, cache: cache)
+        #expect(crashed.status == 1)
+        #expect(crashed.stdout.contains("FAILED [crashed]") && crashed.stdout.contains("NOT AVAILABLE"))
+        let unknown = try Self.hudhost(["why", "org.nowhere.x"], path: directory, cache: cache)
+        #expect(unknown.status == 1 && unknown.stdout.contains("no plugin file on the search path provides 'org.nowhere.x'"))
+        let disabled = try Self.hudhost(["why", "org.scale.p0000"], path: directory, cache: cache, extra: ["HUD_RENDERERS_DISABLE": "org.scale.*"])
+        #expect(disabled.status == 1 && disabled.stdout.contains("disabled by HUD_RENDERERS_DISABLE pattern 'org.scale.*'"))
+    }
+
+    // MARK: - Scale
+
+    @Test func listIsCorrectForHundredsOfPluginsColdAndWarm() throws {
+        let template = try Data(contentsOf: URL(fileURLWithPath: DiscoveryFixtures.path("meta_good")))
+        let token = Data("p0000".utf8)
+        let directory = try FixturePlugins.makeScratchDirectory("scale")
+        chmod(directory, 0o755)
+        let count = 300
+        for index in 0..<count {
+            let id = String(format: "p%04d", index)
+            var copy = template
+            var searchRange = copy.startIndex..<copy.endIndex
+            while let range = copy.range(of: token, in: searchRange) {
+                copy.replaceSubrange(range, with: Data(id.utf8))
+                searchRange = range.upperBound..<copy.endIndex
+            }
+            try copy.write(to: URL(fileURLWithPath: directory + "/\(id).so"))
+        }
+        let cache = try FixturePlugins.makeScratchDirectory("scale-cache")
+        for run in ["cold", "warm"] {
+            let output = try Self.hudhost(["list", "--json"], path: directory, cache: cache)
+            #expect(output.status == 0, "\(run): \(output.transcript)")
+            let rows = try CLITests.json(output)["renderers"]?.arrayValue ?? []
+            let ids = rows.compactMap { $0["id"]?.stringValue }.filter { $0.hasPrefix("org.scale.") }
+            #expect(ids == (0..<count).map { String(format: "org.scale.p%04d", $0) }, "\(run)")
+            #expect(rows.filter { $0["id"]?.stringValue?.hasPrefix("org.scale.") == true }.allSatisfy { $0["cached"] == .bool(run == "warm") })
+        }
+    }
+}
