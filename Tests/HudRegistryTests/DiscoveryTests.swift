@@ -237,6 +237,18 @@ struct DiscoveryTests {
         #expect(!(retried["failures"]?.arrayValue ?? []).contains { $0["code"]?.stringValue == "crashed" })
     }
 
+    @Test func probeRunsThePluginInASandboxAndSurvivesACrash() throws {
+        let crasher = try DiscoveryFixtures.path("crash_on_load")
+        let crash = try CLITests.run(["probe", crasher, "--json"])
+        #expect(crash.status == 3, "\(crash.transcript)")
+        #expect(try CLITests.json(crash)["error"]?["code"]?.stringValue == "crashed")
+        #expect(crash.stderr.contains("killed by SIGSEGV"))
+        let hang = try CLITests.run(["probe", DiscoveryFixtures.path("hang_on_load")], environment: ["HUD_SCAN_TIMEOUT": "1"])
+        #expect(hang.status == 3 && hang.stderr.contains("no progress for 2 s, killed"), "\(hang.transcript)")
+        let missing = try CLITests.run(["probe", FixturePlugins.path(of: .missingEntry)])
+        #expect(missing.status == 3 && missing.stderr.contains("no entry symbol 'hud_renderer_get_entry'"), "\(missing.transcript)")
+    }
+
     @Test func aMetadataMismatchIsReportedOnLoad() throws {
         let registry = RendererRegistry()
         let path = try DiscoveryFixtures.path("meta_mismatch")

@@ -120,7 +120,7 @@ public enum ConformanceCatalog {
         // Robustness.
         renderer("robust-complications", .robustness, "Empty complications, each position alone, all five, missing optional fields: HUD_STATUS_OK and valid output", requires: ["output-valid"]),
         renderer("robust-strings", .robustness, "Maximum-length and odd strings (emoji, RTL, combining marks, invisible characters): valid output", requires: ["output-valid"]),
-        renderer("robust-modes", .robustness, "One to HUD_MAX_MODES long-press modes, revealed and pressed: valid output", requires: ["output-valid"]),
+        renderer("robust-modes", .robustness, "One to HUD_MAX_MODES long-press modes, revealed and pressed: valid output", requires: ["output-valid", "output-needed-count"]),
         renderer("robust-viewports", .robustness, "Tiny, huge, zero-safe-area, over-inset and fractional-scale screens: a valid status and finite output", requires: ["output-valid"]),
         renderer("robust-text-sizes", .robustness, "Every Dynamic Type category on every device: HUD_STATUS_OK and valid output", requires: ["output-valid"]),
 

@@ -97,7 +97,7 @@ enum LoadingChecks {
     }
 
     static func refcount(_ runner: ConformanceRunner) -> CheckOutcome {
-        guard case .success(let handle) = runner.entry(), case .success(let renderers) = runner.renderers() else {
+        guard case .success(let handle) = runner.entry(), case .success = runner.renderers() else {
             return .problem("the plugin did not load")
         }
         let entry = handle.entry
@@ -115,12 +115,8 @@ enum LoadingChecks {
             RawPluginHarness.deinitialize(entry)
             if RawPluginHarness.rendererCount(entry) != count {
                 problems.append("after init(), init(), deinit() the plugin reports \(RawPluginHarness.rendererCount(entry) ?? 0) renderers instead of \(count); the first deinit() must not release anything")
-            } else if let first = renderers.first {
-                let context = RendererContext(renderer: first, configuration: runner.configuration, target: runner.target)
-                let call = context.call(ConformanceInputs.basic)
-                if call.status != Int32(HUD_STATUS_OK) {
-                    problems.append("after init(), init(), deinit() layout() returned \(call.status) (\(StatusName.of(call.status))); the plugin must stay usable until the last deinit()")
-                }
+            } else if fingerprints(entry) != prints {
+                problems.append("after init(), init(), deinit() the descriptors changed; they must stay valid and constant until the last deinit()")
             }
         }
         // Our own init: released, then an extra deinit (a no-op), then init again.

@@ -1,5 +1,7 @@
 import CHudSystem
 import Glibc
+import HudRegistry
+import Synchronization
 
 /// Where hudhost writes: human output and JSON to stdout, diagnostics to
 /// stderr. Library code never prints; only commands do, through this.
@@ -11,16 +13,47 @@ enum Output {
     }
 
     static func out(_ text: String) {
+        if capture.withLock({ $0 != nil }) {
+            capture.withLock { $0?.stdout += text }
+            return
+        }
         fputs(text, hud_system_stdout())
     }
 
     static func line(_ text: String = "") {
-        fputs(text + "\n", hud_system_stdout())
+        out(text + "\n")
     }
 
     static func error(_ text: String) {
+        let line = text.hasSuffix("\n") ? text : text + "\n"
+        if capture.withLock({ $0 != nil }) {
+            capture.withLock { $0?.stderr += line }
+            return
+        }
         fflush(hud_system_stdout())
-        fputs(text.hasSuffix("\n") ? text : text + "\n", hud_system_stderr())
+        fputs(line, hud_system_stderr())
+    }
+
+    /// What a sandboxed child would have printed, sent to its parent instead.
+    private struct Captured: Sendable {
+        var stdout = ""
+        var stderr = ""
+    }
+    private static let capture = Mutex<Captured?>(nil)
+
+    /// Runs `body` (a command in a sandboxed child) with its output captured,
+    /// then sends `{"stdout", "stderr", "exit"}` as one line on fd 3 — a
+    /// channel plugin code cannot write to by accident.
+    static func redirect(_ body: () -> ExitCode) {
+        capture.withLock { $0 = Captured() }
+        let status = body()
+        let captured = capture.withLock { value in
+            defer { value = nil }
+            return value ?? Captured()
+        }
+        SandboxLimits.writeLine(JSONValue.object([
+            ("stdout", .string(captured.stdout)), ("stderr", .string(captured.stderr)), ("exit", .number(Double(status.rawValue))),
+        ]).serialized(pretty: false), to: SandboxProcess.resultDescriptor)
     }
 
     /// Reads a whole file, or nil with the reason.

@@ -6,13 +6,17 @@ import HudRegistry
 struct ProbeCommand: Command {
     static let name = "probe"
     static let summary = "Load one plugin or renderer and describe it, with a sample layout"
-    static let options: [Arguments.Option] = RegistryOptions.options + EnvironmentOptions.options + [.flag("--json"), .flag("--no-sample"), .flag("--help")]
+    static let options: [Arguments.Option] = RegistryOptions.options + EnvironmentOptions.options + [
+        .flag("--json"), .flag("--no-sample"), .flag("--in-process"), .flag("--sandbox-child"), .flag("--help"),
+    ]
     static let help = """
         USAGE: hudhost probe <path-to-.so | renderer-id> [--json] [--no-sample] [options]
 
         With a path (anything containing '/' or ending in .so): loads that file
-        alone, through dlopen, and describes every renderer it provides. With an
-        id: finds the registered renderer (built-in or on the search path).
+        alone, through dlopen, in a sandboxed child process (time and memory
+        limits; a crash or hang is reported, never fatal), and describes every
+        renderer it provides. With an id: finds the registered renderer
+        (built-in, or a plugin on the search path that passed its scan).
         Prints the full descriptor (id, name, version, vendor, description, ABI
         version, capabilities, supported positions, origin) and a sample layout
         of the seed's demo complications on the chosen device.
@@ -20,6 +24,7 @@ struct ProbeCommand: Command {
         OPTIONS
           --json              machine-readable output (schemaVersion 1)
           --no-sample         skip the sample layout
+          --in-process        load the file in this process (for debuggers)
         \(EnvironmentOptions.help)
         \(RegistryOptions.help)
 
@@ -36,6 +41,9 @@ struct ProbeCommand: Command {
     let environmentOptions: EnvironmentOptions
     let json: Bool
     let sample: Bool
+    let inProcess: Bool
+    /// Set by the parent: this process is the sandbox; report on fd 3.
+    let sandboxChild: Bool
 
     init(_ arguments: Arguments) throws(UsageError) {
         guard arguments.positionals.count == 1 else {
@@ -46,18 +54,67 @@ struct ProbeCommand: Command {
         environmentOptions = try EnvironmentOptions(arguments)
         json = arguments.flag("--json")
         sample = !arguments.flag("--no-sample")
+        inProcess = arguments.flag("--in-process")
+        sandboxChild = arguments.flag("--sandbox-child")
     }
 
     var isPath: Bool { target.contains("/") || target.hasSuffix(".so") }
 
     func run() -> ExitCode {
+        if isPath && !inProcess && !sandboxChild { return runInSandbox() }
+        if sandboxChild {
+            // Everything this process prints goes to the parent on fd 3.
+            SandboxLimits.apply(cpuSeconds: 20, addressSpaceBytes: 8 << 30)
+            Output.redirect { probe() }
+            return .ok
+        }
+        return probe()
+    }
+
+    /// Re-runs this probe as `hudhost probe … --sandbox-child` and relays
+    /// what it printed; a crash or hang becomes a clear failure.
+    private func runInSandbox() -> ExitCode {
+        var lines: [String] = []
+        let arguments = Array(CommandLine.arguments.dropFirst()) + ["--sandbox-child"]
+        let outcome = SandboxProcess.run(executable: PluginScanner.executable, arguments: arguments,
+                                         timeoutSeconds: PluginScanner.timeoutSeconds * 2) { lines.append($0) }
+        if let line = lines.first, let report = try? JSONParser.parse(line),
+           let text = report["stdout"]?.stringValue, let errors = report["stderr"]?.stringValue,
+           let status = report["exit"]?.numberValue.flatMap({ Int32(exactly: $0) }) {
+            Output.out(text)
+            if !errors.isEmpty { Output.error(errors) }
+            return ExitCode(rawValue: status) ?? .failure
+        }
+        let message = "\(target): probing the plugin in a sandboxed child failed: the child \(outcome.termination)"
+            + (outcome.stdoutBytes > 0 ? "; the plugin printed \(outcome.stdoutBytes) bytes to stdout" : "")
+        if json {
+            Output.out(JSONValue.object([
+                ("schemaVersion", .number(Double(LayoutJSON.schemaVersion))),
+                ("target", .string(target)),
+                ("error", .object([("code", .string(Self.code(outcome.termination))), ("path", .string(target)), ("rendererId", .null), ("message", .string(message))])),
+            ]).serialized())
+        }
+        Output.error("hudhost: error: \(message)")
+        return .loadFailure
+    }
+
+    static func code(_ termination: SandboxProcess.Termination) -> String {
+        switch termination {
+        case .signaled: "crashed"
+        case .timedOut: "timed-out"
+        case .exited: "exited"
+        case .spawnFailed: "scan-failed"
+        }
+    }
+
+    private func probe() -> ExitCode {
         let registry: RendererRegistry
         let renderers: [RendererInfo]
         var failures: [RegistryError] = []
         if isPath {
             // A fresh registry: the file is described on its own, so even a
             // build of the built-ins loads without colliding with them.
-            registry = RendererRegistry()
+            registry = RendererRegistry(security: registryOptions.security)
             do {
                 renderers = try registry.load(path: target)
                 failures = registry.failures
