@@ -82,6 +82,19 @@ struct RegistryOptions {
 
     var security: PathSecurity { PathSecurity(allowInsecure: allowInsecure) }
 
+    /// The defaults (search path, cache, security on), for commands that
+    /// only need to find plugin files.
+    static var discoveryOnly: RegistryOptions {
+        RegistryOptions(plugins: [], builtinOnly: false, allowInsecure: false, useCache: true)
+    }
+
+    private init(plugins: [String], builtinOnly: Bool, allowInsecure: Bool, useCache: Bool) {
+        self.plugins = plugins
+        self.builtinOnly = builtinOnly
+        self.allowInsecure = allowInsecure
+        self.useCache = useCache
+    }
+
     /// The search path, the cache for it, and the catalog that reads plugin
     /// metadata without running plugin code (files without metadata are
     /// scanned in a sandboxed child process).

@@ -136,7 +136,8 @@ struct ValidateCommand: Command {
     func run() -> ExitCode {
         if listChecks { return list() }
         var targets: [(ConformanceTarget, String)] = []
-        var registry: RendererRegistry?
+        let builtins = RendererRegistry.withBuiltins()
+        var catalogReport: PluginCatalog.Report?
         for argument in arguments {
             if argument.contains("/") || argument.hasSuffix(".so") {
                 var info = stat()
@@ -151,17 +152,20 @@ struct ValidateCommand: Command {
                 targets.append((.file(path: argument, renderer: nil), argument))
                 continue
             }
-            let known = registry ?? RendererRegistry.withBuiltins()
-            if registry == nil { registry = known }
-            if known.info(id: argument) == nil { known.discover() }
-            guard let renderer = known.info(id: argument) else {
-                Output.error("hudhost validate: no renderer with id '\(argument)'; registered: \(known.renderers.map(\.id).joined(separator: ", ")) (see `hudhost list`)")
+            if builtins.info(id: argument) != nil {
+                targets.append((.builtin(renderer: argument), argument))
+                continue
+            }
+            // Resolve a plugin id from metadata only (no plugin code runs in
+            // this process); the checks then load its file in the sandbox.
+            let report = catalogReport ?? RegistryOptions.discoveryOnly.catalog().scan()
+            catalogReport = report
+            guard let file = report.files.first(where: { $0.renderers.contains { $0.id == argument } }), let path = file.canonicalPath else {
+                let known = builtins.renderers.map(\.id) + report.files.flatMap { $0.renderers.map(\.id) }
+                Output.error("hudhost validate: no renderer with id '\(argument)'; known: \(known.joined(separator: ", ")) (see `hudhost list`)")
                 return .usage
             }
-            switch renderer.origin {
-            case .builtin: targets.append((.builtin(renderer: argument), argument))
-            case .file(let path): targets.append((.file(path: path, renderer: argument), argument))
-            }
+            targets.append((.file(path: path, renderer: argument), argument))
         }
 
         var configuration = ConformanceConfiguration(checkIDs: checkIDs, seed: seed)
@@ -184,6 +188,7 @@ struct ValidateCommand: Command {
             if showProgress { Output.error("validating \(argument)…") }
         }
         let report = ConformanceReport(profile: profile.rawValue, seed: seed, checkIDs: checkIDs, targets: reports)
+        recordOutcomes(reports)
         let text: String
         switch format {
         case .text: text = report.text(color: output == nil && Self.useColor, verbose: verbose)
@@ -204,6 +209,23 @@ struct ValidateCommand: Command {
         }
         if reports.contains(where: { $0.unloadable != nil }) { return .usage }
         return report.hasFailures(werror: werror) ? .failure : .ok
+    }
+
+    /// Stores each validated file's summary in the registry cache, where
+    /// `hudhost why` reports it (only for files on the search path).
+    private func recordOutcomes(_ reports: [ConformanceTargetReport]) {
+        guard let directory = RegistryCache.defaultDirectory() else { return }
+        let cache = RegistryCache(directory: directory, searchPath: SearchPaths.standard().directories)
+        for target in reports {
+            guard case .file(let path, _) = target.target else { continue }
+            let single = ConformanceReport(profile: profile.rawValue, seed: seed, checkIDs: checkIDs, targets: [target])
+            let canonical = realpath(path, nil).map { pointer in
+                defer { free(pointer) }
+                return String(cString: pointer)
+            } ?? path
+            cache.setValidation(path: canonical, summary: "profile \(profile.rawValue), seed \(seed): \(single.summary.line)")
+        }
+        cache.save()
     }
 
     static var useColor: Bool {
