@@ -146,14 +146,12 @@ struct DiscoveryTests {
         let paths = SearchPaths(directories: [directory])
         let cold = PluginCatalog(searchPaths: paths, cache: RegistryCache(directory: cacheDirectory, searchPath: paths.directories)).scan()
         #expect(cold.files.allSatisfy { !$0.fromCache })
-        let readsBefore = ElfMetadataReader.filesRead
+        #expect(cold.filesRead == 2)
         let warm = PluginCatalog(searchPaths: paths, cache: RegistryCache(directory: cacheDirectory, searchPath: paths.directories)).scan()
         #expect(warm.files.count == 2 && warm.files.allSatisfy(\.fromCache))
         #expect(warm.files.map(\.renderers) == cold.files.map(\.renderers))
-        // Other tests read files concurrently, so compare this scan's own files only.
-        _ = readsBefore
+        #expect(warm.filesRead == 0)
         var info = stat()
-        #expect(stat(cacheDirectory + "/hud", &info) != 0 || true)
         let cacheFile = try #require(try FileManager.default.contentsOfDirectory(atPath: cacheDirectory).first { $0.hasPrefix("registry-") })
         #expect(stat(cacheDirectory + "/" + cacheFile, &info) == 0 && info.st_mode & 0o777 == 0o600)
     }
@@ -379,12 +377,12 @@ struct DiscoveryTests {
 
     // MARK: - Scale
 
-    @Test func listIsCorrectForHundredsOfPluginsColdAndWarm() throws {
+    @Test func listIsCorrectForAThousandPluginsColdAndWarmAndRunsNoneOfThem() throws {
         let template = try Data(contentsOf: URL(fileURLWithPath: DiscoveryFixtures.path("meta_good")))
         let token = Data("p0000".utf8)
         let directory = try FixturePlugins.makeScratchDirectory("scale")
         chmod(directory, 0o755)
-        let count = 300
+        let count = 1000
         for index in 0..<count {
             let id = String(format: "p%04d", index)
             var copy = template
@@ -396,10 +394,17 @@ struct DiscoveryTests {
             try copy.write(to: URL(fileURLWithPath: directory + "/\(id).so"))
         }
         let cache = try FixturePlugins.makeScratchDirectory("scale-cache")
+        let marker = cache + "/constructor-ran"
         for run in ["cold", "warm"] {
-            let output = try Self.hudhost(["list", "--json"], path: directory, cache: cache)
+            let output = try Self.hudhost(["list", "--json"], path: directory, cache: cache, extra: ["HUD_FIXTURE_MARKER": marker])
             #expect(output.status == 0, "\(run): \(output.transcript)")
-            let rows = try CLITests.json(output)["renderers"]?.arrayValue ?? []
+            let json = try CLITests.json(output)
+            // Every copy's constructor would write the marker: none may run.
+            #expect(!FileManager.default.fileExists(atPath: marker), "\(run): plugin code ran")
+            // Cold reads each file's ELF headers once; warm reads none.
+            #expect(json["cache"]?["pluginFilesRead"]?.numberValue == (run == "cold" ? Double(count) : 0), "\(run)")
+            #expect(json["cache"]?["pluginFilesScanned"]?.numberValue == 0)
+            let rows = json["renderers"]?.arrayValue ?? []
             let ids = rows.compactMap { $0["id"]?.stringValue }.filter { $0.hasPrefix("org.scale.") }
             #expect(ids == (0..<count).map { String(format: "org.scale.p%04d", $0) }, "\(run)")
             #expect(rows.filter { $0["id"]?.stringValue?.hasPrefix("org.scale.") == true }.allSatisfy { $0["cached"] == .bool(run == "warm") })

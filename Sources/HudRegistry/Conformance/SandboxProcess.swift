@@ -229,8 +229,16 @@ public enum SandboxLimits {
         }
         set(RLIMIT_CORE, 0, 0)
         if cpuSeconds > 0 { set(RLIMIT_CPU, UInt64(cpuSeconds), UInt64(cpuSeconds) + 1) }
-        if addressSpaceBytes > 0 { set(RLIMIT_AS, addressSpaceBytes, addressSpaceBytes) }
+        if addressSpaceBytes > 0 && !runsUnderSanitizer { set(RLIMIT_AS, addressSpaceBytes, addressSpaceBytes) }
     }
+
+    /// AddressSanitizer and ThreadSanitizer reserve terabytes of shadow
+    /// address space at start-up and then need more on their own: under an
+    /// address-space limit every allocation of the sanitizer runtime fails
+    /// ("out of memory: failed to allocate ... InternalMmapVector"). A
+    /// sanitizer build (CI, Docs/RELIABILITY.md) keeps the CPU limit and the
+    /// timeout but drops RLIMIT_AS.
+    static let runsUnderSanitizer = ["__asan_init", "__tsan_init", "__msan_init"].contains { DynamicLibrary.processDefines($0) }
 
     /// Writes one line to `descriptor`, whole (retrying short writes).
     public static func writeLine(_ text: String, to descriptor: Int32) {

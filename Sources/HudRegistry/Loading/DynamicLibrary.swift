@@ -31,6 +31,13 @@ struct DynamicLibrary {
         return address
     }
 
+    /// True when `symbol` is defined anywhere in this process (the
+    /// executable or a library already loaded); e.g. `__asan_init` tells
+    /// that the process runs under AddressSanitizer.
+    static func processDefines(_ symbol: String) -> Bool {
+        dlsym(UnsafeMutableRawPointer(bitPattern: 0), symbol) != nil  // RTLD_DEFAULT
+    }
+
     private static func lastError() -> String? {
         guard let message = dlerror() else { return nil }
         return String(cString: message)

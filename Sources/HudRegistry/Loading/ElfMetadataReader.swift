@@ -1,5 +1,4 @@
 import Glibc
-import Synchronization
 
 /// One renderer as a plugin file describes it in its `.hud_renderers`
 /// ELF section (`hud_renderer_metadata_t`): read from disk, never executed.
@@ -117,14 +116,8 @@ enum ElfMetadataReader {
         return PluginFileMetadata(renderers: try HudMetadataFormat.parse(metadata), hasMetadataSection: true, buildID: buildID)
     }
 
-    /// How many files this process has opened to read metadata (tests use
-    /// it to prove a warm catalog scan reads no plugin file).
-    static var filesRead: Int { filesReadCounter.load(ordering: .relaxed) }
-    private static let filesReadCounter = Atomic<Int>(0)
-
     /// Opens `path` read-only without following a final symlink, and reads it.
     static func read(path: String) throws(ElfError) -> PluginFileMetadata {
-        filesReadCounter.add(1, ordering: .relaxed)
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { throw ElfError(kind: .io, reason: "cannot open \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }

@@ -58,6 +58,11 @@ public final class PluginCatalog {
         public var cachePath: String?
         public var cacheDiscarded: String?
         public var cacheWriteError: String?
+        /// Plugin files opened to read ELF metadata during this scan (0 on a
+        /// warm run with nothing changed).
+        public var filesRead = 0
+        /// Files loaded in a sandboxed child during this scan.
+        public var filesScanned = 0
     }
 
     public func scan() -> Report {
@@ -71,7 +76,9 @@ public final class PluginCatalog {
             for path in RendererRegistry.pluginFiles(in: directory) {
                 var file = examine(path, directory: directory, seen: &seen)
                 if let canonical = file.canonicalPath { visited.insert(canonical) }
+                if !file.fromCache, file.canonicalPath != nil, file.state.readsFile { report.filesRead += 1 }
                 if case .needsScan = file.state, let scanner, let canonical = file.canonicalPath {
+                    report.filesScanned += 1
                     file = record(scanner(canonical), for: file)
                 }
                 report.files.append(file)
@@ -168,5 +175,16 @@ public final class PluginCatalog {
         }
         cache?.store(record)
         return file
+    }
+}
+
+extension PluginCatalog.File.State {
+    /// True for outcomes reached by opening the file to read its ELF headers.
+    var readsFile: Bool {
+        switch self {
+        case .available, .needsScan: true
+        case .failed(let code, _): code != "not-a-file"
+        case .refused, .duplicate: false
+        }
     }
 }

@@ -119,6 +119,8 @@ struct ListCommand: Command {
                     ("path", report?.cachePath.map(JSONValue.string) ?? .null),
                     ("discarded", report?.cacheDiscarded.map(JSONValue.string) ?? .null),
                     ("writeError", report?.cacheWriteError.map(JSONValue.string) ?? .null),
+                    ("pluginFilesRead", .number(Double(report?.filesRead ?? 0))),
+                    ("pluginFilesScanned", .number(Double(report?.filesScanned ?? 0))),
                 ])),
             ]).serialized())
             return exit
