@@ -13,6 +13,8 @@ let package = Package(
         .executable(name: "hudhost", targets: ["hudhost"]),
         // A third-party renderer in plain C, built like any plugin: libExampleRing.so.
         .library(name: "ExampleRing", type: .dynamic, targets: ["ExampleRing"]),
+        // The benchmark harness (issue 7): swift run -c release hudbench.
+        .executable(name: "hudbench", targets: ["hudbench"]),
     ],
     targets: [
         // The ABI: one C header, nothing else.
@@ -42,6 +44,11 @@ let package = Package(
             name: "hudhost",
             dependencies: ["HudRegistry", "CHudSystem"],
             path: "Sources/hudhost"
+        ),
+        .executableTarget(
+            name: "hudbench",
+            dependencies: ["HudRegistry", "BuiltinRenderers", "HudRendererAPI"],
+            path: "Sources/hudbench"
         ),
         .testTarget(
             name: "HudRegistryTests",

@@ -21,9 +21,15 @@ public struct HudLayout: Sendable, Hashable {
         nodes.enumerated().sorted { ($0.element.z, $0.offset) < ($1.element.z, $1.offset) }.map(\.element)
     }
 
-    /// The topmost interactive node whose hit region contains the point.
+    /// The topmost interactive node whose hit region contains the point:
+    /// the highest z, and among equal z the one emitted last (painted on
+    /// top). One pass, no sorting or allocation.
     public func hitTest(x: Double, y: Double) -> HudNode? {
-        paintOrder.reversed().first { $0.isInteractive && $0.hit.contains(x: x, y: y) }
+        var best: HudNode?
+        for node in nodes where node.isInteractive && node.hit.contains(x: x, y: y) {
+            if best == nil || node.z >= best!.z { best = node }
+        }
+        return best
     }
 
     /// The slot node shown for a position, if any.

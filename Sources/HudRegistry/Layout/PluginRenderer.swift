@@ -18,28 +18,42 @@ final class PluginRenderer {
         self.buffer = LayoutBuffer(capacity: 64)
     }
 
-    /// Calls the renderer, growing the buffer once if it asks, validates
-    /// every node and decodes the result.
+    /// Calls the renderer, validates every node in place and decodes the
+    /// result into Swift values (allocates: the convenience path).
     func layout(_ snapshot: ComplicationsSnapshot, environment: HudEnvironment, interaction: HudInteraction) throws(RegistryError) -> HudLayout {
+        try withFrame(snapshot, environment: environment, interaction: interaction) { $0.decoded() }
+    }
+
+    /// Calls the renderer into the reused buffer, growing it once if it
+    /// asks, validates every node in place and hands `body` a view of them.
+    /// The per-frame path: with the buffer already large enough, nothing
+    /// here allocates on the heap. The frame is valid only inside `body`.
+    func withFrame<R>(_ snapshot: ComplicationsSnapshot, environment: HudEnvironment, interaction: HudInteraction,
+                      _ body: (LayoutFrame) -> R) throws(RegistryError) -> R {
         var output = hud_layout_t()
         let status = try call(snapshot, environment, interaction, &output)
         guard status == Int32(HUD_STATUS_OK) else {
             throw .layoutFailed(id: info.id, origin: info.origin.description, status: status)
         }
-        return try LayoutDecoder(info: info, environment: environment).decode(output, nodes: buffer.nodes, stride: buffer.stride)
+        do {
+            try LayoutValidator.validate(output, nodes: UnsafeRawPointer(buffer.nodes), stride: buffer.stride)
+        } catch {
+            throw error.registryError(info)
+        }
+        return body(LayoutFrame(validated: output, nodes: UnsafeRawPointer(buffer.nodes), stride: buffer.stride))
     }
 
     private func call(_ snapshot: ComplicationsSnapshot, _ environment: HudEnvironment, _ interaction: HudInteraction,
                       _ output: inout hud_layout_t) throws(RegistryError) -> Int32 {
         var attempts = 0
+        var interactionView = InteractionMarshaler.make(interaction)
         while true {
             attempts += 1
             buffer.prepare(&output)
             let (status, violations) = EnvironmentMarshaler.with(environment) { env in
-                withUnsafePointer(to: InteractionMarshaler.make(interaction)) { interactionView in
-                    PluginCalls.layout(descriptor, snapshot.view, env, interactionView, &output)
-                }
+                PluginCalls.layout(descriptor, snapshot.view, env, &interactionView, &output)
             }
+            buffer.noteWritten(status: status, count: output.count)
             guard violations == 0 else {
                 throw .actionCalledDuringLayout(id: info.id, origin: info.origin.description, count: violations)
             }
@@ -60,28 +74,50 @@ final class PluginRenderer {
     }
 }
 
-/// The host-owned node buffer: `capacity` nodes of `stride` bytes.
+/// The host-owned node buffer: `capacity` nodes of `stride` bytes, zeroed
+/// for the renderer as the ABI promises.
+///
+/// Zeroing is incremental: the whole buffer is zeroed once when it is made,
+/// and before each later call only the nodes the previous call may have
+/// written (its `count`, capped at the capacity; the whole buffer after a
+/// failed call, whose count says nothing). A renderer writes nodes only
+/// below `count`, so the renderer always starts from an all-zero buffer,
+/// and a steady-state call clears a few nodes instead of the whole
+/// capacity (64 nodes × 168 bytes).
 final class LayoutBuffer {
     let capacity: Int
     let stride: Int
     let nodes: UnsafeMutableRawPointer
+    /// Leading nodes that may hold bytes from the previous call.
+    private var dirtyNodes: Int
 
     init(capacity: Int) {
         self.capacity = capacity
         self.stride = MemoryLayout<hud_node_t>.stride
         self.nodes = .allocate(byteCount: max(1, capacity * stride), alignment: MemoryLayout<hud_node_t>.alignment)
+        self.dirtyNodes = capacity
     }
 
     deinit { nodes.deallocate() }
 
-    /// Zeroes the nodes and fills the host's half of the layout header.
+    /// Zeroes the nodes the previous call may have written and fills the
+    /// host's half of the layout header.
     func prepare(_ output: inout hud_layout_t) {
-        nodes.initializeMemory(as: UInt8.self, repeating: 0, count: max(1, capacity * stride))
+        if dirtyNodes > 0 {
+            nodes.initializeMemory(as: UInt8.self, repeating: 0, count: dirtyNodes * stride)
+            dirtyNodes = 0
+        }
         output = hud_layout_t()
         output.struct_size = UInt32(MemoryLayout<hud_layout_t>.size)
         output.node_stride = UInt32(stride)
         output.nodes = nodes
         output.capacity = UInt32(capacity)
+    }
+
+    /// Records how much of the buffer a call may have written.
+    func noteWritten(status: Int32, count: UInt32) {
+        let succeeded = status == Int32(HUD_STATUS_OK) || status == Int32(HUD_STATUS_BUFFER_TOO_SMALL)
+        dirtyNodes = succeeded ? min(Int(count), capacity) : capacity
     }
 }
 

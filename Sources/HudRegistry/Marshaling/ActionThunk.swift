@@ -69,12 +69,7 @@ final class ActionThunk {
         guard !value.retired.exchange(true, ordering: .acquiringAndReleasing) else { return }
         value.action = nil
         ActionThunk.counters.live.subtract(1, ordering: .relaxed)
-        ActionThunk.quarantine.withLock { ring in
-            ring.append(Retired(closure: closure, box: box))
-            if ring.count > ActionThunk.quarantineLimit {
-                ring.removeFirst().free()
-            }
-        }
+        ActionThunk.quarantine.withLock { $0.push(Retired(closure: closure, box: box)) }
     }
 
     deinit { retire() }
@@ -93,7 +88,7 @@ final class ActionThunk {
     /// Calls made while a renderer's layout was on the stack (not run).
     static var callsDuringLayoutCount: Int { counters.duringLayout.load(ordering: .relaxed) }
     /// Retired thunks whose code is still mapped to catch late calls.
-    static var quarantinedCount: Int { quarantine.withLock { $0.count } }
+    static var quarantinedCount: Int { quarantine.withLock { $0.entries.count } }
 
     /// How many retired thunks stay mapped.
     static let quarantineLimit = 4096
@@ -101,10 +96,7 @@ final class ActionThunk {
     /// Frees every quarantined thunk now (late calls through them are then
     /// undefined). For tests and orderly shutdown.
     static func drainQuarantine() {
-        quarantine.withLock { ring in
-            for retired in ring { retired.free() }
-            ring.removeAll()
-        }
+        quarantine.withLock { $0.drain() }
     }
 
     /// Marks the current thread as inside a renderer's layout call for the
@@ -154,7 +146,29 @@ final class ActionThunk {
             box.release()
         }
     }
-    private static let quarantine = Mutex<[Retired]>([])
+    /// A fixed-size ring of retired thunks: pushing past the limit frees
+    /// the oldest (O(1), no shifting).
+    private struct Quarantine: ~Copyable {
+        var entries: [Retired] = []
+        var oldest = 0
+
+        mutating func push(_ retired: Retired) {
+            if entries.count < ActionThunk.quarantineLimit {
+                entries.append(retired)
+                return
+            }
+            entries[oldest].free()
+            entries[oldest] = retired
+            oldest = (oldest + 1) % entries.count
+        }
+
+        mutating func drain() {
+            for retired in entries { retired.free() }
+            entries.removeAll()
+            oldest = 0
+        }
+    }
+    private static let quarantine = Mutex<Quarantine>(Quarantine())
 
     /// One call interface for every `void (*)(void)`; prepared once and never
     /// mutated, so sharing it between closures and threads is safe.

@@ -505,7 +505,12 @@ public struct SvgPresenter {
     /// `width`; empty when not even "…" fits.
     public static func truncate(_ text: String, width: Double, fontSize: Double, advance: Double = advanceFactor) -> String {
         guard fontSize > 0, advance > 0 else { return text }
-        let available = Int((width / (fontSize * advance) + 1e-9).rounded(.down))
+        // A renderer may return any finite font size: a subnormal one makes
+        // the quotient infinite (or NaN for a zero width), a tiny one larger
+        // than Int.max; either way everything fits (found by Fuzz/ layout).
+        let quotient = (width / (fontSize * advance) + 1e-9).rounded(.down)
+        guard quotient < Double(Int32.max) else { return text }
+        let available = quotient < 1 ? 0 : Int(quotient)
         guard text.reduce(0, { $0 + units($1) }) > available else { return text }
         guard available >= 1 else { return "" }
         var kept = ""

@@ -117,10 +117,34 @@ public final class RendererRegistry {
     /// Lays out `snapshot` with the renderer chosen by `style`.
     public func layout(style: HudPhoneComplicationsStyle, snapshot: ComplicationsSnapshot,
                        environment: HudEnvironment, interaction: HudInteraction = .idle) throws(RegistryError) -> HudLayout {
-        guard let renderer = renderersByID[style.rendererID] else {
-            throw .unknownRenderer(id: style.rendererID, known: order)
+        return try renderer(for: style).layout(snapshot, environment: environment, interaction: interaction)
+    }
+
+    /// Lays out `snapshot` and hands `body` the validated nodes in place:
+    /// the per-frame path, with no heap allocation in steady state (see
+    /// `LayoutFrame`). The frame is valid only inside `body`.
+    public func withLayout<R>(style: HudPhoneComplicationsStyle, snapshot: ComplicationsSnapshot,
+                              environment: HudEnvironment, interaction: HudInteraction = .idle,
+                              _ body: (LayoutFrame) -> R) throws(RegistryError) -> R {
+        try renderer(for: style).withFrame(snapshot, environment: environment, interaction: interaction, body)
+    }
+
+    /// The renderer the previous layout call used, keyed by the id exactly
+    /// as the caller's style holds it. A frame loop asks for the same style
+    /// every time, and an identical `String` compares in one word, where
+    /// hashing it for the dictionary costs about a thousand instructions per
+    /// call. Renderers are only ever added, never replaced or removed, so a
+    /// remembered entry stays valid.
+    private var lastRenderer: (id: String, renderer: PluginRenderer)?
+
+    private func renderer(for style: HudPhoneComplicationsStyle) throws(RegistryError) -> PluginRenderer {
+        let id = style.rendererID
+        if let last = lastRenderer, last.id == id { return last.renderer }
+        guard let renderer = renderersByID[id] else {
+            throw .unknownRenderer(id: id, known: order)
         }
-        return try renderer.layout(snapshot, environment: environment, interaction: interaction)
+        lastRenderer = (id, renderer)
+        return renderer
     }
 
     // MARK: - Registration (one path for everyone)

@@ -1,0 +1,94 @@
+/// Issue 7 §2: the budgets, judged from what this run measured. Reported,
+/// never enforced (the machine is shared and noisy; CI only checks that the
+/// harness runs).
+enum Budgets {
+    static let builtinIDs: Set<String> = ["com.hudson.tray", "com.hudson.scattered", "com.hudson.minimal"]
+
+    static func evaluate(_ report: inout Report) {
+        var budgets: [Report.Budget] = []
+
+        // 1. Registry overhead ≤ 1.25× the direct call.
+        if !report.ratios.isEmpty {
+            let worst = report.ratios.max { $0.value < $1.value }!
+            let all = report.ratios.map { "\(short($0.renderer)) \(fixed($0.value, 2))×" }.joined(separator: ", ")
+            budgets.append(.init(name: "Registry overhead (layout via ABI / direct call)", limit: "≤ 1.25×",
+                                 measured: all, status: worst.value <= 1.25 ? .pass : .miss))
+        } else {
+            budgets.append(.init(name: "Registry overhead (layout via ABI / direct call)", limit: "≤ 1.25×", measured: "not run", status: .notMeasured))
+        }
+
+        // 2. Full frame ≤ 5 µs median on any built-in.
+        let frames = report.timings.filter { $0.scenario == "frame.shell.republish" && builtinIDs.contains($0.subject) }
+        if frames.isEmpty {
+            budgets.append(.init(name: "Full frame, demo set, built-ins (median)", limit: "≤ 5 µs", measured: "not run", status: .notMeasured))
+        } else {
+            let worst = frames.map(\.stats.median).max()!
+            budgets.append(.init(name: "Full frame, demo set, built-ins (median)", limit: "≤ 5 µs",
+                                 measured: frames.map { "\(short($0.subject)) \(fixed($0.stats.median / 1000, 2)) µs" }.joined(separator: ", "),
+                                 status: worst <= 5_000 ? .pass : .miss))
+        }
+
+        // 3. 0 host-side heap allocations per steady-state layout call:
+        //    registry.withLayout total minus what the renderer itself does.
+        let registryRows = report.allocations.filter { $0.scenario == "layout.registry" }
+        if registryRows.isEmpty {
+            budgets.append(.init(name: "Host-side heap allocations per steady-state layout", limit: "0", measured: "not run", status: .notMeasured))
+        } else {
+            var parts: [String] = []
+            var worst = 0.0
+            for row in registryRows {
+                let direct = report.allocations.first { $0.scenario == "layout.direct" && $0.subject == row.subject }?.allocationsPerCall ?? 0
+                let host = row.allocationsPerCall - direct
+                worst = max(worst, host)
+                parts.append("\(short(row.subject)) \(fixed(host, 2))")
+            }
+            budgets.append(.init(name: "Host-side heap allocations per steady-state layout (registry − direct)", limit: "0",
+                                 measured: parts.joined(separator: ", "), status: worst < 0.005 ? .pass : .miss))
+        }
+
+        // 4. Thunks.
+        if let create = report.median("thunk.create", "libffi") {
+            budgets.append(.init(name: "Thunk create (median)", limit: "≤ 100 ns", measured: "\(ns(create)) ns", status: create <= 100 ? .pass : .miss))
+        } else {
+            budgets.append(.init(name: "Thunk create (median)", limit: "≤ 100 ns", measured: "not run", status: .notMeasured))
+        }
+        if let call = report.median("thunk.call", "libffi") {
+            budgets.append(.init(name: "Thunk call (median)", limit: "≤ 20 ns", measured: "\(ns(call)) ns", status: call <= 20 ? .pass : .miss))
+        } else {
+            budgets.append(.init(name: "Thunk call (median)", limit: "≤ 20 ns", measured: "not run", status: .notMeasured))
+        }
+
+        // 5. hudhost list with 1,000 plugins.
+        let thousand = report.discovery.filter { $0.count == 1000 }
+        let list = thousand.first { $0.mode == "hudhost list" }
+        let cold = thousand.first { $0.mode == "hudhost list, cold" }
+        let warm = thousand.first { $0.mode == "hudhost list, warm" } ?? list
+        if let warm {
+            budgets.append(.init(name: "hudhost list, 1000 plugins, warm (median wall)", limit: "≤ 50 ms",
+                                 measured: "\(fixed(warm.wallMilliseconds.median, 1)) ms" + (cold == nil ? " (no cache yet: dlopen path)" : ""),
+                                 status: warm.wallMilliseconds.median <= 50 ? .pass : .miss))
+        } else {
+            budgets.append(.init(name: "hudhost list, 1000 plugins, warm (median wall)", limit: "≤ 50 ms", measured: "not run (needs full mode and hudhost)", status: .notMeasured))
+        }
+        if let cold {
+            budgets.append(.init(name: "hudhost list, 1000 plugins, cold metadata-only (median wall)", limit: "≤ 200 ms",
+                                 measured: "\(fixed(cold.wallMilliseconds.median, 1)) ms", status: cold.wallMilliseconds.median <= 200 ? .pass : .miss))
+        } else {
+            budgets.append(.init(name: "hudhost list, 1000 plugins, cold metadata-only (median wall)", limit: "≤ 200 ms",
+                                 measured: list == nil ? "not run" : "no metadata cache/scan in hudhost yet (issue 6)", status: .notMeasured))
+        }
+        let rss = thousand.filter { $0.mode.hasPrefix("hudhost list") }.map(\.peakRSSMiB).max()
+        if let rss {
+            budgets.append(.init(name: "hudhost list, 1000 plugins, peak RSS", limit: "≤ 50 MB",
+                                 measured: "\(fixed(rss * 1.048576, 1)) MB", status: rss * 1.048576 <= 50 ? .pass : .miss))
+        } else {
+            budgets.append(.init(name: "hudhost list, 1000 plugins, peak RSS", limit: "≤ 50 MB", measured: "not run", status: .notMeasured))
+        }
+        report.budgets = budgets
+    }
+
+    /// "tray" for "com.hudson.tray".
+    static func short(_ id: String) -> String {
+        builtinIDs.contains(id) ? String(id.split(separator: ".").last!) : id
+    }
+}

@@ -1,0 +1,177 @@
+import Glibc
+import HudRegistry
+
+/// Discovery with N = 10, 100, 1000 generated plugins: one C source
+/// (Benchmarks/generated-plugin/generated_plugin.c) compiled with a
+/// different -DHUDGEN_INDEX per file, cached under the benchmark's temp
+/// directory (keyed on the source and the ABI header, so a header change
+/// recompiles them), hard-linked into one directory per N.
+///
+/// Measured per N, each in a fresh process:
+/// - `hudhost list --json` (the bin dir's hudhost), wall time from spawn to
+///   reap and peak RSS from wait4's rusage. HOME and XDG_CACHE_HOME point
+///   into a private directory, so the run is hermetic and the registry
+///   cache (issue 6) can be dropped: "cold" deletes it before every run,
+///   "warm" keeps the one the previous run wrote. While hudhost writes no
+///   cache, both are the dlopen path and one row is reported.
+/// - `RendererRegistry.discover` in a hudbench child: loading every plugin
+///   with dlopen, timed in-process (no process start-up).
+///
+/// Since issue 6, `hudhost list` reads each plugin's ELF metadata section
+/// without dlopen and keeps a registry cache; the harness finds out which
+/// kind of hudhost it runs by looking for the cache after the cold run, so
+/// an older hudhost (dlopen path, no cache) is still measured, as one row.
+enum Discovery {
+    static func measure(options: Options, into report: inout Report) throws {
+        let counts = options.quick ? [10] : [10, 100, 1000]
+        let runs = options.quick ? 3 : 11
+        let root = Files.cacheDirectory()
+        let directories = try generate(counts: counts, under: root)
+        let hudhost = Files.executableDirectory + "/hudhost"
+        let haveHudhost = Files.isExecutable(hudhost)
+        if !haveHudhost {
+            report.notes.append("discovery: \(hudhost) is missing, so `hudhost list` was not measured; run `swift build -c release` (all products) first")
+        }
+        let home = root + "/home"
+        _ = Files.makeDirectories(home)
+        for n in counts {
+            let directory = directories[n]!
+            if haveHudhost {
+                let cache = root + "/xdg-\(n)"
+                let environment: [String: String?] = ["HUD_RENDERER_PATH": directory, "HOME": home, "XDG_CACHE_HOME": cache]
+                let listing = root + "/list-\(n).json"
+                // Cold: fresh process, no cache.
+                var cold: [Double] = [], coldRSS = 0
+                for _ in 0..<runs {
+                    Files.removeTree(cache)
+                    guard let result = Subprocess.run([hudhost, "list", "--json"], environment: environment, stdout: listing) else {
+                        throw HarnessError("cannot run \(hudhost)")
+                    }
+                    cold.append(Double(result.wallNanoseconds) / 1e6)
+                    coldRSS = max(coldRSS, result.peakRSSKiB)
+                }
+                let listed = try listedRenderers(listing, n: n)
+                let hasCache = directoryHasFiles(cache)
+                // Warm: the cache the previous run wrote (if any) stays.
+                var warm: [Double] = [], warmRSS = 0
+                if hasCache {
+                    for _ in 0..<runs {
+                        guard let result = Subprocess.run([hudhost, "list", "--json"], environment: environment, stdout: listing) else {
+                            throw HarnessError("cannot run \(hudhost)")
+                        }
+                        warm.append(Double(result.wallNanoseconds) / 1e6)
+                        warmRSS = max(warmRSS, result.peakRSSKiB)
+                    }
+                }
+                unlink(listing)
+                if hasCache {
+                    report.discovery.append(.init(count: n, mode: "hudhost list, cold", wallMilliseconds: TimingScenarios.stats(cold, batch: 1),
+                                                  peakRSSMiB: Double(coldRSS) / 1024, renderersListed: listed,
+                                                  note: "fresh process, registry cache deleted before each run"))
+                    report.discovery.append(.init(count: n, mode: "hudhost list, warm", wallMilliseconds: TimingScenarios.stats(warm, batch: 1),
+                                                  peakRSSMiB: Double(warmRSS) / 1024, renderersListed: listed,
+                                                  note: "fresh process, registry cache kept"))
+                } else {
+                    let note = "discovery: this hudhost wrote no registry cache under $XDG_CACHE_HOME/hud, so `hudhost list` was measured once per run (dlopen path); cold and warm rows need issue 6's cache"
+                    if !report.notes.contains(note) { report.notes.append(note) }
+                    report.discovery.append(.init(count: n, mode: "hudhost list", wallMilliseconds: TimingScenarios.stats(cold, batch: 1),
+                                                  peakRSSMiB: Double(coldRSS) / 1024, renderersListed: listed,
+                                                  note: "fresh process; hudhost wrote no registry cache (dlopen path)"))
+                }
+            }
+            // In-process dlopen of every plugin.
+            var load: [Double] = [], loadRSS = 0, loaded = 0
+            let output = root + "/discover-\(getpid()).tsv"
+            defer { unlink(output) }
+            for _ in 0..<runs {
+                guard let result = Subprocess.run([Files.executablePath, "--internal-discover", directory, output],
+                                                  environment: ["HOME": home, "XDG_CACHE_HOME": root + "/xdg-none"]),
+                      result.succeeded,
+                      let fields = Files.read(output)?.split(separator: "\t"), fields.count == 2,
+                      let nanoseconds = Double(fields[0]), let count = Int(fields[1].filter { !$0.isNewline })
+                else { throw HarnessError("the in-process discovery child failed for N = \(n)") }
+                load.append(nanoseconds / 1e6)
+                loadRSS = max(loadRSS, result.peakRSSKiB)
+                loaded = count
+            }
+            report.discovery.append(.init(count: n, mode: "discover() with dlopen, in-process", wallMilliseconds: TimingScenarios.stats(load, batch: 1),
+                                          peakRSSMiB: Double(loadRSS) / 1024, renderersListed: loaded,
+                                          note: "RendererRegistry.discover timed inside a fresh hudbench child"))
+        }
+    }
+
+    /// Child side of the in-process measurement: writes "<ns>\t<renderers>".
+    static func child(directory: String, output: String) throws {
+        let registry = RendererRegistry()
+        let start = monotonicNanoseconds()
+        let result = registry.discover(SearchPaths(directories: [directory]))
+        let elapsed = monotonicNanoseconds() &- start
+        guard Files.write("\(elapsed)\t\(result.loaded.count)\n", to: output) else { throw HarnessError("cannot write \(output)") }
+    }
+
+    // MARK: - Generated plugins
+
+    /// Compiles the plugins each N needs (once; cached) and returns, per N,
+    /// a directory holding exactly N of them.
+    private static func generate(counts: [Int], under root: String) throws -> [Int: String] {
+        let source = SourceTree.root + "/Benchmarks/generated-plugin/generated_plugin.c"
+        let include = SourceTree.root + "/Sources/HudRendererAPI/include"
+        guard let text = Files.read(source), let header = Files.read(include + "/hud_renderer.h") else {
+            throw HarnessError("cannot read \(source) or the ABI header; run hudbench from its source checkout (or set HUDBENCH_SOURCE_ROOT)")
+        }
+        let base = root + "/plugins-" + Files.fingerprint([text, header])
+        let pool = base + "/pool"
+        guard Files.makeDirectories(pool) else { throw HarnessError("cannot create \(pool)") }
+        let needed = counts.max() ?? 0
+        let name = { (index: Int) in "gen-" + String(repeating: "0", count: 4 - String(index).count) + String(index) + ".so" }
+        var commands: [[String]] = []
+        for index in 0..<needed where !Files.exists(pool + "/" + name(index)) {
+            let digits = String(name(index).dropFirst(4).prefix(4))
+            commands.append(["cc", "-std=c11", "-O1", "-shared", "-fPIC", "-I", include, "-DHUDGEN_INDEX=" + digits,
+                             source, "-o", pool + "/" + name(index)])
+        }
+        if !commands.isEmpty {
+            let log = base + "/build.log"
+            let start = monotonicNanoseconds()
+            guard Subprocess.runAll(commands, jobs: max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))), log: log) else {
+                throw HarnessError("compiling the generated plugins failed; see \(log)")
+            }
+            Console.error("hudbench: compiled \(commands.count) generated plugins in \(fixed(Double(monotonicNanoseconds() &- start) / 1e9, 1)) s (cached in \(pool))")
+        }
+        var directories: [Int: String] = [:]
+        for n in counts {
+            let directory = base + "/n\(n)"
+            guard Files.makeDirectories(directory) else { throw HarnessError("cannot create \(directory)") }
+            for index in 0..<n where !Files.exists(directory + "/" + name(index)) {
+                guard link(pool + "/" + name(index), directory + "/" + name(index)) == 0 else {
+                    throw HarnessError("cannot link \(name(index)) into \(directory): \(String(cString: strerror(errno)))")
+                }
+            }
+            directories[n] = directory
+        }
+        return directories
+    }
+
+    /// Generated renderers in a `hudhost list --json` document.
+    private static func listedRenderers(_ path: String, n: Int) throws -> Int {
+        guard let text = Files.read(path), let document = try? JSONParser.parse(text),
+              let renderers = document["renderers"]?.arrayValue else {
+            throw HarnessError("hudhost list --json printed no readable JSON for N = \(n)")
+        }
+        let generated = renderers.filter { $0["id"]?.stringValue?.hasPrefix("org.hudbench.generated-") == true }.count
+        guard generated > 0 else {
+            throw HarnessError("hudhost list found none of the \(n) generated plugins (\(path)); is HUD_RENDERER_PATH honoured?")
+        }
+        return generated
+    }
+
+    private static func directoryHasFiles(_ path: String) -> Bool {
+        guard let dir = opendir(path) else { return false }
+        defer { closedir(dir) }
+        while let entry = readdir(dir) {
+            let first = withUnsafePointer(to: entry.pointee.d_name) { $0.withMemoryRebound(to: UInt8.self, capacity: 2) { $0[0] } }
+            if first != UInt8(ascii: ".") { return true }
+        }
+        return false
+    }
+}

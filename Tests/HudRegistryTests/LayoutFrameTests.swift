@@ -1,0 +1,128 @@
+@testable import HudRegistry
+import Testing
+
+/// The per-frame path: `RendererRegistry.withLayout` validates in place and
+/// must agree exactly with the decoded `HudLayout` path, and the in-place
+/// UTF-8 check must agree with the standard library's.
+struct LayoutFrameTests {
+    static let styles: [HudPhoneComplicationsStyle] = [.tray, .scattered, .minimal]
+
+    static func complications() -> HudPhoneComplications {
+        HudPhoneComplications(
+            topLeft: .init(icon: "chevron.left", label: "Back", action: {}),
+            topRight: .init(icon: "gear", secondary: .init(icon: "bell", label: "3"), action: {}),
+            bottomLeft: .init(icon: "square.and.arrow.up", label: "Partager — ça marche", action: {}),
+            bottomRight: .init(icon: "trash", role: .destructive, label: "Delete",
+                               secondary: .init(icon: "arrow.uturn.backward", action: {}), action: {}),
+            center: .init(icon: "record.circle", role: .accent, label: "Record 🎥",
+                          longPressModes: [.init(id: "photo", icon: "camera", label: "Photo", action: {}),
+                                           .init(id: "video", icon: "video", label: "Vidéo", action: {})],
+                          action: {})
+        )
+    }
+
+    static let interactions: [HudInteraction] = [
+        .idle,
+        HudInteraction(pressed: .slot(.center)),
+        HudInteraction(pressed: .mode(.center, index: 1), revealedPosition: .center),
+    ]
+
+    @Test(arguments: styles)
+    func frameDecodesToTheSameLayoutAsTheDecodedPath(style: HudPhoneComplicationsStyle) throws {
+        let registry = RendererRegistry.withBuiltins()
+        let snapshot = try ComplicationsSnapshot(Self.complications())
+        for direction in [HudLayoutDirection.leftToRight, .rightToLeft] {
+            let environment = HudEnvironment(device: .iphone16Pro, layoutDirection: direction, navigationTitle: "Home")
+            for interaction in Self.interactions {
+                let decoded = try registry.layout(style: style, snapshot: snapshot, environment: environment, interaction: interaction)
+                let viaFrame = try registry.withLayout(style: style, snapshot: snapshot, environment: environment,
+                                                       interaction: interaction) { $0.decoded() }
+                #expect(viaFrame == decoded)
+                try registry.withLayout(style: style, snapshot: snapshot, environment: environment, interaction: interaction) { frame in
+                    #expect(frame.count == decoded.nodes.count)
+                    for (view, node) in zip(frame, decoded.nodes) {
+                        #expect(view.decoded() == node)
+                        #expect(view.target == HudInteraction.Target(node))
+                    }
+                    for position in Position.allCases {
+                        #expect(frame.isHidden(position) == decoded.hiddenPositions.contains(position))
+                    }
+                }
+            }
+        }
+    }
+
+    @Test(arguments: styles)
+    func frameHitTestingAgreesWithTheDecodedLayout(style: HudPhoneComplicationsStyle) throws {
+        let registry = RendererRegistry.withBuiltins()
+        let snapshot = try ComplicationsSnapshot(Self.complications())
+        let environment = HudEnvironment(device: .iphone16Pro)
+        let interaction = HudInteraction(revealedPosition: .center)
+        let decoded = try registry.layout(style: style, snapshot: snapshot, environment: environment, interaction: interaction)
+        try registry.withLayout(style: style, snapshot: snapshot, environment: environment, interaction: interaction) { frame in
+            for x in stride(from: 0.0, through: environment.screenSize.width, by: 7) {
+                for y in stride(from: 0.0, through: environment.screenSize.height, by: 7) {
+                    let expected = decoded.hitTest(x: x, y: y).flatMap(HudInteraction.Target.init)
+                    #expect(frame.hitTest(x: x, y: y) == expected, "at (\(x), \(y))")
+                }
+            }
+        }
+    }
+
+    @Test func repeatedLayoutsThroughTheReusedBufferStayIdentical() throws {
+        // Alternating a large and a small layout exercises the incremental
+        // zeroing: the small one must not see the large one's leftovers.
+        let registry = RendererRegistry.withBuiltins()
+        let snapshot = try ComplicationsSnapshot(Self.complications())
+        let environment = HudEnvironment(device: .iphone16Pro)
+        let open = HudInteraction(revealedPosition: .center)
+        let first = try registry.layout(style: .tray, snapshot: snapshot, environment: environment, interaction: .idle)
+        let firstOpen = try registry.layout(style: .tray, snapshot: snapshot, environment: environment, interaction: open)
+        for _ in 0..<3 {
+            #expect(try registry.layout(style: .tray, snapshot: snapshot, environment: environment, interaction: open) == firstOpen)
+            #expect(try registry.layout(style: .tray, snapshot: snapshot, environment: environment, interaction: .idle) == first)
+        }
+    }
+
+    @Test func unknownStyleIsATypedError() throws {
+        let registry = RendererRegistry.withBuiltins()
+        let snapshot = try ComplicationsSnapshot(Self.complications())
+        #expect(throws: RegistryError.self) {
+            try registry.withLayout(style: .renderer("org.example.missing"), snapshot: snapshot,
+                                    environment: HudEnvironment(device: .iphone16Pro)) { $0.count }
+        }
+    }
+
+    /// Byte sequences around every boundary of UTF-8's well-formedness table.
+    static let utf8Cases: [[UInt8]] = [
+        [], [0x41], Array("plain ascii, longer than eight bytes".utf8), Array("é".utf8), Array("€".utf8), Array("𝄞".utf8),
+        [0xC2, 0x80], [0xDF, 0xBF], [0xC0, 0x80], [0xC1, 0xBF],          // overlong 2-byte
+        [0xE0, 0xA0, 0x80], [0xE0, 0x9F, 0xBF],                           // overlong 3-byte
+        [0xED, 0x9F, 0xBF], [0xED, 0xA0, 0x80],                           // surrogates
+        [0xEF, 0xBF, 0xBF], [0xF0, 0x90, 0x80, 0x80], [0xF0, 0x8F, 0xBF, 0xBF],
+        [0xF4, 0x8F, 0xBF, 0xBF], [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80], // above U+10FFFF
+        [0x80], [0xBF], [0xFE], [0xFF],                                   // stray bytes
+        [0xC3], [0xE2, 0x82], [0xF0, 0x9F, 0x98],                         // truncated
+        [0xE2, 0x28, 0xA1], [0xC3, 0x41],                                 // bad continuation
+        Array("12345678é".utf8), Array("1234567é".utf8), Array("é1234567".utf8), Array("abcdefghijklmnop\u{80}".utf8),
+    ]
+
+    @Test func utf8ValidationMatchesTheStandardLibrary() {
+        var cases = Self.utf8Cases
+        // A non-ASCII byte at every offset of ASCII runs of length 0...24.
+        for length in 0...24 {
+            for offset in 0...length {
+                for byte: UInt8 in [0x80, 0xC3, 0xFF] {
+                    var bytes = Array(repeating: UInt8(ascii: "a"), count: length)
+                    bytes.insert(byte, at: offset)
+                    cases.append(bytes)
+                }
+            }
+        }
+        for bytes in cases {
+            let expected = String(validating: bytes, as: UTF8.self) != nil
+            let actual = bytes.withUnsafeBytes { UTF8Validation.isValid($0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, count: $0.count) }
+            #expect(actual == expected, "bytes \(bytes.map { String($0, radix: 16) })")
+        }
+    }
+}
