@@ -14,7 +14,7 @@ import Glibc
 public struct PathSecurity: Sendable {
     /// Skips the checks (development only; `--allow-insecure-path`).
     public var allowInsecure: Bool
-    public let userID: uid_t
+    public let userID: UInt32
 
     public init(allowInsecure: Bool = false) {
         self.allowInsecure = allowInsecure
