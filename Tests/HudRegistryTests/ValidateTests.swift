@@ -109,7 +109,10 @@ struct ValidateTests {
         #expect(output.status == 0, "\(output.transcript)")
         switch format {
         case "text":
-            #expect(output.stdout.contains(" 0 failed, 0 warnings, 6 skipped, 0 crashed, 0 timed out"), "\(output.stdout)")
+            // Performance checks may warn on a loaded machine (they are
+            // warnings by design); nothing may fail.
+            #expect(output.stdout.contains(" 0 failed, "), "\(output.stdout)")
+            #expect(output.stdout.contains(" 6 skipped, 0 crashed, 0 timed out"), "\(output.stdout)")
         case "json":
             let json = try CLITests.json(output)
             #expect(Self.failures(json).isEmpty)
@@ -132,7 +135,10 @@ struct ValidateTests {
         #expect(Self.failures(json).isEmpty)
         let renderers = Set(Self.results(json).compactMap { $0["renderer"]?.stringValue })
         #expect(renderers == ["com.hudson.tray", "com.hudson.scattered", "com.hudson.minimal"])
-        #expect(Self.results(json).allSatisfy { $0["status"]?.stringValue == "passed" })
+        #expect(Self.results(json).allSatisfy { result in
+            result["status"]?.stringValue == "passed"
+                || (result["status"]?.stringValue == "warning" && result["check"]?.stringValue?.hasPrefix("perf-") == true)
+        })
     }
 
     @Test func junitFailureCarriesTheSeed() throws {

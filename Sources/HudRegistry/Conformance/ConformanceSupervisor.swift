@@ -28,7 +28,8 @@ public struct ConformanceSupervisor: Sendable {
     /// parallel runs cannot disturb each other), in argument order.
     public static func validateAll(_ targets: [(ConformanceTarget, String)], with supervisor: ConformanceSupervisor, jobs: Int,
                                    starting: @escaping @Sendable (String) -> Void = { _ in }) -> [ConformanceTargetReport] {
-        let reports = Mutex<[Int: ConformanceTargetReport]>([:])
+        // One slot per target, written by the one worker that took its index.
+        let reports = WorkerSlots<ConformanceTargetReport>(count: targets.count)
         let next = Atomic<Int>(0)
         let work = UncheckedBox(targets)
         ConcurrentWorkers.run(count: max(1, min(jobs, targets.count))) { _ in
@@ -37,11 +38,10 @@ public struct ConformanceSupervisor: Sendable {
                 guard index < work.value.count else { return }
                 let (target, argument) = work.value[index]
                 starting(argument)
-                let report = supervisor.validate(target, argument: argument)
-                reports.withLock { $0[index] = report }
+                reports[index] = supervisor.validate(target, argument: argument)
             }
         }
-        return reports.withLock { collected in targets.indices.compactMap { collected[$0] } }
+        return targets.indices.compactMap { reports[$0] }
     }
 
     public func validate(_ target: ConformanceTarget, argument: String) -> ConformanceTargetReport {

@@ -47,19 +47,21 @@ enum DeterminismChecks {
         let snapshots = cases.map { context.snapshot($0.complications)! }
         let serial = cases.indices.map { context.call(cases[$0], snapshot: snapshots[$0]).outputBytes }
         let threads = context.configuration.threads, calls = context.configuration.callsPerThread
-        let mismatches = Mutex<[String]>([])
+        let mismatches = WorkerSlots<[String]>(count: threads)
         let shared = UncheckedBox((context, cases, snapshots, serial))
         ConcurrentWorkers.run(count: threads) { thread in
             let (context, cases, snapshots, serial) = shared.value
+            var mine: [String] = []
             for call in 0..<calls {
                 let index = (thread + call) % cases.count
                 let result = context.call(cases[index], snapshot: snapshots[index], checksum: false)
-                if result.outputBytes != serial[index] {
-                    mismatches.withLock { if $0.count < 20 { $0.append("thread \(thread), call \(call): \(cases[index].name) differs from the serial result (\(difference(result, RawPluginHarness.Call.placeholder(serial[index]))))") } }
+                if result.outputBytes != serial[index], mine.count < 20 {
+                    mine.append("thread \(thread), call \(call): \(cases[index].name) differs from the serial result (\(difference(result, RawPluginHarness.Call.placeholder(serial[index]))))")
                 }
             }
+            mismatches[thread] = mine
         }
-        let found = mismatches.withLock { $0 }
+        let found = Array((0..<threads).flatMap { mismatches[$0] ?? [] }.prefix(20))
         if found.isEmpty { return .passed("\(threads) threads × \(calls) calls matched the serial results") }
         return .problem("\(found.count)\(found.count == 20 ? "+" : "") concurrent results differ from the serial ones; a renderer declaring HUD_CAPABILITY_THREAD_SAFE must not share mutable state between calls",
                         details: found)
@@ -170,6 +172,33 @@ extension RawPluginHarness.Call {
 final class UncheckedBox<T>: @unchecked Sendable {
     let value: T
     init(_ value: T) { self.value = value }
+}
+
+/// One slot per worker or work item, each written by exactly one thread
+/// and read only after `ConcurrentWorkers.run` has joined every thread.
+/// Workers use it instead of a `Mutex`: on Linux a contended
+/// `Synchronization.Mutex` is taken in the kernel (a PI futex), which
+/// ThreadSanitizer cannot see, so it reports races that are not there and
+/// the TSan run in CI (Docs/RELIABILITY.md) could not stay clean.
+/// `@unchecked Sendable`: writes go to disjoint slots; reads happen after
+/// `pthread_join`, which orders them after every write.
+final class WorkerSlots<Value>: @unchecked Sendable {
+    private let storage: UnsafeMutableBufferPointer<Value?>
+
+    init(count: Int) {
+        storage = .allocate(capacity: max(count, 0))
+        storage.initialize(repeating: nil)
+    }
+
+    deinit {
+        _ = storage.deinitialize()
+        storage.deallocate()
+    }
+
+    subscript(index: Int) -> Value? {
+        get { storage[index] }
+        set { storage[index] = newValue }
+    }
 }
 
 /// Runs `body(index)` on `count` new threads at once and waits for all.

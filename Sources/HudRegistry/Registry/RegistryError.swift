@@ -2,6 +2,9 @@
 /// Each case carries where (path, renderer id) and why; `description` says
 /// what to do next. The library never prints and never exits: callers decide.
 public enum RegistryError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Loading the plugin in a sandboxed child failed (it crashed, hung,
+    /// exited, or failed to load); `reasonCode` is the scan's code.
+    case sandboxedLoadFailed(path: String, reasonCode: String, reason: String)
     /// The file or a directory above it is writable by others or owned by
     /// another user (`--allow-insecure-path` overrides, for development).
     case insecurePath(path: String, reason: String)
@@ -45,7 +48,7 @@ public enum RegistryError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file the error is about, if any.
     public var path: String? {
         switch self {
-        case .insecurePath(let path, _), .metadataMismatch(let path, _, _, _): path
+        case .insecurePath(let path, _), .metadataMismatch(let path, _, _, _), .sandboxedLoadFailed(let path, _, _): path
         case .notAFile(let path, _), .openFailed(let path, _), .missingEntrySymbol(let path, _, _), .nullEntry(let path),
              .incompatibleABI(let path, _, _), .structTooSmall(let path, _, _, _), .initFailed(let path, _),
              .invalidRendererCount(let path, _), .invalidDescriptor(let path, _, _, _, _):
@@ -73,6 +76,7 @@ public enum RegistryError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A stable kebab-case code for scripts and JSON output.
     public var code: String {
         switch self {
+        case .sandboxedLoadFailed(_, let reasonCode, _): reasonCode
         case .insecurePath: "insecure-path"
         case .metadataMismatch: "metadata-mismatch"
         case .notAFile: "not-a-file"
@@ -97,6 +101,8 @@ public enum RegistryError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch self {
+        case .sandboxedLoadFailed(let path, let reasonCode, let reason):
+            reason.hasPrefix(path) ? "\(reason) [\(reasonCode)]" : "\(path): \(reason) [\(reasonCode)]"
         case .insecurePath(let path, let reason):
             "\(path): refused: \(reason) (for development only: --allow-insecure-path)"
         case .metadataMismatch(let path, let id, _, let reason):

@@ -130,6 +130,12 @@ struct RegistryOptions {
         var explicit: [RegistryError] = []
         for path in plugins {
             let before = registry.failures.count
+            // Load it once in a sandboxed child first: a plugin that crashes,
+            // hangs or calls exit() while loading must not take hudhost down.
+            if case .failed(let code, let reason) = PluginScanner.scan(Output.absolute(path)) {
+                explicit.append(.sandboxedLoadFailed(path: path, reasonCode: code, reason: reason))
+                continue
+            }
             do {
                 try registry.load(path: path)
                 explicit += registry.failures[before...]

@@ -7,9 +7,42 @@ import Synchronization
 /// stderr. Library code never prints; only commands do, through this.
 enum Output {
     /// Line-buffers stdout when it is not a terminal, so what was printed
-    /// before a crash in plugin code is not lost.
+    /// before a crash in plugin code is not lost; and keeps plugin code off
+    /// stdout (see `protectStdout`).
     static func configure() {
         setvbuf(hud_system_stdout(), nil, _IOLBF, 0)
+        protectStdout()
+    }
+
+    /// hudhost's own stdout once `protectStdout` has run: a private
+    /// duplicate of descriptor 1. `nonisolated(unsafe)`: written once in
+    /// `configure()`, first thing in `main`, before any other thread exists
+    /// or any plugin is loaded; only read afterwards.
+    nonisolated(unsafe) private static var stdout: UnsafeMutablePointer<FILE>?
+
+    /// Plugins run in this process (render, demo, probe by id) may print:
+    /// `printf`, `write(1, …)`, text left in stdio's buffer. stdout belongs
+    /// to hudhost (a `--json` document must stay valid), so hudhost keeps a
+    /// private duplicate of descriptor 1 for its own output and points
+    /// descriptor 1 (and so libc's `stdout`) at stderr, where whatever a
+    /// plugin prints ends up. Sandboxed children (`_scan`, `_sandbox`,
+    /// `probe --sandbox-child`) are left alone: their parent captures and
+    /// reports what plugin code printed there.
+    private static func protectStdout() {
+        let arguments = CommandLine.arguments.dropFirst()
+        if arguments.first?.hasPrefix("_") == true || arguments.contains("--sandbox-child") { return }
+        let saved = fcntl(1, F_DUPFD_CLOEXEC, 10)
+        guard saved >= 0 else { return }
+        guard let stream = fdopen(saved, "w") else {
+            close(saved)
+            return
+        }
+        setvbuf(stream, nil, _IOLBF, 0)
+        guard dup2(2, 1) == 1 else {
+            fclose(stream)
+            return
+        }
+        stdout = stream
     }
 
     static func out(_ text: String) {
@@ -17,7 +50,7 @@ enum Output {
             capture.withLock { $0?.stdout += text }
             return
         }
-        fputs(text, hud_system_stdout())
+        fputs(text, stdout ?? hud_system_stdout())
     }
 
     static func line(_ text: String = "") {
@@ -30,7 +63,7 @@ enum Output {
             capture.withLock { $0?.stderr += line }
             return
         }
-        fflush(hud_system_stdout())
+        fflush(stdout ?? hud_system_stdout())
         fputs(line, hud_system_stderr())
     }
 

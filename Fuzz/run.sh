@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets in Fuzz/Targets and runs each for a bounded
+# time; fails if any target finds a crash, a sanitizer report, a leak or a
+# hang.
+#
+#   Fuzz/run.sh [SECONDS] [TARGET...]     # default: 60 s each, every target
+#   Fuzz/run.sh 600 layout                # one target, ten minutes
+#
+# How it is built (the least fragile way found; Docs/RELIABILITY.md):
+# 1. SwiftPM compiles the HudRegistry target and its dependencies into
+#    .build-fuzz with -sanitize=fuzzer,address (coverage + ASan). Only the
+#    target is built, so nothing needs a main yet; debug builds are compiled
+#    with -enable-testing, so a fuzz target can `@testable import
+#    HudRegistry` and reach the internal decoders directly.
+# 2. swiftc compiles each entry point (Fuzz/Targets/<target>.swift) together
+#    with Tests/HudRegistryTests/FuzzHarness.swift (what each target does with
+#    an input; the regression tests replay saved inputs through the same
+#    code) with -sanitize=fuzzer,address, and links them with those object
+#    files; libFuzzer provides main.
+# Crashing inputs land in Fuzz/findings/ (ignored by git). Turn each into a
+# regression test (copy it to Tests/Fixtures/fuzz/<target>/ with a name that
+# says what it broke: FuzzRegressionTests replays every file there) and fix
+# the code; reproduce with `$(swift build --scratch-path .build-fuzz
+# --show-bin-path)/fuzz-<target> Fuzz/findings/<file>`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=${1:-60}
+shift || true
+targets=("$@")
+if ((${#targets[@]} == 0)); then targets=(scene layout elf events); fi
+
+scratch=.build-fuzz
+export SWIFT_BACKTRACE=enable=no
+# handle_abort: Swift runtime traps (fatalError, precondition, overflow)
+# are crashes too. detect_leaks: libFuzzer checks each new input for leaks.
+export ASAN_OPTIONS="detect_leaks=1:handle_abort=1:allocator_may_return_null=1"
+
+echo "fuzz: building HudRegistry with -sanitize=fuzzer,address into $scratch"
+swift build --target HudRegistry --scratch-path "$scratch" -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld
+bin=$(swift build --scratch-path "$scratch" --show-bin-path)
+objects=("$bin"/HudRegistry.build/*.o "$bin"/BuiltinRenderers.build/*.o)
+module_flags=(
+  -I "$bin/Modules"
+  -Xcc -fmodule-map-file="$bin/HudRendererAPI.build/module.modulemap" -Xcc -I -Xcc Sources/HudRendererAPI/include
+  -Xcc -fmodule-map-file=Sources/CFFI/module.modulemap
+  -Xcc -fmodule-map-file=Sources/CHudSystem/module.modulemap
+)
+
+harness=Tests/HudRegistryTests/FuzzHarness.swift
+mkdir -p Fuzz/findings
+status=0
+summary=()
+for target in "${targets[@]}"; do
+  source=Fuzz/Targets/$target.swift
+  [[ -f "$source" ]] || { echo "fuzz: no target $source" >&2; exit 2; }
+  executable=$bin/fuzz-$target
+  if [[ ! -x "$executable" || "$source" -nt "$executable" || "$harness" -nt "$executable" ||
+        -n "$(find "$bin/HudRegistry.build" -name '*.o' -newer "$executable" -print -quit)" ]]; then
+    echo "fuzz: compiling $source"
+    swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -g -Onone -use-ld=lld \
+      -module-name "Fuzz_$target" "${module_flags[@]}" "$source" "$harness" "${objects[@]}" -lffi -o "$executable"
+  fi
+  work=$scratch/corpus/$target
+  mkdir -p "$work"
+  log=$scratch/fuzz-$target.log
+  dictionary=()
+  [[ -f Fuzz/dict/$target.dict ]] && dictionary=(-dict=Fuzz/dict/$target.dict)
+  echo "fuzz: $target for ${seconds}s (new inputs: $work; seeds: Fuzz/corpus/$target)"
+  if "$executable" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
+      -artifact_prefix="Fuzz/findings/$target-" "${dictionary[@]}" "$work" "Fuzz/corpus/$target" >"$log" 2>&1; then
+    result=ok
+  else
+    result="FAILED (exit $?)"
+    status=1
+    echo "fuzz: $target failed; the end of $log:" >&2
+    tail -60 "$log" >&2
+  fi
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  coverage=$(grep -o 'cov: [0-9]*' "$log" | tail -1 || true)
+  corpus=$(find "$work" -type f | wc -l)
+  summary+=("$(printf '%-7s %-18s %10s execs  %-10s corpus %5s' "$target" "$result" "${runs:-?}" "${coverage:-cov: ?}" "$corpus")")
+done
+
+echo "fuzz: summary (${seconds}s per target)"
+printf '  %s\n' "${summary[@]}"
+exit "$status"
