@@ -179,6 +179,7 @@ struct DiscoveryTests {
                                   (#"{"cacheFormat": 1, "key": "other", "files": []}"#, "another host ABI or search path"),
                                   (#"{"cacheFormat": 1, "key": "\#(first.path.isEmpty ? "" : "x")", "files": [{"path": 3}]}"#, "")] {
             try content.write(toFile: first.path, atomically: true, encoding: .utf8)
+            chmod(first.path, 0o600)
             let cache = RegistryCache(directory: cacheDirectory, searchPath: paths.directories)
             #expect(cache.discardReason != nil)
             if !reason.isEmpty { #expect(cache.discardReason?.contains(reason) == true, "\(cache.discardReason ?? "")") }
@@ -186,6 +187,24 @@ struct DiscoveryTests {
             #expect(report.files.first?.renderers.map(\.id) == ["org.scale.p0000"])
             #expect(RegistryCache(directory: cacheDirectory, searchPath: paths.directories).discardReason == nil)
         }
+    }
+
+    @Test func aCacheOthersCouldWriteIsNotTrusted() throws {
+        let directory = try Self.directory("untrusted-cache", discovery: ["meta_good"])
+        let cacheDirectory = try FixturePlugins.makeScratchDirectory("untrusted-cache-dir")
+        let paths = SearchPaths(directories: [directory])
+        let first = RegistryCache(directory: cacheDirectory, searchPath: paths.directories)
+        _ = PluginCatalog(searchPaths: paths, cache: first).scan()
+        chmod(first.path, 0o644)
+        #expect(RegistryCache(directory: cacheDirectory, searchPath: paths.directories).discardReason?.contains("not a private regular file") == true)
+        chmod(first.path, 0o600)
+        chmod(cacheDirectory, 0o777)
+        let open = RegistryCache(directory: cacheDirectory, searchPath: paths.directories)
+        #expect(open.discardReason?.contains("writable by others") == true)
+        #expect(open.allRecords.isEmpty)
+        _ = PluginCatalog(searchPaths: paths, cache: open).scan()
+        #expect(open.save()?.contains("not writing the cache") == true)
+        chmod(cacheDirectory, 0o700)
     }
 
     @Test func concurrentListsLeaveAValidCache() throws {
@@ -296,6 +315,27 @@ struct DiscoveryTests {
         let allowed = try Self.hudhost(["list", "--json", "--allow-insecure-path"], path: directory, cache: cache)
         #expect(allowed.stderr.contains("WARNING: --allow-insecure-path"))
         #expect((try CLITests.json(allowed)["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.fixture.simple" })
+    }
+
+    @Test func anInsecurePluginNamedOnTheCommandLineRunsNoCodeAtAll() throws {
+        let directory = try Self.directory("insecure-explicit", discovery: ["meta_good"])
+        let file = directory + "/meta_good.so"
+        chmod(file, 0o666)
+        let marker = try FixturePlugins.makeScratchDirectory("insecure-explicit-marker") + "/ran"
+        let output = try CLITests.run(["render", "--plugin", file, "--json"], environment: ["HUD_FIXTURE_MARKER": marker])
+        #expect(output.status == 3, "\(output.transcript)")
+        #expect(try CLITests.json(output)["error"]?["code"]?.stringValue == "insecure-path")
+        #expect(!FileManager.default.fileExists(atPath: marker), "the constructor ran (in the sandbox or the host)")
+    }
+
+    @Test func aFarFutureTimestampDoesNotBreakListing() throws {
+        let directory = try Self.directory("far-future", discovery: ["meta_good"])
+        var times = [timespec(tv_sec: 10_413_792_000, tv_nsec: 0), timespec(tv_sec: 10_413_792_000, tv_nsec: 0)]  // year 2300
+        #expect(utimensat(AT_FDCWD, directory + "/meta_good.so", &times, 0) == 0)
+        let cache = try FixturePlugins.makeScratchDirectory("far-future-cache")
+        let output = try Self.hudhost(["list", "--json"], path: directory, cache: cache)
+        #expect(output.status == 0, "\(output.transcript)")
+        #expect((try CLITests.json(output)["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.scale.p0000" })
     }
 
     @Test func symlinksAndHardLinksResolveToOneFile() throws {

@@ -20,6 +20,7 @@ enum Fixture: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case badUTF8Label = "bad_utf8_label"
     case layoutFails = "layout_fails"
     case callsActionInLayout = "calls_action_in_layout"
+    case titleLabel = "title_label"
 
     /// The file name of the compiled plugin.
     var fileName: String { rawValue + ".so" }

@@ -94,7 +94,7 @@ struct HostileInputTests {
         "elf32.so": .init(list: ("not-elf64", "a 32-bit ELF file; this host loads 64-bit shared objects"), load: ("open-failed", "wrong ELF class")),
         "big-endian.so": .init(list: ("not-elf64", "a big-endian ELF file; this host is little-endian"), load: ("open-failed", "not little-endian")),
         "executable.so": .init(list: ("not-shared-object", "ELF type 2 is not a shared object (ET_DYN)"), load: ("open-failed", "dlopen failed")),
-        "bad-metadata.so": .init(list: ("bad-metadata", "metadata record at byte 0 has size 408"), load: ("open-failed", "dlopen failed")),
+        "bad-metadata.so": .init(list: ("bad-metadata", "metadata record at byte 0 has size 408"), load: ("bad-metadata", "metadata record at byte 0 has size 408")),
         "foreign-arch.so.recipe": .init(list: ("wrong-architecture", "built for ELF machine"), load: ("open-failed", "dlopen failed")),
         "directory.so.recipe": .init(list: ("not-a-file", "it is a directory"), load: ("not-a-file", "it is a directory")),
         "symlink-loop.so.recipe": .init(list: ("not-a-file", "Too many levels of symbolic links"), load: ("not-a-file", "Too many levels of symbolic links")),

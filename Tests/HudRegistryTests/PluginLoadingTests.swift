@@ -292,6 +292,18 @@ struct PluginLoadingTests {
         }
     }
 
+    @Test(arguments: ["Home", "A title longer than any small-string buffer", "الرئيسية"])
+    func aNodeStringPointingAtTheTitleStaysValidWhileTheHostReadsIt(title: String) throws {
+        let registry = RendererRegistry()
+        try registry.load(path: FixturePlugins.path(of: .titleLabel))
+        let environment = HudEnvironment(device: .iphone16Pro, navigationTitle: title)
+        let snapshot = try ComplicationsSnapshot(HudPhoneComplications())
+        for _ in 0..<3 {
+            let layout = try registry.layout(style: .renderer("org.fixture.title-label"), snapshot: snapshot, environment: environment)
+            #expect(layout.nodes.first?.label == title)
+        }
+    }
+
     @Test func anActionCalledFromLayoutIsNotRunAndIsReported() throws {
         let registry = RendererRegistry()
         try registry.load(path: FixturePlugins.path(of: .callsActionInLayout))
@@ -323,7 +335,7 @@ struct PluginLoadingTests {
         let registry = RendererRegistry()
         let report = registry.discover(SearchPaths(directories: [directory]))
 
-        let goodIDs = Self.simpleIDs + ["org.fixture.many"]
+        let goodIDs = Self.simpleIDs + ["org.fixture.many", "org.fixture.title-label"]
         let layoutFailureIDs = Self.layoutFailures.map(\.id)
         #expect(Set(report.loaded.map(\.id)) == Set(goodIDs + layoutFailureIDs))
         #expect(report.loaded.count == goodIDs.count + layoutFailureIDs.count)

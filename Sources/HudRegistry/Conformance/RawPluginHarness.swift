@@ -125,7 +125,10 @@ enum RawPluginHarness {
         var status: Int32 = 0
         var violations = 0
         var elapsed: UInt64 = 0
-        EnvironmentMarshaler.with(environment) { env in
+        // The title must outlive the call: nodes may point at it, and they
+        // are read (decoded) below.
+        let titles = TitleStorage()
+        EnvironmentMarshaler.with(environment, titles: titles) { env in
             var interactionView = InteractionMarshaler.make(interaction)
             withUnsafePointer(to: &interactionView) { interactionPointer in
                 let before = checksum ? InputDigest(snapshot.view, env, interactionPointer) : nil
@@ -144,8 +147,10 @@ enum RawPluginHarness {
         let damageAfter = UnsafeRawBufferPointer(start: nodes + bodyBytes, count: guardBytes).reduce(0) { $0 + ($1 == guardPattern ? 0 : 1) }
         var decoded: Result<HudLayout, RegistryError>?
         if status == Int32(HUD_STATUS_OK), Int(output.count) <= capacity {
-            decoded = Result { () throws(RegistryError) in
-                try LayoutDecoder(info: info, environment: environment).decode(output, nodes: nodes, stride: nodeStride)
+            decoded = withExtendedLifetime(titles) {
+                Result { () throws(RegistryError) in
+                    try LayoutDecoder(info: info, environment: environment).decode(output, nodes: nodes, stride: nodeStride)
+                }
             }
         }
         return Call(status: status, count: output.count, capacity: capacity, nodeBytes: nodeBytes,

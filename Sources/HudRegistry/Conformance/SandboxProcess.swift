@@ -42,8 +42,11 @@ public enum SandboxProcess {
     public static let resultDescriptor: Int32 = 3
 
     /// Spawns and supervises one child; `onLine` gets each result line.
+    /// - Parameter resetOnLine: when true (the validator), every result line
+    ///   restarts the timeout; when false (scans), the deadline is fixed, so
+    ///   a child cannot keep itself alive by writing lines.
     public static func run(executable: String, arguments: [String], timeoutSeconds: Double,
-                           environment extra: [String: String] = [:], onLine: (String) -> Void) -> Outcome {
+                           environment extra: [String: String] = [:], resetOnLine: Bool = true, onLine: (String) -> Void) -> Outcome {
         var spawned: (pid: pid_t, results: Int32, stdout: Int32)
         switch spawn(executable: executable, arguments: arguments, extra: extra) {
         case .success(let value): spawned = value
@@ -62,7 +65,12 @@ public enum SandboxProcess {
         var exitStatus: Int32?
 
         func drain(_ fd: Int32, isResults: Bool) -> Bool {
+            var rounds = 0
             while true {
+                // A child that writes without pause must not keep us here past
+                // the deadline: at most 16 chunks per call, then check time.
+                rounds += 1
+                if rounds > 16 { return true }
                 let count = read(fd, &chunk, chunk.count)
                 if count > 0 {
                     if isResults {
@@ -70,7 +78,7 @@ public enum SandboxProcess {
                         while let newline = pending.firstIndex(of: 10) {
                             let line = String(decoding: pending[..<newline], as: UTF8.self)
                             pending.removeSubrange(...newline)
-                            deadline = RawPluginHarness.monotonicNanoseconds() + UInt64(timeoutSeconds * 1e9)
+                            if resetOnLine { deadline = RawPluginHarness.monotonicNanoseconds() + UInt64(timeoutSeconds * 1e9) }
                             onLine(line)
                         }
                     } else {

@@ -11,6 +11,10 @@ final class PluginRenderer {
     let info: RendererInfo
     private let descriptor: UnsafePointer<hud_renderer_descriptor_t>
     private var buffer: LayoutBuffer
+    /// Keeps the title's C string alive while nodes that point at it are read.
+    private let titles = TitleStorage()
+    /// True while a frame from `buffer` is being read (re-entrancy guard).
+    private var frameInUse = false
 
     init(info: RendererInfo, descriptor: UnsafePointer<hud_renderer_descriptor_t>) {
         self.info = info
@@ -30,6 +34,14 @@ final class PluginRenderer {
     /// here allocates on the heap. The frame is valid only inside `body`.
     func withFrame<R>(_ snapshot: ComplicationsSnapshot, environment: HudEnvironment, interaction: HudInteraction,
                       _ body: (LayoutFrame) -> R) throws(RegistryError) -> R {
+        // A layout requested from inside `body` (for the same renderer) must
+        // not overwrite, or free, the buffer the outer frame is reading: it
+        // gets a renderer of its own for that call.
+        if frameInUse {
+            return try PluginRenderer(info: info, descriptor: descriptor).withFrame(snapshot, environment: environment, interaction: interaction, body)
+        }
+        frameInUse = true
+        defer { frameInUse = false }
         var output = hud_layout_t()
         let status = try call(snapshot, environment, interaction, &output)
         guard status == Int32(HUD_STATUS_OK) else {
@@ -40,7 +52,10 @@ final class PluginRenderer {
         } catch {
             throw error.registryError(info)
         }
-        return body(LayoutFrame(validated: output, nodes: UnsafeRawPointer(buffer.nodes), stride: buffer.stride))
+        let current = buffer
+        return withExtendedLifetime(current) {
+            body(LayoutFrame(validated: output, nodes: UnsafeRawPointer(current.nodes), stride: current.stride))
+        }
     }
 
     private func call(_ snapshot: ComplicationsSnapshot, _ environment: HudEnvironment, _ interaction: HudInteraction,
@@ -50,7 +65,7 @@ final class PluginRenderer {
         while true {
             attempts += 1
             buffer.prepare(&output)
-            let (status, violations) = EnvironmentMarshaler.with(environment) { env in
+            let (status, violations) = EnvironmentMarshaler.with(environment, titles: titles) { env in
                 PluginCalls.layout(descriptor, snapshot.view, env, &interactionView, &output)
             }
             buffer.noteWritten(status: status, count: output.count)
@@ -121,9 +136,46 @@ final class LayoutBuffer {
     }
 }
 
+/// A NUL-terminated copy of the navigation title that outlives a layout
+/// call: renderers may point node strings at `environment.navigation_title`
+/// ("into this call's inputs"), and the host validates and reads those
+/// nodes after the call returns. Reused while the title is unchanged, so a
+/// steady-state frame allocates nothing.
+final class TitleStorage {
+    private var current: String?
+    private var bytes: UnsafeMutablePointer<CChar>?
+
+    init() {}
+
+    deinit { bytes?.deallocate() }
+
+    /// The C string for `title` (nil for no title), valid until the next
+    /// call with a different title or until this storage is released.
+    func pointer(for title: String?) -> UnsafePointer<CChar>? {
+        guard let title else { return nil }
+        if title != current || bytes == nil {
+            bytes?.deallocate()
+            let utf8 = title.utf8
+            let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: utf8.count + 1)
+            var index = 0
+            for byte in utf8 {
+                buffer[index] = CChar(bitPattern: byte)
+                index += 1
+            }
+            buffer[index] = 0
+            bytes = buffer
+            current = title
+        }
+        return UnsafePointer(bytes)
+    }
+}
+
 /// Builds the ABI's environment view for one call, on the stack.
 enum EnvironmentMarshaler {
-    static func with<T>(_ environment: HudEnvironment, _ body: (UnsafePointer<hud_environment_t>) -> T) -> T {
+    /// With `titles`, the title pointer comes from that storage and stays
+    /// valid after `body` returns (what the host needs to read nodes that
+    /// point at it); without, it is valid only inside `body`.
+    static func with<T>(_ environment: HudEnvironment, titles: TitleStorage? = nil, _ body: (UnsafePointer<hud_environment_t>) -> T) -> T {
         var palette = palette(environment.chromePalette)
         return withUnsafePointer(to: &palette) { palettePointer in
             func make(_ title: UnsafePointer<CChar>?) -> T {
@@ -142,6 +194,9 @@ enum EnvironmentMarshaler {
                 env.navigation_title = title
                 env.accessibility = environment.accessibility.rawValue
                 return withUnsafePointer(to: env, body)
+            }
+            if let titles {
+                return make(titles.pointer(for: environment.navigationTitle))
             }
             if let title = environment.navigationTitle {
                 return title.withCString { make($0) }

@@ -13,7 +13,11 @@ public struct FileStamp: Sendable, Hashable {
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
         size = Int64(info.st_size)
-        modifiedNanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        // Saturating: a timestamp beyond ±292 years from 1970 (archives keep
+        // odd mtimes) must not trap; identity also includes inode and size.
+        let (scaled, overflow) = Int64(info.st_mtim.tv_sec).multipliedReportingOverflow(by: 1_000_000_000)
+        let (total, overflow2) = scaled.addingReportingOverflow(Int64(info.st_mtim.tv_nsec))
+        modifiedNanoseconds = overflow || overflow2 ? (info.st_mtim.tv_sec < 0 ? Int64.min : Int64.max) : total
     }
 
     init(device: UInt64, inode: UInt64, size: Int64, modifiedNanoseconds: Int64) {
@@ -67,6 +71,8 @@ public final class RegistryCache {
     public private(set) var discardReason: String?
     private(set) var records: [String: PluginRecord] = [:]
     private var dirty = false
+    /// The directory is not ours to trust: never read or write it.
+    private var unusable = false
     private let key: String
 
     /// The cache for `searchPath` under `directory`.
@@ -130,6 +136,7 @@ public final class RegistryCache {
     @discardableResult
     public func save() -> String? {
         guard dirty else { return nil }
+        guard !unusable else { return "not writing the cache: \(discardReason ?? "the directory is not private")" }
         if let problem = Self.makePrivateDirectory(directory) { return problem }
         let text = serialize().serialized(pretty: false) + "\n"
         var template = Array((path + ".XXXXXX").utf8CString)
@@ -173,8 +180,21 @@ public final class RegistryCache {
     // MARK: - Format
 
     private func load() {
+        // Trust only a cache this user controls: the directory and the file
+        // owned by us and closed to others, the file not a symlink. Anything
+        // else is discarded (and not written to), never read.
+        if let problem = Self.untrustedDirectory(directory) {
+            discardReason = problem
+            unusable = true
+            return
+        }
         var info = stat()
-        guard stat(path, &info) == 0 else { return }  // no cache yet
+        guard lstat(path, &info) == 0 else { return }  // no cache yet
+        guard info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid(), info.st_mode & 0o077 == 0 else {
+            discardReason = "the cache file is not a private regular file owned by you (mode \(String(info.st_mode & 0o7777, radix: 8)), uid \(info.st_uid))"
+            dirty = true
+            return
+        }
         guard info.st_size < 64 << 20, let text = Self.readSmallFile(path) else {
             discardReason = "unreadable or larger than 64 MiB"
             return
@@ -277,6 +297,17 @@ public final class RegistryCache {
         return String(validating: bytes, as: UTF8.self)
     }
 
+    /// Why an existing cache directory must not be used, or nil (a missing
+    /// one is fine: it is created private).
+    static func untrustedDirectory(_ directory: String) -> String? {
+        var info = stat()
+        guard lstat(directory, &info) == 0 else { return nil }
+        guard info.st_mode & S_IFMT == S_IFDIR else { return "the cache directory \(directory) is not a directory" }
+        guard info.st_uid == geteuid() else { return "the cache directory \(directory) is owned by uid \(info.st_uid), not you" }
+        guard info.st_mode & 0o022 == 0 else { return "the cache directory \(directory) is writable by others" }
+        return nil
+    }
+
     /// Creates `directory` (and parents) as 0700; refuses one that others can write.
     static func makePrivateDirectory(_ directory: String) -> String? {
         var prefix = ""
@@ -286,9 +317,9 @@ public final class RegistryCache {
                 return "cannot create \(prefix): \(String(cString: strerror(errno)))"
             }
         }
+        if let problem = untrustedDirectory(directory) { return problem }
         var info = stat()
-        guard lstat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return "\(directory) is not a directory" }
-        if info.st_uid == geteuid(), info.st_mode & 0o077 != 0 { chmod(directory, 0o700) }
+        if lstat(directory, &info) == 0, info.st_mode & 0o077 != 0 { chmod(directory, 0o700) }
         return nil
     }
 

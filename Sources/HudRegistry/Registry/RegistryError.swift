@@ -2,6 +2,9 @@
 /// Each case carries where (path, renderer id) and why; `description` says
 /// what to do next. The library never prints and never exits: callers decide.
 public enum RegistryError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file is not a loadable ELF shared object for this machine, or its
+    /// metadata section is malformed (`kind` is the ELF reader's code).
+    case invalidELF(path: String, kind: String, reason: String)
     /// Loading the plugin in a sandboxed child failed (it crashed, hung,
     /// exited, or failed to load); `reasonCode` is the scan's code.
     case sandboxedLoadFailed(path: String, reasonCode: String, reason: String)
@@ -48,7 +51,7 @@ public enum RegistryError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file the error is about, if any.
     public var path: String? {
         switch self {
-        case .insecurePath(let path, _), .metadataMismatch(let path, _, _, _), .sandboxedLoadFailed(let path, _, _): path
+        case .insecurePath(let path, _), .metadataMismatch(let path, _, _, _), .sandboxedLoadFailed(let path, _, _), .invalidELF(let path, _, _): path
         case .notAFile(let path, _), .openFailed(let path, _), .missingEntrySymbol(let path, _, _), .nullEntry(let path),
              .incompatibleABI(let path, _, _), .structTooSmall(let path, _, _, _), .initFailed(let path, _),
              .invalidRendererCount(let path, _), .invalidDescriptor(let path, _, _, _, _):
@@ -77,6 +80,7 @@ public enum RegistryError: Error, Sendable, Hashable, CustomStringConvertible {
     public var code: String {
         switch self {
         case .sandboxedLoadFailed(_, let reasonCode, _): reasonCode
+        case .invalidELF(_, let kind, _): kind
         case .insecurePath: "insecure-path"
         case .metadataMismatch: "metadata-mismatch"
         case .notAFile: "not-a-file"
@@ -101,6 +105,8 @@ public enum RegistryError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch self {
+        case .invalidELF(let path, _, let reason):
+            "\(path): \(reason); a renderer plugin is an ELF shared object built for this machine (cc -shared -fPIC)"
         case .sandboxedLoadFailed(let path, let reasonCode, let reason):
             reason.hasPrefix(path) ? "\(reason) [\(reasonCode)]" : "\(path): \(reason) [\(reasonCode)]"
         case .insecurePath(let path, let reason):

@@ -51,7 +51,11 @@ public final class RendererRegistry {
     /// validation or collide are recorded in `failures` and the returned
     /// list holds the ones registered.
     @discardableResult
-    public func load(path: String) throws(RegistryError) -> [RendererInfo] {
+    ///
+    /// - Parameter expected: what a sandboxed scan reported for a file
+    ///   without a metadata section; the descriptors must match it, so what
+    ///   `list` showed is what runs.
+    public func load(path: String, expected: [RendererMetadata]? = nil) throws(RegistryError) -> [RendererInfo] {
         let resolved = try Self.resolve(path)
         if let identity = resolved.identity, loadedFiles.contains(identity) {
             return renderers.filter { $0.origin == .file(resolved.path) }
@@ -61,7 +65,16 @@ public final class RendererRegistry {
         }
         // Read the embedded metadata first (no code runs), to check the
         // descriptors against it after loading.
-        let metadata = try? ElfMetadataReader.read(path: resolved.path)
+        // A section that cannot be read is an error, not "no section": it
+        // would otherwise skip the comparison.
+        // (Files that are not ELF at all, or for another machine, are left to
+        // dlopen, whose own message says more.)
+        var metadata = PluginFileMetadata(renderers: [], hasMetadataSection: false, buildID: nil)
+        do {
+            metadata = try ElfMetadataReader.read(path: resolved.path)
+        } catch where error.kind == .badMetadata || error.kind == .corrupt {
+            throw .invalidELF(path: resolved.path, kind: error.kind.rawValue, reason: error.reason)
+        } catch {}
         let library = try DynamicLibrary.open(path: resolved.path)
         // The checks above cover every directory on the path, so nobody else
         // could swap the file; confirm the loader mapped the checked file.
@@ -72,8 +85,12 @@ public final class RendererRegistry {
         guard let entry = PluginCalls.entry(at: address) else { throw .nullEntry(path: resolved.path) }
         var result = try EntryLoader(entry: entry, origin: .file(resolved.path)).load()
         if let identity = resolved.identity { loadedFiles.insert(identity) }
-        if let metadata, metadata.hasMetadataSection {
-            result = Self.checkMetadata(metadata.renderers, against: result, path: resolved.path)
+        let records = metadata.hasMetadataSection ? metadata.renderers : expected
+        if let records {
+            let offered = result.renderers.count
+            result = Self.checkMetadata(records, against: result, path: resolved.path)
+            // None kept: the plugin is not used, so balance its init().
+            if offered > 0, result.renderers.isEmpty { PluginCalls.deinitialize(result.entry) }
         }
         return accept(result)
     }

@@ -1,3 +1,4 @@
+import Glibc
 import HudRegistry
 
 /// One hudhost subcommand: declares its options, validates its input in
@@ -101,7 +102,8 @@ struct RegistryOptions {
     func catalog() -> PluginCatalog {
         let searchPaths = SearchPaths.standard()
         let cache = useCache ? RegistryCache.defaultDirectory().map { RegistryCache(directory: $0, searchPath: searchPaths.directories) } : nil
-        return PluginCatalog(searchPaths: searchPaths, security: security, cache: cache, scanner: PluginScanner.scan)
+        let allowInsecure = allowInsecure
+        return PluginCatalog(searchPaths: searchPaths, security: security, cache: cache) { PluginScanner.scan($0, allowInsecure: allowInsecure) }
     }
 
     /// The built-ins, then every usable plugin on the search path (known
@@ -116,9 +118,11 @@ struct RegistryOptions {
             let catalog = catalog()
             let scanned = catalog.scan()
             for file in scanned.files {
-                guard case .available = file.state, let path = file.canonicalPath else { continue }
+                guard case .available(let renderers, let source) = file.state, let path = file.canonicalPath else { continue }
                 do {
-                    try registry.load(path: path)
+                    // A scanned file (no metadata section) must provide exactly
+                    // what its scan reported.
+                    try registry.load(path: path, expected: source == "elf-section" ? nil : renderers)
                 } catch {
                     registry.recordFailure(error)
                     catalog.cache?.markFailed(path: path, code: error.code, reason: error.description)
@@ -130,9 +134,20 @@ struct RegistryOptions {
         var explicit: [RegistryError] = []
         for path in plugins {
             let before = registry.failures.count
-            // Load it once in a sandboxed child first: a plugin that crashes,
-            // hangs or calls exit() while loading must not take hudhost down.
-            if case .failed(let code, let reason) = PluginScanner.scan(Output.absolute(path)) {
+            // Security first: no code from an unsafe path runs, not even in
+            // the sandbox. Then load it once in a sandboxed child: a plugin
+            // that crashes, hangs or calls exit() while loading must not take
+            // hudhost down.
+            let absolute = Output.absolute(path)
+            if let real = realpath(absolute, nil) {
+                let canonical = String(cString: real)
+                free(real)
+                if let problem = security.problem(canonicalPath: canonical) {
+                    explicit.append(.insecurePath(path: canonical, reason: problem))
+                    continue
+                }
+            }
+            if case .failed(let code, let reason) = PluginScanner.scan(absolute, allowInsecure: allowInsecure) {
                 explicit.append(.sandboxedLoadFailed(path: path, reasonCode: code, reason: reason))
                 continue
             }

@@ -172,7 +172,9 @@ struct ListCommand: Command {
     /// A `--plugin` file, examined like a search-path file (no cache).
     static func examineExplicit(_ path: String, security: PathSecurity) -> PluginCatalog.File? {
         let directory = PathSecurity.parent(of: Output.absolute(path))
-        let catalog = PluginCatalog(searchPaths: SearchPaths(directories: []), security: security, cache: nil, scanner: PluginScanner.scan)
+        let catalog = PluginCatalog(searchPaths: SearchPaths(directories: []), security: security, cache: nil) {
+            PluginScanner.scan($0, allowInsecure: security.allowInsecure)
+        }
         return catalog.examine(file: Output.absolute(path), directory: directory)
     }
 

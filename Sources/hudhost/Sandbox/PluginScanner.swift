@@ -19,10 +19,13 @@ enum PluginScanner {
         return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    static func scan(_ path: String) -> PluginCatalog.ScanOutcome {
+    /// Scans `path`, which the caller has already put through the path
+    /// security checks (the catalog does; so does `makeRegistry` for
+    /// `--plugin` files). The child re-checks unless `allowInsecure`.
+    static func scan(_ path: String, allowInsecure: Bool) -> PluginCatalog.ScanOutcome {
         var line: String?
-        let outcome = SandboxProcess.run(executable: executable, arguments: ["_scan", path, "--allow-insecure-path"],
-                                         timeoutSeconds: timeoutSeconds) { text in
+        let outcome = SandboxProcess.run(executable: executable, arguments: ["_scan", path] + (allowInsecure ? ["--allow-insecure-path"] : []),
+                                         timeoutSeconds: timeoutSeconds, resetOnLine: false) { text in
             if line == nil { line = text }
         }
         if let line, let json = try? JSONParser.parse(line) {
