@@ -1,3 +1,4 @@
+import Glibc
 import HudRendererAPI
 import Testing
 @testable import HudRegistry
@@ -179,5 +180,25 @@ struct SeedModelTests {
         #expect(abs(TextSizeCategory.accessibility5.scale - 3.118) < 0.001)
         #expect(TextSizeCategory(name: "ax5") == .accessibility5)
         #expect(TextSizeCategory(name: "huge") == nil)
+    }
+}
+
+extension SeedModelTests {
+    @Test func anActionCalledFromAnotherThreadIsDroppedAndCounted() throws {
+        nonisolated(unsafe) var fired = 0  // written only by the thunk's own thread
+        let thunk = try ActionThunk { fired += 1 }
+        let pointer = thunk.function
+        let before = ActionThunkCounters.callsFromOtherThreads
+        var thread = pthread_t()
+        let started = pthread_create(&thread, nil, { argument in
+            unsafeBitCast(argument, to: hud_action_fn.self)()
+            return nil
+        }, unsafeBitCast(pointer, to: UnsafeMutableRawPointer.self))
+        #expect(started == 0)
+        pthread_join(thread, nil)
+        #expect(fired == 0)
+        #expect(ActionThunkCounters.callsFromOtherThreads > before)
+        pointer()  // on the owning thread it runs
+        #expect(fired == 1)
     }
 }

@@ -24,12 +24,14 @@ final class ActionThunk {
     private let box: Unmanaged<Box>
 
     /// Boxed state the trampoline reads through the closure's user data.
-    /// `@unchecked Sendable`: the action runs only on the thread that drives
-    /// the shell (the ABI tags actions [main-thread]); `retired` is atomic so
-    /// a stray call from another thread still sees it.
+    /// `@unchecked Sendable`: `action` is read and written only on `owner`,
+    /// the thread that made the thunk (the shell's; the ABI tags actions
+    /// [main-thread]) — the trampoline refuses calls from any other thread
+    /// before touching it. `retired` is atomic so any thread may test it.
     private final class Box: @unchecked Sendable {
         var action: (() -> Void)?
         let retired = Atomic<Bool>(false)
+        let owner = pthread_self()
         init(_ action: @escaping () -> Void) { self.action = action }
     }
 
@@ -87,6 +89,8 @@ final class ActionThunk {
     static var retiredCallCount: Int { counters.retiredCalls.load(ordering: .relaxed) }
     /// Calls made while a renderer's layout was on the stack (not run).
     static var callsDuringLayoutCount: Int { counters.duringLayout.load(ordering: .relaxed) }
+    /// Calls from a thread other than the one that made the thunk (not run).
+    static var otherThreadCallCount: Int { counters.otherThread.load(ordering: .relaxed) }
     /// Retired thunks whose code is still mapped to catch late calls.
     static var quarantinedCount: Int { quarantine.withLock { $0.entries.count } }
 
@@ -118,6 +122,7 @@ final class ActionThunk {
         let created = Atomic<Int>(0)
         let retiredCalls = Atomic<Int>(0)
         let duringLayout = Atomic<Int>(0)
+        let otherThread = Atomic<Int>(0)
     }
     private static let counters = Counters()
 
@@ -196,6 +201,12 @@ final class ActionThunk {
             ActionThunk.counters.duringLayout.add(1, ordering: .relaxed)
             return
         }
+        guard pthread_equal(box.owner, pthread_self()) != 0 else {
+            // [main-thread]: a call from another thread (e.g. a renderer's
+            // worker) would race with republishing; it is dropped and counted.
+            ActionThunk.counters.otherThread.add(1, ordering: .relaxed)
+            return
+        }
         box.action?()
     }
 }
@@ -212,4 +223,6 @@ public enum ActionThunkCounters {
     public static var callsDuringLayout: Int { ActionThunk.callsDuringLayoutCount }
     /// Retired thunks kept mapped so late calls are caught.
     public static var quarantined: Int { ActionThunk.quarantinedCount }
+    /// Calls made from a thread other than the shell's (not run: actions are [main-thread]).
+    public static var callsFromOtherThreads: Int { ActionThunk.otherThreadCallCount }
 }
