@@ -48,26 +48,7 @@ struct BuiltinLayoutTests {
     @Test(arguments: cases)
     func everyInteractiveNodeHasAFullSizeTargetInsideTheSafeArea(_ c: Case) throws {
         for reveal in [nil, Position.center] {
-            let layout = try Self.layout(c, reveal: reveal)
-            let environment = c.environment
-            for node in layout.nodes {
-                #expect(environment.screen.contains(node.frame), "\(node.kind) \(String(describing: node.position)) off screen: \(node.frame)")
-                guard node.isInteractive else {
-                    #expect(node.hit == .zero)
-                    continue
-                }
-                #expect(node.hit.width >= 44 && node.hit.height >= 44, "\(node.kind) hit \(node.hit)")
-                #expect(node.hit.contains(node.frame), "hit \(node.hit) does not contain frame \(node.frame)")
-                #expect(abs(node.hit.midX - node.frame.midX) < 1e-9 && abs(node.hit.midY - node.frame.midY) < 1e-9, "hit not centered")
-                #expect(environment.safeRect.contains(node.hit), "\(node.kind) \(String(describing: node.position)) hit \(node.hit) leaves the safe area")
-                #expect(!(node.accessibilityLabel ?? "").isEmpty)
-            }
-            let interactive = layout.nodes.filter(\.isInteractive)
-            for (i, a) in interactive.enumerated() {
-                for b in interactive[(i + 1)...] {
-                    #expect(!a.hit.intersects(b.hit), "hit regions overlap: \(a.kind) \(String(describing: a.position)) and \(b.kind) \(String(describing: b.position))")
-                }
-            }
+            LayoutRules.expectTouchTargets(try Self.layout(c, reveal: reveal), in: c.environment, context: "\(c) reveal \(String(describing: reveal))")
         }
     }
 

@@ -128,25 +128,7 @@ struct ExampleRingTests {
         for scene in Scene.allCases {
             for reveal in scene.reveals {
                 let layout = try Self.layout(c, scene: scene, reveal: reveal)
-                let context = "\(scene) reveal \(String(describing: reveal))"
-                for node in layout.nodes {
-                    #expect(environment.screen.contains(node.frame), "\(context): \(node.kind) off screen \(node.frame)")
-                    guard node.isInteractive else {
-                        #expect(node.hit == .zero)
-                        continue
-                    }
-                    #expect(node.hit.width >= 44 && node.hit.height >= 44, "\(context): \(node.kind) hit \(node.hit)")
-                    #expect(node.hit.contains(node.frame))
-                    #expect(abs(node.hit.midX - node.frame.midX) < 1e-9 && abs(node.hit.midY - node.frame.midY) < 1e-9, "hit not centered")
-                    #expect(environment.safeRect.contains(node.hit), "\(context): \(node.kind) \(String(describing: node.position)) hit \(node.hit) leaves the safe area")
-                    #expect(!(node.accessibilityLabel ?? "").isEmpty)
-                }
-                let interactive = layout.nodes.filter(\.isInteractive)
-                for (i, a) in interactive.enumerated() {
-                    for b in interactive[(i + 1)...] {
-                        #expect(!a.hit.intersects(b.hit), "\(context): hits overlap: \(a.kind) \(String(describing: a.position)) \(a.hit) and \(b.kind) \(String(describing: b.position)) \(b.hit)")
-                    }
-                }
+                LayoutRules.expectTouchTargets(layout, in: environment, context: "\(scene) reveal \(String(describing: reveal))")
             }
         }
     }
