@@ -142,8 +142,14 @@ public enum SandboxProcess {
     private static func spawn(executable: String, arguments: [String], extra: [String: String])
         -> Result<(pid: pid_t, results: Int32, stdout: Int32), CheckFailure> {
         spawnLock.withLock { _ in
-            guard let results = makePipe(), let output = makePipe() else {
+            guard let results = makePipe() else {
                 return .failure(CheckFailure("pipe() failed: \(String(cString: strerror(errno)))"))
+            }
+            guard let output = makePipe() else {
+                let reason = String(cString: strerror(errno))
+                close(results.read)
+                close(results.write)
+                return .failure(CheckFailure("pipe() failed: \(reason)"))
             }
             var actions = posix_spawn_file_actions_t()
             posix_spawn_file_actions_init(&actions)
@@ -207,7 +213,11 @@ public enum SandboxProcess {
         let write = fcntl(fds[1], F_DUPFD_CLOEXEC, 10)
         close(fds[0])
         close(fds[1])
-        guard read >= 0, write >= 0 else { return nil }
+        guard read >= 0, write >= 0 else {
+            if read >= 0 { close(read) }
+            if write >= 0 { close(write) }
+            return nil
+        }
         return (read, write)
     }
 
