@@ -43,7 +43,7 @@ public struct LayoutFrame: RandomAccessCollection {
 
     /// True when the renderer reported `position` as published but not shown.
     public func isHidden(_ position: Position) -> Bool {
-        hiddenBits & (1 << UInt32(position.rawValue)) != 0
+        hiddenBits & position.bit != 0
     }
 
     /// Positions that had a slot but were deliberately not shown (allocates a set).

@@ -91,7 +91,7 @@ struct EntryLoader {
         }
         let info = RendererInfo(
             id: id, name: name, version: version, vendor: vendor, summary: summary,
-            supportedPositions: Set(Position.allCases.filter { positions & (1 << UInt32($0.rawValue)) != 0 }),
+            supportedPositions: Set(Position.positions(in: positions)),
             capabilities: RendererInfo.Capabilities(rawValue: d.capabilities),
             abiVersion: Self.versionString(abiVersion),
             origin: origin

@@ -174,3 +174,18 @@ public struct HudPhoneComplications {
 
 /// Short name used across the library and the CLI.
 public typealias Position = HudPhoneComplications.Position
+
+extension HudPhoneComplications.Position {
+    /// The ABI's bit for this position (`HUD_POSITION_BIT`).
+    public var bit: UInt32 { 1 << UInt32(rawValue) }
+
+    /// A set of positions as the ABI's bit mask.
+    public static func mask(_ positions: some Sequence<Position>) -> UInt32 {
+        positions.reduce(0) { $0 | $1.bit }
+    }
+
+    /// The positions a bit mask names, in position order (unknown bits ignored).
+    public static func positions(in mask: UInt32) -> [Position] {
+        allCases.filter { mask & $0.bit != 0 }
+    }
+}

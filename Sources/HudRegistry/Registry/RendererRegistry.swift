@@ -185,7 +185,7 @@ public final class RendererRegistry {
                 checked.failures.append(.metadataMismatch(path: path, id: info.id, field: "id", reason: "the descriptor's id is not in the file's \(HudMetadataFormat.sectionName) section"))
                 continue
             }
-            let positions = info.supportedPositions.reduce(UInt32(0)) { $0 | 1 << UInt32($1.rawValue) }
+            let positions = Position.mask(info.supportedPositions)
             let differences = [
                 record.name != info.name ? "name (metadata '\(record.name)', descriptor '\(info.name)')" : nil,
                 record.version != info.version ? "version (metadata '\(record.version)', descriptor '\(info.version)')" : nil,

@@ -79,7 +79,7 @@ struct ListCommand: Command {
         let filters = RendererFilters.fromEnvironment()
         var rows: [Row] = RendererRegistry.withBuiltins().renderers.map {
             Row(id: $0.id, name: $0.name, version: $0.version, vendor: $0.vendor, summary: $0.summary,
-                positions: $0.supportedPositions.reduce(UInt32(0)) { $0 | 1 << UInt32($1.rawValue) }, capabilities: $0.capabilities.rawValue,
+                positions: Position.mask($0.supportedPositions), capabilities: $0.capabilities.rawValue,
                 abi: $0.abiVersion, origin: "built-in", source: "built-in", cached: false, excluded: nil)
         }
         var failures: [Failure] = []
@@ -183,7 +183,7 @@ struct ListCommand: Command {
             ("id", .string(row.id)), ("name", .string(row.name)), ("version", .string(row.version)), ("vendor", .string(row.vendor)),
             ("description", row.summary.map(JSONValue.string) ?? .null), ("abiVersion", .string(row.abi)),
             ("origin", .string(row.origin)), ("builtin", .bool(row.source == "built-in")),
-            ("supportedPositions", .array(Position.allCases.filter { row.positions & 1 << UInt32($0.rawValue) != 0 }.map { .string($0.description) })),
+            ("supportedPositions", .array(Position.positions(in: row.positions).map { .string($0.description) })),
             ("capabilities", .array(RendererInfo.Capabilities(rawValue: row.capabilities).names.map(JSONValue.string))),
             ("source", .string(row.source)), ("cached", .bool(row.cached)), ("excluded", row.excluded.map(JSONValue.string) ?? .null),
         ])

@@ -98,7 +98,7 @@ struct ScanCommand: Command {
                 ("renderers", .array(loaded.map { info in
                     .object([("id", .string(info.id)), ("name", .string(info.name)), ("version", .string(info.version)),
                              ("vendor", .string(info.vendor)), ("abi", .number(Double(Self.packed(info.abiVersion)))),
-                             ("positions", .number(Double(info.supportedPositions.reduce(UInt32(0)) { $0 | 1 << UInt32($1.rawValue) }))),
+                             ("positions", .number(Double(Position.mask(info.supportedPositions)))),
                              ("capabilities", .number(Double(info.capabilities.rawValue)))])
                 })),
                 ("failures", .array(registry.failures.map(LayoutJSON.error))),
