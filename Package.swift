@@ -1,19 +1,41 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 // The Hudson HUD renderer registry: a stable C ABI for HUD renderers, a host
 // that loads them with dlopen, the three built-in styles, and the `hudhost` CLI.
+//
+// Targets are split by who uses them (Docs/ARCHITECTURE.md):
+//   HudRegistry (+ HudModel, re-exported)  what a Swift host links
+//   HudPresentation / HudScenes / HudConformance   what the CLI adds on top
+//   HudUnsafe   internal: every dl*, plugin-pointer, libffi and raw libc call
 import PackageDescription
+
+/// Every Swift target but `HudUnsafe` and the built-in renderers (which
+/// implement C callbacks) is compiled with strict memory safety checking:
+/// an unsafe construct anywhere else is a warning, and the build has none.
+let safe: [SwiftSetting] = [
+    .strictMemorySafety(),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+/// The targets that hold unsafe code still get the upcoming features.
+let unsafe: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("ExistentialAny"),
+]
 
 let package = Package(
     name: "HudRendererRegistry",
     products: [
+        // The host library: the seed's model, the registry, discovery, the shell.
         .library(name: "HudRegistry", targets: ["HudRegistry"]),
+        // ASCII, SVG and JSON of a layout, for hosts that want pictures.
+        .library(name: "HudPresentation", targets: ["HudPresentation"]),
         // The built-ins as a loadable plugin: the same code hudhost links in,
         // loaded through dlopen exactly like a third-party renderer.
         .library(name: "BuiltinRenderers", type: .dynamic, targets: ["BuiltinRenderers"]),
         .executable(name: "hudhost", targets: ["hudhost"]),
         // A third-party renderer in plain C, built like any plugin: libExampleRing.so.
         .library(name: "ExampleRing", type: .dynamic, targets: ["ExampleRing"]),
-        // The benchmark harness (issue 7): swift run -c release hudbench.
+        // The benchmark harness: swift run -c release hudbench.
         .executable(name: "hudbench", targets: ["hudbench"]),
     ],
     targets: [
@@ -31,30 +53,78 @@ let package = Package(
         .target(
             name: "BuiltinRenderers",
             dependencies: ["HudRendererAPI"],
-            path: "Sources/BuiltinRenderers"
+            path: "Sources/BuiltinRenderers",
+            swiftSettings: unsafe
         ),
         // ExampleRing: written against hud_renderer.h only (Docs/PLUGIN_GUIDE.md).
         .target(name: "ExampleRing", dependencies: ["HudRendererAPI"], path: "Plugins/ExampleRing", publicHeadersPath: "."),
+
+        // The vocabulary: seed model, environment, layout, renderer description, errors.
+        .target(name: "HudModel", dependencies: ["HudRendererAPI"], path: "Sources/HudModel", swiftSettings: safe),
+        // Internal (no product): all unsafe code of the host.
+        .target(
+            name: "HudUnsafe",
+            dependencies: ["HudModel", "HudRendererAPI", "CFFI", "CHudSystem", "BuiltinRenderers"],
+            path: "Sources/HudUnsafe",
+            swiftSettings: unsafe
+        ),
         .target(
             name: "HudRegistry",
-            dependencies: ["HudRendererAPI", "CFFI", "CHudSystem", "BuiltinRenderers"],
-            path: "Sources/HudRegistry"
+            dependencies: ["HudModel", "HudUnsafe"],
+            path: "Sources/HudRegistry",
+            swiftSettings: safe
+        ),
+        .target(name: "HudPresentation", dependencies: ["HudRegistry"], path: "Sources/HudPresentation", swiftSettings: safe),
+        .target(name: "HudScenes", dependencies: ["HudRegistry"], path: "Sources/HudScenes", swiftSettings: safe),
+        .target(
+            name: "HudConformance",
+            dependencies: ["HudRegistry", "HudUnsafe", "HudPresentation"],
+            path: "Sources/HudConformance",
+            swiftSettings: safe
         ),
         .executableTarget(
             name: "hudhost",
-            dependencies: ["HudRegistry", "CHudSystem"],
-            path: "Sources/hudhost"
+            dependencies: ["HudRegistry", "HudUnsafe", "HudPresentation", "HudScenes", "HudConformance"],
+            path: "Sources/hudhost",
+            swiftSettings: safe
         ),
         .executableTarget(
             name: "hudbench",
-            dependencies: ["HudRegistry", "BuiltinRenderers", "HudRendererAPI"],
-            path: "Sources/hudbench"
+            dependencies: ["HudRegistry", "HudUnsafe", "HudScenes"],
+            path: "Sources/hudbench",
+            swiftSettings: safe
+        ),
+
+        // Tests: one target per library target, fixtures shared through HudTestSupport.
+        .target(
+            name: "HudTestSupport",
+            dependencies: ["HudRegistry", "HudUnsafe", "HudScenes", "HudPresentation"],
+            path: "Tests/HudTestSupport"
         ),
         .testTarget(
             name: "HudRegistryTests",
-            dependencies: ["HudRegistry", "HudRendererAPI", "BuiltinRenderers", "hudhost"],
-            path: "Tests/HudRegistryTests",
-            resources: []
+            dependencies: ["HudRegistry", "HudUnsafe", "HudRendererAPI", "BuiltinRenderers", "HudTestSupport", "hudhost"],
+            path: "Tests/HudRegistryTests"
+        ),
+        .testTarget(
+            name: "HudPresentationTests",
+            dependencies: ["HudPresentation", "HudTestSupport"],
+            path: "Tests/HudPresentationTests"
+        ),
+        .testTarget(
+            name: "HudScenesTests",
+            dependencies: ["HudScenes", "HudTestSupport"],
+            path: "Tests/HudScenesTests"
+        ),
+        .testTarget(
+            name: "HudConformanceTests",
+            dependencies: ["HudConformance", "HudTestSupport", "hudhost"],
+            path: "Tests/HudConformanceTests"
+        ),
+        .testTarget(
+            name: "hudhostTests",
+            dependencies: ["HudRegistry", "HudScenes", "HudPresentation", "HudTestSupport", "hudhost"],
+            path: "Tests/hudhostTests"
         ),
     ],
     swiftLanguageModes: [.v6]

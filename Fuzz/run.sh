@@ -7,13 +7,14 @@
 #   Fuzz/run.sh 600 layout                # one target, ten minutes
 #
 # How it is built (the least fragile way found; Docs/RELIABILITY.md):
-# 1. SwiftPM compiles the HudRegistry target and its dependencies into
-#    .build-fuzz with -sanitize=fuzzer,address (coverage + ASan). Only the
-#    target is built, so nothing needs a main yet; debug builds are compiled
-#    with -enable-testing, so a fuzz target can `@testable import
-#    HudRegistry` and reach the internal decoders directly.
+# 1. SwiftPM compiles the library targets the harness uses (HudScenes,
+#    HudPresentation and, through them, HudRegistry, HudUnsafe, HudModel and
+#    BuiltinRenderers) into .build-fuzz with -sanitize=fuzzer,address
+#    (coverage + ASan). Only targets are built, so nothing needs a main yet;
+#    debug builds are compiled with -enable-testing, so a fuzz target can
+#    `@testable import` them and reach the internal decoders directly.
 # 2. swiftc compiles each entry point (Fuzz/Targets/<target>.swift) together
-#    with Tests/HudRegistryTests/FuzzHarness.swift (what each target does with
+#    with Tests/HudTestSupport/FuzzHarness.swift (what each target does with
 #    an input; the regression tests replay saved inputs through the same
 #    code) with -sanitize=fuzzer,address, and links them with those object
 #    files; libFuzzer provides main.
@@ -36,10 +37,17 @@ export SWIFT_BACKTRACE=enable=no
 # are crashes too. detect_leaks: libFuzzer checks each new input for leaks.
 export ASAN_OPTIONS="detect_leaks=1:handle_abort=1:allocator_may_return_null=1"
 
-echo "fuzz: building HudRegistry with -sanitize=fuzzer,address into $scratch"
-swift build --target HudRegistry --scratch-path "$scratch" -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld
+libraries=(HudModel HudUnsafe HudRegistry HudScenes HudPresentation BuiltinRenderers)
+for library in HudScenes HudPresentation; do
+  echo "fuzz: building $library with -sanitize=fuzzer,address into $scratch"
+  swift build --target "$library" --scratch-path "$scratch" -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld
+done
 bin=$(swift build --scratch-path "$scratch" --show-bin-path)
-objects=("$bin"/HudRegistry.build/*.o "$bin"/BuiltinRenderers.build/*.o)
+objects=()
+for library in "${libraries[@]}"; do objects+=("$bin/$library.build"/*.o); done
+# The harness reaches `package` declarations, so it is compiled as part of
+# this package: SwiftPM's package name is the package directory's name.
+package_name=$(basename "$PWD" | tr '[:upper:]' '[:lower:]')
 module_flags=(
   -I "$bin/Modules"
   -Xcc -fmodule-map-file="$bin/HudRendererAPI.build/module.modulemap" -Xcc -I -Xcc Sources/HudRendererAPI/include
@@ -47,7 +55,7 @@ module_flags=(
   -Xcc -fmodule-map-file=Sources/CHudSystem/module.modulemap
 )
 
-harness=Tests/HudRegistryTests/FuzzHarness.swift
+harness=Tests/HudTestSupport/FuzzHarness.swift
 mkdir -p Fuzz/findings
 status=0
 summary=()
@@ -56,10 +64,10 @@ for target in "${targets[@]}"; do
   [[ -f "$source" ]] || { echo "fuzz: no target $source" >&2; exit 2; }
   executable=$bin/fuzz-$target
   if [[ ! -x "$executable" || "$source" -nt "$executable" || "$harness" -nt "$executable" ||
-        -n "$(find "$bin/HudRegistry.build" -name '*.o' -newer "$executable" -print -quit)" ]]; then
+        -n "$(find "${objects[@]}" -newer "$executable" -print -quit)" ]]; then
     echo "fuzz: compiling $source"
     swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -g -Onone -use-ld=lld \
-      -module-name "Fuzz_$target" "${module_flags[@]}" "$source" "$harness" "${objects[@]}" -lffi -o "$executable"
+      -module-name "Fuzz_$target" -package-name "$package_name" "${module_flags[@]}" "$source" "$harness" "${objects[@]}" -lffi -o "$executable"
   fi
   work=$scratch/corpus/$target
   mkdir -p "$work"

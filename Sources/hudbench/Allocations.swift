@@ -1,5 +1,7 @@
 import Glibc
 import HudRegistry
+import HudScenes
+import HudUnsafe
 import HudRendererAPI
 
 /// Heap allocations per call, counted by an LD_PRELOAD interposer
@@ -84,7 +86,7 @@ enum Allocations {
             let style = HudPhoneComplicationsStyle(name: info.id)
             guard let renderer = DirectRenderer(info) else { throw HarnessError("cannot reach \(info.id) directly") }
             let direct = DirectCall(renderer)
-            BenchmarkHooks.withLayoutInputs(snapshot: snapshot, environment: environment, interaction: .idle) { c, e, i in
+            BenchmarkHooks.withLayoutInputs(snapshot: snapshot.storage, environment: environment, interaction: .idle) { c, e, i in
                 count("layout.direct", info.id, "inside the renderer itself (plugin code, not the host)") { consume(direct(c, e, i)) }
             }
             count("layout.registry", info.id, "registry.withLayout, total (host + renderer)") {

@@ -1,3 +1,6 @@
+import HudRegistry
+import HudScenes
+import HudUnsafe
 /// Issue 7 §2: the budgets, judged from what this run measured. Reported,
 /// never enforced (the machine is shared and noisy; CI only checks that the
 /// harness runs).

@@ -1,6 +1,8 @@
 import BuiltinRenderers
 import Glibc
 import HudRegistry
+import HudScenes
+import HudUnsafe
 import HudRendererAPI
 
 /// A renderer's layout function reached without the registry: the built-ins

@@ -1,5 +1,7 @@
 import Glibc
 import HudRegistry
+import HudScenes
+import HudUnsafe
 
 /// Discovery with N = 10, 100, 1000 generated plugins: one C source
 /// (Benchmarks/generated-plugin/generated_plugin.c) compiled with a

@@ -1,5 +1,7 @@
 import Glibc
 import HudRegistry
+import HudScenes
+import HudUnsafe
 
 /// hudbench: the registry's benchmark harness (issue 7). See `--help`.
 @main

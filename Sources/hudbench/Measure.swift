@@ -1,3 +1,6 @@
+import HudRegistry
+import HudScenes
+import HudUnsafe
 import Glibc
 
 /// Nanoseconds on CLOCK_MONOTONIC.

@@ -1,3 +1,6 @@
+import HudRegistry
+import HudScenes
+import HudUnsafe
 /// hudbench's command line.
 struct Options {
     var quick = false

@@ -1,5 +1,7 @@
 import Glibc
 import HudRegistry
+import HudScenes
+import HudUnsafe
 
 /// Everything one run measured, and how it is printed (Markdown or JSON).
 struct Report {

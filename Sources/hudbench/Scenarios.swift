@@ -1,5 +1,7 @@
 import Glibc
 import HudRegistry
+import HudScenes
+import HudUnsafe
 import HudRendererAPI
 
 /// Counts actions fired through thunks (the demo's actions land here).
@@ -54,7 +56,7 @@ struct TimingScenarios {
             let registry = self.registry, environment = self.environment
             // Sanity: both paths agree on the node count.
             let viaRegistry = try registry.withLayout(style: style, snapshot: snapshot, environment: environment) { $0.count }
-            let viaDirect = BenchmarkHooks.withLayoutInputs(snapshot: snapshot, environment: environment, interaction: .idle) {
+            let viaDirect = BenchmarkHooks.withLayoutInputs(snapshot: snapshot.storage, environment: environment, interaction: .idle) {
                 direct($0, $1, $2)
             }
             guard viaRegistry == viaDirect, viaDirect > 0 else {
@@ -62,7 +64,7 @@ struct TimingScenarios {
             }
             if options.selects("layout.direct") || options.selects("layout.registry") {
                 let (directStats, registryStats) = BenchmarkHooks.withLayoutInputs(
-                    snapshot: snapshot, environment: environment, interaction: .idle
+                    snapshot: snapshot.storage, environment: environment, interaction: .idle
                 ) { complications, env, interaction in
                     sampler.measurePair(
                         { consume(direct(complications, env, interaction)) },
@@ -98,7 +100,7 @@ struct TimingScenarios {
         case "layout.direct":
             guard let renderer = DirectRenderer(info) else { throw HarnessError("cannot reach \(id) directly") }
             let direct = DirectCall(renderer)
-            BenchmarkHooks.withLayoutInputs(snapshot: snapshot, environment: environment, interaction: .idle) { c, e, i in
+            BenchmarkHooks.withLayoutInputs(snapshot: snapshot.storage, environment: environment, interaction: .idle) { c, e, i in
                 for _ in 0..<iterations { consume(direct(c, e, i)) }
             }
         case "layout.registry":

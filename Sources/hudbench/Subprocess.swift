@@ -1,3 +1,6 @@
+import HudRegistry
+import HudScenes
+import HudUnsafe
 import Glibc
 
 /// A child process run to completion: wall time from spawn to reap, and

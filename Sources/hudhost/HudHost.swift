@@ -1,5 +1,9 @@
 import Glibc
 import HudRegistry
+import HudPresentation
+import HudScenes
+import HudConformance
+import HudUnsafe
 
 /// The hudhost command-line tool: finds, loads, probes and drives HUD
 /// renderers. One type per subcommand (Commands/); this type dispatches.

@@ -1,6 +1,11 @@
 import Foundation
 import HudRendererAPI
 import Testing
+@testable import HudRegistry
+@testable import HudUnsafe
+@testable import HudScenes
+@testable import HudPresentation
+import HudTestSupport
 
 /// The C ABI header, checked from both sides: it compiles cleanly as C11 and
 /// C++17, its structures have the pinned LP64 layout (so an accidental

@@ -1,5 +1,9 @@
 import Testing
 @testable import HudRegistry
+@testable import HudUnsafe
+@testable import HudScenes
+@testable import HudPresentation
+import HudTestSupport
 
 /// The three built-in renderers against the reference geometry, for each
 /// style × device × direction × text size, through the registry (the same

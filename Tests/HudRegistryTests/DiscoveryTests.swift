@@ -2,55 +2,16 @@ import Foundation
 import Synchronization
 import Testing
 @testable import HudRegistry
+@testable import HudUnsafe
+@testable import HudScenes
+@testable import HudPresentation
+import HudTestSupport
 
 /// Discovery at scale and safety: metadata read from the ELF file without
 /// running plugin code, the registry cache, sandboxed scanning with failure
 /// records, load-time security, filters, and `hudhost why`.
 struct DiscoveryTests {
     // MARK: - Fixtures
-
-    /// Builds Tests/Fixtures/discovery/<name>.c once per process.
-    enum DiscoveryFixtures {
-        private static let built = Mutex<[String: String]>([:])
-
-        static func path(_ name: String) throws -> String {
-            try built.withLock { cache throws -> String in
-                if let path = cache[name] { return path }
-                let source = FixturePlugins.repositoryRoot + "/Tests/Fixtures/discovery/" + name + ".c"
-                let output = FixturePlugins.workDirectory + "/discovery-" + name + ".so"
-                var command = ["cc"] + FixturePlugins.pluginFlags + ["-I", FixturePlugins.headerDirectory, "-I", FixturePlugins.sourceDirectory]
-                if name == "needs_missing_lib" {
-                    // Link against a library, then delete it: dlopen must fail.
-                    let dependencyDirectory = try FixturePlugins.makeScratchDirectory("missing-dep")
-                    let dependency = dependencyDirectory + "/libhudmissingdep.so"
-                    try FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + ["-o", dependency, FixturePlugins.repositoryRoot + "/Tests/Fixtures/discovery/missing_dep.c"])
-                    command += ["-o", output, source, "-L", dependencyDirectory, "-lhudmissingdep"]
-                    try FixturePlugins.compileCommand(command)
-                    try FileManager.default.removeItem(atPath: dependency)
-                } else {
-                    command += ["-o", output, source]
-                    try FixturePlugins.compileCommand(command)
-                }
-                cache[name] = output
-                return output
-            }
-        }
-    }
-
-    /// A private directory holding copies of the named fixtures (and of
-    /// `plugins` fixtures), mode 0755, for one test.
-    static func directory(_ label: String, discovery: [String] = [], plugins: [Fixture] = []) throws -> String {
-        let directory = try FixturePlugins.makeScratchDirectory(label)
-        chmod(directory, 0o755)
-        for name in discovery { try FileManager.default.copyItem(atPath: DiscoveryFixtures.path(name), toPath: directory + "/\(name).so") }
-        for fixture in plugins { try FileManager.default.copyItem(atPath: FixturePlugins.path(of: fixture), toPath: directory + "/" + fixture.fileName) }
-        return directory
-    }
-
-    /// hudhost with a private HOME and cache and the given search path.
-    static func hudhost(_ arguments: [String], path: String, cache: String, extra: [String: String] = [:]) throws -> ProcessOutput {
-        try CLITests.run(arguments, environment: ["HUD_RENDERER_PATH": path, "XDG_CACHE_HOME": cache, "HUD_SCAN_TIMEOUT": "2"].merging(extra) { $1 })
-    }
 
     // MARK: - ELF metadata
 
@@ -122,26 +83,26 @@ struct DiscoveryTests {
     // MARK: - Listing runs no plugin code; the cache
 
     @Test func listReadsMetadataWithoutRunningPluginCodeAndAWarmRunOnlyStats() throws {
-        let directory = try Self.directory("list-no-code", discovery: ["meta_good"])
+        let directory = try DiscoveryFixtures.directory("list-no-code", discovery: ["meta_good"])
         let cache = try FixturePlugins.makeScratchDirectory("list-no-code-cache")
         let marker = cache + "/marker"
-        let cold = try Self.hudhost(["list", "--json"], path: directory, cache: cache, extra: ["HUD_FIXTURE_MARKER": marker])
+        let cold = try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache, extra: ["HUD_FIXTURE_MARKER": marker])
         #expect(cold.status == 0, "\(cold.transcript)")
-        let rows = try CLITests.json(cold)["renderers"]?.arrayValue ?? []
+        let rows = try HudHost.json(cold)["renderers"]?.arrayValue ?? []
         let row = try #require(rows.first { $0["id"]?.stringValue == "org.scale.p0000" })
         #expect(row["source"]?.stringValue == "elf-section" && row["cached"] == false)
         #expect(!FileManager.default.fileExists(atPath: marker), "the plugin's constructor ran during list")
-        let warm = try Self.hudhost(["list", "--json"], path: directory, cache: cache, extra: ["HUD_FIXTURE_MARKER": marker])
-        let warmRow = try #require((try CLITests.json(warm)["renderers"]?.arrayValue ?? []).first { $0["id"]?.stringValue == "org.scale.p0000" })
+        let warm = try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache, extra: ["HUD_FIXTURE_MARKER": marker])
+        let warmRow = try #require((try HudHost.json(warm)["renderers"]?.arrayValue ?? []).first { $0["id"]?.stringValue == "org.scale.p0000" })
         #expect(warmRow["cached"] == true)
         #expect(!FileManager.default.fileExists(atPath: marker))
         // render does run it (it dlopens the plugin), which shows the marker works.
-        _ = try Self.hudhost(["render", "--style", "tray"], path: directory, cache: cache, extra: ["HUD_FIXTURE_MARKER": marker])
+        _ = try DiscoveryFixtures.hudhost(["render", "--style", "tray"], path: directory, cache: cache, extra: ["HUD_FIXTURE_MARKER": marker])
         #expect(FileManager.default.fileExists(atPath: marker))
     }
 
     @Test func aWarmCatalogScanReadsNoPluginFile() throws {
-        let directory = try Self.directory("warm-scan", discovery: ["meta_good", "meta_mismatch"])
+        let directory = try DiscoveryFixtures.directory("warm-scan", discovery: ["meta_good", "meta_mismatch"])
         let cacheDirectory = try FixturePlugins.makeScratchDirectory("warm-scan-cache")
         let paths = SearchPaths(directories: [directory])
         let cold = PluginCatalog(searchPaths: paths, cache: RegistryCache(directory: cacheDirectory, searchPath: paths.directories)).scan()
@@ -157,7 +118,7 @@ struct DiscoveryTests {
     }
 
     @Test func aChangedFileIsReadAgain() throws {
-        let directory = try Self.directory("changed", discovery: ["meta_good"])
+        let directory = try DiscoveryFixtures.directory("changed", discovery: ["meta_good"])
         let cacheDirectory = try FixturePlugins.makeScratchDirectory("changed-cache")
         let paths = SearchPaths(directories: [directory])
         _ = PluginCatalog(searchPaths: paths, cache: RegistryCache(directory: cacheDirectory, searchPath: paths.directories)).scan()
@@ -170,7 +131,7 @@ struct DiscoveryTests {
     }
 
     @Test func aCorruptOrForeignCacheIsDiscardedAndRebuilt() throws {
-        let directory = try Self.directory("corrupt", discovery: ["meta_good"])
+        let directory = try DiscoveryFixtures.directory("corrupt", discovery: ["meta_good"])
         let cacheDirectory = try FixturePlugins.makeScratchDirectory("corrupt-cache")
         let paths = SearchPaths(directories: [directory])
         let first = RegistryCache(directory: cacheDirectory, searchPath: paths.directories)
@@ -190,7 +151,7 @@ struct DiscoveryTests {
     }
 
     @Test func aCacheOthersCouldWriteIsNotTrusted() throws {
-        let directory = try Self.directory("untrusted-cache", discovery: ["meta_good"])
+        let directory = try DiscoveryFixtures.directory("untrusted-cache", discovery: ["meta_good"])
         let cacheDirectory = try FixturePlugins.makeScratchDirectory("untrusted-cache-dir")
         let paths = SearchPaths(directories: [directory])
         let first = RegistryCache(directory: cacheDirectory, searchPath: paths.directories)
@@ -208,11 +169,11 @@ struct DiscoveryTests {
     }
 
     @Test func concurrentListsLeaveAValidCache() throws {
-        let directory = try Self.directory("concurrent", discovery: ["meta_good", "meta_mismatch"], plugins: [.goodSimple])
+        let directory = try DiscoveryFixtures.directory("concurrent", discovery: ["meta_good", "meta_mismatch"], plugins: [.goodSimple])
         let cache = try FixturePlugins.makeScratchDirectory("concurrent-cache")
         let results = Mutex<[Int32]>([])
         DispatchQueue.concurrentPerform(iterations: 6) { _ in
-            let status = (try? Self.hudhost(["list", "--json"], path: directory, cache: cache).status) ?? -1
+            let status = (try? DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache).status) ?? -1
             results.withLock { $0.append(status) }
         }
         #expect(results.withLock { $0 } == Array(repeating: 0, count: 6))
@@ -227,12 +188,12 @@ struct DiscoveryTests {
     // MARK: - Sandboxed scanning and failure records
 
     @Test func crashingHangingAndDependencyMissingPluginsBecomeFailureRecords() throws {
-        let directory = try Self.directory("bad-plugins", discovery: ["crash_on_load", "hang_on_load", "needs_missing_lib", "meta_good"],
+        let directory = try DiscoveryFixtures.directory("bad-plugins", discovery: ["crash_on_load", "hang_on_load", "needs_missing_lib", "meta_good"],
                                            plugins: [.goodSimple])
         let cache = try FixturePlugins.makeScratchDirectory("bad-plugins-cache")
-        let output = try Self.hudhost(["list", "--json"], path: directory, cache: cache)
+        let output = try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache)
         #expect(output.status == 0, "\(output.transcript)")
-        let json = try CLITests.json(output)
+        let json = try HudHost.json(output)
         let codes = Dictionary(uniqueKeysWithValues: (json["failures"]?.arrayValue ?? []).compactMap { f -> (String, String)? in
             guard let path = f["path"]?.stringValue, let code = f["code"]?.stringValue else { return nil }
             return ((path as NSString).lastPathComponent, code)
@@ -241,28 +202,28 @@ struct DiscoveryTests {
         let ids = Set((json["renderers"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue })
         #expect(ids.isSuperset(of: ["org.fixture.simple", "org.fixture.simple-alt", "org.scale.p0000", "com.hudson.tray"]))
         // The host survives and keeps rendering with what works.
-        let render = try Self.hudhost(["render", "--style", "org.fixture.simple"], path: directory, cache: cache)
+        let render = try DiscoveryFixtures.hudhost(["render", "--style", "org.fixture.simple"], path: directory, cache: cache)
         #expect(render.status == 0, "\(render.transcript)")
         // The records are reused (no rescan) until the file changes...
-        let failed = try Self.hudhost(["list", "--failed"], path: directory, cache: cache)
+        let failed = try DiscoveryFixtures.hudhost(["list", "--failed"], path: directory, cache: cache)
         #expect(failed.stdout.contains("recorded earlier; retried when the file changes"))
         // ...and a changed file is retried: replace the crasher with a good plugin.
         try FileManager.default.removeItem(atPath: directory + "/crash_on_load.so")
         try FileManager.default.copyItem(atPath: FixturePlugins.path(of: .goodManyNodes), toPath: directory + "/crash_on_load.so")
-        let retried = try CLITests.json(Self.hudhost(["list", "--json"], path: directory, cache: cache))
+        let retried = try HudHost.json(DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache))
         #expect((retried["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.fixture.many" })
         #expect(!(retried["failures"]?.arrayValue ?? []).contains { $0["code"]?.stringValue == "crashed" })
     }
 
     @Test func probeRunsThePluginInASandboxAndSurvivesACrash() throws {
         let crasher = try DiscoveryFixtures.path("crash_on_load")
-        let crash = try CLITests.run(["probe", crasher, "--json"])
+        let crash = try HudHost.run(["probe", crasher, "--json"])
         #expect(crash.status == 3, "\(crash.transcript)")
-        #expect(try CLITests.json(crash)["error"]?["code"]?.stringValue == "crashed")
+        #expect(try HudHost.json(crash)["error"]?["code"]?.stringValue == "crashed")
         #expect(crash.stderr.contains("killed by SIGSEGV"))
-        let hang = try CLITests.run(["probe", DiscoveryFixtures.path("hang_on_load")], environment: ["HUD_SCAN_TIMEOUT": "1"])
+        let hang = try HudHost.run(["probe", DiscoveryFixtures.path("hang_on_load")], environment: ["HUD_SCAN_TIMEOUT": "1"])
         #expect(hang.status == 3 && hang.stderr.contains("no progress for 2 s, killed"), "\(hang.transcript)")
-        let missing = try CLITests.run(["probe", FixturePlugins.path(of: .missingEntry)])
+        let missing = try HudHost.run(["probe", FixturePlugins.path(of: .missingEntry)])
         #expect(missing.status == 3 && missing.stderr.contains("no entry symbol 'hud_renderer_get_entry'"), "\(missing.transcript)")
     }
 
@@ -278,7 +239,7 @@ struct DiscoveryTests {
     // MARK: - Security
 
     @Test func worldWritableFilesAndDirectoriesAndForeignOwnersAreRefused() throws {
-        let base = try Self.directory("insecure", plugins: [.goodSimple])
+        let base = try DiscoveryFixtures.directory("insecure", plugins: [.goodSimple])
         let file = base + "/" + Fixture.goodSimple.fileName
         let security = PathSecurity()
         #expect(security.problem(canonicalPath: file) == nil)
@@ -304,42 +265,42 @@ struct DiscoveryTests {
     }
 
     @Test func theCLIRefusesAnInsecurePluginAndExplainsWhy() throws {
-        let directory = try Self.directory("cli-insecure", plugins: [.goodSimple])
+        let directory = try DiscoveryFixtures.directory("cli-insecure", plugins: [.goodSimple])
         let cache = try FixturePlugins.makeScratchDirectory("cli-insecure-cache")
         chmod(directory + "/good_simple.so", 0o666)
-        let list = try CLITests.json(Self.hudhost(["list", "--json"], path: directory, cache: cache))
+        let list = try HudHost.json(DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache))
         #expect((list["failures"]?.arrayValue ?? []).contains { $0["code"]?.stringValue == "insecure-path" })
-        let why = try Self.hudhost(["why", directory + "/good_simple.so"], path: directory, cache: cache)
+        let why = try DiscoveryFixtures.hudhost(["why", directory + "/good_simple.so"], path: directory, cache: cache)
         #expect(why.status == 1)
         #expect(why.stdout.contains("REFUSED: the file is writable by everyone"))
-        let allowed = try Self.hudhost(["list", "--json", "--allow-insecure-path"], path: directory, cache: cache)
+        let allowed = try DiscoveryFixtures.hudhost(["list", "--json", "--allow-insecure-path"], path: directory, cache: cache)
         #expect(allowed.stderr.contains("WARNING: --allow-insecure-path"))
-        #expect((try CLITests.json(allowed)["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.fixture.simple" })
+        #expect((try HudHost.json(allowed)["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.fixture.simple" })
     }
 
     @Test func anInsecurePluginNamedOnTheCommandLineRunsNoCodeAtAll() throws {
-        let directory = try Self.directory("insecure-explicit", discovery: ["meta_good"])
+        let directory = try DiscoveryFixtures.directory("insecure-explicit", discovery: ["meta_good"])
         let file = directory + "/meta_good.so"
         chmod(file, 0o666)
         let marker = try FixturePlugins.makeScratchDirectory("insecure-explicit-marker") + "/ran"
-        let output = try CLITests.run(["render", "--plugin", file, "--json"], environment: ["HUD_FIXTURE_MARKER": marker])
+        let output = try HudHost.run(["render", "--plugin", file, "--json"], environment: ["HUD_FIXTURE_MARKER": marker])
         #expect(output.status == 3, "\(output.transcript)")
-        #expect(try CLITests.json(output)["error"]?["code"]?.stringValue == "insecure-path")
+        #expect(try HudHost.json(output)["error"]?["code"]?.stringValue == "insecure-path")
         #expect(!FileManager.default.fileExists(atPath: marker), "the constructor ran (in the sandbox or the host)")
     }
 
     @Test func aFarFutureTimestampDoesNotBreakListing() throws {
-        let directory = try Self.directory("far-future", discovery: ["meta_good"])
+        let directory = try DiscoveryFixtures.directory("far-future", discovery: ["meta_good"])
         var times = [timespec(tv_sec: 10_413_792_000, tv_nsec: 0), timespec(tv_sec: 10_413_792_000, tv_nsec: 0)]  // year 2300
         #expect(utimensat(AT_FDCWD, directory + "/meta_good.so", &times, 0) == 0)
         let cache = try FixturePlugins.makeScratchDirectory("far-future-cache")
-        let output = try Self.hudhost(["list", "--json"], path: directory, cache: cache)
+        let output = try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache)
         #expect(output.status == 0, "\(output.transcript)")
-        #expect((try CLITests.json(output)["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.scale.p0000" })
+        #expect((try HudHost.json(output)["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.scale.p0000" })
     }
 
     @Test func symlinksAndHardLinksResolveToOneFile() throws {
-        let directory = try Self.directory("links", discovery: ["meta_good"])
+        let directory = try DiscoveryFixtures.directory("links", discovery: ["meta_good"])
         symlink(directory + "/meta_good.so", directory + "/zz_symlink.so")
         link(directory + "/meta_good.so", directory + "/zz_hardlink.so")
         symlink(directory + "/loop_b.so", directory + "/loop_a.so")
@@ -354,8 +315,8 @@ struct DiscoveryTests {
     }
 
     @Test func relativeSearchPathEntriesAreRefused() throws {
-        let output = try CLITests.run(["list", "--json"], environment: ["HUD_RENDERER_PATH": "plugins:/nonexistent-abs"])
-        let refused = try CLITests.json(output)["refusedPaths"]?.arrayValue ?? []
+        let output = try HudHost.run(["list", "--json"], environment: ["HUD_RENDERER_PATH": "plugins:/nonexistent-abs"])
+        let refused = try HudHost.json(output)["refusedPaths"]?.arrayValue ?? []
         #expect(refused.count == 1 && refused[0].stringValue?.hasPrefix("plugins: HUD_RENDERER_PATH entries must be absolute") == true)
     }
 
@@ -373,45 +334,45 @@ struct DiscoveryTests {
     }
 
     @Test func builtinOnlyKeepsThirdPartyRecords() throws {
-        let directory = try Self.directory("safe-mode", discovery: ["meta_good", "crash_on_load"])
+        let directory = try DiscoveryFixtures.directory("safe-mode", discovery: ["meta_good", "crash_on_load"])
         let cache = try FixturePlugins.makeScratchDirectory("safe-mode-cache")
-        _ = try Self.hudhost(["list"], path: directory, cache: cache)
-        let safe = try CLITests.json(Self.hudhost(["list", "--json", "--builtin-only"], path: directory, cache: cache))
+        _ = try DiscoveryFixtures.hudhost(["list"], path: directory, cache: cache)
+        let safe = try HudHost.json(DiscoveryFixtures.hudhost(["list", "--json", "--builtin-only"], path: directory, cache: cache))
         #expect((safe["renderers"]?.arrayValue ?? []).count == 3)
-        let records = try CLITests.json(Self.hudhost(["cache", "--json"], path: directory, cache: cache))["files"]?.arrayValue ?? []
+        let records = try HudHost.json(DiscoveryFixtures.hudhost(["cache", "--json"], path: directory, cache: cache))["files"]?.arrayValue ?? []
         #expect(records.count == 2)
         #expect(records.contains { $0["status"]?.stringValue == "failed" && $0["failureCode"]?.stringValue == "crashed" })
-        let cleared = try Self.hudhost(["cache", "--clear"], path: directory, cache: cache)
+        let cleared = try DiscoveryFixtures.hudhost(["cache", "--clear"], path: directory, cache: cache)
         #expect(cleared.stdout.contains("removed 1 cache file"))
     }
 
     @Test func filtersFromTheEnvironmentShapeListAndRender() throws {
-        let output = try CLITests.run(["list", "--json", "--all"], environment: ["HUD_RENDERERS_DISABLE": "*scattered"])
-        let rows = try CLITests.json(output)["renderers"]?.arrayValue ?? []
+        let output = try HudHost.run(["list", "--json", "--all"], environment: ["HUD_RENDERERS_DISABLE": "*scattered"])
+        let rows = try HudHost.json(output)["renderers"]?.arrayValue ?? []
         #expect(rows.first { $0["id"]?.stringValue == "com.hudson.scattered" }?["excluded"]?.stringValue?.contains("*scattered") == true)
-        let render = try CLITests.run(["render", "--style", "scattered"], environment: ["HUD_RENDERERS_DISABLE": "*scattered"])
+        let render = try HudHost.run(["render", "--style", "scattered"], environment: ["HUD_RENDERERS_DISABLE": "*scattered"])
         #expect(render.status == 1 && render.stderr.contains("no renderer with id 'com.hudson.scattered'"))
     }
 
     // MARK: - why
 
     @Test func whyExplainsAvailableFailedAndUnknownRenderers() throws {
-        let directory = try Self.directory("why", discovery: ["meta_good", "crash_on_load"])
+        let directory = try DiscoveryFixtures.directory("why", discovery: ["meta_good", "crash_on_load"])
         let cache = try FixturePlugins.makeScratchDirectory("why-cache")
-        let builtin = try Self.hudhost(["why", "com.hudson.tray"], path: directory, cache: cache)
+        let builtin = try DiscoveryFixtures.hudhost(["why", "com.hudson.tray"], path: directory, cache: cache)
         #expect(builtin.status == 0 && builtin.stdout.contains("built-in"))
-        let good = try Self.hudhost(["why", "org.scale.p0000"], path: directory, cache: cache)
+        let good = try DiscoveryFixtures.hudhost(["why", "org.scale.p0000"], path: directory, cache: cache)
         #expect(good.status == 0, "\(good.transcript)")
         for line in ["Search path", "[HUD_RENDERER_PATH]", "read from the file's .hud_renderers ELF section", "org.scale.p0000: allowed",
                      "Load (now, in a sandboxed child process)", "never validated", "AVAILABLE"] {
             #expect(good.stdout.contains(line), "missing '\(line)' in:\n\(good.stdout)")
         }
-        let crashed = try Self.hudhost(["why", directory + "/crash_on_load.so"], path: directory, cache: cache)
+        let crashed = try DiscoveryFixtures.hudhost(["why", directory + "/crash_on_load.so"], path: directory, cache: cache)
         #expect(crashed.status == 1)
         #expect(crashed.stdout.contains("FAILED [crashed]") && crashed.stdout.contains("NOT AVAILABLE"))
-        let unknown = try Self.hudhost(["why", "org.nowhere.x"], path: directory, cache: cache)
+        let unknown = try DiscoveryFixtures.hudhost(["why", "org.nowhere.x"], path: directory, cache: cache)
         #expect(unknown.status == 1 && unknown.stdout.contains("no plugin file on the search path provides 'org.nowhere.x'"))
-        let disabled = try Self.hudhost(["why", "org.scale.p0000"], path: directory, cache: cache, extra: ["HUD_RENDERERS_DISABLE": "org.scale.*"])
+        let disabled = try DiscoveryFixtures.hudhost(["why", "org.scale.p0000"], path: directory, cache: cache, extra: ["HUD_RENDERERS_DISABLE": "org.scale.*"])
         #expect(disabled.status == 1 && disabled.stdout.contains("disabled by HUD_RENDERERS_DISABLE pattern 'org.scale.*'"))
     }
 
@@ -436,9 +397,9 @@ struct DiscoveryTests {
         let cache = try FixturePlugins.makeScratchDirectory("scale-cache")
         let marker = cache + "/constructor-ran"
         for run in ["cold", "warm"] {
-            let output = try Self.hudhost(["list", "--json"], path: directory, cache: cache, extra: ["HUD_FIXTURE_MARKER": marker])
+            let output = try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache, extra: ["HUD_FIXTURE_MARKER": marker])
             #expect(output.status == 0, "\(run): \(output.transcript)")
-            let json = try CLITests.json(output)
+            let json = try HudHost.json(output)
             // Every copy's constructor would write the marker: none may run.
             #expect(!FileManager.default.fileExists(atPath: marker), "\(run): plugin code ran")
             // Cold reads each file's ELF headers once; warm reads none.

@@ -2,6 +2,10 @@ import Foundation
 import HudRendererAPI
 import Testing
 @testable import HudRegistry
+@testable import HudUnsafe
+@testable import HudScenes
+@testable import HudPresentation
+import HudTestSupport
 
 /// ExampleRing (`Plugins/ExampleRing/ring.c`), the third-party renderer in
 /// plain C: built at test time the way the plugin guide says, loaded by
@@ -312,7 +316,7 @@ struct ExampleRingTests {
 
     @Test(arguments: [ExampleRingBuild.Kind.standalone, .swiftPM])
     func renderDrawsTheRingInTheTerminal(kind: ExampleRingBuild.Kind) throws {
-        let output = try CLITests.run(["render", "--plugin", kind.path(), "--style", Self.ringID, "--format", "ascii"])
+        let output = try HudHost.run(["render", "--plugin", kind.path(), "--style", Self.ringID, "--format", "ascii"])
         #expect(output.status == 0, "\(output.transcript)")
         let lines = output.stdout.split(separator: "\n").map(String.init)
         let top = try #require(lines.firstIndex { $0.contains("(TL)") })
@@ -325,37 +329,37 @@ struct ExampleRingTests {
     @Test func listShowsTheRingOnTheSearchPathWithItsOrigin() throws {
         let directory = try FixturePlugins.makeScratchDirectory("ring-path")
         try FileManager.default.copyItem(atPath: ExampleRingBuild.standalone(), toPath: directory + "/libring.so")
-        let output = try CLITests.run(["list", "--json"], environment: ["HUD_RENDERER_PATH": directory])
+        let output = try HudHost.run(["list", "--json"], environment: ["HUD_RENDERER_PATH": directory])
         #expect(output.status == 0, "\(output.transcript)")
-        let ring = try #require(CLITests.json(output)["renderers"]?.arrayValue?.first { $0["id"]?.stringValue == Self.ringID })
+        let ring = try #require(HudHost.json(output)["renderers"]?.arrayValue?.first { $0["id"]?.stringValue == Self.ringID })
         #expect(ring["origin"]?.stringValue == directory + "/libring.so")
     }
 
     @Test func sdkPrintsWhatAnOutOfTreeBuildNeeds() throws {
         let includeDirectory = FixturePlugins.canonical(FixturePlugins.headerDirectory)
-        let cflags = try CLITests.run(["sdk", "--cflags"])
+        let cflags = try HudHost.run(["sdk", "--cflags"])
         #expect(cflags.status == 0 && cflags.stdout == "-I\(includeDirectory)\n", "\(cflags.transcript)")
-        let include = try CLITests.run(["sdk", "--include-dir"])
+        let include = try HudHost.run(["sdk", "--include-dir"])
         #expect(include.stdout == includeDirectory + "\n")
-        let version = try CLITests.run(["sdk", "--abi-version"])
+        let version = try HudHost.run(["sdk", "--abi-version"])
         #expect(version.status == 0 && version.stdout == "\(HUD_ABI_VERSION_MAJOR).\(HUD_ABI_VERSION_MINOR)\n")
-        let pc = try CLITests.run(["sdk", "--pkg-config"])
+        let pc = try HudHost.run(["sdk", "--pkg-config"])
         #expect(pc.status == 0)
         let lines = pc.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains("prefix=" + (includeDirectory as NSString).deletingLastPathComponent))
         #expect(lines.contains("includedir=${prefix}/include"))
         #expect(lines.contains("Version: 1.0") && lines.contains("Cflags: -I${includedir}") && lines.contains("Name: hud-renderer"))
-        let json = try CLITests.json(CLITests.run(["sdk", "--json"]))
+        let json = try HudHost.json(HudHost.run(["sdk", "--json"]))
         #expect(json["schemaVersion"] == 1 && json["abiVersion"]?.stringValue == "1.0")
         #expect(json["includeDir"]?.stringValue == includeDirectory && json["layout"]?.stringValue == "source-checkout")
-        #expect(try CLITests.run(["sdk", "--json", "--cflags"]).status == 2)
+        #expect(try HudHost.run(["sdk", "--json", "--cflags"]).status == 2)
     }
 
     @Test func sdkFindsAnInstalledHeaderAndExplainsAMissingOne() throws {
         let root = try FixturePlugins.makeScratchDirectory("sdk-layout")
         for prefix in ["installed", "bare"] {
             try FileManager.default.createDirectory(atPath: "\(root)/\(prefix)/bin", withIntermediateDirectories: true)
-            try FileManager.default.copyItem(atPath: CLITests.hudhost, toPath: "\(root)/\(prefix)/bin/hudhost")
+            try FileManager.default.copyItem(atPath: HudHost.path, toPath: "\(root)/\(prefix)/bin/hudhost")
         }
         try FileManager.default.createDirectory(atPath: "\(root)/installed/include", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: FixturePlugins.headerDirectory + "/hud_renderer.h", toPath: "\(root)/installed/include/hud_renderer.h")

@@ -1,5 +1,9 @@
 import Testing
 @testable import HudRegistry
+@testable import HudUnsafe
+@testable import HudScenes
+@testable import HudPresentation
+import HudTestSupport
 
 /// The host's gesture state machine, driven through the shell with
 /// timestamped events: taps, long presses, cancels, the mode picker.

@@ -1,5 +1,9 @@
-@testable import HudRegistry
 import Testing
+@testable import HudRegistry
+@testable import HudUnsafe
+@testable import HudScenes
+@testable import HudPresentation
+import HudTestSupport
 
 /// The per-frame path: `RendererRegistry.withLayout` validates in place and
 /// must agree exactly with the decoded `HudLayout` path, and the in-place

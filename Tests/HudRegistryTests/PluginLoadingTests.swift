@@ -1,6 +1,10 @@
 import Foundation
-import HudRegistry
 import Testing
+@testable import HudRegistry
+@testable import HudUnsafe
+@testable import HudScenes
+@testable import HudPresentation
+import HudTestSupport
 
 /// Real plugins through real `dlopen`: the C fixtures (compiled at test time)
 /// and the built-ins' own `libBuiltinRenderers.so`, loaded with

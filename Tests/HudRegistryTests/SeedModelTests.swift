@@ -2,6 +2,10 @@ import Glibc
 import HudRendererAPI
 import Testing
 @testable import HudRegistry
+@testable import HudUnsafe
+@testable import HudScenes
+@testable import HudPresentation
+import HudTestSupport
 
 /// The seed's model: its names and initializers, and marshaling into the
 /// C view with libffi thunks.
@@ -44,7 +48,7 @@ struct SeedModelTests {
         let snapshot = try ComplicationsSnapshot(page.complications)
         #expect(snapshot.occupiedPositions == Set(Position.allCases))
         #expect(snapshot.thunkCount == 8)  // five slots + three modes
-        let view = snapshot.view.pointee
+        let view = snapshot.storage.view.pointee
         #expect(view.struct_size == UInt32(MemoryLayout<hud_complications_t>.size))
         let center = try #require(view.slots.4).pointee
         #expect(String(cString: center.icon) == "circle.grid.2x2")
@@ -64,7 +68,7 @@ struct SeedModelTests {
     @Test func actionsRunThroughTheCFunctionPointersPluginsSee() throws {
         let page = SeedPage()
         let snapshot = try ComplicationsSnapshot(page.complications)
-        let view = snapshot.view.pointee
+        let view = snapshot.storage.view.pointee
         // Exactly what a C plugin would do with the pointers.
         try #require(view.slots.0).pointee.action!()
         try #require(view.slots.3).pointee.action!()
@@ -98,7 +102,7 @@ struct SeedModelTests {
     @Test func releasingASnapshotRetiresItsThunks() throws {
         var fired = 0
         var snapshot: ComplicationsSnapshot? = try ComplicationsSnapshot(HudPhoneComplications(center: .init(icon: "star") { fired += 1 }))
-        let pointer = try #require(snapshot!.view.pointee.slots.4).pointee.action!
+        let pointer = try #require(snapshot!.storage.view.pointee.slots.4).pointee.action!
         pointer()
         #expect(fired == 1)
         let caughtBefore = ActionThunkCounters.retiredCalls
@@ -114,11 +118,11 @@ struct SeedModelTests {
             topLeft: .init(icon: "bell", secondary: .init(icon: "1.circle")) {},
             topRight: .init(icon: "person", secondary: .init(icon: "plus", label: "Add") { tapped = true }) {})
         let snapshot = try ComplicationsSnapshot(complications)
-        let badgeSlot = try #require(snapshot.view.pointee.slots.0).pointee
+        let badgeSlot = try #require(snapshot.storage.view.pointee.slots.0).pointee
         let badge = try #require(badgeSlot.secondary).pointee
         #expect(badge.action == nil)
         #expect(String(cString: badge.icon) == "1.circle")
-        let chipSlot = try #require(snapshot.view.pointee.slots.1).pointee
+        let chipSlot = try #require(snapshot.storage.view.pointee.slots.1).pointee
         let chip = try #require(chipSlot.secondary).pointee
         #expect(String(cString: chip.label) == "Add")
         chip.action!()

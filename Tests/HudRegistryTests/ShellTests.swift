@@ -1,5 +1,9 @@
 import Testing
 @testable import HudRegistry
+@testable import HudUnsafe
+@testable import HudScenes
+@testable import HudPresentation
+import HudTestSupport
 
 /// HudPhoneAppShell: preference resolution (last non-nil writer wins),
 /// marshal once per publish, appearance, and the shell's navigation.
@@ -51,7 +55,7 @@ struct ShellTests {
         #expect(try shell.layout().slot(at: .center)?.icon == "home")
         shell.push(HudPage(title: "Settings", complications: Self.set("settings", r)))
         #expect(try shell.layout().slot(at: .center)?.icon == "settings")
-        #expect(shell.effectiveEnvironment.navigationTitle == "Settings")
+        #expect(shell.environment.navigationTitle == "Settings")
         shell.push(HudPage(title: "About"))  // publishes nothing
         #expect(try shell.layout().slot(at: .center)?.icon == "settings")
         shell.pop()
@@ -98,7 +102,7 @@ struct ShellTests {
     /// The C action pointer of the marshaled center slot.
     func currentCenterAction(_ shell: HudPhoneAppShell) throws -> hud_action_fn? {
         _ = try shell.layout()
-        return shell.testingSnapshot?.view.pointee.slots.4?.pointee.action
+        return shell.testingSnapshot?.storage.view.pointee.slots.4?.pointee.action
     }
 
     @Test func hudsonAppearanceForcesTheStableDarkPaletteOnTheChrome() throws {
@@ -106,9 +110,9 @@ struct ShellTests {
         let light = HudEnvironment(device: .iphone16Pro, colorScheme: .light)
         let hudson = Self.shell(HudPage(title: "Home", complications: Self.set("star", r)), appearance: .hudson, environment: light)
         let system = Self.shell(HudPage(title: "Home", complications: Self.set("star", r)), appearance: .system, environment: light)
-        #expect(hudson.effectiveEnvironment.chromeScheme == .dark)
+        #expect(hudson.environment.chromeScheme == .dark)
         #expect(try hudson.layout().slot(at: .center)?.fill == HudPalette.stable.surface)
-        #expect(system.effectiveEnvironment.chromeScheme == .light)
+        #expect(system.environment.chromeScheme == .light)
         #expect(try system.layout().slot(at: .center)?.fill == HudPalette.light.surface)
     }
 

@@ -1,4 +1,4 @@
-import HudRendererAPI
+package import HudRendererAPI
 import Synchronization
 
 /// The built-ins' plugin entry: the same `hud_entry_t` a third-party plugin

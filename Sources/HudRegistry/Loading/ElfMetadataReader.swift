@@ -1,3 +1,4 @@
+package import HudUnsafe
 import Glibc
 
 /// One renderer as a plugin file describes it in its `.hud_renderers`
@@ -172,7 +173,7 @@ enum ElfMetadataReader {
 
 /// The `hud_renderer_metadata_t` record format, parsed from raw bytes.
 enum HudMetadataFormat {
-    static let sectionName = ".hud_renderers"
+    static let sectionName = ABILimits.metadataSectionName
     static let magic: [UInt8] = Array("HUDMETA1".utf8)
     static let recordSize = 408
     static let fields: [(name: String, offset: Int, size: Int, limit: Int)] = [

@@ -1,182 +1,40 @@
-import Glibc
-import HudRendererAPI
+package import HudUnsafe
 
-/// The C view of one published `HudPhoneComplications`, made once per
-/// publish and handed unchanged to every layout call until the next publish.
+/// One published `HudPhoneComplications`, marshaled once into the C view
+/// plugins receive (strings, slots, modes, one libffi action thunk per
+/// closure) and handed unchanged to every layout until the next publish.
 ///
-/// The snapshot owns everything the view points to: the strings, the slot,
-/// secondary and mode structures, the mode pointer arrays, and one action
-/// thunk per closure. All of it is freed (thunks retired) when the snapshot
-/// is released, which is why the ABI says input pointers are valid only
-/// during layout: in practice until the set is republished.
+/// The snapshot owns all of that memory; releasing it frees the C view and
+/// retires its thunks (a late call through one is caught and counted, never
+/// run). The C view itself lives in the internal `HudUnsafe` target; this
+/// type is its safe, public face.
 public final class ComplicationsSnapshot {
-    /// The marshaled structure plugins receive. Host-owned.
-    let view: UnsafeMutablePointer<hud_complications_t>
-    /// Which positions hold a slot.
-    public let occupiedPositions: Set<Position>
-    /// Per position, the slot's mode ids (to resolve `mode:<id>` targets).
-    public let modeIDs: [Position: [String]]
+    package let storage: CComplications
 
-    private var allocations: [UnsafeMutableRawPointer] = []
-    private var thunks: [ActionThunk] = []
-    /// The thunk for each tappable target, for the host's own dispatch.
-    private var targets: [HudInteraction.Target: ActionThunk] = [:]
-
+    /// Marshals `complications`; throws `.invalidComplications` for a value
+    /// the ABI cannot carry (a string over its limit, a NUL, too many modes).
     public init(_ complications: HudPhoneComplications) throws(RegistryError) {
-        view = .allocate(capacity: 1)
-        view.initialize(to: hud_complications_t())
-        view.pointee.struct_size = UInt32(MemoryLayout<hud_complications_t>.size)
-        occupiedPositions = Set(complications.occupiedPositions)
-        modeIDs = Dictionary(uniqueKeysWithValues: complications.occupiedPositions.map { position in
-            (position, complications[position]?.longPressModes?.map(\.id) ?? [])
-        })
-        // Every stored property is initialized here, so if marshaling throws,
-        // deinit runs and frees what was made so far.
-        for position in Position.allCases {
-            guard let slot = complications[position] else { continue }
-            let pointer = try marshal(slot, at: position)
-            withUnsafeMutablePointer(to: &view.pointee.slots) { tuple in
-                tuple.withMemoryRebound(to: UnsafePointer<hud_slot_t>?.self, capacity: Int(HUD_POSITION_COUNT)) {
-                    $0[position.rawValue] = UnsafePointer(pointer)
-                }
-            }
-        }
+        storage = try CComplications(complications)
     }
 
-    deinit { release() }
+    /// Which positions hold a slot.
+    public var occupiedPositions: Set<Position> { storage.occupiedPositions }
+    /// Per position, the slot's mode ids (to resolve `mode:<id>` targets).
+    public var modeIDs: [Position: [String]] { storage.modeIDs }
+    /// The number of action thunks this snapshot owns.
+    public var thunkCount: Int { storage.thunkCount }
 
     /// Runs the action bound to `target` through its C thunk (the same
     /// pointer a plugin sees). Returns false if there is no such action.
     @discardableResult
-    public func invoke(_ target: HudInteraction.Target) -> Bool {
-        guard let thunk = targets[target] else { return false }
-        thunk.callThroughPointer()
-        return true
-    }
+    public func invoke(_ target: HudInteraction.Target) -> Bool { storage.invoke(target) }
+
+    /// True when `target` has an action in this snapshot.
+    public func hasAction(_ target: HudInteraction.Target) -> Bool { storage.hasAction(target) }
 
     /// Rebinds every thunk to the closures of `complications`, which must
     /// have the same content (`hasSameContent(as:)`) as the set this
-    /// snapshot was made from. No thunk is created or freed; the C view is
-    /// untouched.
-    public func rebind(to complications: HudPhoneComplications) {
-        for (target, thunk) in targets {
-            switch target {
-            case .slot(let position):
-                if let action = complications[position]?.action { thunk.rebind(action) }
-            case .secondary(let position):
-                if let action = complications[position]?.secondary?.action { thunk.rebind(action) }
-            case .mode(let position, let index):
-                if let modes = complications[position]?.longPressModes, index < modes.count { thunk.rebind(modes[index].action) }
-            }
-        }
-    }
-
-    /// True when `target` has an action in this snapshot.
-    public func hasAction(_ target: HudInteraction.Target) -> Bool { targets[target] != nil }
-
-    /// The number of thunks this snapshot owns.
-    public var thunkCount: Int { thunks.count }
-
-    // MARK: - Marshaling
-
-    private func marshal(_ slot: HudPhoneComplications.Slot, at position: Position) throws(RegistryError) -> UnsafeMutablePointer<hud_slot_t> {
-        let field = "\(position)"
-        let pointer = allocate(hud_slot_t.self)
-        pointer.pointee.struct_size = UInt32(MemoryLayout<hud_slot_t>.size)
-        pointer.pointee.role = hud_role_t(slot.role.rawValue)
-        pointer.pointee.icon = try string(slot.icon, field: "\(field).icon", limit: Int(HUD_MAX_ICON_BYTES), allowEmpty: false)
-        pointer.pointee.label = try slot.label.map { label throws(RegistryError) in
-            try string(label, field: "\(field).label", limit: Int(HUD_MAX_LABEL_BYTES))
-        }
-        pointer.pointee.action = try thunk(slot.action, for: .slot(position))
-        if let secondary = slot.secondary {
-            let chip = allocate(hud_secondary_t.self)
-            chip.pointee.struct_size = UInt32(MemoryLayout<hud_secondary_t>.size)
-            chip.pointee.icon = try string(secondary.icon, field: "\(field).secondary.icon", limit: Int(HUD_MAX_ICON_BYTES), allowEmpty: false)
-            chip.pointee.label = try secondary.label.map { label throws(RegistryError) in
-                try string(label, field: "\(field).secondary.label", limit: Int(HUD_MAX_LABEL_BYTES))
-            }
-            chip.pointee.action = try secondary.action.map { action throws(RegistryError) in
-                try thunk(action, for: .secondary(position))
-            }
-            pointer.pointee.secondary = UnsafePointer(chip)
-        }
-        let modes = slot.longPressModes ?? []
-        guard modes.count <= Int(HUD_MAX_MODES) else {
-            throw .invalidComplications(field: "\(field).longPressModes", reason: "has \(modes.count) modes; at most \(HUD_MAX_MODES) are allowed")
-        }
-        var seen = Set<String>()
-        for mode in modes where !seen.insert(mode.id).inserted {
-            throw .invalidComplications(field: "\(field).longPressModes", reason: "repeats mode id '\(mode.id)'; mode ids must be unique within a slot")
-        }
-        if !modes.isEmpty {
-            let array = allocateArray(UnsafePointer<hud_mode_t>?.self, count: modes.count)
-            for (index, mode) in modes.enumerated() {
-                let modeField = "\(field).longPressModes[\(index)]"
-                let item = allocate(hud_mode_t.self)
-                item.pointee.struct_size = UInt32(MemoryLayout<hud_mode_t>.size)
-                item.pointee.id = try string(mode.id, field: "\(modeField).id", limit: Int(HUD_MAX_ID_BYTES), allowEmpty: false)
-                item.pointee.icon = try string(mode.icon, field: "\(modeField).icon", limit: Int(HUD_MAX_ICON_BYTES), allowEmpty: false)
-                item.pointee.label = try string(mode.label, field: "\(modeField).label", limit: Int(HUD_MAX_LABEL_BYTES))
-                item.pointee.action = try thunk(mode.action, for: .mode(position, index: index))
-                array[index] = UnsafePointer(item)
-            }
-            pointer.pointee.modes = UnsafePointer(array)
-            pointer.pointee.mode_count = UInt32(modes.count)
-        }
-        return pointer
-    }
-
-    private func thunk(_ action: @escaping () -> Void, for target: HudInteraction.Target) throws(RegistryError) -> hud_action_fn {
-        let thunk = try ActionThunk(action)
-        thunks.append(thunk)
-        targets[target] = thunk
-        return thunk.function
-    }
-
-    /// A NUL-terminated copy the snapshot owns.
-    private func string(_ value: String, field: String, limit: Int, allowEmpty: Bool = true) throws(RegistryError) -> UnsafePointer<CChar> {
-        let bytes = value.utf8
-        guard bytes.count <= limit else {
-            throw .invalidComplications(field: field, reason: "is \(bytes.count) bytes of UTF-8; at most \(limit) are allowed")
-        }
-        guard allowEmpty || !bytes.isEmpty else {
-            throw .invalidComplications(field: field, reason: "is empty; give a non-empty value")
-        }
-        guard !bytes.contains(0) else {
-            throw .invalidComplications(field: field, reason: "contains a NUL character, which C strings cannot carry")
-        }
-        let buffer = allocateArray(CChar.self, count: bytes.count + 1)
-        var index = 0
-        for byte in bytes {
-            buffer[index] = CChar(bitPattern: byte)
-            index += 1
-        }
-        buffer[index] = 0
-        return UnsafePointer(buffer)
-    }
-
-    private func allocate<T>(_ type: T.Type) -> UnsafeMutablePointer<T> {
-        let raw = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<T>.stride, alignment: MemoryLayout<T>.alignment)
-        raw.initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<T>.stride)
-        allocations.append(raw)
-        return raw.assumingMemoryBound(to: T.self)
-    }
-
-    private func allocateArray<T>(_ type: T.Type, count: Int) -> UnsafeMutablePointer<T> {
-        let bytes = MemoryLayout<T>.stride * count
-        let raw = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: MemoryLayout<T>.alignment)
-        raw.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
-        allocations.append(raw)
-        return raw.assumingMemoryBound(to: T.self)
-    }
-
-    private func release() {
-        for thunk in thunks { thunk.retire() }
-        thunks.removeAll()
-        targets.removeAll()
-        for raw in allocations { raw.deallocate() }
-        allocations.removeAll()
-        view.deallocate()
-    }
+    /// snapshot was made from: no thunk is created or freed, plugins keep
+    /// the pointers they hold.
+    public func rebind(to complications: HudPhoneComplications) { storage.rebind(to: complications) }
 }

@@ -1,3 +1,4 @@
+package import HudUnsafe
 import Glibc
 
 /// Finds plugin files on the search path and learns what they provide

@@ -1,3 +1,4 @@
+package import HudUnsafe
 import CHudSystem
 import Glibc
 
@@ -232,7 +233,7 @@ public final class RegistryCache {
         ])
     }
 
-    public static func json(_ r: PluginRecord) -> JSONValue {
+    package static func json(_ r: PluginRecord) -> JSONValue {
         .object([
             ("path", .string(r.path)),
             ("device", .string(String(r.stamp.device))),

@@ -1,3 +1,4 @@
+package import HudUnsafe
 import BuiltinRenderers
 import Glibc
 import HudRendererAPI
@@ -134,16 +135,16 @@ public final class RendererRegistry {
     /// Lays out `snapshot` with the renderer chosen by `style`.
     public func layout(style: HudPhoneComplicationsStyle, snapshot: ComplicationsSnapshot,
                        environment: HudEnvironment, interaction: HudInteraction = .idle) throws(RegistryError) -> HudLayout {
-        return try renderer(for: style).layout(snapshot, environment: environment, interaction: interaction)
+        return try renderer(for: style).layout(snapshot.storage, environment: environment, interaction: interaction)
     }
 
     /// Lays out `snapshot` and hands `body` the validated nodes in place:
     /// the per-frame path, with no heap allocation in steady state (see
     /// `LayoutFrame`). The frame is valid only inside `body`.
-    public func withLayout<R>(style: HudPhoneComplicationsStyle, snapshot: ComplicationsSnapshot,
+    package func withLayout<R>(style: HudPhoneComplicationsStyle, snapshot: ComplicationsSnapshot,
                               environment: HudEnvironment, interaction: HudInteraction = .idle,
                               _ body: (LayoutFrame) -> R) throws(RegistryError) -> R {
-        try renderer(for: style).withFrame(snapshot, environment: environment, interaction: interaction, body)
+        try renderer(for: style).withFrame(snapshot.storage, environment: environment, interaction: interaction, body)
     }
 
     /// The renderer the previous layout call used, keyed by the id exactly
@@ -231,7 +232,7 @@ public final class RendererRegistry {
     // MARK: - Files
 
     /// Canonicalizes `path` and checks it names a regular file.
-    static func resolve(_ path: String) throws(RegistryError) -> (path: String, identity: FileIdentity?) {
+    package static func resolve(_ path: String) throws(RegistryError) -> (path: String, identity: FileIdentity?) {
         guard let real = realpath(path, nil) else {
             throw .notAFile(path: path, reason: String(cString: strerror(errno)))
         }
@@ -270,7 +271,7 @@ public struct DiscoveryReport: Sendable {
 }
 
 /// A file's identity: (device, inode).
-struct FileIdentity: Hashable, Sendable {
+package struct FileIdentity: Hashable, Sendable {
     let device: UInt64
     let inode: UInt64
 

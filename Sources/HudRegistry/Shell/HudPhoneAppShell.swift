@@ -1,3 +1,4 @@
+package import HudUnsafe
 /// The seed's `HudPhoneAppShell`, headless: a navigation stack of pages,
 /// the complications they publish (last non-nil writer wins), a render
 /// style, and the interaction state — dispatched to whichever renderer the
@@ -14,11 +15,21 @@ public final class HudPhoneAppShell {
     public let registry: RendererRegistry
     /// Fills the whole screen behind the root, safe areas included.
     public let background: HudColor
-    public let appearance: HudPhoneAppShellAppearance
-    /// The device environment; the shell applies its appearance and the top
-    /// page's title on top of it.
+    /// The seed's `appearance`: stored in `environment.appearance`, the one
+    /// place renderers read it from, so the two can never disagree.
+    public var appearance: HudPhoneAppShellAppearance {
+        get { environment.appearance }
+        set { environment.appearance = newValue }
+    }
+    /// The environment renderers receive, exactly. The shell owns one field
+    /// of it: `navigationTitle` is always the top page's title (set on every
+    /// navigation, and when a new environment is assigned), the way a
+    /// navigation stack owns its bar's title. Everything else is the caller's.
     public var environment: HudEnvironment {
-        didSet { cachedLayout = nil }
+        didSet {
+            environment.navigationTitle = stack.last?.title
+            cachedLayout = nil
+        }
     }
     public var complicationsStyle: HudPhoneComplicationsStyle {
         didSet {
@@ -60,10 +71,13 @@ public final class HudPhoneAppShell {
     ) {
         self.complicationsStyle = complicationsStyle
         self.background = background
-        self.appearance = appearance
         self.registry = registry
+        let root = root()
+        var environment = environment
+        environment.appearance = appearance
+        environment.navigationTitle = root.title
         self.environment = environment
-        self.stack = [root()]
+        self.stack = [root]
     }
 
     // MARK: - Navigation and publishing
@@ -85,6 +99,7 @@ public final class HudPhoneAppShell {
     /// republishes its complications).
     public func updateTop(_ body: (inout HudPage) -> Void) {
         body(&stack[stack.count - 1])
+        environment.navigationTitle = stack.last?.title
         needsResolve = true
         cachedLayout = nil
     }
@@ -101,34 +116,12 @@ public final class HudPhoneAppShell {
         HudPhoneComplicationsKey.reduce(stack.map(\.publishedComplications))
     }
 
-    /// The environment the renderer sees: the shell's appearance and the top
-    /// page's title over the device environment.
-    public var effectiveEnvironment: HudEnvironment {
-        var effective = environment
-        effective.appearance = appearance
-        effective.navigationTitle = stack.last?.title
-        return effective
+    /// Records an event caused outside `send` (a host's own action, e.g. a
+    /// scene's named action), reported with the next `send` or by
+    /// `takePendingEvents()`.
+    public func record(_ event: ShellEvent) {
+        pendingEvents.append(event)
     }
-
-    /// Carries out a scene's named action. Style changes and navigation take
-    /// effect at the next layout; each is reported as a `ShellEvent`.
-    public func perform(_ action: SceneAction) {
-        switch action {
-        case .log(let text):
-            pendingEvents.append(.log(text))
-        case .style(let style):
-            let previous = complicationsStyle
-            complicationsStyle = style
-            if previous != style { pendingEvents.append(.styleChanged(from: previous, to: style)) }
-        case .push(let title):
-            push(pageProvider?(title) ?? HudPage(title: title))
-        case .pop:
-            pop()
-        }
-    }
-
-    /// Supplies pages for `push:<title>` actions (a scene's page table).
-    public var pageProvider: ((String) -> HudPage?)?
 
     // MARK: - Layout and events
 
@@ -136,7 +129,7 @@ public final class HudPhoneAppShell {
     public func layout() throws(RegistryError) -> HudLayout {
         if let cachedLayout { return cachedLayout }
         let current = try currentSnapshot()
-        let layout = try registry.layout(style: complicationsStyle, snapshot: current, environment: effectiveEnvironment, interaction: machine.state)
+        let layout = try registry.layout(style: complicationsStyle, snapshot: current, environment: environment, interaction: machine.state)
         cachedLayout = layout
         return layout
     }
@@ -185,6 +178,7 @@ public final class HudPhoneAppShell {
     // MARK: - Private
 
     private func navigated() {
+        environment.navigationTitle = stack.last?.title
         machine.reset()
         needsResolve = true
         cachedLayout = nil

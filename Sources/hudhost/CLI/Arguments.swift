@@ -1,3 +1,8 @@
+import HudRegistry
+import HudPresentation
+import HudScenes
+import HudConformance
+import HudUnsafe
 /// A parsed command line for one subcommand: options declared up front,
 /// so unknown or malformed input is a usage error before any work starts.
 struct Arguments {

@@ -1,5 +1,9 @@
 import Glibc
 import HudRegistry
+import HudPresentation
+import HudScenes
+import HudConformance
+import HudUnsafe
 
 /// One hudhost subcommand: declares its options, validates its input in
 /// `init` (a usage error, exit 2, before any work), then runs.

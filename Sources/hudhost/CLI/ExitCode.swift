@@ -1,3 +1,8 @@
+import HudRegistry
+import HudPresentation
+import HudScenes
+import HudConformance
+import HudUnsafe
 /// hudhost's exit codes (documented in every command's --help).
 enum ExitCode: Int32 {
     /// Success.

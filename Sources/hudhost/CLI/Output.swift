@@ -1,6 +1,10 @@
 import CHudSystem
 import Glibc
 import HudRegistry
+import HudPresentation
+import HudScenes
+import HudConformance
+import HudUnsafe
 import Synchronization
 
 /// Where hudhost writes: human output and JSON to stdout, diagnostics to

@@ -1,4 +1,8 @@
 import HudRegistry
+import HudPresentation
+import HudScenes
+import HudConformance
+import HudUnsafe
 
 /// `hudhost demo`: the seed's example end to end. The five demo slots are
 /// published in the shell; the center's long-press modes are built from the
@@ -74,7 +78,7 @@ struct DemoCommand: Command {
         func show(_ caption: String) -> Bool {
             do {
                 let layout = try shell.layout()
-                let effective = shell.effectiveEnvironment
+                let effective = shell.environment
                 if !quiet {
                     Output.line()
                     Output.line("— \(caption)")

@@ -1,4 +1,8 @@
 import HudRegistry
+import HudPresentation
+import HudScenes
+import HudConformance
+import HudUnsafe
 
 /// `hudhost list`: every renderer the host can dispatch to — WITHOUT
 /// running plugin code: metadata comes from each file's ELF section (or the

@@ -1,4 +1,8 @@
 import HudRegistry
+import HudPresentation
+import HudScenes
+import HudConformance
+import HudUnsafe
 
 /// `hudhost render`: lays out the seed's demo complications (or a scene
 /// file) in the headless shell with one renderer on one device, optionally
@@ -155,7 +159,7 @@ struct RenderCommand: Command {
                 }
             }
             let layout = try shell.layout()
-            environment = shell.effectiveEnvironment
+            environment = shell.environment
             let info = registry.info(id: shell.complicationsStyle.rendererID)
             if json {
                 var members: [(String, JSONValue)] = [
@@ -165,7 +169,7 @@ struct RenderCommand: Command {
                     ("environment", LayoutJSON.environment(environment)),
                     ("interaction", LayoutJSON.interaction(shell.interaction)),
                 ]
-                if script != nil { members.append(("events", .array(steps.map(LayoutJSON.step)))) }
+                if script != nil { members.append(("events", .array(steps.map(SceneLoader.stepJSON)))) }
                 members.append(("layout", LayoutJSON.layout(layout)))
                 guard emit(JSONValue.object(members).serialized()) else { return .failure }
             } else if svg {
@@ -220,5 +224,21 @@ enum SceneLoader {
         } catch {
             throw UsageError("scene \(path): \(error)")
         }
+    }
+
+    /// One played step of an event script.
+    static func stepJSON(_ result: EventScriptRunner.StepResult) -> JSONValue {
+        .object([
+            ("step", .string(result.step.text)),
+            ("pointer", .array(result.pointerEvents.map { event in
+                .object([("phase", .string(event.phase.rawValue)), ("x", .number(event.x)), ("y", .number(event.y)), ("time", .number(event.time))])
+            })),
+            ("events", .array(result.events.map { .string($0.description) })),
+            ("actions", .array(result.events.compactMap { event in
+                if case .actionFired(let target) = event { .string(target.name) } else { nil }
+            })),
+            ("style", .string(result.style.rendererID)),
+            ("interaction", LayoutJSON.interaction(result.interaction)),
+        ])
     }
 }

@@ -1,5 +1,9 @@
 import Glibc
 import HudRegistry
+import HudPresentation
+import HudScenes
+import HudConformance
+import HudUnsafe
 
 /// `hudhost _sandbox <mode> ...`: the child side of the sandbox. Hidden from
 /// the usage list; `validate` starts it (through `SandboxProcess`) with

@@ -1,5 +1,9 @@
 import Glibc
 import HudRegistry
+import HudPresentation
+import HudScenes
+import HudConformance
+import HudUnsafe
 import HudRendererAPI
 
 /// `hudhost sdk`: what an out-of-tree plugin build needs, like

@@ -1,6 +1,10 @@
 import CHudSystem
 import Glibc
 import HudRegistry
+import HudPresentation
+import HudScenes
+import HudConformance
+import HudUnsafe
 
 /// `hudhost validate`: the conformance suite for renderer authors. Each
 /// target runs in a sandboxed child process of hudhost (`_sandbox`), so a

@@ -1,5 +1,9 @@
 import Glibc
 import HudRegistry
+import HudPresentation
+import HudScenes
+import HudConformance
+import HudUnsafe
 
 /// `hudhost why <id|path>`: explains, step by step, why a renderer is or is
 /// not available — search path, the file, security, metadata, filters, a

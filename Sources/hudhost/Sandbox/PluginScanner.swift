@@ -1,5 +1,9 @@
 import Glibc
 import HudRegistry
+import HudPresentation
+import HudScenes
+import HudConformance
+import HudUnsafe
 
 /// Learns what a plugin without a metadata section provides by loading it
 /// in a child process (`hudhost _scan PATH`, the validator's sandbox

@@ -1,0 +1,427 @@
+package import HudRegistry
+package import HudUnsafe
+import HudPresentation
+import Glibc
+import HudRendererAPI
+
+/// The renderer-level checks. Each reads the context's shared layouts or
+/// makes its own calls, and returns what it found.
+enum ConformanceChecks {
+    static func run(_ id: String, _ context: RendererContext) -> CheckOutcome {
+        switch id {
+        case "abi-extension-unknown": extensionUnknown(context)
+        case "abi-extension-exact": extensionExact(context)
+        case "layout-basic": layoutBasic(context)
+        case "geometry-finite": finite(context)
+        case "output-valid": valid(context)
+        case "determinism-repeat": DeterminismChecks.repeatable(context)
+        case "output-guard-bytes": guardBytes(context)
+        case "output-needed-count": neededCount(context)
+        case "output-every-field": everyField(context)
+        case "output-inputs-unchanged": inputsUnchanged(context)
+        case "output-no-action-calls": noActionCalls(context)
+        case "robust-complications": robustComplications(context)
+        case "robust-strings": robustStrings(context)
+        case "robust-modes": robustModes(context)
+        case "robust-viewports": robustViewports(context)
+        case "robust-text-sizes": robustTextSizes(context)
+        case "geometry-hit-size": perLayout(context, "every interactive node has a ≥ 44×44 hit region containing its frame") { l, _ in GeometryRules.hitSize(l) }
+        case "geometry-hit-overlap": perLayout(context, "no two controls' hit regions overlap") { l, _ in GeometryRules.overlap(l) }
+        case "geometry-safe-bands": perLayout(context, "nothing interactive in the safe-area bands") { l, c in GeometryRules.safeBands(l, c.environment) }
+        case "geometry-positions-once": perLayout(context, "every published position shown once or reported hidden") { l, c in
+            GeometryRules.positionsOnce(l, c.complications, interaction: c.interaction) }
+        case "geometry-chip-side": perLayout(context, "every chip on its slot's outer side") { l, c in GeometryRules.chipSide(l, c.environment) }
+        case "geometry-mode-picker": perLayout(context, "the picker appears exactly when modes are revealed, one item per mode") { l, c in
+            GeometryRules.modePicker(l, c.complications, c.interaction) }
+        case "geometry-content-insets": perLayout(context, "content insets fit and cover the bottom-inset chrome") { l, c in GeometryRules.contentInsets(l, c.environment) }
+        case "geometry-nav-bar": perLayout(context, "navigation-bar items inside the bar") { l, c in GeometryRules.navigationBar(l, c.environment) }
+        case "geometry-rtl-mirror": mirror(context)
+        case "geometry-supported-positions": perLayout(context, "draws exactly its supported positions") { l, c in
+            GeometryRules.supportedPositions(l, c.complications, supported: context.info.supportedPositions) }
+        case "a11y-labels": labels(context)
+        case "a11y-contrast": contrast(context)
+        case "thread-safety": DeterminismChecks.threadSafety(context)
+        case "determinism-processes": DeterminismChecks.acrossProcesses(context)
+        case "perf-layout-time": DeterminismChecks.layoutTime(context)
+        case "perf-allocations": DeterminismChecks.allocations(context)
+        case "fuzz": FuzzCheck.run(context)
+        default: .problem("unknown renderer check '\(id)'")
+        }
+    }
+
+    static func statusText(_ status: Int32) -> String { "\(status) (\(StatusName.of(status)))" }
+
+    // MARK: - Extensions
+
+    static let unknownExtensionIDs: [(String, [UInt8])] = [
+        ("an unknown versioned id", Array("org.hudson.conformance.unknown/1".utf8)),
+        ("the empty string", []),
+        ("\"/\"", Array("/".utf8)),
+        ("a 128-byte id", Array(("org.hudson.conformance." + String(repeating: "x", count: 128)).utf8.prefix(128))),
+        ("a 4096-byte id", Array(repeating: UInt8(ascii: "z"), count: 4096)),
+        ("invalid UTF-8", [0xFF, 0xFE, 0x2F, 0x31]),
+    ]
+
+    static func extensionUnknown(_ context: RendererContext) -> CheckOutcome {
+        var problems: [String] = []
+        for (name, bytes) in unknownExtensionIDs + [("the renderer's own id", Array(context.id.utf8))]
+        where RawPluginHarness.hasExtension(context.renderer.descriptor, idBytes: bytes) {
+            problems.append("get_extension(\(name)) returned non-NULL; unknown ids must return NULL")
+        }
+        return problems.isEmpty ? .passed("NULL for \(unknownExtensionIDs.count + 1) unknown ids") : .problem(problems[0], details: problems)
+    }
+
+    static func extensionExact(_ context: RendererContext) -> CheckOutcome {
+        let candidates = ExtensionIDScanner.candidates(for: context.target) + [context.id + "/1", "org.hudson.example/1"]
+        let known = candidates.filter { RawPluginHarness.hasExtension(context.renderer.descriptor, idBytes: Array($0.utf8)) }
+        var problems: [String] = []
+        for id in known {
+            let variants = [id + "x", id + " ", id + "/", id + "0", id + "\u{1}", String(id.dropLast()), id.uppercased(), "x" + id]
+            for variant in variants where variant != id && RawPluginHarness.hasExtension(context.renderer.descriptor, idBytes: Array(variant.utf8)) {
+                problems.append("get_extension(\"\(variant)\") returned non-NULL: only the exact id \"\(id)\" may match (compare with strcmp, not a prefix)")
+            }
+        }
+        if known.isEmpty {
+            return .passed("no extension ids found to probe (\(candidates.count) candidates tried, all NULL)")
+        }
+        return problems.isEmpty ? .passed("\(known.count) extension\(known.count == 1 ? "" : "s") (\(known.joined(separator: ", "))) match exactly") : .problem(problems[0], details: problems)
+    }
+
+    // MARK: - First layout and validation
+
+    static func layoutBasic(_ context: RendererContext) -> CheckOutcome {
+        let call = context.call(ConformanceInputs.basic)
+        guard call.status == Int32(HUD_STATUS_OK) else {
+            return .problem("layout() of \(ConformanceInputs.basic.name) returned \(statusText(call.status)) (count \(call.count)); a renderer must lay out the reference complications")
+        }
+        guard Int(call.count) <= call.capacity else {
+            return .problem("layout() returned HUD_STATUS_OK with count \(call.count) above the capacity \(call.capacity); return HUD_STATUS_BUFFER_TOO_SMALL when the buffer is short")
+        }
+        return .passed("HUD_STATUS_OK, \(call.count) nodes in \(Format.microseconds(Double(call.nanoseconds)))")
+    }
+
+    static func finite(_ context: RendererContext) -> CheckOutcome {
+        var problems = ProblemList()
+        for evaluated in context.geometry where evaluated.call.status == Int32(HUD_STATUS_OK) {
+            var found = RawPluginHarness.nonFiniteFields(in: evaluated.call)
+            if found.isEmpty, let layout = evaluated.layout {
+                found = GeometryRules.onScreen(layout, evaluated.testCase.environment)
+            }
+            problems.add(evaluated.testCase, found)
+        }
+        return problems.outcome(passed: "\(context.geometry.count) layouts: every number finite, every frame on screen")
+    }
+
+    static func valid(_ context: RendererContext) -> CheckOutcome {
+        var problems = ProblemList()
+        for evaluated in context.geometry {
+            let call = evaluated.call
+            if call.status != Int32(HUD_STATUS_OK) {
+                problems.add(evaluated.testCase, ["layout() returned \(statusText(call.status))"])
+            } else if Int(call.count) > call.capacity {
+                problems.add(evaluated.testCase, ["HUD_STATUS_OK with count \(call.count) above the capacity \(call.capacity)"])
+            } else if case .failure(let error)? = call.decoded {
+                problems.add(evaluated.testCase, ["\(error)"])
+            }
+        }
+        return problems.outcome(passed: "\(context.geometry.count) layouts on \(DevicePreset.all.count) devices pass the host's validation")
+    }
+
+    // MARK: - Output contract
+
+    /// Cases for the buffer checks: a few different node counts.
+    static func bufferCases(_ context: RendererContext) -> [LayoutCase] {
+        let env = ConformanceInputs.device(.default)
+        return [
+            ConformanceInputs.basic,
+            LayoutCase(name: "reference, center modes revealed", complications: .reference, environment: env,
+                       interaction: HudInteraction(revealedPosition: .center)),
+            LayoutCase(name: "plain", complications: .plain, environment: env),
+        ]
+    }
+
+    static func guardBytes(_ context: RendererContext) -> CheckOutcome {
+        var problems = ProblemList()
+        var tried = 0
+        for testCase in bufferCases(context) {
+            let needed = Int(context.call(testCase).count)
+            let capacities = Set([0, 1, 2, needed / 2, max(0, needed - 1), needed, needed + 1]).sorted()
+            for capacity in capacities where capacity <= HUD_MAX_NODES {
+                tried += 1
+                let call = context.call(testCase, capacity: capacity)
+                var found: [String] = []
+                if call.guardDamageBefore > 0 { found.append("with capacity \(capacity) it changed \(call.guardDamageBefore) byte(s) in the guard zone before the node buffer") }
+                if call.guardDamageAfter > 0 { found.append("with capacity \(capacity) (needing \(needed)) it changed \(call.guardDamageAfter) byte(s) past the end of the node buffer; write at most `capacity` nodes (use hud_layout_push_node)") }
+                problems.add(testCase, found)
+            }
+        }
+        return problems.outcome(passed: "\(tried) calls with capacities from 0 to the needed count + 1 left every guard byte intact")
+    }
+
+    static func neededCount(_ context: RendererContext) -> CheckOutcome {
+        var problems = ProblemList()
+        var tried = 0
+        for testCase in bufferCases(context) {
+            let full = context.call(testCase)
+            guard full.status == Int32(HUD_STATUS_OK) else { continue }
+            let needed = Int(full.count)
+            for capacity in Set([0, needed / 2, max(0, needed - 1)]).sorted() where capacity < needed {
+                tried += 1
+                let call = context.call(testCase, capacity: capacity)
+                if call.status != Int32(HUD_STATUS_BUFFER_TOO_SMALL) {
+                    problems.add(testCase, ["with capacity \(capacity) for \(needed) nodes it returned \(statusText(call.status)) instead of HUD_STATUS_BUFFER_TOO_SMALL"])
+                } else if Int(call.count) != needed {
+                    problems.add(testCase, ["with capacity \(capacity) it reported count \(call.count) but needs \(needed) nodes; count must be the number needed"])
+                }
+            }
+            let exact = context.call(testCase, capacity: needed)
+            tried += 1
+            if exact.status != Int32(HUD_STATUS_OK) || Int(exact.count) != needed {
+                problems.add(testCase, ["with exactly \(needed) nodes of room it returned \(statusText(exact.status)) and count \(exact.count)"])
+            }
+        }
+        if tried == 0 { return .notApplicable("the renderer emitted no nodes for the buffer cases") }
+        return problems.outcome(passed: "\(tried) short and exact buffers: BUFFER_TOO_SMALL with the exact count, then OK")
+    }
+
+    static func everyField(_ context: RendererContext) -> CheckOutcome {
+        var problems = ProblemList()
+        let fields = NodeFields.all
+        for testCase in bufferCases(context) {
+            let zeroed = context.call(testCase, fill: 0)
+            let poisoned = context.call(testCase, fill: RawPluginHarness.poisonPattern)
+            guard zeroed.status == Int32(HUD_STATUS_OK), zeroed.nodeBytes.count == poisoned.nodeBytes.count else { continue }
+            var found: [String] = []
+            let stride = RawPluginHarness.nodeStride
+            for offset in zeroed.nodeBytes.indices where zeroed.nodeBytes[offset] != poisoned.nodeBytes[offset] {
+                let field = fields.last { $0.offset <= offset % stride }?.name ?? "padding"
+                let text = "node \(offset / stride): field \(field) was not written (it kept the buffer's initial bytes)"
+                if found.last != text { found.append(text) }
+            }
+            problems.add(testCase, found)
+        }
+        return problems.outcome(passed: "every byte of every counted node is written")
+    }
+
+    static func inputsUnchanged(_ context: RendererContext) -> CheckOutcome {
+        var problems = ProblemList()
+        for evaluated in context.geometry + context.contrast where !evaluated.call.changedInputs.isEmpty {
+            problems.add(evaluated.testCase, ["layout() changed its \(evaluated.call.changedInputs.joined(separator: " and ")) input; inputs are const"])
+        }
+        return problems.outcome(passed: "\(context.geometry.count + context.contrast.count) calls left complications, environment and interaction unchanged")
+    }
+
+    static func noActionCalls(_ context: RendererContext) -> CheckOutcome {
+        var problems = ProblemList()
+        for evaluated in context.geometry + context.contrast where evaluated.call.actionCalls > 0 {
+            problems.add(evaluated.testCase, ["layout() called \(evaluated.call.actionCalls) action(s) (caught, not run); actions run only when the user taps"])
+        }
+        return problems.outcome(passed: "no action called during \(context.geometry.count + context.contrast.count) layouts")
+    }
+
+    // MARK: - Robustness
+
+    /// Runs `cases`; OK (or, when allowed, UNSUPPORTED) and decodable output
+    /// with finite numbers is required.
+    static func robust(_ context: RendererContext, _ cases: [LayoutCase], allowUnsupported: Bool, passed: String) -> CheckOutcome {
+        var problems = ProblemList()
+        for testCase in cases {
+            let call = context.call(testCase)
+            if call.status == Int32(HUD_STATUS_OK) {
+                let nonFinite = RawPluginHarness.nonFiniteFields(in: call)
+                if !nonFinite.isEmpty {
+                    problems.add(testCase, nonFinite)
+                } else if case .failure(let error)? = call.decoded {
+                    problems.add(testCase, ["\(error)"])
+                } else if call.decoded == nil {
+                    problems.add(testCase, ["HUD_STATUS_OK with count \(call.count) above the capacity \(call.capacity)"])
+                }
+            } else if !(allowUnsupported && call.status == Int32(HUD_STATUS_UNSUPPORTED)) {
+                problems.add(testCase, ["layout() returned \(statusText(call.status))\(allowUnsupported ? "; only HUD_STATUS_OK or HUD_STATUS_UNSUPPORTED are valid here" : "; these are valid inputs")"])
+            }
+        }
+        return problems.outcome(passed: "\(cases.count) \(passed)")
+    }
+
+    static func robustComplications(_ context: RendererContext) -> CheckOutcome {
+        var cases: [LayoutCase] = []
+        for environment in [ConformanceInputs.device(.default), ConformanceInputs.device(.iphoneSE, .landscape, .rightToLeft)] {
+            for (name, spec) in ConformanceInputs.complicationSets {
+                cases.append(LayoutCase(name: "\(name), \(ConformanceInputs.describe(environment))", complications: spec, environment: environment))
+                for position in Position.allCases where !(spec.slots[position]?.modes.isEmpty ?? true) {
+                    cases.append(LayoutCase(name: "\(name), \(position) revealed and pressed, \(ConformanceInputs.describe(environment))", complications: spec,
+                                            environment: environment, interaction: HudInteraction(pressed: .slot(position), revealedPosition: position)))
+                }
+            }
+        }
+        return robust(context, cases, allowUnsupported: false, passed: "complication sets laid out")
+    }
+
+    static func robustStrings(_ context: RendererContext) -> CheckOutcome {
+        var cases: [LayoutCase] = []
+        for (name, spec, title) in ConformanceInputs.oddStringSets() {
+            for direction in HudLayoutDirection.allCases {
+                var environment = ConformanceInputs.device(.iphoneSE, .portrait, direction, textSize: .accessibility5)
+                environment.navigationTitle = title
+                cases.append(LayoutCase(name: "\(name), \(direction.rawValue)", complications: spec, environment: environment,
+                                        interaction: HudInteraction(revealedPosition: .center)))
+            }
+        }
+        return robust(context, cases, allowUnsupported: false, passed: "layouts with extreme strings")
+    }
+
+    static func robustModes(_ context: RendererContext) -> CheckOutcome {
+        var cases: [LayoutCase] = []
+        for count in [1, 8, Int(HUD_MAX_MODES)] {
+            var spec = ComplicationsSpec.plain
+            for position in Position.allCases { spec.slots[position]?.modes = ComplicationsSpec.modes(count) }
+            for device in [DevicePreset.iphoneSE, .iphone16ProMax] {
+                for orientation in DevicePreset.Orientation.allCases {
+                    let environment = ConformanceInputs.device(device, orientation)
+                    for position in Position.allCases {
+                        cases.append(LayoutCase(name: "\(count) modes on every slot, \(position) revealed, last pressed, \(device.id) \(orientation.rawValue)",
+                                                complications: spec, environment: environment,
+                                                interaction: HudInteraction(pressed: .mode(position, index: count - 1), revealedPosition: position)))
+                    }
+                }
+            }
+        }
+        return robust(context, cases, allowUnsupported: false, passed: "layouts with 1 to \(HUD_MAX_MODES) modes")
+    }
+
+    static func robustViewports(_ context: RendererContext) -> CheckOutcome {
+        var cases: [LayoutCase] = []
+        for (name, environment) in ConformanceInputs.viewports {
+            for (setName, spec) in [("reference", ComplicationsSpec.reference), ("empty", .empty)] {
+                cases.append(LayoutCase(name: "\(setName), \(name)", complications: spec, environment: environment,
+                                        interaction: setName == "reference" ? HudInteraction(revealedPosition: .center) : .idle))
+            }
+        }
+        return robust(context, cases, allowUnsupported: true, passed: "degenerate screens handled")
+    }
+
+    static func robustTextSizes(_ context: RendererContext) -> CheckOutcome {
+        var cases: [LayoutCase] = []
+        for textSize in TextSizeCategory.allCases {
+            for device in DevicePreset.all {
+                for orientation in DevicePreset.Orientation.allCases {
+                    cases.append(LayoutCase(name: "reference, center revealed, \(ConformanceInputs.name(device, orientation, .leftToRight, textSize))",
+                                            complications: .reference, environment: ConformanceInputs.device(device, orientation, textSize: textSize),
+                                            interaction: HudInteraction(revealedPosition: .center)))
+                }
+            }
+        }
+        return robust(context, cases, allowUnsupported: false, passed: "layouts over every text size")
+    }
+
+    // MARK: - Geometry and accessibility
+
+    static func perLayout(_ context: RendererContext, _ passed: String, _ rule: (HudLayout, LayoutCase) -> [String]) -> CheckOutcome {
+        var problems = ProblemList()
+        let decoded = context.decodedGeometry
+        for (testCase, layout) in decoded { problems.add(testCase, rule(layout, testCase)) }
+        return problems.outcome(passed: "\(decoded.count) layouts: \(passed)")
+    }
+
+    static func mirror(_ context: RendererContext) -> CheckOutcome {
+        if context.info.capabilities.contains(.rtlNotMirrored) {
+            return .notApplicable("the renderer declares HUD_CAPABILITY_RTL_NOT_MIRRORED")
+        }
+        var problems = ProblemList()
+        var pairs = 0
+        let geometry = context.geometry
+        for (index, evaluated) in geometry.enumerated() where evaluated.testCase.environment.layoutDirection == .leftToRight {
+            guard let ltr = evaluated.layout else { continue }
+            let twinName = evaluated.testCase.name.replacingFirst(" ltr ", with: " rtl ")
+            guard let twin = geometry[index...].first(where: { $0.testCase.name == twinName }), let rtl = twin.layout else { continue }
+            pairs += 1
+            problems.add(twin.testCase, GeometryRules.mirror(ltr: ltr, rtl: rtl, screenWidth: evaluated.testCase.environment.screenSize.width))
+        }
+        return problems.outcome(passed: "\(pairs) RTL layouts are the mirror of their LTR twins")
+    }
+
+    static func labels(_ context: RendererContext) -> CheckOutcome {
+        var problems = ProblemList()
+        var count = 0
+        for evaluated in context.geometry + context.contrast {
+            guard let layout = evaluated.layout else { continue }
+            count += 1
+            problems.add(evaluated.testCase, GeometryRules.labels(layout, evaluated.testCase.complications))
+        }
+        return problems.outcome(passed: "\(count) layouts: every control has a real accessibility label")
+    }
+
+    static func contrast(_ context: RendererContext) -> CheckOutcome {
+        var problems = ProblemList()
+        var count = 0
+        for evaluated in context.contrast {
+            guard let layout = evaluated.layout else {
+                problems.add(evaluated.testCase, ["the layout failed or did not validate; see output-valid"])
+                continue
+            }
+            count += 1
+            problems.add(evaluated.testCase, ContrastRules.problems(layout, palette: evaluated.testCase.environment.chromePalette))
+        }
+        return problems.outcome(passed: "\(count) layouts over both schemes and appearances: icons ≥ 3:1, text ≥ 4.5:1 (3:1 large)")
+    }
+}
+
+/// hud_node_t's fields by offset, for naming unwritten bytes.
+enum NodeFields {
+    static let all: [(name: String, offset: Int)] = {
+        let list: [(String, PartialKeyPath<hud_node_t>)] = [
+            ("kind", \.kind), ("position", \.position), ("part", \.part), ("mode_index", \.mode_index),
+            ("frame", \.frame), ("hit", \.hit), ("shape", \.shape), ("material", \.material),
+            ("corner_radius", \.corner_radius), ("stroke_width", \.stroke_width), ("font_size", \.font_size),
+            ("fill", \.fill), ("stroke", \.stroke), ("icon_color", \.icon_color), ("text_color", \.text_color),
+            ("placement", \.placement), ("z", \.z), ("flags", \.flags), ("reserved", \.reserved),
+            ("icon", \.icon), ("label", \.label), ("accessibility_label", \.accessibility_label),
+        ]
+        return list.compactMap { name, path in MemoryLayout<hud_node_t>.offset(of: path).map { (name, $0) } }.sorted { $0.1 < $1.1 }
+    }()
+}
+
+/// Candidate extension ids: strings in the plugin file shaped like
+/// `reverse.dns.name/N` (bounded read; nothing is executed).
+enum ExtensionIDScanner {
+    static func candidates(for target: ConformanceTarget) -> [String] {
+        guard case .file(let path, _) = target, let file = fopen(path, "rb") else { return [] }
+        defer { fclose(file) }
+        var bytes = [UInt8](repeating: 0, count: 32 << 20)
+        let count = fread(&bytes, 1, bytes.count, file)
+        var found: [String] = []
+        var current: [UInt8] = []
+        func flush() {
+            defer { current.removeAll(keepingCapacity: true) }
+            guard current.count >= 5, current.count <= Int(HUD_MAX_EXTENSION_ID_BYTES), let slash = current.lastIndex(of: UInt8(ascii: "/")),
+                  slash > 2, slash < current.count - 1, current[..<slash].contains(UInt8(ascii: ".")),
+                  current[(slash + 1)...].allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+                  let text = String(validating: current, as: UTF8.self), !found.contains(text) else { return }
+            if found.count < 64 { found.append(text) }
+        }
+        for byte in bytes[..<count] {
+            let isIDByte = (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "_")
+            if isIDByte { current.append(byte) } else { flush() }
+        }
+        flush()
+        return found
+    }
+}
+
+extension String {
+    func replacingFirst(_ target: String, with replacement: String) -> String {
+        guard let range = range(of: target) else { return self }
+        return String(self[..<range.lowerBound]) + replacement + String(self[range.upperBound...])
+    }
+
+    func range(of target: String) -> Range<Index>? {
+        guard !target.isEmpty else { return nil }
+        var index = startIndex
+        while index < endIndex {
+            if self[index...].hasPrefix(target) { return index..<(self.index(index, offsetBy: target.count)) }
+            index = self.index(after: index)
+        }
+        return nil
+    }
+}

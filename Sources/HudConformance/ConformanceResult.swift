@@ -1,0 +1,186 @@
+package import HudRegistry
+package import HudUnsafe
+import HudPresentation
+/// The outcome of one check for one plugin or renderer.
+package enum CheckStatus: String, Sendable, Hashable, CaseIterable {
+    case passed
+    case failed
+    case warning
+    case skipped
+    case crashed
+    case timedOut = "timed-out"
+
+    /// Failed, crashed or timed out: the run's exit code is 1.
+    package var isFailure: Bool { self == .failed || self == .crashed || self == .timedOut }
+}
+
+/// One finished check. `renderer` is nil for plugin-level checks (and for
+/// renderer checks skipped before any renderer was known).
+package struct CheckResult: Sendable, Hashable {
+    package var checkID: String
+    package var renderer: String?
+    package var status: CheckStatus
+    /// One line: what was found (or why it was skipped).
+    package var message: String
+    /// Further evidence, one item a line (offending nodes, inputs, ...).
+    package var details: [String]
+    /// The seed of a randomized check, so `--seed` reproduces it.
+    package var seed: UInt64?
+    package var milliseconds: Double
+    /// For `skipped`: true when the check does not apply (it then does not
+    /// block checks that depend on it), false when a prerequisite failed.
+    package var notApplicable: Bool
+
+    package init(checkID: String, renderer: String?, status: CheckStatus, message: String, details: [String] = [],
+                seed: UInt64? = nil, milliseconds: Double = 0, notApplicable: Bool = false) {
+        self.checkID = checkID
+        self.renderer = renderer
+        self.status = status
+        self.message = message
+        self.details = details
+        self.seed = seed
+        self.milliseconds = milliseconds
+        self.notApplicable = notApplicable
+    }
+
+    /// The unit key: `check` or `check@renderer`.
+    package var unit: ConformanceUnit { ConformanceUnit(checkID: checkID, renderer: renderer) }
+
+    /// Passed, warned or skipped as not applicable: dependents may run.
+    var unblocksDependents: Bool {
+        status == .passed || status == .warning || (status == .skipped && notApplicable)
+    }
+
+    // MARK: - Wire format (one JSON object per line)
+
+    package var json: JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("check", .string(checkID)),
+            ("renderer", renderer.map(JSONValue.string) ?? .null),
+            ("status", .string(status.rawValue)),
+            ("message", .string(message)),
+        ]
+        if !details.isEmpty { members.append(("details", .array(details.map(JSONValue.string)))) }
+        if let seed { members.append(("seed", .string(String(seed)))) }
+        members.append(("milliseconds", .number((milliseconds * 1000).rounded() / 1000)))
+        if notApplicable { members.append(("notApplicable", true)) }
+        return .object(members)
+    }
+
+    package init?(json: JSONValue) {
+        guard let check = json["check"]?.stringValue, let statusName = json["status"]?.stringValue,
+              let status = CheckStatus(rawValue: statusName) else { return nil }
+        self.init(
+            checkID: check, renderer: json["renderer"]?.stringValue, status: status,
+            message: json["message"]?.stringValue ?? "",
+            details: json["details"]?.arrayValue?.compactMap(\.stringValue) ?? [],
+            seed: json["seed"]?.stringValue.flatMap { UInt64($0) },
+            milliseconds: json["milliseconds"]?.numberValue ?? 0,
+            notApplicable: json["notApplicable"]?.boolValue ?? false)
+    }
+}
+
+/// One (check, renderer) pair: the unit of work, of crash attribution and of
+/// resumption after a crash.
+package struct ConformanceUnit: Sendable, Hashable, CustomStringConvertible {
+    package var checkID: String
+    package var renderer: String?
+
+    package init(checkID: String, renderer: String?) {
+        self.checkID = checkID
+        self.renderer = renderer
+    }
+
+    /// `check` or `check@renderer` (renderer ids never contain '@').
+    package var description: String { renderer.map { "\(checkID)@\($0)" } ?? checkID }
+
+    package init?(_ text: String) {
+        let parts = text.split(separator: "@", maxSplits: 1).map(String.init)
+        guard let first = parts.first, !first.isEmpty else { return nil }
+        self.init(checkID: first, renderer: parts.count > 1 ? parts[1] : nil)
+    }
+}
+
+/// What the runner reports while it works: a unit is about to run (so a
+/// crash or hang can be attributed to it), or a unit finished.
+package enum ConformanceEvent: Sendable {
+    case begin(ConformanceUnit)
+    case result(CheckResult)
+    /// Every selected unit was handled.
+    case done
+
+    package var json: JSONValue {
+        switch self {
+        case .begin(let unit): .object([("event", "begin"), ("unit", .string(unit.description))])
+        case .result(let result): .object([("event", "result"), ("result", result.json)])
+        case .done: .object([("event", "done")])
+        }
+    }
+
+    package init?(json: JSONValue) {
+        switch json["event"]?.stringValue {
+        case "begin":
+            guard let text = json["unit"]?.stringValue, let unit = ConformanceUnit(text) else { return nil }
+            self = .begin(unit)
+        case "result":
+            guard let body = json["result"], let result = CheckResult(json: body) else { return nil }
+            self = .result(result)
+        case "done":
+            self = .done
+        default:
+            return nil
+        }
+    }
+}
+
+/// Everything `validate` found for one target (a plugin file or the
+/// linked built-ins).
+package struct ConformanceTargetReport: Sendable {
+    /// What the user typed (path or id).
+    package var argument: String
+    package var target: ConformanceTarget
+    package var results: [CheckResult]
+    /// Set when the target could not be loaded at all (exit code 2).
+    package var unloadable: String?
+    /// The seed used for the randomized checks.
+    package var seed: UInt64
+
+    package init(argument: String, target: ConformanceTarget, results: [CheckResult], unloadable: String? = nil, seed: UInt64) {
+        self.argument = argument
+        self.target = target
+        self.results = results
+        self.unloadable = unloadable
+        self.seed = seed
+    }
+}
+
+/// What to validate: a plugin file, or the renderers linked into the host.
+/// `renderer` limits renderer-level checks to one id.
+package enum ConformanceTarget: Sendable, Hashable, CustomStringConvertible {
+    case file(path: String, renderer: String?)
+    case builtin(renderer: String?)
+
+    package var rendererFilter: String? {
+        switch self {
+        case .file(_, let renderer), .builtin(let renderer): renderer
+        }
+    }
+
+    package var description: String {
+        switch self {
+        case .file(let path, _): path
+        case .builtin: "built-in"
+        }
+    }
+
+    /// Arguments for `hudhost _sandbox validate`.
+    package var arguments: [String] {
+        var arguments: [String]
+        switch self {
+        case .file(let path, _): arguments = ["--file", path]
+        case .builtin: arguments = ["--builtin"]
+        }
+        if let renderer = rendererFilter { arguments += ["--renderer", renderer] }
+        return arguments
+    }
+}

@@ -1,0 +1,189 @@
+package import HudRegistry
+package import HudUnsafe
+import HudPresentation
+import Synchronization
+
+/// Runs the checks for one target and collects a report: in a sandboxed
+/// child process (the default) or in this process (`--in-process`).
+///
+/// Isolation is one child per target running every unit in order and
+/// streaming one line per finished unit. A crash or hang is attributed to
+/// the unit that had begun and not finished: it becomes `crashed` (with the
+/// signal) or `timed-out`, its dependents are skipped, and a new child
+/// resumes after it (bounded by `maxRestarts`), so one bad code path does
+/// not hide the results of the others.
+package struct ConformanceSupervisor: Sendable {
+    package enum Mode: Sendable {
+        case sandbox(executable: String, timeoutSeconds: Double, cpuSeconds: Int, memoryMegabytes: Int)
+        case inProcess
+    }
+
+    package var mode: Mode
+    package var configuration: ConformanceConfiguration
+    package var maxRestarts = 6
+
+    package init(mode: Mode, configuration: ConformanceConfiguration) {
+        self.mode = mode
+        self.configuration = configuration
+    }
+
+    /// Validates every target, `jobs` at a time (each in its own child, so
+    /// parallel runs cannot disturb each other), in argument order.
+    package static func validateAll(_ targets: [(ConformanceTarget, String)], with supervisor: ConformanceSupervisor, jobs: Int,
+                                   starting: @escaping @Sendable (String) -> Void = { _ in }) -> [ConformanceTargetReport] {
+        // One slot per target, written by the one worker that took its index.
+        let reports = WorkerSlots<ConformanceTargetReport>(count: targets.count)
+        let next = Atomic<Int>(0)
+        let work = UncheckedBox(targets)
+        ConcurrentWorkers.run(count: max(1, min(jobs, targets.count))) { _ in
+            while true {
+                let index = next.add(1, ordering: .relaxed).oldValue
+                guard index < work.value.count else { return }
+                let (target, argument) = work.value[index]
+                starting(argument)
+                reports[index] = supervisor.validate(target, argument: argument)
+            }
+        }
+        return targets.indices.compactMap { reports[$0] }
+    }
+
+    package func validate(_ target: ConformanceTarget, argument: String) -> ConformanceTargetReport {
+        var results: [CheckResult]
+        switch mode {
+        case .inProcess:
+            results = []
+            var configuration = configuration
+            if case .builtin = target { configuration.pluginIsFresh = false }
+            ConformanceRunner(target: target, configuration: configuration).run { event in
+                if case .result(let result) = event { results.append(result) }
+            }
+        case .sandbox(let executable, let timeout, let cpu, let memory):
+            results = sandboxed(target, executable: executable, timeout: timeout, cpu: cpu, memory: memory)
+        }
+        results = completed(results)
+        let unloadable = results.first { $0.checkID == "abi-load" && $0.status == .failed }?.message
+        return ConformanceTargetReport(argument: argument, target: target, results: Self.ordered(results), unloadable: unloadable,
+                                       seed: configuration.seed)
+    }
+
+    private func sandboxed(_ target: ConformanceTarget, executable: String, timeout: Double, cpu: Int, memory: Int) -> [CheckResult] {
+        var results: [CheckResult] = []
+        var finished: Set<ConformanceUnit> = []
+        var blocked: [ConformanceUnit: String] = [:]
+        var stdoutBytes = 0
+        var stdoutSample: [UInt8] = []
+        let childChecks = configuration.checkIDs.filter { $0 != "abi-quiet-stdout" }
+        var restarts = 0
+        while true {
+            var arguments = ["_sandbox", "validate"] + target.arguments + [
+                "--checks", childChecks.joined(separator: ","), "--seed", String(configuration.seed),
+                "--fuzz-iterations", String(configuration.fuzzIterations),
+                "--cpu-seconds", String(cpu), "--memory-mb", String(memory), "--result-fd", String(SandboxProcess.resultDescriptor),
+                "--helper", executable, "--helper-timeout", String(timeout),
+            ]
+            if !finished.isEmpty { arguments += ["--skip", finished.map(\.description).sorted().joined(separator: ",")] }
+            for (unit, status) in blocked.sorted(by: { $0.key.description < $1.key.description }) {
+                arguments += ["--blocked", "\(unit)=\(status)"]
+            }
+            var current: ConformanceUnit?
+            var sawDone = false
+            let outcome = SandboxProcess.run(executable: executable, arguments: arguments, timeoutSeconds: timeout) { line in
+                guard let json = try? JSONParser.parse(line), let event = ConformanceEvent(json: json) else { return }
+                switch event {
+                case .begin(let unit):
+                    current = unit
+                case .result(let result):
+                    results.append(result)
+                    finished.insert(result.unit)
+                    if !result.unblocksDependents { blocked[result.unit] = result.status == .skipped ? "was skipped" : result.status.rawValue }
+                    if current == result.unit { current = nil }
+                case .done:
+                    sawDone = true
+                }
+            }
+            stdoutBytes += outcome.stdoutBytes
+            if stdoutSample.isEmpty { stdoutSample = Array(outcome.stdout.prefix(200)) }
+            if sawDone, outcome.termination == .exited(0) { break }
+
+            let status: CheckStatus
+            let what: String
+            switch outcome.termination {
+            case .signaled(let signal):
+                status = .crashed
+                what = "crashed (\(SignalName.of(signal)))"
+            case .timedOut(let seconds):
+                status = .timedOut
+                what = "timed out (no progress for \(JSONValue.format(seconds)) s)"
+            case .exited(let code):
+                status = .crashed
+                what = "ended the process (exit status \(code)); plugin code must never call exit()"
+            case .spawnFailed(let reason):
+                results.append(CheckResult(checkID: current?.checkID ?? childChecks.first ?? "abi-load", renderer: current?.renderer,
+                                           status: .failed, message: "the sandbox could not start: \(reason)"))
+                return results
+            }
+            guard let unit = current else {
+                // Died between units (e.g. in a static destructor at exit).
+                results.append(CheckResult(checkID: "abi-load", renderer: nil, status: status == .crashed ? .crashed : .timedOut,
+                                           message: "the sandbox \(what) outside any check"))
+                return results
+            }
+            results.append(CheckResult(checkID: unit.checkID, renderer: unit.renderer, status: status,
+                                       message: "the plugin \(what) during this check"))
+            finished.insert(unit)
+            blocked[unit] = status == .crashed ? what : "timed out"
+            restarts += 1
+            if restarts > maxRestarts {
+                let reason = "not run: the sandbox was restarted \(maxRestarts) times after crashes and hangs"
+                results += pendingUnits(results).map { CheckResult(checkID: $0.checkID, renderer: $0.renderer, status: .skipped, message: reason) }
+                break
+            }
+        }
+        if configuration.checkIDs.contains("abi-quiet-stdout") {
+            let sample = String(decoding: stdoutSample, as: UTF8.self).replacingNewlines()
+            results.append(stdoutBytes == 0
+                ? CheckResult(checkID: "abi-quiet-stdout", renderer: nil, status: .passed, message: "nothing was written to stdout")
+                : CheckResult(checkID: "abi-quiet-stdout", renderer: nil, status: .failed,
+                              message: "plugin code wrote \(stdoutBytes) bytes to stdout (\"\(sample)\"); stdout belongs to the host, log to stderr or not at all"))
+        }
+        return results
+    }
+
+    /// Units with no result yet, given the renderers seen so far.
+    private func pendingUnits(_ results: [CheckResult]) -> [ConformanceUnit] {
+        let have = Set(results.map(\.unit))
+        let renderers = Array(Set(results.compactMap(\.renderer))).sorted()
+        var units: [ConformanceUnit] = []
+        for check in ConformanceCatalog.checks where configuration.checkIDs.contains(check.id) {
+            if check.scope == .plugin || renderers.isEmpty {
+                let unit = ConformanceUnit(checkID: check.id, renderer: nil)
+                if !have.contains(unit), !(check.scope == .renderer && results.contains { $0.checkID == check.id }) { units.append(unit) }
+            } else {
+                units += renderers.map { ConformanceUnit(checkID: check.id, renderer: $0) }.filter { !have.contains($0) }
+            }
+        }
+        return units
+    }
+
+    /// Every selected unit accounted for: the missing ones are skipped.
+    private func completed(_ results: [CheckResult]) -> [CheckResult] {
+        let missing = pendingUnits(results)
+        return results + missing.map { CheckResult(checkID: $0.checkID, renderer: $0.renderer, status: .skipped, message: "not run: the sandbox ended before this check") }
+    }
+
+    /// Plugin-level checks first, then each renderer's, in catalog order.
+    static func ordered(_ results: [CheckResult]) -> [CheckResult] {
+        let rank = Dictionary(uniqueKeysWithValues: ConformanceCatalog.checks.enumerated().map { ($0.element.id, $0.offset) })
+        var rendererOrder: [String] = []
+        for result in results { if let renderer = result.renderer, !rendererOrder.contains(renderer) { rendererOrder.append(renderer) } }
+        return results.sorted { a, b in
+            let ga = a.renderer.flatMap { rendererOrder.firstIndex(of: $0) } ?? -1
+            let gb = b.renderer.flatMap { rendererOrder.firstIndex(of: $0) } ?? -1
+            return (ga, rank[a.checkID] ?? 999) < (gb, rank[b.checkID] ?? 999)
+        }
+    }
+}
+
+extension String {
+    func replacingNewlines() -> String { String(map { $0.isNewline ? " " : $0 }) }
+}

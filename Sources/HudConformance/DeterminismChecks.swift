@@ -1,0 +1,227 @@
+package import HudRegistry
+package import HudUnsafe
+import HudPresentation
+import Glibc
+import HudRendererAPI
+import Synchronization
+
+/// Determinism, concurrency and performance checks.
+enum DeterminismChecks {
+    /// A spread of geometry cases (every 12th) plus the contrast cases' first few.
+    static func sampleCases(_ context: RendererContext) -> [LayoutCase] {
+        let geometry = ConformanceInputs.geometryMatrix
+        return stride(from: 0, to: geometry.count, by: 12).map { geometry[$0] } + ConformanceInputs.contrastMatrix.prefix(8)
+    }
+
+    static func repeatable(_ context: RendererContext) -> CheckOutcome {
+        var problems = ProblemList()
+        let cases = sampleCases(context)
+        for testCase in cases {
+            let first = context.call(testCase)
+            for attempt in 2...3 {
+                let again = context.call(testCase)
+                if again.outputBytes != first.outputBytes {
+                    problems.add(testCase, ["call \(attempt) differs from call 1 (\(difference(first, again))); layout() must be a pure function of its inputs"])
+                    break
+                }
+            }
+        }
+        return problems.outcome(passed: "\(cases.count) inputs × 3 calls gave byte-identical output")
+    }
+
+    static func difference(_ a: RawPluginHarness.Call, _ b: RawPluginHarness.Call) -> String {
+        if a.status != b.status { return "status \(a.status) vs \(b.status)" }
+        if a.count != b.count { return "count \(a.count) vs \(b.count)" }
+        let stride = RawPluginHarness.nodeStride
+        if let offset = zip(a.nodeBytes, b.nodeBytes).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
+            let field = NodeFields.all.last { $0.offset <= offset % stride }?.name ?? "?"
+            return "node \(offset / stride) field \(field)"
+        }
+        return "content insets or hidden positions"
+    }
+
+    // MARK: - Threads
+
+    static func threadSafety(_ context: RendererContext) -> CheckOutcome {
+        guard context.isThreadSafe else {
+            return .notApplicable("the renderer does not declare HUD_CAPABILITY_THREAD_SAFE (layout is [main-thread])")
+        }
+        let cases = Array(sampleCases(context).prefix(6))
+        let snapshots = cases.map { context.snapshot($0.complications)! }
+        let serial = cases.indices.map { context.call(cases[$0], snapshot: snapshots[$0]).outputBytes }
+        let threads = context.configuration.threads, calls = context.configuration.callsPerThread
+        let mismatches = WorkerSlots<[String]>(count: threads)
+        let shared = UncheckedBox((context, cases, snapshots, serial))
+        ConcurrentWorkers.run(count: threads) { thread in
+            let (context, cases, snapshots, serial) = shared.value
+            var mine: [String] = []
+            for call in 0..<calls {
+                let index = (thread + call) % cases.count
+                let result = context.call(cases[index], snapshot: snapshots[index], checksum: false)
+                if result.outputBytes != serial[index], mine.count < 20 {
+                    mine.append("thread \(thread), call \(call): \(cases[index].name) differs from the serial result (\(difference(result, RawPluginHarness.Call.placeholder(serial[index]))))")
+                }
+            }
+            mismatches[thread] = mine
+        }
+        let found = Array((0..<threads).flatMap { mismatches[$0] ?? [] }.prefix(20))
+        if found.isEmpty { return .passed("\(threads) threads × \(calls) calls matched the serial results") }
+        return .problem("\(found.count)\(found.count == 20 ? "+" : "") concurrent results differ from the serial ones; a renderer declaring HUD_CAPABILITY_THREAD_SAFE must not share mutable state between calls",
+                        details: found)
+    }
+
+    // MARK: - Fresh processes
+
+    /// The cases the digest covers.
+    static var digestCases: [LayoutCase] {
+        Array(ConformanceInputs.geometryMatrix.prefix(24)) + ConformanceInputs.contrastMatrix.prefix(8)
+    }
+
+    /// FNV-1a over the decoded layouts' JSON (strings by content, so the
+    /// digest does not depend on where anything was loaded).
+    static func digest(_ context: RendererContext) -> String {
+        var hash = FNV()
+        for testCase in digestCases {
+            let call = context.call(testCase)
+            hash.add(bytes: Array("\(call.status) \(call.count)|".utf8))
+            if let layout = call.layout { hash.add(bytes: Array(LayoutJSON.layout(layout).serialized(pretty: false).utf8)) }
+        }
+        return String(hash.value, radix: 16)
+    }
+
+    static func acrossProcesses(_ context: RendererContext) -> CheckOutcome {
+        guard let executable = context.configuration.helperExecutable else {
+            return .notApplicable("no helper executable to start fresh processes with")
+        }
+        var digests: [String] = []
+        for _ in 0..<2 {
+            var line: String?
+            let outcome = SandboxProcess.run(
+                executable: executable,
+                arguments: ["_sandbox", "digest"] + context.target.arguments.filter { $0 != "--renderer" && $0 != context.target.rendererFilter }
+                    + ["--renderer", context.id, "--result-fd", "3"],
+                timeoutSeconds: context.configuration.helperTimeoutSeconds) { text in
+                    if line == nil { line = text }
+                }
+            guard case .exited(0) = outcome.termination, let line, let value = try? JSONParser.parse(line),
+                  let digest = value["digest"]?.stringValue else {
+                return .problem("a fresh helper process did not report a digest (\(outcome.termination)); run the check in-process to investigate")
+            }
+            digests.append(digest)
+        }
+        if digests[0] != digests[1] {
+            return .problem("two fresh processes produced different layouts (digests \(digests[0]) and \(digests[1])); the output may depend on addresses, time or uninitialized memory")
+        }
+        return .passed("two fresh processes produced identical layouts for \(digestCases.count) inputs (digest \(digests[0]))")
+    }
+
+    // MARK: - Performance
+
+    static func layoutTime(_ context: RendererContext) -> CheckOutcome {
+        let cases = [ConformanceInputs.basic,
+                     LayoutCase(name: "reference, center revealed", complications: .reference, environment: ConformanceInputs.device(.default),
+                                interaction: HudInteraction(revealedPosition: .center))]
+        let snapshots = cases.map { context.snapshot($0.complications)! }
+        for index in cases.indices { _ = context.call(cases[index], snapshot: snapshots[index], checksum: false) }
+        var times: [Double] = []
+        let iterations = context.configuration.performanceIterations
+        for iteration in 0..<iterations {
+            let index = iteration % cases.count
+            times.append(Double(context.call(cases[index], snapshot: snapshots[index], checksum: false).nanoseconds))
+        }
+        times.sort()
+        let median = times[times.count / 2]
+        let p99 = times[min(times.count - 1, Int((Double(times.count) * 0.99).rounded(.up)) - 1)]
+        let text = "median \(Format.microseconds(median)), p99 \(Format.microseconds(p99)) over \(iterations) layouts (budgets \(Format.microseconds(context.configuration.medianBudgetMicroseconds * 1000)) / \(Format.microseconds(context.configuration.p99BudgetMicroseconds * 1000)))"
+        if median > context.configuration.medianBudgetMicroseconds * 1000 || p99 > context.configuration.p99BudgetMicroseconds * 1000 {
+            return .problem(text + "; layout runs on every frame, keep it cheap")
+        }
+        return .passed(text)
+    }
+
+    static func allocations(_ context: RendererContext) -> CheckOutcome {
+        let testCase = ConformanceInputs.basic
+        guard let snapshot = context.snapshot(testCase.complications) else { return .problem("input does not marshal") }
+        let calls = 400
+        for _ in 0..<50 { _ = context.call(testCase, snapshot: snapshot, checksum: false) }
+        let before = RawPluginHarness.heapInUse()
+        for _ in 0..<calls { _ = context.call(testCase, snapshot: snapshot, checksum: false) }
+        let growth = RawPluginHarness.heapInUse() - before
+        let perCall = Double(growth) / Double(calls)
+        let text = "heap grew \(growth) bytes over \(calls) warm layouts (\(JSONValue.format((perCall * 10).rounded() / 10)) bytes per call)"
+        return perCall > 16 ? .problem(text + "; layout() seems to leak: free everything it allocates before returning") : .passed(text)
+    }
+}
+
+extension RawPluginHarness.Call {
+    /// A call holding only `outputBytes`-relevant fields, to name a difference.
+    static func placeholder(_ bytes: [UInt8]) -> RawPluginHarness.Call {
+        var call = RawPluginHarness.Call(status: 0, count: 0, capacity: 0, nodeBytes: [], contentInsets: hud_insets_t(), hiddenPositions: 0,
+                                         guardDamageBefore: 0, guardDamageAfter: 0, changedInputs: [], actionCalls: 0, nanoseconds: 0, decoded: nil)
+        let header = MemoryLayout<Int32>.size + MemoryLayout<UInt32>.size + MemoryLayout<hud_insets_t>.size + MemoryLayout<UInt32>.size
+        guard bytes.count >= header else { return call }
+        bytes.withUnsafeBytes { raw in
+            call.status = raw.loadUnaligned(as: Int32.self)
+            call.count = raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self)
+        }
+        call.nodeBytes = Array(bytes[header...])
+        return call
+    }
+}
+
+/// Moves non-Sendable values into worker threads that only read them.
+/// `@unchecked Sendable`: the workers never mutate the boxed values (the
+/// renderer context's caches are filled before the workers start).
+final class UncheckedBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}
+
+/// One slot per worker or work item, each written by exactly one thread
+/// and read only after `ConcurrentWorkers.run` has joined every thread.
+/// Workers use it instead of a `Mutex`: on Linux a contended
+/// `Synchronization.Mutex` is taken in the kernel (a PI futex), which
+/// ThreadSanitizer cannot see, so it reports races that are not there and
+/// the TSan run in CI (Docs/RELIABILITY.md) could not stay clean.
+/// `@unchecked Sendable`: writes go to disjoint slots; reads happen after
+/// `pthread_join`, which orders them after every write.
+final class WorkerSlots<Value>: @unchecked Sendable {
+    private let storage: UnsafeMutableBufferPointer<Value?>
+
+    init(count: Int) {
+        storage = .allocate(capacity: max(count, 0))
+        storage.initialize(repeating: nil)
+    }
+
+    deinit {
+        _ = storage.deinitialize()
+        storage.deallocate()
+    }
+
+    subscript(index: Int) -> Value? {
+        get { storage[index] }
+        set { storage[index] = newValue }
+    }
+}
+
+/// Runs `body(index)` on `count` new threads at once and waits for all.
+enum ConcurrentWorkers {
+    static func run(count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        var threads: [pthread_t] = []
+        for index in 0..<count {
+            let box = Unmanaged.passRetained(UncheckedBox({ body(index) }))
+            var thread = pthread_t()
+            let status = pthread_create(&thread, nil, { raw in
+                let work = Unmanaged<UncheckedBox<() -> Void>>.fromOpaque(raw!).takeRetainedValue()
+                work.value()
+                return nil
+            }, box.toOpaque())
+            if status == 0 {
+                threads.append(thread)
+            } else {
+                box.takeRetainedValue().value()
+            }
+        }
+        for thread in threads { pthread_join(thread, nil) }
+    }
+}

@@ -1,0 +1,227 @@
+package import HudRegistry
+package import HudUnsafe
+import HudPresentation
+import Glibc
+import HudRendererAPI
+
+/// The loading and ABI checks that run once per plugin.
+enum LoadingChecks {
+    static func load(_ runner: ConformanceRunner) -> CheckOutcome {
+        switch runner.openStep() {
+        case .success(nil):
+            .notApplicable("the built-ins are linked into hudhost, not loaded; validate libBuiltinRenderers.so to check loading")
+        case .success:
+            .passed("dlopen(RTLD_NOW | RTLD_LOCAL) succeeded")
+        case .failure(let failure):
+            .problem(failure.message)
+        }
+    }
+
+    static func entrySymbol(_ runner: ConformanceRunner) -> CheckOutcome {
+        let handle: ConformanceRunner.EntryHandle
+        switch runner.entry() {
+        case .success(let value): handle = value
+        case .failure(let failure): return .problem(failure.message)
+        }
+        guard let address = handle.address, case .file(let path, _) = runner.target else {
+            return .notApplicable("the built-ins' entry is a linked symbol")
+        }
+        var problems: [String] = []
+        if let again = RawPluginHarness.callEntry(at: address), again != handle.entry {
+            problems.append("\(HUD_ENTRY_SYMBOL_NAME)() returned \(handle.entry) then \(again); it must return the same static entry every time")
+        }
+        let canonical = (try? RendererRegistry.resolve(path).path) ?? path
+        if let owner = ProcessMaps.file(containing: UInt(bitPattern: address)), owner != canonical {
+            problems.append("\(HUD_ENTRY_SYMBOL_NAME) resolves to code in \(owner), not in \(canonical); the plugin must define its own entry (a dependency's is not it)")
+        }
+        return problems.isEmpty ? .passed("\(HUD_ENTRY_SYMBOL_NAME) is defined in the plugin and returns one constant entry") : .problem(problems[0], details: problems)
+    }
+
+    static func version(_ runner: ConformanceRunner) -> CheckOutcome {
+        switch runner.entry() {
+        case .failure(let failure):
+            return .problem(failure.message)
+        case .success(let handle):
+            if let problem = runner.handshakeProblem(handle.entry) { return .problem(problem) }
+            let (version, size) = RawPluginHarness.entryHeader(handle.entry)
+            return .passed("ABI \(EntryLoader.versionString(version)) (host \(EntryLoader.versionString(EntryLoader.hostVersion))), hud_entry_t.struct_size \(size)")
+        }
+    }
+
+    static func initialize(_ runner: ConformanceRunner) -> CheckOutcome {
+        guard case .success(let handle) = runner.entry() else {
+            if case .failure(let failure) = runner.entry() { return .problem(failure.message) }
+            return .problem("no entry")
+        }
+        var problems: [String] = []
+        if runner.configuration.pluginIsFresh, runner.handshakeProblem(handle.entry) == nil,
+           let before = RawPluginHarness.rendererCount(handle.entry), before != 0 {
+            problems.append("renderer_count() returned \(before) before init(); it must return 0 until init() succeeds")
+        }
+        if case .failure(let failure) = runner.initialized() { return .problem(failure.message) }
+        let count = RawPluginHarness.rendererCount(handle.entry) ?? 0
+        if count < 1 || count > UInt32(HUD_MAX_RENDERERS) {
+            problems.append("renderer_count() returned \(count) after init(); a plugin provides 1 to \(HUD_MAX_RENDERERS) renderers")
+        }
+        return problems.isEmpty ? .passed("init() returned HUD_STATUS_OK; \(count) renderer\(count == 1 ? "" : "s")") : .problem(problems[0], details: problems)
+    }
+
+    static func descriptors(_ runner: ConformanceRunner) -> CheckOutcome {
+        switch runner.renderers() {
+        case .success(let renderers):
+            .passed("\(renderers.count) valid descriptor\(renderers.count == 1 ? "" : "s"): \(renderers.map(\.info.id).joined(separator: ", "))")
+        case .failure(let failure):
+            .problem(failure.message)
+        }
+    }
+
+    static func structSizes(_ runner: ConformanceRunner) -> CheckOutcome {
+        guard case .success(let handle) = runner.entry() else { return .problem("the entry could not be read") }
+        if case .failure(let failure) = runner.initialized() { return .problem(failure.message) }
+        let (version, entrySize) = RawPluginHarness.entryHeader(handle.entry)
+        let sameMinor = version & 0xFFFF == UInt32(HUD_ABI_VERSION_MINOR)
+        var problems: [String] = []
+        func check(_ name: String, _ size: Int, _ expected: Int) {
+            if size < expected {
+                problems.append("\(name).struct_size is \(size); ABI 1.0 needs at least \(expected)")
+            } else if sameMinor, size != expected {
+                problems.append("\(name).struct_size is \(size) but the plugin claims ABI \(EntryLoader.versionString(version)), where sizeof(\(name)) is \(expected); set struct_size = sizeof(\(name))")
+            }
+        }
+        check("hud_entry_t", Int(entrySize), EntryLoader.entrySize)
+        let count = min(RawPluginHarness.rendererCount(handle.entry) ?? 0, UInt32(HUD_MAX_RENDERERS))
+        for index in 0..<count {
+            guard let descriptor = RawPluginHarness.descriptor(handle.entry, at: index) else { continue }
+            check("hud_renderer_descriptor_t", RawPluginHarness.descriptorSize(descriptor), EntryLoader.descriptorSize)
+        }
+        return problems.isEmpty
+            ? .passed("hud_entry_t \(entrySize) bytes; \(count) descriptor\(count == 1 ? "" : "s") of \(EntryLoader.descriptorSize) bytes")
+            : .problem(problems[0], details: problems)
+    }
+
+    static func refcount(_ runner: ConformanceRunner) -> CheckOutcome {
+        guard case .success(let handle) = runner.entry(), case .success = runner.renderers() else {
+            return .problem("the plugin did not load")
+        }
+        let entry = handle.entry
+        let count = RawPluginHarness.rendererCount(entry) ?? 0
+        let prints = fingerprints(entry)
+        var problems: [String] = []
+        // Second init while initialized.
+        let second = RawPluginHarness.initialize(entry)
+        if second != Int32(HUD_STATUS_OK) {
+            problems.append("a second init() returned \(second.map { "\($0) (\(StatusName.of($0)))" } ?? "nothing"); init() is reference counted and must succeed again")
+        } else {
+            if RawPluginHarness.rendererCount(entry) != count { problems.append("renderer_count() changed after a second init()") }
+            if fingerprints(entry) != prints { problems.append("descriptors changed after a second init()") }
+            // First deinit: still initialized once.
+            RawPluginHarness.deinitialize(entry)
+            if RawPluginHarness.rendererCount(entry) != count {
+                problems.append("after init(), init(), deinit() the plugin reports \(RawPluginHarness.rendererCount(entry) ?? 0) renderers instead of \(count); the first deinit() must not release anything")
+            } else if fingerprints(entry) != prints {
+                problems.append("after init(), init(), deinit() the descriptors changed; they must stay valid and constant until the last deinit()")
+            }
+        }
+        // Our own init: released, then an extra deinit (a no-op), then init again.
+        RawPluginHarness.deinitialize(entry)
+        RawPluginHarness.deinitialize(entry)
+        let again = RawPluginHarness.initialize(entry)
+        if again != Int32(HUD_STATUS_OK) {
+            problems.append("init() after the last deinit() and an extra deinit() returned \(again.map { "\($0) (\(StatusName.of($0)))" } ?? "nothing"); extra deinit() calls must be harmless no-ops")
+            return .problem(problems[0], details: problems)
+        }
+        if RawPluginHarness.rendererCount(entry) != count {
+            problems.append("renderer_count() is \(RawPluginHarness.rendererCount(entry) ?? 0) after re-init, was \(count)")
+        }
+        if fingerprints(entry) != prints { problems.append("descriptors differ after deinit() and init() again") }
+        runner.refreshRenderers()
+        return problems.isEmpty
+            ? .passed("init, init, deinit, deinit, extra deinit, init: reference counted, descriptors unchanged")
+            : .problem(problems[0], details: problems)
+    }
+
+    static func descriptorsStable(_ runner: ConformanceRunner) -> CheckOutcome {
+        guard case .success(let handle) = runner.entry() else { return .problem("the plugin did not load") }
+        let entry = handle.entry
+        let count = RawPluginHarness.rendererCount(entry) ?? 0
+        var problems: [String] = []
+        var ids: [String: UInt32] = [:]
+        for index in 0..<min(count, UInt32(HUD_MAX_RENDERERS)) {
+            let first = RawPluginHarness.descriptor(entry, at: index)
+            let second = RawPluginHarness.descriptor(entry, at: index)
+            guard let first, let second else {
+                problems.append("renderer_at(\(index)) returned NULL although renderer_count() is \(count)")
+                continue
+            }
+            if first != second { problems.append("renderer_at(\(index)) returned two different pointers") }
+            if RawPluginHarness.fingerprint(first) != RawPluginHarness.fingerprint(second) {
+                problems.append("renderer_at(\(index))'s contents changed between calls")
+            }
+            if let id = try? CStringReader.read(first.pointee.id, limit: Int(HUD_MAX_ID_BYTES)) {
+                if let other = ids[id] { problems.append("renderers \(other) and \(index) share the id '\(id)'") }
+                ids[id] = index
+            }
+        }
+        for index in [count, count &+ 1, UInt32.max] where RawPluginHarness.descriptor(entry, at: index) != nil {
+            problems.append("renderer_at(\(index)) returned a descriptor although renderer_count() is \(count); it must return NULL past the end")
+        }
+        if RawPluginHarness.rendererCount(entry) != count { problems.append("renderer_count() changed between calls") }
+        return problems.isEmpty ? .passed("\(count) descriptor\(count == 1 ? "" : "s") stable; NULL past the end") : .problem(problems[0], details: problems)
+    }
+
+    static func loadTime(_ runner: ConformanceRunner) -> CheckOutcome {
+        if case .failure(let failure) = runner.initialized() { return .problem(failure.message) }
+        let milliseconds = Double(runner.loadNanoseconds) / 1e6
+        let budget = runner.configuration.loadBudgetMilliseconds
+        let text = "dlopen + entry + init() took \(Format.milliseconds(milliseconds)) (budget \(Format.milliseconds(budget)))"
+        return milliseconds > budget ? .problem(text + "; move work out of init() and static constructors") : .passed(text)
+    }
+
+    private static func fingerprints(_ entry: UnsafePointer<hud_entry_t>) -> [[UInt8]] {
+        let count = min(RawPluginHarness.rendererCount(entry) ?? 0, UInt32(HUD_MAX_RENDERERS))
+        return (0..<count).map { index in RawPluginHarness.descriptor(entry, at: index).map(RawPluginHarness.fingerprint) ?? [] }
+    }
+}
+
+/// Reads `/proc/self/maps` to find which file a code or data address
+/// belongs to (Glibc's module does not expose `dladdr`).
+enum ProcessMaps {
+    static func file(containing address: UInt) -> String? {
+        guard let file = fopen("/proc/self/maps", "r") else { return nil }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 4096)
+        while fgets(&line, Int32(line.count), file) != nil {
+            let text = line.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            let fields = text.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 6 else { continue }
+            let range = fields[0].split(separator: "-")
+            guard range.count == 2, let low = UInt(range[0], radix: 16), let high = UInt(range[1], radix: 16) else { continue }
+            if address >= low, address < high {
+                return fields[5...].joined(separator: " ").droppingTrailing("\n")
+            }
+        }
+        return nil
+    }
+}
+
+/// Small formatting helpers shared by the checks and reports.
+enum Format {
+    static func milliseconds(_ value: Double) -> String {
+        value >= 10 ? "\(Int(value.rounded())) ms" : "\((value * 100).rounded() / 100) ms"
+    }
+
+    static func microseconds(_ nanoseconds: Double) -> String {
+        let value = nanoseconds / 1000
+        return value >= 100 ? "\(Int(value.rounded())) µs" : "\((value * 10).rounded() / 10) µs"
+    }
+
+    static func rect(_ r: HudRect) -> String { "(\(JSONValue.format(r.x)), \(JSONValue.format(r.y)), \(JSONValue.format(r.width))×\(JSONValue.format(r.height)))" }
+}
+
+extension String {
+    func droppingTrailing(_ character: Character) -> String {
+        var text = Substring(self)
+        while text.last == character { text = text.dropLast() }
+        return String(text)
+    }
+}

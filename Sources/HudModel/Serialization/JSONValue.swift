@@ -1,0 +1,143 @@
+/// A JSON document with object keys kept in order, so output is stable and
+/// reads well (`schemaVersion` first). Parsing is strict RFC 8259 with
+/// limits, and errors say where (line:column) and why.
+package enum JSONValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let a), .bool(let b)): a == b
+        case (.number(let a), .number(let b)): a == b
+        case (.string(let a), .string(let b)): a == b
+        case (.array(let a), .array(let b)): a == b
+        case (.object(let a), .object(let b)): a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: false
+        }
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let b): hasher.combine(b)
+        case .number(let n): hasher.combine(n)
+        case .string(let s): hasher.combine(s)
+        case .array(let a): hasher.combine(a)
+        case .object(let o):
+            for (key, value) in o {
+                hasher.combine(key)
+                hasher.combine(value)
+            }
+        }
+    }
+
+    // MARK: - Access
+
+    package subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.last { $0.0 == key }?.1
+    }
+
+    package var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+    package var numberValue: Double? { if case .number(let n) = self { n } else { nil } }
+    package var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
+    package var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
+    package var objectValue: [(String, JSONValue)]? { if case .object(let o) = self { o } else { nil } }
+
+    /// The JSON type name, for error messages.
+    package var typeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
+    // MARK: - Output
+
+    /// Pretty-printed with two-space indentation and a trailing newline.
+    package func serialized(pretty: Bool = true) -> String {
+        var out = ""
+        write(to: &out, indent: pretty ? 0 : nil)
+        if pretty { out += "\n" }
+        return out
+    }
+
+    private func write(to out: inout String, indent: Int?) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .number(let n): out += Self.format(n)
+        case .string(let s): Self.quote(s, into: &out)
+        case .array(let items):
+            guard !items.isEmpty else { out += "[]"; return }
+            out += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { out += "," }
+                Self.newline(&out, indent.map { $0 + 1 })
+                item.write(to: &out, indent: indent.map { $0 + 1 })
+            }
+            Self.newline(&out, indent)
+            out += "]"
+        case .object(let members):
+            guard !members.isEmpty else { out += "{}"; return }
+            out += "{"
+            for (index, (key, value)) in members.enumerated() {
+                if index > 0 { out += "," }
+                Self.newline(&out, indent.map { $0 + 1 })
+                Self.quote(key, into: &out)
+                out += indent == nil ? ":" : ": "
+                value.write(to: &out, indent: indent.map { $0 + 1 })
+            }
+            Self.newline(&out, indent)
+            out += "}"
+        }
+    }
+
+    private static func newline(_ out: inout String, _ indent: Int?) {
+        guard let indent else { return }
+        out += "\n" + String(repeating: "  ", count: indent)
+    }
+
+    /// Integers print without a fraction; others in Swift's shortest
+    /// round-trip form. Non-finite numbers (never produced by validated
+    /// layouts) print as null to keep the output valid JSON.
+    package static func format(_ n: Double) -> String {
+        guard n.isFinite else { return "null" }
+        if n == n.rounded(), abs(n) < 1e15 { return String(Int64(n)) }
+        return "\(n)"
+    }
+
+    static func quote(_ s: String, into out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+}
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral, ExpressibleByFloatLiteral {
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(integerLiteral value: Int) { self = .number(Double(value)) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(floatLiteral value: Double) { self = .number(value) }
+}

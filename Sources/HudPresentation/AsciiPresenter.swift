@@ -1,0 +1,159 @@
+public import HudRegistry
+/// Draws a layout to scale in the terminal, like the seed's diagram: the
+/// screen outline, the navigation bar with its title, containers (the tray,
+/// the mode picker) as boxes, slots as `(TL)`-style buttons, secondary chips
+/// as `s`, mode items by label. Reads the same nodes every other presenter
+/// reads; lays out nothing itself.
+public struct AsciiPresenter {
+    public var columns: Int
+
+    public init(columns: Int = 48) {
+        self.columns = max(20, columns)
+    }
+
+    public func render(_ layout: HudLayout, environment: HudEnvironment) -> String {
+        let width = environment.screenSize.width
+        let height = environment.screenSize.height
+        // A terminal cell is about twice as tall as it is wide.
+        let pointsPerColumn = width / Double(columns - 2)
+        let pointsPerRow = pointsPerColumn * 2
+        let rows = max(8, Int((height / pointsPerRow).rounded()) + 2)
+        var canvas = Canvas(columns: columns, rows: rows)
+
+        func column(_ x: Double) -> Int { 1 + Int((x / pointsPerColumn).rounded(.down)) }
+        func row(_ y: Double) -> Int { 1 + Int((y / pointsPerRow).rounded(.down)) }
+        func cells(_ r: HudRect) -> (c0: Int, r0: Int, c1: Int, r1: Int) {
+            let c0 = column(r.minX), r0 = row(r.minY)
+            let c1 = max(c0, column(r.maxX) - (r.maxX.truncatingRemainder(dividingBy: pointsPerColumn) == 0 ? 1 : 0))
+            let r1 = max(r0, row(r.maxY) - (r.maxY.truncatingRemainder(dividingBy: pointsPerRow) == 0 ? 1 : 0))
+            return (c0, r0, c1, r1)
+        }
+
+        canvas.box(c0: 0, r0: 0, c1: columns - 1, r1: rows - 1, corners: ("+", "+", "+", "+"))
+        // Safe-area bands and the navigation bar.
+        let bar = environment.navigationBar
+        if bar.height > 0 {
+            let barRow = row(bar.maxY)
+            canvas.horizontal(row: min(barRow, rows - 2), from: 1, to: columns - 2, char: "·")
+            if let title = environment.navigationTitle {
+                canvas.text(title, row: max(1, min(row(bar.midY), rows - 2)), centeredIn: 1...(columns - 2))
+            }
+        }
+        if environment.safeArea.bottom > 0 {
+            canvas.horizontal(row: min(rows - 2, row(height - environment.safeArea.bottom)), from: 1, to: columns - 2, char: "·")
+        }
+        for node in layout.paintOrder {
+            let (c0, r0, c1, r1) = cells(node.frame)
+            switch node.kind {
+            case .container:
+                canvas.fill(c0: c0, r0: r0, c1: c1, r1: r1, char: " ")
+                canvas.box(c0: c0, r0: r0, c1: c1, r1: r1, corners: ("╭", "╮", "╰", "╯"), horizontal: "─", vertical: "│")
+            case .slot:
+                let code = node.position.map(Self.code) ?? "?"
+                let text = node.isPressed ? "(*\(code)*)" : "(\(code))"
+                canvas.text(text, row: (r0 + r1) / 2, centeredIn: c0...c1)
+            case .secondary:
+                canvas.text(node.isInteractive ? "S" : "s", row: (r0 + r1) / 2, centeredIn: c0...c1)
+            case .modeItem:
+                let label = node.label ?? node.icon ?? "?"
+                canvas.text("[" + label + "]", row: (r0 + r1) / 2, centeredIn: c0...c1, clip: true)
+            }
+        }
+        return canvas.lines.map { String($0) }.joined(separator: "\n") + "\n"
+    }
+
+    /// The legend: one line per node, in emission order.
+    public func legend(_ layout: HudLayout) -> String {
+        var lines: [String] = []
+        for node in layout.nodes {
+            var parts = [node.position.map(Self.code) ?? "--", node.kind.description]
+            if let icon = node.icon { parts.append(icon) }
+            if let label = node.label { parts.append("\"\(Self.truncate(label, 24))\"") }
+            parts.append("frame \(Self.rect(node.frame))")
+            if node.isInteractive { parts.append("hit \(Self.rect(node.hit))") }
+            parts.append(node.placement.description)
+            if node.material != .none { parts.append(node.material.description) }
+            parts.append("fill \(node.fill)")
+            lines.append(parts.joined(separator: "  "))
+        }
+        let insets = layout.contentInsets
+        lines.append("content insets: top \(Self.number(insets.top)), left \(Self.number(insets.left)), bottom \(Self.number(insets.bottom)), right \(Self.number(insets.right))")
+        if !layout.hiddenPositions.isEmpty {
+            lines.append("hidden: " + Position.allCases.filter(layout.hiddenPositions.contains).map(\.description).joined(separator: ", "))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func code(_ position: Position) -> String {
+        switch position {
+        case .topLeft: "TL"
+        case .topRight: "TR"
+        case .bottomLeft: "BL"
+        case .bottomRight: "BR"
+        case .center: "C"
+        }
+    }
+
+    public static func number(_ value: Double) -> String { JSONValue.format((value * 100).rounded() / 100) }
+
+    static func rect(_ r: HudRect) -> String { "\(number(r.x)),\(number(r.y)) \(number(r.width))×\(number(r.height))" }
+
+    static func truncate(_ s: String, _ limit: Int) -> String {
+        s.count <= limit ? s : String(s.prefix(limit - 1)) + "…"
+    }
+
+    /// A grid of characters with clipping drawing primitives.
+    struct Canvas {
+        var lines: [[Character]]
+        let columns: Int
+        let rows: Int
+
+        init(columns: Int, rows: Int) {
+            self.columns = columns
+            self.rows = rows
+            lines = Array(repeating: Array(repeating: " ", count: columns), count: rows)
+        }
+
+        mutating func set(_ c: Int, _ r: Int, _ char: Character) {
+            guard r >= 0, r < rows, c >= 0, c < columns else { return }
+            lines[r][c] = char
+        }
+
+        mutating func horizontal(row: Int, from c0: Int, to c1: Int, char: Character) {
+            guard c0 <= c1 else { return }
+            for c in c0...c1 { set(c, row, char) }
+        }
+
+        mutating func fill(c0: Int, r0: Int, c1: Int, r1: Int, char: Character) {
+            guard c0 <= c1, r0 <= r1 else { return }
+            for r in r0...r1 { horizontal(row: r, from: c0, to: c1, char: char) }
+        }
+
+        mutating func box(c0: Int, r0: Int, c1: Int, r1: Int, corners: (Character, Character, Character, Character),
+                          horizontal h: Character = "-", vertical v: Character = "|") {
+            guard c1 > c0, r1 > r0 else {
+                horizontal(row: r0, from: c0, to: c1, char: h)
+                return
+            }
+            horizontal(row: r0, from: c0 + 1, to: c1 - 1, char: h)
+            horizontal(row: r1, from: c0 + 1, to: c1 - 1, char: h)
+            for r in (r0 + 1)..<r1 {
+                set(c0, r, v)
+                set(c1, r, v)
+            }
+            set(c0, r0, corners.0)
+            set(c1, r0, corners.1)
+            set(c0, r1, corners.2)
+            set(c1, r1, corners.3)
+        }
+
+        mutating func text(_ text: String, row: Int, centeredIn range: ClosedRange<Int>, clip: Bool = false) {
+            var chars = Array(text)
+            if clip, chars.count > range.count, range.count >= 3 {
+                chars = Array(chars.prefix(range.count - 2)) + ["…", "]"]
+            }
+            let start = range.lowerBound + (range.count - chars.count) / 2
+            for (offset, char) in chars.enumerated() { set(start + offset, row, char) }
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package import HudRegistry
+/// The JSON form of layouts and renderer descriptions. The schema is
+/// documented in Docs/JSON.md and Docs/schemas/; every document carries
+/// `schemaVersion` first.
+package enum LayoutJSON {
+    package static let schemaVersion = 1
+
+    package static func rect(_ r: HudRect) -> JSONValue {
+        .object([("x", .number(r.x)), ("y", .number(r.y)), ("width", .number(r.width)), ("height", .number(r.height))])
+    }
+
+    package static func insets(_ i: HudInsets) -> JSONValue {
+        .object([("top", .number(i.top)), ("left", .number(i.left)), ("bottom", .number(i.bottom)), ("right", .number(i.right))])
+    }
+
+    static func optional(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
+
+    package static func node(_ n: HudNode) -> JSONValue {
+        .object([
+            ("kind", .string(n.kind.description)),
+            ("position", optional(n.position?.description)),
+            ("part", optional(n.part?.description)),
+            ("modeIndex", n.modeIndex.map { .number(Double($0)) } ?? .null),
+            ("frame", rect(n.frame)),
+            ("hit", rect(n.hit)),
+            ("shape", .string(n.shape.description)),
+            ("material", .string(n.material.description)),
+            ("cornerRadius", .number(n.cornerRadius)),
+            ("strokeWidth", .number(n.strokeWidth)),
+            ("fontSize", .number(n.fontSize)),
+            ("fill", .string(n.fill.description)),
+            ("stroke", .string(n.stroke.description)),
+            ("iconColor", .string(n.iconColor.description)),
+            ("textColor", .string(n.textColor.description)),
+            ("placement", .string(n.placement.description)),
+            ("z", .number(Double(n.z))),
+            ("pressed", .bool(n.isPressed)),
+            ("interactive", .bool(n.isInteractive)),
+            ("icon", optional(n.icon)),
+            ("label", optional(n.label)),
+            ("accessibilityLabel", optional(n.accessibilityLabel)),
+        ])
+    }
+
+    package static func layout(_ layout: HudLayout) -> JSONValue {
+        .object([
+            ("contentInsets", insets(layout.contentInsets)),
+            ("hiddenPositions", .array(Position.allCases.filter(layout.hiddenPositions.contains).map { .string($0.description) })),
+            ("nodes", .array(layout.nodes.map(node))),
+        ])
+    }
+
+    package static func environment(_ e: HudEnvironment) -> JSONValue {
+        .object([
+            ("screen", .object([("width", .number(e.screenSize.width)), ("height", .number(e.screenSize.height))])),
+            ("safeArea", insets(e.safeArea)),
+            ("scale", .number(e.scale)),
+            ("layoutDirection", .string(e.layoutDirection.rawValue)),
+            ("colorScheme", .string(e.colorScheme.rawValue)),
+            ("chromeScheme", .string(e.chromeScheme.rawValue)),
+            ("appearance", .string(e.appearance.rawValue)),
+            ("textScale", .number(e.textScale)),
+            ("navigationBar", rect(e.navigationBar)),
+            ("navigationTitle", optional(e.navigationTitle)),
+        ])
+    }
+
+    package static func renderer(_ info: RendererInfo) -> JSONValue {
+        .object([
+            ("id", .string(info.id)),
+            ("name", .string(info.name)),
+            ("version", .string(info.version)),
+            ("vendor", .string(info.vendor)),
+            ("description", .string(info.summary)),
+            ("abiVersion", .string(info.abiVersion)),
+            ("origin", .string(info.origin.description)),
+            ("builtin", .bool(info.origin == .builtin)),
+            ("supportedPositions", .array(Position.allCases.filter(info.supportedPositions.contains).map { .string($0.description) })),
+            ("capabilities", .array(info.capabilities.names.map(JSONValue.string))),
+        ])
+    }
+
+    package static func interaction(_ interaction: HudInteraction) -> JSONValue {
+        .object([
+            ("pressed", interaction.pressed.map { .string($0.name) } ?? .null),
+            ("revealedPosition", interaction.revealedPosition.map { .string($0.description) } ?? .null),
+        ])
+    }
+
+    package static func error(_ error: RegistryError) -> JSONValue {
+        .object([
+            ("code", .string(error.code)),
+            ("path", optional(error.path)),
+            ("rendererId", optional(error.rendererID)),
+            ("message", .string(error.description)),
+        ])
+    }
+}

@@ -1,0 +1,57 @@
+public import HudRegistry
+/// The seed's example complications: list, menu, settings, shell, and the
+/// accent center whose long-press modes switch render styles. The modes
+/// come from the registry: one per registered renderer, so a plugin style
+/// shows up in the picker with no code change.
+public enum DemoComplications {
+    /// The seed's icons for the built-in styles' modes.
+    public static func modeIcon(for rendererID: String) -> String {
+        switch rendererID {
+        case HudPhoneComplicationsStyle.trayID: "rectangle.bottomthird.inset.filled"
+        case HudPhoneComplicationsStyle.scatteredID: "circle.grid.cross.fill"
+        case HudPhoneComplicationsStyle.minimalID: "circle.fill"
+        default: "paintbrush"
+        }
+    }
+
+    /// The short mode id for a renderer: `tray` for `com.hudson.tray`, the
+    /// full id for anything else.
+    public static func modeID(for rendererID: String) -> String {
+        HudPhoneComplicationsStyle(name: rendererID).description
+    }
+
+    /// The demo set. `renderers` supplies the modes (registration order);
+    /// every action reports what fired through `perform`.
+    public static func make(renderers: [RendererInfo], perform: @escaping (SceneAction) -> Void) -> HudPhoneComplications {
+        HudPhoneComplications(
+            topLeft: .init(icon: "list.bullet", label: "Logs") { perform(.log("showLogs")) },
+            topRight: .init(icon: "ellipsis.circle", label: "Menu") { perform(.log("showMenu")) },
+            bottomLeft: .init(icon: "gearshape", label: "Settings") { perform(.log("openSettings")) },
+            bottomRight: .init(icon: "rectangle.3.group", label: "Shell") { perform(.log("openShell")) },
+            center: .init(
+                icon: "circle.grid.2x2",
+                role: .accent,
+                label: "Complications",
+                longPressModes: renderers.map { info in
+                    let style = HudPhoneComplicationsStyle(name: info.id)
+                    return .init(id: modeID(for: info.id), icon: modeIcon(for: info.id), label: info.name) { perform(.style(style)) }
+                },
+                action: { perform(.log("openComplications")) }
+            )
+        )
+    }
+}
+
+extension DemoComplications {
+    /// A shell showing the seed's demo: a "Home" page publishing the demo
+    /// set, its actions wired to the shell (the center's modes switch style).
+    public static func makeShell(style: HudPhoneComplicationsStyle = .tray, registry: RendererRegistry,
+                                 environment: HudEnvironment, appearance: HudPhoneAppShellAppearance = .hudson) -> HudPhoneAppShell {
+        let shell = HudPhoneAppShell(complicationsStyle: style, appearance: appearance, registry: registry, environment: environment) {
+            HudPage(title: "Home")
+        }
+        let complications = make(renderers: registry.renderers) { [weak shell] action in shell?.perform(action) }
+        shell.setRoot(HudPage(title: "Home", complications: complications))
+        return shell
+    }
+}

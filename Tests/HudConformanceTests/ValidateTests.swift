@@ -1,0 +1,227 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import HudRegistry
+@testable import HudUnsafe
+@testable import HudScenes
+@testable import HudPresentation
+@testable import HudConformance
+import HudTestSupport
+
+/// `hudhost validate` run as a user runs it, on the deliberately broken
+/// plugins in `Tests/Fixtures/validate` (each breaks exactly one rule) and on
+/// the built-ins: exactly the intended check must fail, with the intended
+/// status, and nothing else may fail.
+struct ValidateTests {
+    /// The validate fixtures, compiled once per test process.
+    enum ValidateFixture {
+        private static let built = Mutex<[String: Result<String, FixtureBuildError>]>([:])
+
+        static var sourceDirectory: String { FixturePlugins.repositoryRoot + "/Tests/Fixtures/validate" }
+
+        static func path(_ name: String) throws -> String {
+            try built.withLock { cache throws(FixtureBuildError) -> String in
+                if let result = cache[name] { return try result.get() }
+                let output = FixturePlugins.workDirectory + "/validate-" + name + ".so"
+                let command = ["cc"] + FixturePlugins.pluginFlags + [
+                    "-I", FixturePlugins.headerDirectory, "-I", FixturePlugins.sourceDirectory,
+                    "-o", output, sourceDirectory + "/" + name + ".c",
+                ]
+                let result = Result { () throws(FixtureBuildError) -> String in
+                    try FixturePlugins.compileCommand(command)
+                    return output
+                }
+                cache[name] = result
+                return try result.get()
+            }
+        }
+    }
+
+    /// Short timeouts and few fuzz iterations keep the suite fast; the seed
+    /// is fixed so a failure here reproduces with the same command line.
+    static let quick = ["--profile", "strict", "--seed", "20250101", "--timeout", "3", "--fuzz-iterations", "40"]
+
+    static func validate(_ arguments: [String]) throws -> ProcessOutput {
+        try HudHost.run(["validate"] + arguments)
+    }
+
+    struct Expectation: Sendable, CustomTestStringConvertible {
+        var fixture: String
+        var check: String
+        var status: String
+        var testDescription: String { "\(fixture) → \(check) \(status)" }
+    }
+
+    static let expectations: [Expectation] = [
+        .init(fixture: "crash_in_layout", check: "layout-basic", status: "crashed"),
+        .init(fixture: "hang_in_layout", check: "layout-basic", status: "timed-out"),
+        .init(fixture: "abort_in_init", check: "abi-init", status: "crashed"),
+        .init(fixture: "overflow_buffer", check: "output-guard-bytes", status: "failed"),
+        .init(fixture: "nan_frame", check: "geometry-finite", status: "failed"),
+        .init(fixture: "tiny_hit_target", check: "geometry-hit-size", status: "failed"),
+        .init(fixture: "overlapping_hits", check: "geometry-hit-overlap", status: "failed"),
+        .init(fixture: "safe_area_band", check: "geometry-safe-bands", status: "failed"),
+        .init(fixture: "chip_inner_side", check: "geometry-chip-side", status: "failed"),
+        .init(fixture: "nondeterministic", check: "determinism-repeat", status: "failed"),
+        .init(fixture: "modifies_input", check: "output-inputs-unchanged", status: "failed"),
+        .init(fixture: "calls_action", check: "output-no-action-calls", status: "failed"),
+        .init(fixture: "thread_race", check: "thread-safety", status: "failed"),
+        .init(fixture: "wrong_count", check: "output-needed-count", status: "failed"),
+        .init(fixture: "missing_labels", check: "a11y-labels", status: "failed"),
+        .init(fixture: "low_contrast", check: "a11y-contrast", status: "failed"),
+        .init(fixture: "wrong_major", check: "abi-version", status: "failed"),
+        .init(fixture: "missing_entry", check: "abi-entry-symbol", status: "failed"),
+    ]
+
+    static func results(_ json: JSONValue) -> [JSONValue] {
+        (json["targets"]?.arrayValue ?? []).flatMap { $0["results"]?.arrayValue ?? [] }
+    }
+
+    static func failures(_ json: JSONValue) -> [(check: String, status: String)] {
+        results(json).compactMap { result in
+            guard let status = result["status"]?.stringValue, ["failed", "crashed", "timed-out", "warning"].contains(status),
+                  let check = result["check"]?.stringValue else { return nil }
+            return (check, status)
+        }
+    }
+
+    @Test(arguments: expectations)
+    func eachBrokenFixtureFailsExactlyItsCheck(_ expectation: Expectation) throws {
+        let plugin = try ValidateFixture.path(expectation.fixture)
+        let output = try Self.validate([plugin, "--format", "json"] + Self.quick)
+        #expect(output.status == 1, "\(output.transcript)")
+        let json = try HudHost.json(output)
+        #expect(json["schemaVersion"] == 1)
+        let failures = Self.failures(json)
+        #expect(failures.count == 1, "expected only \(expectation.check) to fail: \(failures)")
+        #expect(failures.first?.check == expectation.check, "\(failures)")
+        #expect(failures.first?.status == expectation.status, "\(failures)")
+    }
+
+    @Test func theCorrectFixturePassesEveryStrictCheck() throws {
+        let output = try Self.validate([try ValidateFixture.path("correct"), "--format", "json"] + Self.quick)
+        #expect(output.status == 0, "\(output.transcript)")
+        let json = try HudHost.json(output)
+        #expect(Self.failures(json).isEmpty)
+        let statuses = Self.results(json).compactMap { $0["status"]?.stringValue }
+        #expect(statuses.count == ConformanceProfile.strict.checkIDs.count)
+        #expect(statuses.allSatisfy { $0 == "passed" })
+    }
+
+    @Test(arguments: ["text", "json", "junit", "tap"])
+    func builtinsPassStrictInEveryFormat(_ format: String) throws {
+        let output = try Self.validate(["com.hudson.tray", "com.hudson.scattered", "com.hudson.minimal", "--format", format, "-j", "3"] + Self.quick)
+        #expect(output.status == 0, "\(output.transcript)")
+        switch format {
+        case "text":
+            // Performance checks may warn on a loaded machine (they are
+            // warnings by design); nothing may fail.
+            #expect(output.stdout.contains(" 0 failed, "), "\(output.stdout)")
+            #expect(output.stdout.contains(" 6 skipped, 0 crashed, 0 timed out"), "\(output.stdout)")
+        case "json":
+            let json = try HudHost.json(output)
+            #expect(Self.failures(json).filter { !($0.status == "warning" && $0.check.hasPrefix("perf-")) }.isEmpty)
+            #expect(json["summary"]?["failed"] == 0)
+        case "junit":
+            #expect(output.stdout.hasPrefix("<?xml"))
+            #expect(output.stdout.contains("failures=\"0\" errors=\"0\""))
+            #expect(!output.stdout.contains("<failure"))
+            #expect(output.stdout.components(separatedBy: "<testcase ").count - 1 == 3 * ConformanceProfile.strict.checkIDs.count)
+        default:
+            #expect(output.stdout.hasPrefix("TAP version 13\n1..\(3 * ConformanceProfile.strict.checkIDs.count)\n"))
+            #expect(!output.stdout.contains("not ok"))
+        }
+    }
+
+    @Test func builtinSharedObjectPassesStrict() throws {
+        let output = try Self.validate([FixturePlugins.binDirectory + "/libBuiltinRenderers.so", "--format", "json"] + Self.quick)
+        #expect(output.status == 0, "\(output.transcript)")
+        let json = try HudHost.json(output)
+        #expect(Self.failures(json).filter { !($0.status == "warning" && $0.check.hasPrefix("perf-")) }.isEmpty)
+        let renderers = Set(Self.results(json).compactMap { $0["renderer"]?.stringValue })
+        #expect(renderers == ["com.hudson.tray", "com.hudson.scattered", "com.hudson.minimal"])
+        #expect(Self.results(json).allSatisfy { result in
+            result["status"]?.stringValue == "passed"
+                || (result["status"]?.stringValue == "warning" && result["check"]?.stringValue?.hasPrefix("perf-") == true)
+        })
+    }
+
+    @Test func junitFailureCarriesTheSeed() throws {
+        let output = try Self.validate([try ValidateFixture.path("tiny_hit_target"), "--format", "junit"] + Self.quick)
+        #expect(output.status == 1)
+        #expect(output.stdout.contains("<failure message=\""))
+        #expect(output.stdout.contains("[seed 20250101]"))
+    }
+
+    @Test func includeAndExcludeSelectChecksByID() throws {
+        let output = try Self.validate([try ValidateFixture.path("tiny_hit_target"), "--format", "json",
+                                        "--include", "^geometry-", "--exclude", "hit-size"] + Self.quick)
+        #expect(output.status == 0, "\(output.transcript)")
+        let checks = Set(Self.results(try HudHost.json(output)).compactMap { $0["check"]?.stringValue })
+        #expect(!checks.isEmpty && checks.allSatisfy { $0.hasPrefix("geometry-") } && !checks.contains("geometry-hit-size"))
+    }
+
+    @Test func warningsFailOnlyWithWerrorAndTheSummaryCountsEveryStatus() {
+        let statuses: [CheckStatus] = [.passed, .warning, .skipped]
+        let results = statuses.enumerated().map { CheckResult(checkID: "check-\($0.offset)", renderer: "org.example.x", status: $0.element, message: "m") }
+        let report = ConformanceReport(profile: "strict", seed: 7, checkIDs: results.map(\.checkID),
+                                       targets: [ConformanceTargetReport(argument: "x.so", target: .file(path: "x.so", renderer: nil), results: results, seed: 7)])
+        #expect(!report.hasFailures(werror: false))
+        #expect(report.hasFailures(werror: true))
+        #expect(report.text().hasSuffix("1 passed, 0 failed, 1 warning, 1 skipped, 0 crashed, 0 timed out\n"))
+        #expect(report.tap.contains("ok 2 - org.example.x: check-1 # warning: m"))
+    }
+
+    @Test func inProcessModeRunsTheSameChecks() throws {
+        let output = try Self.validate([try ValidateFixture.path("correct"), "--in-process", "--format", "json"] + Self.quick)
+        #expect(output.status == 0, "\(output.transcript)")
+        let json = try HudHost.json(output)
+        #expect(Self.failures(json).isEmpty)
+        // Only abi-quiet-stdout needs the sandbox.
+        let skipped = Self.results(json).filter { $0["status"]?.stringValue == "skipped" }.compactMap { $0["check"]?.stringValue }
+        #expect(skipped == ["abi-quiet-stdout"])
+    }
+
+    @Test func theSameSeedReproducesTheRandomizedChecks() throws {
+        let plugin = try ValidateFixture.path("correct")
+        let arguments = [plugin, "--include", "^fuzz$", "--profile", "strict", "--seed", "99", "--fuzz-iterations", "30", "--format", "json"]
+        let first = try HudHost.json(try Self.validate(arguments))
+        let second = try HudHost.json(try Self.validate(arguments))
+        #expect(first["seed"] == "99")
+        #expect(Self.results(first).map { $0["message"] } == Self.results(second).map { $0["message"] })
+    }
+
+    @Test func unloadableInputAndBadOptionsAreUsageErrors() throws {
+        #expect(try Self.validate(["/nonexistent/plugin.so"]).status == 2)
+        #expect(try Self.validate(["no.such.renderer"]).status == 2)
+        #expect(try Self.validate([]).status == 2)
+        #expect(try Self.validate(["com.hudson.tray", "--profile", "extreme"]).status == 2)
+        #expect(try Self.validate(["com.hudson.tray", "--include", "("]).status == 2)
+        let notAnObject = FixturePlugins.workDirectory + "/not-a-plugin.so"
+        try "not an ELF file".write(toFile: notAnObject, atomically: true, encoding: .utf8)
+        let output = try Self.validate([notAnObject, "--format", "json", "--profile", "basic"])
+        #expect(output.status == 2, "\(output.transcript)")
+        #expect(try HudHost.json(output)["targets"]?.arrayValue?.first?["unloadable"]?.stringValue != nil)
+    }
+
+    @Test func listChecksCoversTheCatalogAndEveryIDIsDocumented() throws {
+        let output = try Self.validate(["--list-checks", "--json"])
+        #expect(output.status == 0)
+        let json = try HudHost.json(output)
+        let ids = json["checks"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
+        #expect(ids == ConformanceCatalog.checks.map(\.id))
+        let docs = try String(contentsOfFile: FixturePlugins.repositoryRoot + "/Docs/CONFORMANCE.md", encoding: .utf8)
+        for id in ids { #expect(docs.contains("### `\(id)`"), "Docs/CONFORMANCE.md has no section for \(id)") }
+        // Profiles nest and pin their lists.
+        let basic = Set(ConformanceProfile.basic.checkIDs), standard = Set(ConformanceProfile.standard.checkIDs)
+        let strict = Set(ConformanceProfile.strict.checkIDs)
+        #expect(basic.isStrictSubset(of: standard) && standard.isStrictSubset(of: strict))
+        #expect(strict == Set(ids))
+    }
+
+    @Test func sandboxIsHiddenFromUsage() throws {
+        let output = try HudHost.run(["--help"])
+        #expect(output.stdout.contains("validate"))
+        #expect(!output.stdout.contains("_sandbox"))
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+import Testing
+@testable import HudRegistry
+@testable import HudUnsafe
+@testable import HudScenes
+@testable import HudPresentation
+@testable import HudConformance
+import HudTestSupport
+
+/// The hostile-input corpus (`Tests/Fixtures/hostile`, README there), item
+/// by item: every file a user can hand hudhost gets a clear error and a
+/// non-zero exit where it is a command, JSON output stays valid, and the
+/// rest of the run goes on. The tests are parameterized over the corpus
+/// directories, so an item without an expectation here fails.
+struct HostileInputTests {
+    static let corpus = FixturePlugins.repositoryRoot + "/Tests/Fixtures/hostile"
+
+    /// The entries of a corpus directory, sorted (README excluded).
+    static func items(_ directory: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: corpus + "/" + directory)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+    }
+
+    /// The name an item has once made: `x.so.recipe` → `x.so`, `y.c` → `y.so`.
+    static func madeName(_ item: String) -> String {
+        if item.hasSuffix(".recipe") { return String(item.dropLast(".recipe".count)) }
+        if item.hasSuffix(".c") { return String(item.dropLast(2)) + ".so" }
+        return item
+    }
+
+    // MARK: - Scenes
+
+    /// What `hudhost render --scene FILE` says after "scene FILE: ".
+    static let sceneErrors: [String: String] = [
+        "truncated.json": "not valid JSON: line 1, column 88: unterminated string",
+        "empty.json": "not valid JSON: line 1, column 1: unexpected end of input; expected a value",
+        "wrong-type-complications.json": "complications: is an array; expected an object",
+        "wrong-type-icon.json": "complications.center.icon: is a number; expected a string",
+        "wrong-type-version.json": "schemaVersion: is \"1\"; this host reads version 1",
+        "null-slot.json": "complications.center: is null; expected an object",
+        "huge-number.json": "not valid JSON: line 1, column 122: number 1e400 is out of range",
+        "huge-version.json": "schemaVersion: is 1e+308; this host reads version 1",
+        "invalid-utf8-in-string.json": "not valid UTF-8",
+        "utf16-bom.json": "not valid UTF-8",
+        "nul-in-string.json": "title: contains a NUL character",
+        "duplicate-key.json": "not valid JSON: line 1, column 37: duplicate key \"schemaVersion\"",
+        "trailing-document.json": "not valid JSON: line 1, column 22: unexpected text after the JSON value",
+        "deep-nesting.recipe": "not valid JSON: line 1, column 66: nesting deeper than 64 levels",
+        "huge-string-10mb.recipe": "not valid JSON: line 1, column 1: the document is 10000033 bytes; at most 8388608 are accepted",
+        "long-string-2mb.recipe": "not valid JSON: line 1, column 1048609: string longer than 1048576 bytes",
+    ]
+
+    /// Writes the scene `item` into `directory` (making recipes) and returns its path.
+    static func makeScene(_ item: String, in directory: String) throws -> String {
+        let path = directory + "/" + madeName(item)
+        func titled(_ count: Int) -> Data { Data(("{\"schemaVersion\": 1, \"title\": \"" + String(repeating: "x", count: count) + "\"}").utf8) }
+        switch item {
+        case "deep-nesting.recipe":
+            try Data((String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)).utf8).write(to: URL(fileURLWithPath: path))
+        case "huge-string-10mb.recipe": try titled(10_000_000).write(to: URL(fileURLWithPath: path))
+        case "long-string-2mb.recipe": try titled(2_000_000).write(to: URL(fileURLWithPath: path))
+        default: try FileManager.default.copyItem(atPath: corpus + "/scenes/" + item, toPath: path)
+        }
+        return path
+    }
+
+    @Test(arguments: items("scenes"))
+    func aHostileSceneIsAUsageErrorThatNamesTheFileAndTheProblem(_ item: String) throws {
+        let expected = try #require(Self.sceneErrors[item], "scenes/\(item) has no expected error in HostileInputTests.sceneErrors")
+        let directory = try FixturePlugins.makeScratchDirectory("hostile-scene")
+        let path = try Self.makeScene(item, in: directory)
+        let text = try HudHost.run(["render", "--scene", path])
+        #expect(text.status == 2, "\(text.transcript)")
+        #expect(text.stderr.contains("scene \(path): \(expected)"), "\(text.transcript)")
+        #expect(text.stdout.isEmpty)
+        let json = try HudHost.run(["render", "--scene", path, "--json"])
+        #expect(json.status == 2)
+        let document = try HudHost.json(json)
+        #expect(document["error"]?["code"]?.stringValue == "usage")
+        #expect(document["error"]?["message"]?.stringValue?.contains(expected) == true, "\(json.stdout)")
+    }
+
+    // MARK: - Plugin files
+
+    /// What happens to one plugin-corpus item: its `list` failure record
+    /// (nil: it is listed as a renderer) and what `probe FILE` and
+    /// `render --plugin FILE` report (nil: they succeed).
+    struct PluginExpectation: Sendable {
+        var list: (code: String, message: String)?
+        var load: (code: String, message: String)?
+    }
+
+    static let pluginExpectations: [String: PluginExpectation] = [
+        "not-elf.so": .init(list: ("not-elf", "not an ELF file (no \\x7FELF magic)"), load: ("open-failed", "file too short")),
+        "empty.so": .init(list: ("not-elf", "not an ELF file (no \\x7FELF magic)"), load: ("open-failed", "file too short")),
+        "truncated-header.so": .init(list: ("truncated-elf", "the ELF header (64 bytes at offset 0) lies outside the 40-byte file"),
+                                     load: ("open-failed", "file too short")),
+        "truncated-section-table.so": .init(list: ("truncated-elf", "the section headers (192 bytes at offset 504) lies outside the 600-byte file"),
+                                            load: ("open-failed", "dlopen failed")),
+        "elf32.so": .init(list: ("not-elf64", "a 32-bit ELF file; this host loads 64-bit shared objects"), load: ("open-failed", "wrong ELF class")),
+        "big-endian.so": .init(list: ("not-elf64", "a big-endian ELF file; this host is little-endian"), load: ("open-failed", "not little-endian")),
+        "executable.so": .init(list: ("not-shared-object", "ELF type 2 is not a shared object (ET_DYN)"), load: ("open-failed", "dlopen failed")),
+        "bad-metadata.so": .init(list: ("bad-metadata", "metadata record at byte 0 has size 408"), load: ("bad-metadata", "metadata record at byte 0 has size 408")),
+        "foreign-arch.so.recipe": .init(list: ("wrong-architecture", "built for ELF machine"), load: ("open-failed", "dlopen failed")),
+        "directory.so.recipe": .init(list: ("not-a-file", "it is a directory"), load: ("not-a-file", "it is a directory")),
+        "symlink-loop.so.recipe": .init(list: ("not-a-file", "Too many levels of symbolic links"), load: ("not-a-file", "Too many levels of symbolic links")),
+        "unreadable.so.recipe": .init(list: ("io-error", "Permission denied"), load: ("open-failed", "Permission denied")),
+        "noisy_init.c": .init(list: nil, load: nil),
+        "exit_in_init.c": .init(list: ("exited", "plugins must never call exit()"), load: ("exited", "the child exited with status 7")),
+    ]
+
+    /// A sysfs attribute nobody may read, root included (mode 0200 and no
+    /// read method: open(O_RDONLY) fails with EACCES).
+    static var writeOnlyAttribute: String? {
+        let candidates = ((try? FileManager.default.contentsOfDirectory(atPath: "/sys/bus")) ?? []).sorted().map { "/sys/bus/\($0)/drivers_probe" }
+        return candidates.first { path in
+            let fd = open(path, O_RDONLY)
+            if fd >= 0 { close(fd) }
+            return fd < 0 && errno == EACCES
+        }
+    }
+
+    /// Makes the plugin item in `directory`; returns its path and, when
+    /// discovery reports it under another (canonical) path, that path.
+    static func makePlugin(_ item: String, in directory: String) throws -> (path: String, reportedPath: String) {
+        let path = directory + "/" + madeName(item)
+        switch item {
+        case "foreign-arch.so.recipe":
+            var data = try Data(contentsOf: URL(fileURLWithPath: DiscoveryFixtures.path("meta_good")))
+            let foreign: UInt16 = ElfMetadataReader.hostMachine == 183 ? 62 : 183  // x86-64 ⇄ AArch64
+            data[18] = UInt8(foreign & 0xFF)
+            data[19] = UInt8(foreign >> 8)
+            try data.write(to: URL(fileURLWithPath: path))
+        case "directory.so.recipe":
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        case "symlink-loop.so.recipe":
+            let other = directory + "/symlink-loop-partner.so"
+            try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: other)
+            try FileManager.default.createSymbolicLink(atPath: other, withDestinationPath: path)
+        case "unreadable.so.recipe":
+            if let attribute = writeOnlyAttribute {
+                try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: attribute)
+                return (path, attribute)
+            }
+            guard geteuid() != 0 else {
+                try Test.cancel("no unreadable file available: running as root (which reads mode-000 files) and no write-only /sys/bus/*/drivers_probe")
+            }
+            try FileManager.default.copyItem(atPath: DiscoveryFixtures.path("meta_good"), toPath: path)
+            chmod(path, 0)
+        case _ where item.hasSuffix(".c"):
+            try FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + [
+                "-I", FixturePlugins.headerDirectory, "-I", FixturePlugins.sourceDirectory,
+                "-o", path, corpus + "/plugins/" + item,
+            ])
+        default:
+            try FileManager.default.copyItem(atPath: corpus + "/plugins/" + item, toPath: path)
+        }
+        return (path, path)
+    }
+
+    @Test(arguments: items("plugins"))
+    func aHostilePluginFileGetsItsOwnErrorAndTheRestOfTheRunGoesOn(_ item: String) throws {
+        let expectation = try #require(Self.pluginExpectations[item], "plugins/\(item) has no expectation in HostileInputTests.pluginExpectations")
+        let directory = try DiscoveryFixtures.directory("hostile-plugin", discovery: ["meta_good"])
+        let cache = try FixturePlugins.makeScratchDirectory("hostile-plugin-cache")
+        let (path, reportedPath) = try Self.makePlugin(item, in: directory)
+
+        // list: one failure record for the item; the other renderers stay.
+        let list = try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache)
+        #expect(list.status == 0, "\(list.transcript)")
+        let listed = try HudHost.json(list)  // stdout is one JSON document, whatever the plugin printed
+        let ids = Set((listed["renderers"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue })
+        #expect(ids.isSuperset(of: ["com.hudson.tray", "com.hudson.scattered", "com.hudson.minimal", "org.scale.p0000"]), "\(list.stdout)")
+        let failures = (listed["failures"]?.arrayValue ?? []).filter { $0["path"]?.stringValue == reportedPath }
+        if let (code, message) = expectation.list {
+            #expect(failures.count == 1, "\(list.stdout)")
+            #expect(failures.first?["code"]?.stringValue == code, "\(list.stdout)")
+            #expect(failures.first?["message"]?.stringValue?.contains(message) == true, "\(list.stdout)")
+        } else {
+            #expect(failures.isEmpty, "\(list.stdout)")
+        }
+
+        // probe FILE (in a sandboxed child) and render --plugin FILE.
+        let probe = try HudHost.run(["probe", path, "--json"])
+        let probed = try HudHost.json(probe)
+        // --plugin files are loaded once in a sandboxed child first, so even
+        // exit() in init() cannot end hudhost.
+        let render = try HudHost.run(["render", "--plugin", path, "--json"])
+        let rendered = try HudHost.json(render)
+        if let (code, message) = expectation.load {
+            #expect(probe.status == 3, "\(probe.transcript)")
+            #expect(probed["error"]?["code"]?.stringValue == code, "\(probe.stdout)")
+            #expect(probe.stderr.contains(message), "\(probe.transcript)")
+            #expect(render.status == 3, "\(render.transcript)")
+            #expect(rendered["error"]?["code"]?.stringValue == code, "\(render.stdout)")
+            // The sandboxed load reports the scan's own wording.
+            #expect(!render.stderr.isEmpty, "\(render.transcript)")
+        } else {
+            #expect(probe.status == 0, "\(probe.transcript)")
+            #expect(render.status == 0, "\(render.transcript)")
+        }
+    }
+
+    /// noisy_init.c prints while loading, in this process: what it printed
+    /// goes to stderr, and stdout carries only hudhost's JSON document.
+    @Test func aPluginPrintingWhileLoadingCannotBreakJSONOutput() throws {
+        let directory = try DiscoveryFixtures.directory("hostile-noisy")
+        let cache = try FixturePlugins.makeScratchDirectory("hostile-noisy-cache")
+        let (path, _) = try Self.makePlugin("noisy_init.c", in: directory)
+        for (arguments, searchPath) in [(["render", "--json", "--plugin", path, "--style", "org.hostile.noisy"], ""),
+                                        (["render", "--json", "--style", "org.hostile.noisy"], directory)] {
+            let output = try DiscoveryFixtures.hudhost(arguments, path: searchPath, cache: cache)
+            #expect(output.status == 0, "\(output.transcript)")
+            #expect(try HudHost.json(output)["renderer"]?["id"]?.stringValue == "org.hostile.noisy", "\(output.transcript)")
+            #expect(output.stderr.contains("noise from the constructor on fd 1"), "\(output.transcript)")
+            #expect(output.stderr.contains("from init, no newline"), "\(output.transcript)")
+        }
+    }
+
+    // MARK: - The corpus itself
+
+    @Test func everyCorpusItemHasAnAssertionAndEveryAssertionAnItem() {
+        #expect(Set(Self.items("")) == ["README.md", "plugins", "scenes"])
+        #expect(Set(Self.items("scenes")) == Set(Self.sceneErrors.keys))
+        #expect(Set(Self.items("plugins")) == Set(Self.pluginExpectations.keys))
+    }
+}
