@@ -65,7 +65,7 @@ enum ConformanceChecks {
     static func extensionUnknown(_ context: RendererContext) -> CheckOutcome {
         var problems: [String] = []
         for (name, bytes) in unknownExtensionIDs + [("the renderer's own id", Array(context.id.utf8))]
-        where RawPluginHarness.hasExtension(context.renderer.descriptor, idBytes: bytes) {
+        where context.renderer.descriptor.hasExtension(idBytes: bytes) {
             problems.append("get_extension(\(name)) returned non-NULL; unknown ids must return NULL")
         }
         return problems.isEmpty ? .passed("NULL for \(unknownExtensionIDs.count + 1) unknown ids") : .problem(problems[0], details: problems)
@@ -73,11 +73,11 @@ enum ConformanceChecks {
 
     static func extensionExact(_ context: RendererContext) -> CheckOutcome {
         let candidates = ExtensionIDScanner.candidates(for: context.target) + [context.id + "/1", "org.hudson.example/1"]
-        let known = candidates.filter { RawPluginHarness.hasExtension(context.renderer.descriptor, idBytes: Array($0.utf8)) }
+        let known = candidates.filter { context.renderer.descriptor.hasExtension(idBytes: Array($0.utf8)) }
         var problems: [String] = []
         for id in known {
             let variants = [id + "x", id + " ", id + "/", id + "0", id + "\u{1}", String(id.dropLast()), id.uppercased(), "x" + id]
-            for variant in variants where variant != id && RawPluginHarness.hasExtension(context.renderer.descriptor, idBytes: Array(variant.utf8)) {
+            for variant in variants where variant != id && context.renderer.descriptor.hasExtension(idBytes: Array(variant.utf8)) {
                 problems.append("get_extension(\"\(variant)\") returned non-NULL: only the exact id \"\(id)\" may match (compare with strcmp, not a prefix)")
             }
         }
@@ -366,29 +366,13 @@ enum ConformanceChecks {
     }
 }
 
-/// hud_node_t's fields by offset, for naming unwritten bytes.
-enum NodeFields {
-    static let all: [(name: String, offset: Int)] = {
-        let list: [(String, PartialKeyPath<hud_node_t>)] = [
-            ("kind", \.kind), ("position", \.position), ("part", \.part), ("mode_index", \.mode_index),
-            ("frame", \.frame), ("hit", \.hit), ("shape", \.shape), ("material", \.material),
-            ("corner_radius", \.corner_radius), ("stroke_width", \.stroke_width), ("font_size", \.font_size),
-            ("fill", \.fill), ("stroke", \.stroke), ("icon_color", \.icon_color), ("text_color", \.text_color),
-            ("placement", \.placement), ("z", \.z), ("flags", \.flags), ("reserved", \.reserved),
-            ("icon", \.icon), ("label", \.label), ("accessibility_label", \.accessibility_label),
-        ]
-        return list.compactMap { name, path in MemoryLayout<hud_node_t>.offset(of: path).map { (name, $0) } }.sorted { $0.1 < $1.1 }
-    }()
-}
-
 /// Candidate extension ids: strings in the plugin file shaped like
 /// `reverse.dns.name/N` (bounded read; nothing is executed).
 enum ExtensionIDScanner {
     static func candidates(for target: ConformanceTarget) -> [String] {
-        guard case .file(let path, _) = target, let file = fopen(path, "rb") else { return [] }
-        defer { fclose(file) }
-        var bytes = [UInt8](repeating: 0, count: 32 << 20)
-        let count = fread(&bytes, 1, bytes.count, file)
+        guard case .file(let path, _) = target, case .success(let file) = ReadOnlyFile.open(path),
+              case .success(let bytes) = file.readToEnd(limit: 32 << 20, truncating: true) else { return [] }
+        let count = bytes.count
         var found: [String] = []
         var current: [UInt8] = []
         func flush() {

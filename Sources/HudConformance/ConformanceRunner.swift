@@ -47,7 +47,7 @@ package final class ConformanceRunner {
 
     // Loading state, built step by step (by the loading checks, or silently
     // when a resumed run skips them).
-    private var library: Result<DynamicLibrary?, CheckFailure>?
+    private var library: Result<RawLibrary?, CheckFailure>?
     private var entryStep: Result<EntryHandle, CheckFailure>?
     private var initStep: Result<Void, CheckFailure>?
     private var renderersStep: Result<[RendererUnderTest], CheckFailure>?
@@ -175,21 +175,22 @@ package final class ConformanceRunner {
     // MARK: - Loading steps (memoized; each loading check reports one)
 
     struct EntryHandle {
-        let entry: UnsafePointer<hud_entry_t>
-        let address: UnsafeMutableRawPointer?
+        let entry: RawEntry
+        /// The exported entry function (nil for the linked built-ins).
+        let function: RawEntryFunction?
     }
 
-    func openStep() -> Result<DynamicLibrary?, CheckFailure> {
+    func openStep() -> Result<RawLibrary?, CheckFailure> {
         if let library { return library }
         let start = SystemCalls.monotonicNanoseconds()
-        let result: Result<DynamicLibrary?, CheckFailure>
+        let result: Result<RawLibrary?, CheckFailure>
         switch target {
         case .builtin:
             result = .success(nil)
         case .file(let path, _):
             do {
                 let resolved = try RendererRegistry.resolve(path)
-                result = .success(try DynamicLibrary.open(path: resolved.path))
+                result = .success(try RawLibrary.open(path: resolved.path))
             } catch {
                 result = .failure(CheckFailure("\(error)"))
             }
@@ -207,12 +208,12 @@ package final class ConformanceRunner {
         case .failure(let failure):
             result = .failure(failure)
         case .success(nil):
-            result = .success(EntryHandle(entry: hudRendererGetEntry(), address: nil))
+            result = .success(EntryHandle(entry: .builtin, function: nil))
         case .success(let library?):
             do {
-                let address = try library.address(of: HUD_ENTRY_SYMBOL_NAME)
-                if let entry = RawPluginHarness.callEntry(at: address) {
-                    result = .success(EntryHandle(entry: entry, address: address))
+                let function = try library.entryFunction()
+                if let entry = function.call() {
+                    result = .success(EntryHandle(entry: entry, function: function))
                 } else {
                     result = .failure(CheckFailure("\(HUD_ENTRY_SYMBOL_NAME)() returned NULL; it must return the plugin's static entry structure"))
                 }
@@ -226,12 +227,12 @@ package final class ConformanceRunner {
     }
 
     /// Version handshake problems, or nil.
-    func handshakeProblem(_ entry: UnsafePointer<hud_entry_t>) -> String? {
-        let (version, size) = RawPluginHarness.entryHeader(entry)
-        if version >> 16 != UInt32(HUD_ABI_VERSION_MAJOR) {
-            return "the plugin was built for ABI \(EntryLoader.versionString(version)); this host speaks \(EntryLoader.versionString(EntryLoader.hostVersion)) and majors must match; rebuild against a hud_renderer.h with major \(HUD_ABI_VERSION_MAJOR)"
+    func handshakeProblem(_ entry: RawEntry) -> String? {
+        let version = entry.abiVersion, size = entry.structSize
+        if !version.isLoadable() {
+            return "the plugin was built for ABI \(version); this host speaks \(ABIVersion.host) and majors must match; rebuild against a hud_renderer.h with major \(ABIVersion.host.major)"
         }
-        if Int(size) < EntryLoader.entrySize {
+        if size < EntryLoader.entrySize {
             return "hud_entry_t.struct_size is \(size) bytes; ABI 1.0 needs at least \(EntryLoader.entrySize); set it to sizeof(hud_entry_t)"
         }
         return nil
@@ -248,7 +249,7 @@ package final class ConformanceRunner {
                 result = .failure(CheckFailure(problem))
             } else {
                 let start = SystemCalls.monotonicNanoseconds()
-                let status = RawPluginHarness.initialize(handle.entry)
+                let status = handle.entry.initialize()
                 loadNanoseconds &+= SystemCalls.monotonicNanoseconds() &- start
                 switch status {
                 case nil: result = .failure(CheckFailure("hud_entry_t.init is NULL"))
@@ -290,22 +291,21 @@ package final class ConformanceRunner {
 
     /// EntryLoader's validation (it inits once more; balanced here), then
     /// each valid renderer paired with its descriptor pointer.
-    static func validatedRenderers(_ entry: UnsafePointer<hud_entry_t>, origin: RendererInfo.Origin) -> Result<[RendererUnderTest], CheckFailure> {
+    static func validatedRenderers(_ entry: RawEntry, origin: RendererInfo.Origin) -> Result<[RendererUnderTest], CheckFailure> {
         let loaded: EntryLoader.Result
         do {
-            loaded = try EntryLoader(entry: entry, origin: origin).load()
+            loaded = try entry.loader(origin: origin).load()
         } catch {
             return .failure(CheckFailure("\(error)"))
         }
-        if !loaded.renderers.isEmpty { RawPluginHarness.deinitialize(entry) }
+        if !loaded.renderers.isEmpty { loaded.deinitialize() }
         guard loaded.failures.isEmpty else {
             return .failure(CheckFailure(loaded.failures.map(\.description).joined(separator: "; ")))
         }
         var found: [RendererUnderTest] = []
-        let count = RawPluginHarness.rendererCount(entry) ?? 0
+        let count = entry.rendererCount() ?? 0
         for index in 0..<count {
-            guard let descriptor = RawPluginHarness.descriptor(entry, at: index),
-                  let id = try? CStringReader.read(descriptor.pointee.id, limit: Int(HUD_MAX_ID_BYTES)),
+            guard let descriptor = entry.descriptor(at: index), let id = descriptor.id,
                   let renderer = loaded.renderers.first(where: { $0.info.id == id }) else { continue }
             found.append(RendererUnderTest(info: renderer.info, descriptor: descriptor))
         }
@@ -342,7 +342,7 @@ struct CheckFailure: Error {
 /// never drops its own init).
 struct RendererUnderTest {
     let info: RendererInfo
-    let descriptor: UnsafePointer<hud_renderer_descriptor_t>
+    let descriptor: RawDescriptor
 }
 
 /// What a check found.

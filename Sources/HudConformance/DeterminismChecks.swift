@@ -80,7 +80,7 @@ enum DeterminismChecks {
     /// FNV-1a over the decoded layouts' JSON (strings by content, so the
     /// digest does not depend on where anything was loaded).
     static func digest(_ context: RendererContext) -> String {
-        var hash = FNV()
+        var hash = FNV1a()
         for testCase in digestCases {
             let call = context.call(testCase)
             hash.add(bytes: Array("\(call.status) \(call.count)|".utf8))
@@ -144,84 +144,11 @@ enum DeterminismChecks {
         guard let snapshot = context.snapshot(testCase.complications) else { return .problem("input does not marshal") }
         let calls = 400
         for _ in 0..<50 { _ = context.call(testCase, snapshot: snapshot, checksum: false) }
-        let before = RawPluginHarness.heapInUse()
+        let before = SystemCalls.heapInUse()
         for _ in 0..<calls { _ = context.call(testCase, snapshot: snapshot, checksum: false) }
-        let growth = RawPluginHarness.heapInUse() - before
+        let growth = SystemCalls.heapInUse() - before
         let perCall = Double(growth) / Double(calls)
         let text = "heap grew \(growth) bytes over \(calls) warm layouts (\(JSONValue.format((perCall * 10).rounded() / 10)) bytes per call)"
         return perCall > 16 ? .problem(text + "; layout() seems to leak: free everything it allocates before returning") : .passed(text)
-    }
-}
-
-extension RawPluginHarness.Call {
-    /// A call holding only `outputBytes`-relevant fields, to name a difference.
-    static func placeholder(_ bytes: [UInt8]) -> RawPluginHarness.Call {
-        var call = RawPluginHarness.Call(status: 0, count: 0, capacity: 0, nodeBytes: [], contentInsets: hud_insets_t(), hiddenPositions: 0,
-                                         guardDamageBefore: 0, guardDamageAfter: 0, changedInputs: [], actionCalls: 0, nanoseconds: 0, decoded: nil)
-        let header = MemoryLayout<Int32>.size + MemoryLayout<UInt32>.size + MemoryLayout<hud_insets_t>.size + MemoryLayout<UInt32>.size
-        guard bytes.count >= header else { return call }
-        bytes.withUnsafeBytes { raw in
-            call.status = raw.loadUnaligned(as: Int32.self)
-            call.count = raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self)
-        }
-        call.nodeBytes = Array(bytes[header...])
-        return call
-    }
-}
-
-/// Moves non-Sendable values into worker threads that only read them.
-/// `@unchecked Sendable`: the workers never mutate the boxed values (the
-/// renderer context's caches are filled before the workers start).
-final class UncheckedBox<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
-}
-
-/// One slot per worker or work item, each written by exactly one thread
-/// and read only after `ConcurrentWorkers.run` has joined every thread.
-/// Workers use it instead of a `Mutex`: on Linux a contended
-/// `Synchronization.Mutex` is taken in the kernel (a PI futex), which
-/// ThreadSanitizer cannot see, so it reports races that are not there and
-/// the TSan run in CI (Docs/RELIABILITY.md) could not stay clean.
-/// `@unchecked Sendable`: writes go to disjoint slots; reads happen after
-/// `pthread_join`, which orders them after every write.
-final class WorkerSlots<Value>: @unchecked Sendable {
-    private let storage: UnsafeMutableBufferPointer<Value?>
-
-    init(count: Int) {
-        storage = .allocate(capacity: max(count, 0))
-        storage.initialize(repeating: nil)
-    }
-
-    deinit {
-        _ = storage.deinitialize()
-        storage.deallocate()
-    }
-
-    subscript(index: Int) -> Value? {
-        get { storage[index] }
-        set { storage[index] = newValue }
-    }
-}
-
-/// Runs `body(index)` on `count` new threads at once and waits for all.
-enum ConcurrentWorkers {
-    static func run(count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-        var threads: [pthread_t] = []
-        for index in 0..<count {
-            let box = Unmanaged.passRetained(UncheckedBox({ body(index) }))
-            var thread = pthread_t()
-            let status = pthread_create(&thread, nil, { raw in
-                let work = Unmanaged<UncheckedBox<() -> Void>>.fromOpaque(raw!).takeRetainedValue()
-                work.value()
-                return nil
-            }, box.toOpaque())
-            if status == 0 {
-                threads.append(thread)
-            } else {
-                box.takeRetainedValue().value()
-            }
-        }
-        for thread in threads { pthread_join(thread, nil) }
     }
 }

@@ -21,7 +21,7 @@ struct SplitMix64: RandomNumberGenerator {
     /// A seed derived from `seed` and a name, so each renderer and check
     /// gets its own stream and adding one does not shift the others.
     static func derive(_ seed: UInt64, _ name: String) -> UInt64 {
-        var hash = FNV()
+        var hash = FNV1a()
         hash.add(bytes: Array(name.utf8))
         var generator = SplitMix64(seed: seed ^ hash.value)
         return generator.next()

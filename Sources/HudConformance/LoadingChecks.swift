@@ -23,15 +23,15 @@ enum LoadingChecks {
         case .success(let value): handle = value
         case .failure(let failure): return .problem(failure.message)
         }
-        guard let address = handle.address, case .file(let path, _) = runner.target else {
+        guard let function = handle.function, case .file(let path, _) = runner.target else {
             return .notApplicable("the built-ins' entry is a linked symbol")
         }
         var problems: [String] = []
-        if let again = RawPluginHarness.callEntry(at: address), again != handle.entry {
+        if let again = function.call(), again != handle.entry {
             problems.append("\(HUD_ENTRY_SYMBOL_NAME)() returned \(handle.entry) then \(again); it must return the same static entry every time")
         }
         let canonical = (try? RendererRegistry.resolve(path).path) ?? path
-        if let owner = ProcessMaps.file(containing: UInt(bitPattern: address)), owner != canonical {
+        if let owner = ProcessMaps.file(containing: function.address), owner != canonical {
             problems.append("\(HUD_ENTRY_SYMBOL_NAME) resolves to code in \(owner), not in \(canonical); the plugin must define its own entry (a dependency's is not it)")
         }
         return problems.isEmpty ? .passed("\(HUD_ENTRY_SYMBOL_NAME) is defined in the plugin and returns one constant entry") : .problem(problems[0], details: problems)
@@ -43,8 +43,8 @@ enum LoadingChecks {
             return .problem(failure.message)
         case .success(let handle):
             if let problem = runner.handshakeProblem(handle.entry) { return .problem(problem) }
-            let (version, size) = RawPluginHarness.entryHeader(handle.entry)
-            return .passed("ABI \(EntryLoader.versionString(version)) (host \(EntryLoader.versionString(EntryLoader.hostVersion))), hud_entry_t.struct_size \(size)")
+            let version = handle.entry.abiVersion, size = handle.entry.structSize
+            return .passed("ABI \(version) (host \(ABIVersion.host)), hud_entry_t.struct_size \(size)")
         }
     }
 
@@ -55,11 +55,11 @@ enum LoadingChecks {
         }
         var problems: [String] = []
         if runner.configuration.pluginIsFresh, runner.handshakeProblem(handle.entry) == nil,
-           let before = RawPluginHarness.rendererCount(handle.entry), before != 0 {
+           let before = handle.entry.rendererCount(), before != 0 {
             problems.append("renderer_count() returned \(before) before init(); it must return 0 until init() succeeds")
         }
         if case .failure(let failure) = runner.initialized() { return .problem(failure.message) }
-        let count = RawPluginHarness.rendererCount(handle.entry) ?? 0
+        let count = handle.entry.rendererCount() ?? 0
         if count < 1 || count > UInt32(HUD_MAX_RENDERERS) {
             problems.append("renderer_count() returned \(count) after init(); a plugin provides 1 to \(HUD_MAX_RENDERERS) renderers")
         }
@@ -78,21 +78,21 @@ enum LoadingChecks {
     static func structSizes(_ runner: ConformanceRunner) -> CheckOutcome {
         guard case .success(let handle) = runner.entry() else { return .problem("the entry could not be read") }
         if case .failure(let failure) = runner.initialized() { return .problem(failure.message) }
-        let (version, entrySize) = RawPluginHarness.entryHeader(handle.entry)
-        let sameMinor = version & 0xFFFF == UInt32(HUD_ABI_VERSION_MINOR)
+        let version = handle.entry.abiVersion, entrySize = handle.entry.structSize
+        let sameMinor = version.minor == ABIVersion.host.minor
         var problems: [String] = []
         func check(_ name: String, _ size: Int, _ expected: Int) {
             if size < expected {
                 problems.append("\(name).struct_size is \(size); ABI 1.0 needs at least \(expected)")
             } else if sameMinor, size != expected {
-                problems.append("\(name).struct_size is \(size) but the plugin claims ABI \(EntryLoader.versionString(version)), where sizeof(\(name)) is \(expected); set struct_size = sizeof(\(name))")
+                problems.append("\(name).struct_size is \(size) but the plugin claims ABI \(version), where sizeof(\(name)) is \(expected); set struct_size = sizeof(\(name))")
             }
         }
         check("hud_entry_t", Int(entrySize), EntryLoader.entrySize)
-        let count = min(RawPluginHarness.rendererCount(handle.entry) ?? 0, UInt32(HUD_MAX_RENDERERS))
+        let count = min(handle.entry.rendererCount() ?? 0, UInt32(HUD_MAX_RENDERERS))
         for index in 0..<count {
-            guard let descriptor = RawPluginHarness.descriptor(handle.entry, at: index) else { continue }
-            check("hud_renderer_descriptor_t", RawPluginHarness.descriptorSize(descriptor), EntryLoader.descriptorSize)
+            guard let descriptor = handle.entry.descriptor(at: index) else { continue }
+            check("hud_renderer_descriptor_t", descriptor.structSize, EntryLoader.descriptorSize)
         }
         return problems.isEmpty
             ? .passed("hud_entry_t \(entrySize) bytes; \(count) descriptor\(count == 1 ? "" : "s") of \(EntryLoader.descriptorSize) bytes")
@@ -104,34 +104,34 @@ enum LoadingChecks {
             return .problem("the plugin did not load")
         }
         let entry = handle.entry
-        let count = RawPluginHarness.rendererCount(entry) ?? 0
+        let count = entry.rendererCount() ?? 0
         let prints = fingerprints(entry)
         var problems: [String] = []
         // Second init while initialized.
-        let second = RawPluginHarness.initialize(entry)
+        let second = entry.initialize()
         if second != Int32(HUD_STATUS_OK) {
             problems.append("a second init() returned \(second.map { "\($0) (\(StatusName.of($0)))" } ?? "nothing"); init() is reference counted and must succeed again")
         } else {
-            if RawPluginHarness.rendererCount(entry) != count { problems.append("renderer_count() changed after a second init()") }
+            if entry.rendererCount() != count { problems.append("renderer_count() changed after a second init()") }
             if fingerprints(entry) != prints { problems.append("descriptors changed after a second init()") }
             // First deinit: still initialized once.
-            RawPluginHarness.deinitialize(entry)
-            if RawPluginHarness.rendererCount(entry) != count {
-                problems.append("after init(), init(), deinit() the plugin reports \(RawPluginHarness.rendererCount(entry) ?? 0) renderers instead of \(count); the first deinit() must not release anything")
+            entry.deinitialize()
+            if entry.rendererCount() != count {
+                problems.append("after init(), init(), deinit() the plugin reports \(entry.rendererCount() ?? 0) renderers instead of \(count); the first deinit() must not release anything")
             } else if fingerprints(entry) != prints {
                 problems.append("after init(), init(), deinit() the descriptors changed; they must stay valid and constant until the last deinit()")
             }
         }
         // Our own init: released, then an extra deinit (a no-op), then init again.
-        RawPluginHarness.deinitialize(entry)
-        RawPluginHarness.deinitialize(entry)
-        let again = RawPluginHarness.initialize(entry)
+        entry.deinitialize()
+        entry.deinitialize()
+        let again = entry.initialize()
         if again != Int32(HUD_STATUS_OK) {
             problems.append("init() after the last deinit() and an extra deinit() returned \(again.map { "\($0) (\(StatusName.of($0)))" } ?? "nothing"); extra deinit() calls must be harmless no-ops")
             return .problem(problems[0], details: problems)
         }
-        if RawPluginHarness.rendererCount(entry) != count {
-            problems.append("renderer_count() is \(RawPluginHarness.rendererCount(entry) ?? 0) after re-init, was \(count)")
+        if entry.rendererCount() != count {
+            problems.append("renderer_count() is \(entry.rendererCount() ?? 0) after re-init, was \(count)")
         }
         if fingerprints(entry) != prints { problems.append("descriptors differ after deinit() and init() again") }
         runner.refreshRenderers()
@@ -143,29 +143,29 @@ enum LoadingChecks {
     static func descriptorsStable(_ runner: ConformanceRunner) -> CheckOutcome {
         guard case .success(let handle) = runner.entry() else { return .problem("the plugin did not load") }
         let entry = handle.entry
-        let count = RawPluginHarness.rendererCount(entry) ?? 0
+        let count = entry.rendererCount() ?? 0
         var problems: [String] = []
         var ids: [String: UInt32] = [:]
         for index in 0..<min(count, UInt32(HUD_MAX_RENDERERS)) {
-            let first = RawPluginHarness.descriptor(entry, at: index)
-            let second = RawPluginHarness.descriptor(entry, at: index)
+            let first = entry.descriptor(at: index)
+            let second = entry.descriptor(at: index)
             guard let first, let second else {
                 problems.append("renderer_at(\(index)) returned NULL although renderer_count() is \(count)")
                 continue
             }
             if first != second { problems.append("renderer_at(\(index)) returned two different pointers") }
-            if RawPluginHarness.fingerprint(first) != RawPluginHarness.fingerprint(second) {
+            if first.fingerprint != second.fingerprint {
                 problems.append("renderer_at(\(index))'s contents changed between calls")
             }
-            if let id = try? CStringReader.read(first.pointee.id, limit: Int(HUD_MAX_ID_BYTES)) {
+            if let id = first.id {
                 if let other = ids[id] { problems.append("renderers \(other) and \(index) share the id '\(id)'") }
                 ids[id] = index
             }
         }
-        for index in [count, count &+ 1, UInt32.max] where RawPluginHarness.descriptor(entry, at: index) != nil {
+        for index in [count, count &+ 1, UInt32.max] where entry.descriptor(at: index) != nil {
             problems.append("renderer_at(\(index)) returned a descriptor although renderer_count() is \(count); it must return NULL past the end")
         }
-        if RawPluginHarness.rendererCount(entry) != count { problems.append("renderer_count() changed between calls") }
+        if entry.rendererCount() != count { problems.append("renderer_count() changed between calls") }
         return problems.isEmpty ? .passed("\(count) descriptor\(count == 1 ? "" : "s") stable; NULL past the end") : .problem(problems[0], details: problems)
     }
 
@@ -177,9 +177,9 @@ enum LoadingChecks {
         return milliseconds > budget ? .problem(text + "; move work out of init() and static constructors") : .passed(text)
     }
 
-    private static func fingerprints(_ entry: UnsafePointer<hud_entry_t>) -> [[UInt8]] {
-        let count = min(RawPluginHarness.rendererCount(entry) ?? 0, UInt32(HUD_MAX_RENDERERS))
-        return (0..<count).map { index in RawPluginHarness.descriptor(entry, at: index).map(RawPluginHarness.fingerprint) ?? [] }
+    private static func fingerprints(_ entry: RawEntry) -> [[UInt8]] {
+        let count = min(entry.rendererCount() ?? 0, UInt32(HUD_MAX_RENDERERS))
+        return (0..<count).map { index in entry.descriptor(at: index).map(\.fingerprint) ?? [] }
     }
 }
 
@@ -187,11 +187,9 @@ enum LoadingChecks {
 /// belongs to (Glibc's module does not expose `dladdr`).
 enum ProcessMaps {
     static func file(containing address: UInt) -> String? {
-        guard let file = fopen("/proc/self/maps", "r") else { return nil }
-        defer { fclose(file) }
-        var line = [CChar](repeating: 0, count: 4096)
-        while fgets(&line, Int32(line.count), file) != nil {
-            let text = line.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        guard case .success(let bytes) = SystemCalls.readFile("/proc/self/maps", limit: 16 << 20) else { return nil }
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+            let text = String(line)
             let fields = text.split(separator: " ", omittingEmptySubsequences: true)
             guard fields.count >= 6 else { continue }
             let range = fields[0].split(separator: "-")

@@ -50,11 +50,11 @@ final class RendererContext {
 
     func call(_ testCase: LayoutCase, snapshot: ComplicationsSnapshot, capacity: Int = 64, fill: UInt8 = 0,
               checksum: Bool = true) -> RawPluginHarness.Call {
-        var result = RawPluginHarness.layout(renderer.descriptor, info: info, snapshot: snapshot, environment: testCase.environment,
+        var result = RawPluginHarness.layout(renderer.descriptor, info: info, snapshot: snapshot.storage, environment: testCase.environment,
                                              interaction: testCase.interaction, capacity: capacity, fill: fill, checksum: checksum)
         if result.status == Int32(HUD_STATUS_BUFFER_TOO_SMALL), result.count > UInt32(capacity), result.count <= UInt32(HUD_MAX_NODES) {
             let first = result
-            result = RawPluginHarness.layout(renderer.descriptor, info: info, snapshot: snapshot, environment: testCase.environment,
+            result = RawPluginHarness.layout(renderer.descriptor, info: info, snapshot: snapshot.storage, environment: testCase.environment,
                                              interaction: testCase.interaction, capacity: Int(first.count), fill: fill, checksum: checksum)
             result.actionCalls += first.actionCalls
             result.changedInputs = Array(Set(result.changedInputs + first.changedInputs)).sorted()
@@ -65,7 +65,7 @@ final class RendererContext {
     /// A layout with an exact capacity (no growing), for the buffer checks.
     func call(_ testCase: LayoutCase, capacity: Int, fill: UInt8 = 0) -> RawPluginHarness.Call {
         guard let snapshot = snapshot(testCase.complications) else { preconditionFailure("input does not marshal") }
-        return RawPluginHarness.layout(renderer.descriptor, info: info, snapshot: snapshot, environment: testCase.environment,
+        return RawPluginHarness.layout(renderer.descriptor, info: info, snapshot: snapshot.storage, environment: testCase.environment,
                                        interaction: testCase.interaction, capacity: capacity, fill: fill)
     }
 

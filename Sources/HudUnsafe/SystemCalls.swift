@@ -1,16 +1,627 @@
-package import HudModel
+import CHudSystem
 import Glibc
+package import Synchronization
 
 /// The host's libc layer, in the style of swift-system's syscall wrappers:
-/// every raw libc call the safe targets need, each returning Swift values
-/// (never a pointer), errors as `errno` text. Nothing here calls plugin code.
-package enum SystemCalls {
-    // MARK: - Time
+/// every raw libc call the safe targets make, each taking and returning
+/// Swift values (never a pointer), failures as `SystemError` (errno and its
+/// text). Nothing here calls plugin code; that is `PluginLibrary.swift`.
+///
+/// Thread: every function is [thread-safe] (each is one or a few system
+/// calls on values it owns), except where a comment says otherwise.
+package enum SystemCalls {}
+
+/// A failed system call: `errno` and the C library's text for it.
+package struct SystemError: Error, Sendable, Hashable, CustomStringConvertible {
+    package var code: Int32
+
+    package init(code: Int32) { self.code = code }
+
+    /// The current `errno`.
+    package static var current: SystemError { SystemError(code: errno) }
+
+    package var description: String { SystemCalls.errorText(code) }
+}
+
+/// What `stat`/`lstat` report about a file, as Swift values.
+package struct FileStatus: Sendable, Hashable {
+    package var device: UInt64
+    package var inode: UInt64
+    /// `st_mode`: type bits and permissions.
+    package var mode: UInt32
+    package var owner: UInt32
+    package var size: Int64
+    package var modifiedSeconds: Int64
+    package var modifiedNanoseconds: Int64
+
+    package var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
+    package var isDirectory: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFDIR) }
+    package var isSymbolicLink: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFLNK) }
+    /// The permission bits (`mode & 0o7777`).
+    package var permissions: UInt32 { mode & 0o7777 }
+
+    init(_ info: stat) {
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        mode = UInt32(info.st_mode)
+        owner = UInt32(info.st_uid)
+        size = Int64(info.st_size)
+        modifiedSeconds = Int64(info.st_mtim.tv_sec)
+        modifiedNanoseconds = Int64(info.st_mtim.tv_nsec)
+    }
+}
+
+// MARK: - Errors, time, environment
+
+extension SystemCalls {
+    package static func errorText(_ code: Int32) -> String {
+        guard let text = strerror(code) else { return "error \(code)" }
+        return String(cString: text)
+    }
 
     /// CLOCK_MONOTONIC in nanoseconds.
     package static func monotonicNanoseconds() -> UInt64 {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+    }
+
+    /// Wall-clock time: seconds and nanoseconds since the Unix epoch.
+    package static func realtime() -> (seconds: Int64, nanoseconds: Int64) {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return (Int64(now.tv_sec), Int64(now.tv_nsec))
+    }
+
+    /// `secure_getenv(3)` semantics: nil when the process runs elevated
+    /// (setuid, setgid, file capabilities: AT_SECURE), so an environment
+    /// set by a less privileged caller is never trusted.
+    package static func secureEnvironment(_ name: String) -> String? {
+        guard let value = hud_system_secure_getenv(name) else { return nil }
+        return String(cString: value)
+    }
+
+    /// True when the kernel marked this process as running elevated.
+    package static var isElevated: Bool { hud_system_is_elevated() != 0 }
+
+    /// The process environment, as name → value. [main-thread]: `environ`
+    /// is not safe against a concurrent `setenv`; the host never calls one.
+    package static func environment() -> [String: String] {
+        var result: [String: String] = [:]
+        var index = 0
+        while let entry = environ[index] {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") {
+                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            index += 1
+        }
+        return result
+    }
+
+    /// `fnmatch(pattern, text, 0) == 0`: shell globs (`*`, `?`, `[...]`).
+    package static func matches(pattern: String, _ text: String) -> Bool {
+        fnmatch(pattern, text, 0) == 0
+    }
+
+    /// 64 random bits from the kernel (`/dev/urandom`), or nil.
+    package static func randomUInt64() -> UInt64? {
+        guard case .success(let file) = ReadOnlyFile.open("/dev/urandom"),
+              case .success(let bytes) = file.read(at: 0, count: 8) else { return nil }
+        return bytes.reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    /// The kernel release (`uname -r`).
+    package static func kernelRelease() -> String {
+        var name = utsname()
+        guard uname(&name) == 0 else { return "unknown" }
+        return withUnsafeBytes(of: name.release) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+
+    /// Bytes the process currently holds from malloc (arenas plus mmapped chunks).
+    package static func heapInUse() -> Int { Int(hud_system_heap_in_use()) }
+
+    /// `value` with `digits` decimals, as `printf("%.*f")` rounds it.
+    package static func formatFixed(_ value: Double, digits: Int) -> String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        let count = withVaList([Int32(clamping: digits), value]) { vsnprintf(&buffer, buffer.count, "%.*f", $0) }
+        let length = max(0, min(Int(count), buffer.count - 1))
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+// MARK: - Paths and files
+
+extension SystemCalls {
+    /// `realpath(3)`: the canonical absolute path, symlinks resolved.
+    package static func realPath(_ path: String) -> Result<String, SystemError> {
+        guard let resolved = realpath(path, nil) else { return .failure(.current) }
+        defer { free(resolved) }
+        return .success(String(cString: resolved))
+    }
+
+    /// `stat(2)` (or `lstat(2)` when `followLinks` is false).
+    package static func status(of path: String, followLinks: Bool = true) -> Result<FileStatus, SystemError> {
+        var info = stat()
+        let result = followLinks ? stat(path, &info) : lstat(path, &info)
+        return result == 0 ? .success(FileStatus(info)) : .failure(.current)
+    }
+
+    /// The working directory, or nil.
+    package static func currentDirectory() -> String? {
+        guard let directory = getcwd(nil, 0) else { return nil }
+        defer { free(directory) }
+        return String(cString: directory)
+    }
+
+    /// This process's executable (`/proc/self/exe`, resolved), or nil.
+    package static func ownExecutable() -> String? {
+        try? realPath("/proc/self/exe").get()
+    }
+
+    /// `access(path, F_OK)` or, with `executable`, `access(path, X_OK)`.
+    package static func isAccessible(_ path: String, executable: Bool = false) -> Bool {
+        access(path, executable ? X_OK : F_OK) == 0
+    }
+
+    /// The names in a directory (not `.` or `..`), in directory order.
+    package static func directoryEntries(_ path: String) -> Result<[(name: String, isDirectory: Bool)], SystemError> {
+        guard let directory = opendir(path) else { return .failure(.current) }
+        defer { closedir(directory) }
+        var names: [(String, Bool)] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name == "." || name == ".." { continue }
+            names.append((name, entry.pointee.d_type == UInt8(DT_DIR)))
+        }
+        return .success(names)
+    }
+
+    /// The whole file, if it is at most `limit` bytes. `noFollow` refuses a
+    /// symlink as the last component (`O_NOFOLLOW`).
+    package static func readFile(_ path: String, limit: Int = 64 << 20, noFollow: Bool = false) -> Result<[UInt8], SystemError> {
+        let file: ReadOnlyFile
+        switch ReadOnlyFile.open(path, noFollow: noFollow) {
+        case .success(let opened): file = opened
+        case .failure(let error): return .failure(error)
+        }
+        return file.readToEnd(limit: limit)
+    }
+
+    /// Creates or truncates `path` with `mode` and writes `bytes`.
+    package static func writeFile(_ path: String, _ bytes: [UInt8], mode: UInt32 = 0o644) -> Result<Void, SystemError> {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(mode))
+        guard fd >= 0 else { return .failure(.current) }
+        let written = writeAll(fd, bytes)
+        let error = SystemError.current
+        let closed = close(fd) == 0
+        guard written else { return .failure(error) }
+        return closed ? .success(()) : .failure(.current)
+    }
+
+    /// Replaces `path` atomically: a private temporary file beside it
+    /// (`mkstemp`), `mode`, every byte written, `fsync`, `rename`. A reader
+    /// sees the old file or the new one, never a part. The error says
+    /// which step failed.
+    package static func writeAtomically(_ path: String, _ bytes: [UInt8], mode: UInt32) -> Result<Void, AtomicWriteError> {
+        var template = Array((path + ".XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { return .failure(AtomicWriteError(step: "create a temporary file for", path: path, error: .current)) }
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        fchmod(fd, mode_t(mode))
+        let written = writeAll(fd, bytes)
+        let synced = written && fsync(fd) == 0
+        let failure = SystemError.current
+        close(fd)
+        guard synced else {
+            unlink(temporary)
+            return .failure(AtomicWriteError(step: "write", path: path, error: failure))
+        }
+        guard Glibc.rename(temporary, path) == 0 else {
+            let error = SystemError.current
+            unlink(temporary)
+            return .failure(AtomicWriteError(step: "rename into place", path: path, error: error))
+        }
+        return .success(())
+    }
+
+    package struct AtomicWriteError: Error, Sendable, CustomStringConvertible {
+        package var step: String
+        package var path: String
+        package var error: SystemError
+        package var description: String { "cannot \(step) \(path): \(error)" }
+    }
+
+    /// `mkdir(2)`.
+    package static func makeDirectory(_ path: String, mode: UInt32) -> Result<Void, SystemError> {
+        mkdir(path, mode_t(mode)) == 0 ? .success(()) : .failure(.current)
+    }
+
+    /// `chmod(2)`.
+    @discardableResult
+    package static func changeMode(_ path: String, to mode: UInt32) -> Bool { chmod(path, mode_t(mode)) == 0 }
+
+    /// `unlink(2)`.
+    @discardableResult
+    package static func removeFile(_ path: String) -> Bool { unlink(path) == 0 }
+
+    /// `rmdir(2)`.
+    @discardableResult
+    package static func removeDirectory(_ path: String) -> Bool { rmdir(path) == 0 }
+
+    /// `rename(2)`.
+    package static func rename(_ from: String, to: String) -> Result<Void, SystemError> {
+        Glibc.rename(from, to) == 0 ? .success(()) : .failure(.current)
+    }
+
+    /// `link(2)`: a hard link.
+    package static func hardLink(_ existing: String, at path: String) -> Result<Void, SystemError> {
+        link(existing, path) == 0 ? .success(()) : .failure(.current)
+    }
+}
+
+/// A file opened read-only (`O_CLOEXEC`), closed when released: the ELF
+/// reader's handle, so every read of one plugin file goes to the same
+/// inode. `read(at:count:)` is [thread-safe] (pread); `readToEnd` moves
+/// the file offset, so one reader at a time.
+package final class ReadOnlyFile: Sendable {
+    private let fd: Int32
+
+    private init(fd: Int32) { self.fd = fd }
+
+    deinit { close(fd) }
+
+    package static func open(_ path: String, noFollow: Bool = false) -> Result<ReadOnlyFile, SystemError> {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | (noFollow ? O_NOFOLLOW : 0))
+        return fd >= 0 ? .success(ReadOnlyFile(fd: fd)) : .failure(.current)
+    }
+
+    /// `fstat(2)` of the open file.
+    package func status() -> Result<FileStatus, SystemError> {
+        var info = stat()
+        return fstat(fd, &info) == 0 ? .success(FileStatus(info)) : .failure(.current)
+    }
+
+    /// Exactly `count` bytes at `offset` (`pread`, retried on EINTR and
+    /// short reads); `.failure(SystemError(code: 0))` at end of file.
+    package func read(at offset: Int, count: Int) -> Result<[UInt8], SystemError> {
+        guard count > 0 else { return .success([]) }
+        var buffer = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done)) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return .failure(n < 0 ? .current : SystemError(code: 0)) }
+            done += n
+        }
+        return .success(buffer)
+    }
+
+    /// Everything from the current offset to the end. More than `limit`
+    /// bytes is an error (EFBIG), or with `truncating` the first `limit`.
+    package func readToEnd(limit: Int, truncating: Bool = false) -> Result<[UInt8], SystemError> {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            guard n >= 0 else { return .failure(.current) }
+            if n == 0 { return .success(bytes) }
+            guard bytes.count + n <= limit else {
+                guard truncating else { return .failure(SystemError(code: EFBIG)) }
+                return .success(bytes + chunk[..<(limit - bytes.count)])
+            }
+            bytes += chunk[..<n]
+        }
+    }
+}
+
+// MARK: - Descriptors
+
+extension SystemCalls {
+    /// Writes every byte to `fd`, retrying short writes and EINTR.
+    @discardableResult
+    package static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+            if n > 0 {
+                offset += n
+            } else if n < 0, errno == EINTR {
+                continue
+            } else {
+                return false
+            }
+        }
+        return true
+    }
+
+    @discardableResult
+    package static func writeAll(_ fd: Int32, _ text: String) -> Bool { writeAll(fd, Array(text.utf8)) }
+
+    package static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) != 0 }
+
+    /// `fcntl(fd, F_DUPFD_CLOEXEC, minimum)`.
+    package static func duplicate(_ fd: Int32, atLeast minimum: Int32) -> Int32? {
+        let copy = fcntl(fd, F_DUPFD_CLOEXEC, minimum)
+        return copy >= 0 ? copy : nil
+    }
+
+    /// `dup2(from, to)`.
+    package static func duplicate(_ from: Int32, onto to: Int32) -> Bool { dup2(from, to) == to }
+
+    package static func closeDescriptor(_ fd: Int32) { close(fd) }
+
+    /// A pipe whose ends are close-on-exec and numbered at 10 or above (so
+    /// a spawn's dup2 onto 1 or 3 always clears FD_CLOEXEC on the copy).
+    package static func makePipe() -> Result<(read: Int32, write: Int32), SystemError> {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { return .failure(.current) }
+        let read = fcntl(fds[0], F_DUPFD_CLOEXEC, 10)
+        let write = fcntl(fds[1], F_DUPFD_CLOEXEC, 10)
+        let error = SystemError.current
+        close(fds[0])
+        close(fds[1])
+        guard read >= 0, write >= 0 else {
+            if read >= 0 { close(read) }
+            if write >= 0 { close(write) }
+            return .failure(error)
+        }
+        return .success((read, write))
+    }
+
+    package static func setNonBlocking(_ fd: Int32) {
+        _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+    }
+
+    package enum ReadResult {
+        case bytes([UInt8])
+        case endOfFile
+        case wouldBlock
+        case failed(SystemError)
+    }
+
+    /// One `read(2)` of at most `maximum` bytes (retried on EINTR).
+    package static func read(_ fd: Int32, maximum: Int) -> ReadResult {
+        var buffer = [UInt8](repeating: 0, count: maximum)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n > 0 { return .bytes(Array(buffer[..<n])) }
+            if n == 0 { return .endOfFile }
+            if errno == EINTR { continue }
+            return errno == EAGAIN ? .wouldBlock : .failed(.current)
+        }
+    }
+
+    /// `poll(2)` for readability: the descriptors that are readable, hung
+    /// up or in error after at most `timeoutMilliseconds`.
+    package static func pollReadable(_ fds: [Int32], timeoutMilliseconds: Int32) -> [Int32] {
+        var entries = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        guard poll(&entries, nfds_t(entries.count), timeoutMilliseconds) > 0 else { return [] }
+        return entries.filter { $0.revents != 0 }.map(\.fd)
+    }
+
+    package static func sleep(milliseconds: UInt32) { usleep(milliseconds * 1000) }
+}
+
+// MARK: - Processes
+
+/// How a child ended, from `waitpid`'s status word.
+package enum ExitStatus: Sendable, Hashable {
+    case exited(Int32)
+    case signaled(Int32)
+
+    init(_ status: Int32) {
+        // WIFEXITED / WEXITSTATUS / WTERMSIG, spelled out (they are macros).
+        self = status & 0x7F == 0 ? .exited((status >> 8) & 0xFF) : .signaled(status & 0x7F)
+    }
+}
+
+/// A process to start with `SystemCalls.spawn`.
+package struct SpawnRequest {
+    /// A path, or (with `searchPath`) a name looked up on PATH.
+    package var executable: String
+    /// argv[1...]; argv[0] is `executable`.
+    package var arguments: [String]
+    /// The complete environment; nil inherits this process's.
+    package var environment: [String: String]?
+    package var searchPath = false
+    /// Applied in order in the child before exec.
+    package var redirections: [Redirection] = []
+    /// Put the child in a process group of its own (killable as a group).
+    package var newProcessGroup = false
+    /// Reset the signals a host may ignore or block to their defaults.
+    package var defaultSignals = false
+
+    package enum Redirection {
+        /// Open `path` on `descriptor`: read-only, or for writing (truncate or append).
+        case open(descriptor: Int32, path: String, mode: OpenMode)
+        /// `dup2(from, to)`.
+        case duplicate(from: Int32, to: Int32)
+    }
+
+    package enum OpenMode { case read, truncate, append }
+
+    package init(executable: String, arguments: [String], environment: [String: String]? = nil) {
+        self.executable = executable
+        self.arguments = arguments
+        self.environment = environment
+    }
+}
+
+extension SystemCalls {
+    /// Serializes spawning with pipe creation elsewhere in the process, so
+    /// no child inherits another child's pipe between `pipe()` and
+    /// `FD_CLOEXEC` (the Glibc module has no `pipe2`).
+    package static let spawnLock = Mutex<Void>(())
+
+    /// `posix_spawn(p)`: starts `request`, returns the child's pid.
+    package static func spawn(_ request: SpawnRequest) -> Result<Int32, SystemError> {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for redirection in request.redirections {
+            switch redirection {
+            case .open(let descriptor, let path, let mode):
+                let flags: Int32 = switch mode {
+                case .read: O_RDONLY
+                case .truncate: O_WRONLY | O_CREAT | O_TRUNC
+                case .append: O_WRONLY | O_CREAT | O_APPEND
+                }
+                posix_spawn_file_actions_addopen(&actions, descriptor, path, flags, 0o644)
+            case .duplicate(let from, let to):
+                posix_spawn_file_actions_adddup2(&actions, from, to)
+            }
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var flags: Int32 = 0
+        if request.defaultSignals {
+            var noSignals = sigset_t()
+            sigemptyset(&noSignals)
+            var defaults = sigset_t()
+            sigemptyset(&defaults)
+            for signal in [SIGPIPE, SIGINT, SIGTERM, SIGXCPU, SIGSEGV, SIGABRT, SIGBUS, SIGILL, SIGFPE] { sigaddset(&defaults, signal) }
+            posix_spawnattr_setsigmask(&attributes, &noSignals)
+            posix_spawnattr_setsigdefault(&attributes, &defaults)
+            flags |= Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
+        }
+        if request.newProcessGroup {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= Int32(POSIX_SPAWN_SETPGROUP)
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
+
+        let argv = ([request.executable] + request.arguments).map { strdup($0) }
+        let environment = request.environment ?? Self.environment()
+        let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") }
+        defer {
+            for pointer in argv + envp { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let status = (argv + [nil]).withUnsafeBufferPointer { argvBuffer in
+            (envp + [nil]).withUnsafeBufferPointer { envpBuffer in
+                request.searchPath
+                    ? posix_spawnp(&pid, request.executable, &actions, &attributes, argvBuffer.baseAddress!, envpBuffer.baseAddress!)
+                    : posix_spawn(&pid, request.executable, &actions, &attributes, argvBuffer.baseAddress!, envpBuffer.baseAddress!)
+            }
+        }
+        return status == 0 ? .success(pid) : .failure(SystemError(code: status))
+    }
+
+    /// `wait4(pid)`: how it ended and its peak RSS in KiB; nil if `pid` is
+    /// not a child, or (not `blocking`) it is still running.
+    package static func wait(_ pid: Int32, blocking: Bool = true) -> (status: ExitStatus, peakRSSKiB: Int)? {
+        var status: Int32 = 0
+        var usage = rusage()
+        while true {
+            let result = wait4(pid, &status, blocking ? 0 : WNOHANG, &usage)
+            if result == pid { return (ExitStatus(status), Int(usage.ru_maxrss)) }
+            if result < 0, errno == EINTR { continue }
+            return nil
+        }
+    }
+
+    /// `wait(2)`: any child; nil when there is none.
+    package static func waitAny() -> (pid: Int32, status: ExitStatus)? {
+        var status: Int32 = 0
+        while true {
+            let pid = Glibc.wait(&status)
+            if pid > 0 { return (pid, ExitStatus(status)) }
+            if errno == EINTR { continue }
+            return nil
+        }
+    }
+
+    /// `kill(2)`; a negative pid signals the process group.
+    package static func signal(_ pid: Int32, _ signal: Int32) { kill(pid, signal) }
+
+    /// Lowers a resource limit of this process (never raises the hard one).
+    package static func limit(_ resource: ResourceLimit, soft: UInt64, hard: UInt64) {
+        let kind = __rlimit_resource_t(resource.raw.rawValue)
+        var limit = rlimit(rlim_cur: rlim_t(soft), rlim_max: rlim_t(hard))
+        var current = rlimit()
+        if getrlimit(kind, &current) == 0, current.rlim_max != rlim_t.max {
+            limit.rlim_max = min(limit.rlim_max, current.rlim_max)
+            limit.rlim_cur = min(limit.rlim_cur, limit.rlim_max)
+        }
+        _ = setrlimit(kind, &limit)
+    }
+
+    package enum ResourceLimit {
+        case core, cpuSeconds, addressSpace
+
+        var raw: __rlimit_resource {
+            switch self {
+            case .core: RLIMIT_CORE
+            case .cpuSeconds: RLIMIT_CPU
+            case .addressSpace: RLIMIT_AS
+            }
+        }
+    }
+
+}
+
+// MARK: - Threads
+
+/// Moves non-Sendable values into worker threads that only read them.
+/// `@unchecked Sendable`: the workers never mutate the boxed values (the
+/// renderer context's caches are filled before the workers start).
+package final class UncheckedBox<T>: @unchecked Sendable {
+    package let value: T
+    package init(_ value: T) { self.value = value }
+}
+
+/// One slot per worker or work item, each written by exactly one thread
+/// and read only after `ConcurrentWorkers.run` has joined every thread.
+/// Workers use it instead of a `Mutex`: on Linux a contended
+/// `Synchronization.Mutex` is taken in the kernel (a PI futex), which
+/// ThreadSanitizer cannot see, so it reports races that are not there and
+/// the TSan run in CI (Docs/RELIABILITY.md) could not stay clean.
+/// `@unchecked Sendable`: writes go to disjoint slots; reads happen after
+/// `pthread_join`, which orders them after every write.
+package final class WorkerSlots<Value>: @unchecked Sendable {
+    private let storage: UnsafeMutableBufferPointer<Value?>
+
+    package init(count: Int) {
+        storage = .allocate(capacity: max(count, 0))
+        storage.initialize(repeating: nil)
+    }
+
+    deinit {
+        _ = storage.deinitialize()
+        storage.deallocate()
+    }
+
+    package subscript(index: Int) -> Value? {
+        get { storage[index] }
+        set { storage[index] = newValue }
+    }
+}
+
+/// Runs `body(index)` on `count` new threads at once and waits for all.
+package enum ConcurrentWorkers {
+    package static func run(count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        var threads: [pthread_t] = []
+        for index in 0..<count {
+            let box = Unmanaged.passRetained(UncheckedBox({ body(index) }))
+            var thread = pthread_t()
+            let status = pthread_create(&thread, nil, { raw in
+                let work = Unmanaged<UncheckedBox<() -> Void>>.fromOpaque(raw!).takeRetainedValue()
+                work.value()
+                return nil
+            }, box.toOpaque())
+            if status == 0 {
+                threads.append(thread)
+            } else {
+                box.takeRetainedValue().value()
+            }
+        }
+        for thread in threads { pthread_join(thread, nil) }
     }
 }

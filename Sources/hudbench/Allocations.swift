@@ -27,14 +27,14 @@ enum Allocations {
         if !Files.exists(library) {
             let log = directory + "/counter-build.log"
             let built = Subprocess.run(["cc", "-O2", "-shared", "-fPIC", "-o", library + ".tmp", source], stdout: log, stderr: log)
-            guard let built, built.succeeded, rename(library + ".tmp", library) == 0 else {
+            guard let built, built.succeeded, case .success = SystemCalls.rename(library + ".tmp", to: library) else {
                 throw HarnessError("building the malloc counter failed (cc \(source)); see \(log)")
             }
         }
         let output = directory + "/allocations-\(getpid()).tsv"
-        defer { unlink(output) }
+        defer { SystemCalls.removeFile(output) }
         let stderrLog = directory + "/allocations-\(getpid()).log"
-        defer { unlink(stderrLog) }
+        defer { SystemCalls.removeFile(stderrLog) }
         let arguments = [Files.executablePath, "--internal-allocations", output] + options.registryArguments + (options.quick ? ["--quick"] : [])
         guard let child = Subprocess.run(arguments, environment: ["LD_PRELOAD": library], stderr: stderrLog), child.succeeded else {
             throw HarnessError("the allocation-counting child failed: \(Files.read(stderrLog) ?? "no output")")
@@ -56,19 +56,16 @@ enum Allocations {
     /// Child side: runs each scenario after warm-up and writes one TSV row
     /// per (scenario, subject): allocations and bytes per call.
     static func child(output: String, options: Options, registry: RendererRegistry) throws {
-        guard let symbol = dlsym(nil, "hudbench_malloc_counts") else {
+        guard BenchmarkHooks.mallocCounts() != nil else {
             throw HarnessError("hudbench_malloc_counts not found: the child must run with LD_PRELOAD=libhudbench-counter.so")
         }
-        let counts = unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<UInt64>?, UnsafeMutablePointer<UInt64>?,
-                                                                UnsafeMutablePointer<UInt64>?) -> Void).self)
         let iterations = options.quick ? 200 : 2_000
         var rows = ""
         func count(_ scenario: String, _ subject: String, _ note: String, _ body: () -> Void) {
             for _ in 0..<100 { body() }
-            var allocationsBefore: UInt64 = 0, bytesBefore: UInt64 = 0, allocationsAfter: UInt64 = 0, bytesAfter: UInt64 = 0
-            counts(&allocationsBefore, nil, &bytesBefore)
+            let (allocationsBefore, bytesBefore) = BenchmarkHooks.mallocCounts() ?? (0, 0)
             for _ in 0..<iterations { body() }
-            counts(&allocationsAfter, nil, &bytesAfter)
+            let (allocationsAfter, bytesAfter) = BenchmarkHooks.mallocCounts() ?? (0, 0)
             let perCall = Double(allocationsAfter &- allocationsBefore) / Double(iterations)
             let bytes = Double(bytesAfter &- bytesBefore) / Double(iterations)
             rows += "\(scenario)\t\(subject)\t\(perCall)\t\(bytes)\t\(note)\n"
@@ -76,18 +73,18 @@ enum Allocations {
 
         var environment = HudEnvironment(device: .default)
         environment.navigationTitle = "Home"
-        let demo = DemoComplications.make(renderers: registry.renderers) { _ in actionsFired += 1 }
+        let demo = DemoComplications.make(renderers: registry.renderers) { _ in noteBenchmarkAction() }
         let snapshot = try ComplicationsSnapshot(demo)
 
         count("control.array", "harness", "one [Int] per call; must be ≥ 1 or the counter is not loaded") {
-            consume([Int](repeating: benchmarkSink, count: 4).count)
+            consume([Int](repeating: Int(monotonicNanoseconds() & 1), count: 4).count)
         }
         for info in registry.renderers {
             let style = HudPhoneComplicationsStyle(name: info.id)
             guard let renderer = DirectRenderer(info) else { throw HarnessError("cannot reach \(info.id) directly") }
             let direct = DirectCall(renderer)
-            BenchmarkHooks.withLayoutInputs(snapshot: snapshot.storage, environment: environment, interaction: .idle) { c, e, i in
-                count("layout.direct", info.id, "inside the renderer itself (plugin code, not the host)") { consume(direct(c, e, i)) }
+            BenchmarkHooks.withLayoutInputs(snapshot: snapshot.storage, environment: environment, interaction: .idle) { inputs in
+                count("layout.direct", info.id, "inside the renderer itself (plugin code, not the host)") { consume(direct(inputs)) }
             }
             count("layout.registry", info.id, "registry.withLayout, total (host + renderer)") {
                 consume((try? registry.withLayout(style: style, snapshot: snapshot, environment: environment) { $0.count }) ?? -1)
@@ -121,7 +118,7 @@ enum Allocations {
 /// compiled from (or HUDBENCH_SOURCE_ROOT).
 enum SourceTree {
     static var root: String {
-        if let override = getenv("HUDBENCH_SOURCE_ROOT").map({ String(cString: $0) }), override.hasPrefix("/") { return override }
+        if let override = SystemCalls.secureEnvironment("HUDBENCH_SOURCE_ROOT"), override.hasPrefix("/") { return override }
         var path = #filePath
         for _ in 0..<3 { path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
         return path

@@ -65,7 +65,7 @@ enum Discovery {
                         warmRSS = max(warmRSS, result.peakRSSKiB)
                     }
                 }
-                unlink(listing)
+                SystemCalls.removeFile(listing)
                 if hasCache {
                     report.discovery.append(.init(count: n, mode: "hudhost list, cold", wallMilliseconds: TimingScenarios.stats(cold, batch: 1),
                                                   peakRSSMiB: Double(coldRSS) / 1024, renderersListed: listed,
@@ -84,7 +84,7 @@ enum Discovery {
             // In-process dlopen of every plugin.
             var load: [Double] = [], loadRSS = 0, loaded = 0
             let output = root + "/discover-\(getpid()).tsv"
-            defer { unlink(output) }
+            defer { SystemCalls.removeFile(output) }
             for _ in 0..<runs {
                 guard let result = Subprocess.run([Files.executablePath, "--internal-discover", directory, output],
                                                   environment: ["HOME": home, "XDG_CACHE_HOME": root + "/xdg-none"]),
@@ -145,8 +145,8 @@ enum Discovery {
             let directory = base + "/n\(n)"
             guard Files.makeDirectories(directory) else { throw HarnessError("cannot create \(directory)") }
             for index in 0..<n where !Files.exists(directory + "/" + name(index)) {
-                guard link(pool + "/" + name(index), directory + "/" + name(index)) == 0 else {
-                    throw HarnessError("cannot link \(name(index)) into \(directory): \(String(cString: strerror(errno)))")
+                if case .failure(let error) = SystemCalls.hardLink(pool + "/" + name(index), at: directory + "/" + name(index)) {
+                    throw HarnessError("cannot link \(name(index)) into \(directory): \(error)")
                 }
             }
             directories[n] = directory
@@ -168,12 +168,7 @@ enum Discovery {
     }
 
     private static func directoryHasFiles(_ path: String) -> Bool {
-        guard let dir = opendir(path) else { return false }
-        defer { closedir(dir) }
-        while let entry = readdir(dir) {
-            let first = withUnsafePointer(to: entry.pointee.d_name) { $0.withMemoryRebound(to: UInt8.self, capacity: 2) { $0[0] } }
-            if first != UInt8(ascii: ".") { return true }
-        }
-        return false
+        guard case .success(let entries) = SystemCalls.directoryEntries(path) else { return false }
+        return entries.contains { !$0.name.hasPrefix(".") }
     }
 }

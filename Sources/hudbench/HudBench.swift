@@ -109,17 +109,5 @@ enum Console {
     static func out(_ text: String) { write(1, text) }
     static func error(_ text: String) { write(2, text.hasSuffix("\n") ? text : text + "\n") }
 
-    private static func write(_ fd: Int32, _ text: String) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            offset += written
-        }
-        bytes.removeAll()
-    }
+    private static func write(_ fd: Int32, _ text: String) { SystemCalls.writeAll(fd, text) }
 }

@@ -5,19 +5,7 @@ import Glibc
 
 /// Nanoseconds on CLOCK_MONOTONIC.
 @inline(__always)
-func monotonicNanoseconds() -> UInt64 {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
-}
-
-/// Keeps the optimizer from deleting work whose result is otherwise unused.
-/// Not inlined, and writes a global: the compiler cannot prove the value dead.
-/// `nonisolated(unsafe)`: hudbench runs every scenario on its main thread
-/// only, so nothing touches it concurrently.
-nonisolated(unsafe) var benchmarkSink = 0
-@inline(never)
-func consume(_ value: Int) { benchmarkSink &+= value }
+func monotonicNanoseconds() -> UInt64 { SystemCalls.monotonicNanoseconds() }
 
 /// Distribution of one scenario, in nanoseconds per operation.
 struct Stats {
@@ -48,18 +36,13 @@ struct MeasureConfig {
 /// itself allocates nothing (only the measured operation may).
 final class Sampler {
     let config: MeasureConfig
-    private let a: UnsafeMutableBufferPointer<Double>
-    private let b: UnsafeMutableBufferPointer<Double>
+    private var a: [Double]
+    private var b: [Double]
 
     init(_ config: MeasureConfig) {
         self.config = config
-        a = .allocate(capacity: max(config.samples, 1))
-        b = .allocate(capacity: max(config.samples, 1))
-    }
-
-    deinit {
-        a.deallocate()
-        b.deallocate()
+        a = [Double](repeating: 0, count: max(config.samples, 1))
+        b = [Double](repeating: 0, count: max(config.samples, 1))
     }
 
     /// Per-operation statistics of `body`.
@@ -116,9 +99,8 @@ final class Sampler {
         return batch
     }
 
-    private static func summarize(_ values: UnsafeMutableBufferPointer<Double>, count: Int, batch: Int) -> Stats {
-        var slice = UnsafeMutableBufferPointer(rebasing: values[0..<count])
-        slice.sort()
+    private static func summarize(_ values: [Double], count: Int, batch: Int) -> Stats {
+        let slice = values[0..<count].sorted()
         func percentile(_ p: Double) -> Double {
             guard count > 0 else { return .nan }
             let rank = p * Double(count - 1)

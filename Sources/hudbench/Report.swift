@@ -203,9 +203,7 @@ func ns(_ value: Double) -> String {
 
 func fixed(_ value: Double, _ digits: Int) -> String {
     guard value.isFinite else { return "–" }
-    var buffer = [CChar](repeating: 0, count: 64)
-    _ = withVaList([digits, value]) { vsnprintf(&buffer, buffer.count, "%.*f", $0) }
-    return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    return SystemCalls.formatFixed(value, digits: digits)
 }
 
 /// The machine and build the numbers come from.
@@ -224,9 +222,7 @@ struct Machine {
         let meminfo = Files.read("/proc/meminfo") ?? ""
         let kib = meminfo.split(separator: "\n").first { $0.hasPrefix("MemTotal:") }
             .flatMap { $0.split(separator: " ").dropFirst().first }.flatMap { Double($0) } ?? 0
-        var name = utsname()
-        uname(&name)
-        let release = withUnsafePointer(to: name.release) { $0.withMemoryRebound(to: CChar.self, capacity: 65) { String(cString: $0) } }
+        let release = SystemCalls.kernelRelease()
         #if DEBUG
         let build = "debug (numbers are not meaningful: use -c release)"
         #else

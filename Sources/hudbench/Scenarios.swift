@@ -4,19 +4,6 @@ import HudScenes
 import HudUnsafe
 import HudRendererAPI
 
-/// Counts actions fired through thunks (the demo's actions land here).
-/// `nonisolated(unsafe)`, like the other globals here: hudbench is single
-/// threaded (actions run on the thread that calls the thunk: this one).
-nonisolated(unsafe) var actionsFired = 0
-
-/// A plain C function pointer, read from a global each call so the
-/// optimizer cannot inline the call it stands for (`thunk.call.reference`).
-nonisolated(unsafe) var referenceFunction: @convention(c) () -> Void = { actionsFired += 1 }
-
-/// Hides which function `referenceFunction` is from the optimizer.
-@_optimize(none)
-func opaqueReferenceFunction() -> @convention(c) () -> Void { referenceFunction }
-
 /// The in-process timing scenarios. Each renderer is measured on the seed's
 /// demo set (five slots; the center's long-press modes list every
 /// registered renderer) on the default device (iPhone 16 Pro, portrait, LTR,
@@ -37,7 +24,7 @@ struct TimingScenarios {
         var environment = HudEnvironment(device: .default)
         environment.navigationTitle = "Home"
         self.environment = environment
-        self.demo = DemoComplications.make(renderers: registry.renderers) { _ in actionsFired += 1 }
+        self.demo = DemoComplications.make(renderers: registry.renderers) { _ in noteBenchmarkAction() }
     }
 
     // MARK: - Layout: registry vs direct
@@ -57,7 +44,7 @@ struct TimingScenarios {
             // Sanity: both paths agree on the node count.
             let viaRegistry = try registry.withLayout(style: style, snapshot: snapshot, environment: environment) { $0.count }
             let viaDirect = BenchmarkHooks.withLayoutInputs(snapshot: snapshot.storage, environment: environment, interaction: .idle) {
-                direct($0, $1, $2)
+                direct($0)
             }
             guard viaRegistry == viaDirect, viaDirect > 0 else {
                 throw HarnessError("\(info.id): the direct call returned \(viaDirect) nodes, the registry \(viaRegistry)")
@@ -65,9 +52,9 @@ struct TimingScenarios {
             if options.selects("layout.direct") || options.selects("layout.registry") {
                 let (directStats, registryStats) = BenchmarkHooks.withLayoutInputs(
                     snapshot: snapshot.storage, environment: environment, interaction: .idle
-                ) { complications, env, interaction in
+                ) { inputs in
                     sampler.measurePair(
-                        { consume(direct(complications, env, interaction)) },
+                        { consume(direct(inputs)) },
                         { consume((try? registry.withLayout(style: style, snapshot: snapshot, environment: environment) { $0.count }) ?? -1) }
                     )
                 }
@@ -92,7 +79,7 @@ struct TimingScenarios {
         }
         var environment = HudEnvironment(device: .default)
         environment.navigationTitle = "Home"
-        let demo = DemoComplications.make(renderers: registry.renderers) { _ in actionsFired += 1 }
+        let demo = DemoComplications.make(renderers: registry.renderers) { _ in noteBenchmarkAction() }
         let snapshot = try ComplicationsSnapshot(demo)
         let style = HudPhoneComplicationsStyle(name: id)
         let iterations = 100_000
@@ -100,8 +87,8 @@ struct TimingScenarios {
         case "layout.direct":
             guard let renderer = DirectRenderer(info) else { throw HarnessError("cannot reach \(id) directly") }
             let direct = DirectCall(renderer)
-            BenchmarkHooks.withLayoutInputs(snapshot: snapshot.storage, environment: environment, interaction: .idle) { c, e, i in
-                for _ in 0..<iterations { consume(direct(c, e, i)) }
+            BenchmarkHooks.withLayoutInputs(snapshot: snapshot.storage, environment: environment, interaction: .idle) { inputs in
+                for _ in 0..<iterations { consume(direct(inputs)) }
             }
         case "layout.registry":
             for _ in 0..<iterations {
@@ -189,15 +176,10 @@ struct TimingScenarios {
     func thunks(into report: inout Report) throws {
         let batch = 256
         if options.selects("thunk.create") || options.selects("thunk.free") {
-            let slots = UnsafeMutablePointer<BenchmarkThunk?>.allocate(capacity: batch)
-            slots.initialize(repeating: nil, count: batch)
-            let freeTimes = UnsafeMutableBufferPointer<Double>.allocate(capacity: sampler.config.samples + sampler.config.warmupSamples)
-            defer {
-                slots.deinitialize(count: batch)
-                slots.deallocate()
-                freeTimes.deallocate()
-            }
-            let action: () -> Void = { actionsFired += 1 }
+            // Preallocated: storing into them in the timed loop allocates nothing.
+            var slots = [BenchmarkThunk?](repeating: nil, count: batch)
+            var freeTimes = [Double](repeating: 0, count: sampler.config.samples + sampler.config.warmupSamples)
+            let action: () -> Void = { noteBenchmarkAction() }
             var failures = 0
             var sample = 0
             let create = sampler.measureTimed(batch: batch) { count in
@@ -220,9 +202,8 @@ struct TimingScenarios {
             report.timing("thunk.free", "libffi", Self.stats(measured, batch: batch), "retire (into the quarantine, which frees its oldest) + release, per thunk")
         }
         if options.selects("thunk.call") {
-            let thunk = try BenchmarkHooks.makeThunk { actionsFired += 1 }
-            let function = thunk.function
-            let stats = sampler.measure { function() }
+            let thunk = try BenchmarkHooks.makeThunk { noteBenchmarkAction() }
+            let stats = sampler.measure { thunk.callThroughPointer() }
             report.timing("thunk.call", "libffi", stats, "call through the C pointer (trampoline + retired/in-layout checks + action)")
             thunk.retire()
             let reference = opaqueReferenceFunction()
@@ -330,7 +311,7 @@ struct TimingScenarios {
     /// modes) is `labelBytes` bytes of mixed ASCII and two-byte UTF-8.
     static func growthSet(modes: Int, labelBytes: Int) -> HudPhoneComplications {
         let label = growthLabel(labelBytes)
-        let action: () -> Void = { actionsFired += 1 }
+        let action: () -> Void = { noteBenchmarkAction() }
         func slot(_ icon: String, role: HudPhoneComplications.Role = .standard, modes: [HudPhoneComplications.Mode]? = nil) -> HudPhoneComplications.Slot {
             .init(icon: icon, role: role, label: label, longPressModes: modes, action: action)
         }

@@ -123,7 +123,7 @@ package enum FuzzHarness {
     package static func elf(_ bytes: [UInt8], scratch: Int32 = scratchFile) {
         let written = bytes.withUnsafeBytes { ftruncate(scratch, 0) == 0 ? pwrite(scratch, $0.baseAddress, $0.count, 0) : -1 }
         precondition(written == bytes.count, "cannot write the scratch file: \(String(cString: strerror(errno)))")
-        _ = try? ElfMetadataReader.read(fd: scratch, size: bytes.count)
+        _ = try? ElfMetadataReader.read(file: scratchReader, size: bytes.count)
         _ = try? HudMetadataFormat.parse(bytes)
         _ = ElfMetadataReader.buildID(bytes)
     }
@@ -139,6 +139,14 @@ package enum FuzzHarness {
             }
         }
         preconditionFailure("cannot create a scratch file: \(String(cString: strerror(errno)))")
+    }()
+
+    /// `scratchFile` opened again read-only, through the reader discovery uses.
+    package static let scratchReader: ReadOnlyFile = {
+        guard case .success(let file) = ReadOnlyFile.open("/proc/self/fd/\(scratchFile)") else {
+            preconditionFailure("cannot reopen the scratch file")
+        }
+        return file
     }()
 
     // MARK: - events

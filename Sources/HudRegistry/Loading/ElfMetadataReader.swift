@@ -70,8 +70,8 @@ enum ElfMetadataReader {
     #endif
 
     /// Reads the metadata of the open file `fd` of `size` bytes.
-    static func read(fd: Int32, size: Int) throws(ElfError) -> PluginFileMetadata {
-        let file = File(fd: fd, size: size)
+    static func read(file handle: ReadOnlyFile, size: Int) throws(ElfError) -> PluginFileMetadata {
+        let file = File(handle: handle, size: size)
         let magic = try file.bytes(at: 0, count: min(4, size), what: "the ELF magic")
         guard magic == [0x7F, 0x45, 0x4C, 0x46] else {
             throw ElfError(kind: .notELF, reason: "not an ELF file (no \\x7FELF magic)")
@@ -119,12 +119,15 @@ enum ElfMetadataReader {
 
     /// Opens `path` read-only without following a final symlink, and reads it.
     static func read(path: String) throws(ElfError) -> PluginFileMetadata {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else { throw ElfError(kind: .io, reason: "cannot open \(path): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw ElfError(kind: .io, reason: "cannot stat \(path): \(String(cString: strerror(errno)))") }
-        return try read(fd: fd, size: Int(info.st_size))
+        let file: ReadOnlyFile
+        switch ReadOnlyFile.open(path, noFollow: true) {
+        case .success(let opened): file = opened
+        case .failure(let error): throw ElfError(kind: .io, reason: "cannot open \(path): \(error)")
+        }
+        switch file.status() {
+        case .success(let info): return try read(file: file, size: Int(info.size))
+        case .failure(let error): throw ElfError(kind: .io, reason: "cannot stat \(path): \(error)")
+        }
     }
 
     /// The descriptor bytes of an NT_GNU_BUILD_ID note, as hex.
@@ -150,7 +153,7 @@ enum ElfMetadataReader {
 
     /// Bounded reads from the file.
     private struct File {
-        let fd: Int32
+        let handle: ReadOnlyFile
         let size: Int
 
         func bytes(at offset: Int, count: Int, what: String) throws(ElfError) -> [UInt8] {
@@ -158,15 +161,11 @@ enum ElfMetadataReader {
                   offset <= size, count <= size - offset else {
                 throw ElfError(kind: .truncated, reason: "\(what) (\(count) bytes at offset \(offset)) lies outside the \(size)-byte file")
             }
-            var buffer = [UInt8](repeating: 0, count: count)
-            var done = 0
-            while done < count {
-                let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done)) }
-                if n < 0, errno == EINTR { continue }
-                guard n > 0 else { throw ElfError(kind: .io, reason: "reading \(what) failed: \(n < 0 ? String(cString: strerror(errno)) : "unexpected end of file")") }
-                done += n
+            switch handle.read(at: offset, count: count) {
+            case .success(let bytes): return bytes
+            case .failure(let error):
+                throw ElfError(kind: .io, reason: "reading \(what) failed: \(error.code == 0 ? "unexpected end of file" : error.description)")
             }
-            return buffer
         }
     }
 }

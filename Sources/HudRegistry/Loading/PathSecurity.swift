@@ -29,21 +29,24 @@ public struct PathSecurity: Sendable {
         var path = canonicalPath
         var checkingFile = true
         while true {
-            var info = stat()
-            guard lstat(path, &info) == 0 else { return "cannot stat \(path): \(String(cString: strerror(errno)))" }
+            let info: FileStatus
+            switch SystemCalls.status(of: path, followLinks: false) {
+            case .success(let status): info = status
+            case .failure(let error): return "cannot stat \(path): \(error)"
+            }
             let what = checkingFile ? "the file" : "directory \(path)"
-            if info.st_mode & S_IFMT == S_IFLNK {
+            if info.isSymbolicLink {
                 return "\(what) is a symbolic link after canonicalization (it changed while being checked)"
             }
             // A sticky directory (like /tmp) lets others create entries but not
             // rename or delete ours; what they create fails the owner check.
-            let stickyAbove = !checkingFile && info.st_mode & S_ISVTX != 0
-            if info.st_mode & (S_IWGRP | S_IWOTH) != 0 && !stickyAbove {
-                let who = info.st_mode & S_IWOTH != 0 ? "everyone" : "its group"
-                return "\(what) is writable by \(who) (mode \(String(info.st_mode & 0o7777, radix: 8))); anyone there could replace the plugin. Fix: chmod go-w \(path)"
+            let stickyAbove = !checkingFile && info.mode & UInt32(S_ISVTX) != 0
+            if info.mode & 0o022 != 0 && !stickyAbove {
+                let who = info.mode & 0o002 != 0 ? "everyone" : "its group"
+                return "\(what) is writable by \(who) (mode \(String(info.permissions, radix: 8))); anyone there could replace the plugin. Fix: chmod go-w \(path)"
             }
-            if info.st_uid != 0 && info.st_uid != userID {
-                return "\(what) is owned by uid \(info.st_uid), neither root nor you (uid \(userID)); a plugin path must be controlled by you or root"
+            if info.owner != 0 && info.owner != userID {
+                return "\(what) is owned by uid \(info.owner), neither root nor you (uid \(userID)); a plugin path must be controlled by you or root"
             }
             checkingFile = false
             if path == "/" { return nil }

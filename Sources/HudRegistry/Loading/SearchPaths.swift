@@ -49,11 +49,8 @@ public struct SearchPaths: Sendable, Hashable {
 
     /// True when the process runs with elevated privileges (setuid, setgid
     /// or file capabilities): environment-provided paths are then ignored.
-    public static var isElevated: Bool { hud_system_is_elevated() != 0 }
+    public static var isElevated: Bool { SystemCalls.isElevated }
 
     /// `secure_getenv`: nil in setuid/setgid (AT_SECURE) processes.
-    public static func secureEnvironment(_ name: String) -> String? {
-        guard let value = hud_system_secure_getenv(name) else { return nil }
-        return String(cString: value)
-    }
+    public static func secureEnvironment(_ name: String) -> String? { SystemCalls.secureEnvironment(name) }
 }

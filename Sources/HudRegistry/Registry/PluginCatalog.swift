@@ -105,16 +105,18 @@ public final class PluginCatalog {
     /// The checks for one file, up to (not including) a scan.
     private func examine(_ path: String, directory: String, seen: inout [FileIdentity: String]) -> File {
         var file = File(path: path, directory: directory, canonicalPath: nil, state: .needsScan, fromCache: false)
-        guard let real = realpath(path, nil) else {
-            file.state = .failed(code: "not-a-file", reason: String(cString: strerror(errno)))
+        let canonical: String
+        switch SystemCalls.realPath(path) {
+        case .success(let resolved): canonical = resolved
+        case .failure(let error):
+            file.state = .failed(code: "not-a-file", reason: error.description)
             return file
         }
-        let canonical = String(cString: real)
-        free(real)
         file.canonicalPath = canonical
-        var info = stat()
-        guard lstat(canonical, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            file.state = .failed(code: "not-a-file", reason: info.st_mode & S_IFMT == S_IFDIR ? "it is a directory" : "it is not a regular file")
+        let status = SystemCalls.status(of: canonical, followLinks: false)
+        guard case .success(let info) = status, info.isRegularFile else {
+            let directory = (try? status.get())?.isDirectory == true
+            file.state = .failed(code: "not-a-file", reason: directory ? "it is a directory" : "it is not a regular file")
             return file
         }
         let identity = FileIdentity(info)
@@ -137,7 +139,7 @@ public final class PluginCatalog {
             return file
         }
         var record = PluginRecord(path: canonical, stamp: stamp, buildID: nil, status: .ok, renderers: [], source: nil,
-                                  failureCode: nil, failureReason: nil, time: Int64(time(nil)), validation: nil)
+                                  failureCode: nil, failureReason: nil, time: SystemCalls.realtime().seconds, validation: nil)
         do {
             let metadata = try ElfMetadataReader.read(path: canonical)
             record.buildID = metadata.buildID

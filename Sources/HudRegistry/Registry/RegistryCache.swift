@@ -10,15 +10,15 @@ public struct FileStamp: Sendable, Hashable {
     public var size: Int64
     public var modifiedNanoseconds: Int64
 
-    init(_ info: stat) {
-        device = UInt64(info.st_dev)
-        inode = UInt64(info.st_ino)
-        size = Int64(info.st_size)
+    init(_ info: FileStatus) {
+        device = info.device
+        inode = info.inode
+        size = info.size
         // Saturating: a timestamp beyond ±292 years from 1970 (archives keep
         // odd mtimes) must not trap; identity also includes inode and size.
-        let (scaled, overflow) = Int64(info.st_mtim.tv_sec).multipliedReportingOverflow(by: 1_000_000_000)
-        let (total, overflow2) = scaled.addingReportingOverflow(Int64(info.st_mtim.tv_nsec))
-        modifiedNanoseconds = overflow || overflow2 ? (info.st_mtim.tv_sec < 0 ? Int64.min : Int64.max) : total
+        let (scaled, overflow) = info.modifiedSeconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let (total, overflow2) = scaled.addingReportingOverflow(info.modifiedNanoseconds)
+        modifiedNanoseconds = overflow || overflow2 ? (info.modifiedSeconds < 0 ? Int64.min : Int64.max) : total
     }
 
     init(device: UInt64, inode: UInt64, size: Int64, modifiedNanoseconds: Int64) {
@@ -111,11 +111,11 @@ public final class RegistryCache {
 
     /// Records that loading `path` failed, so it is skipped until it changes.
     public func markFailed(path: String, code: String, reason: String) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return }
+        guard case .success(let info) = SystemCalls.status(of: path) else { return }
         let previous = records[path]
         store(PluginRecord(path: path, stamp: FileStamp(info), buildID: previous?.buildID, status: .failed, renderers: [],
-                           source: previous?.source, failureCode: code, failureReason: reason, time: Int64(time(nil)), validation: previous?.validation))
+                           source: previous?.source, failureCode: code, failureReason: reason, time: SystemCalls.realtime().seconds,
+                           validation: previous?.validation))
     }
 
     /// Records the last validation summary of `path`.
@@ -140,25 +140,8 @@ public final class RegistryCache {
         guard !unusable else { return "not writing the cache: \(discardReason ?? "the directory is not private")" }
         if let problem = Self.makePrivateDirectory(directory) { return problem }
         let text = serialize().serialized(pretty: false) + "\n"
-        var template = Array((path + ".XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { return "cannot create a temporary file in \(directory): \(String(cString: strerror(errno)))" }
-        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        fchmod(fd, 0o600)
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { break }
-            written += n
-        }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard written == bytes.count, synced, rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            return "cannot write \(path): \(reason)"
+        if case .failure(let error) = SystemCalls.writeAtomically(path, Array(text.utf8), mode: 0o600) {
+            return error.description
         }
         dirty = false
         return nil
@@ -166,16 +149,8 @@ public final class RegistryCache {
 
     /// Deletes every registry cache file in `directory`.
     public static func clear(directory: String) -> Int {
-        guard let dir = opendir(directory) else { return 0 }
-        defer { closedir(dir) }
-        var removed = 0
-        while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            if name.hasPrefix("registry-"), unlink(directory + "/" + name) == 0 { removed += 1 }
-        }
-        return removed
+        guard case .success(let entries) = SystemCalls.directoryEntries(directory) else { return 0 }
+        return entries.filter { $0.name.hasPrefix("registry-") && SystemCalls.removeFile(directory + "/" + $0.name) }.count
     }
 
     // MARK: - Format
@@ -189,14 +164,14 @@ public final class RegistryCache {
             unusable = true
             return
         }
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return }  // no cache yet
-        guard info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid(), info.st_mode & 0o077 == 0 else {
-            discardReason = "the cache file is not a private regular file owned by you (mode \(String(info.st_mode & 0o7777, radix: 8)), uid \(info.st_uid))"
+        guard case .success(let info) = SystemCalls.status(of: path, followLinks: false) else { return }  // no cache yet
+        guard info.isRegularFile, info.owner == geteuid(), info.mode & 0o077 == 0 else {
+            discardReason = "the cache file is not a private regular file owned by you (mode \(String(info.permissions, radix: 8)), uid \(info.owner))"
             dirty = true
             return
         }
-        guard info.st_size < 64 << 20, let text = Self.readSmallFile(path) else {
+        guard info.size < 64 << 20, case .success(let bytes) = SystemCalls.readFile(path, noFollow: true),
+              let text = String(validating: bytes, as: UTF8.self) else {
             discardReason = "unreadable or larger than 64 MiB"
             return
         }
@@ -285,27 +260,13 @@ public final class RegistryCache {
                             failureReason: reason, time: time, validation: validation)
     }
 
-    private static func readSmallFile(_ path: String) -> String? {
-        guard let file = fopen(path, "rb") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = fread(&chunk, 1, chunk.count, file)
-            bytes += chunk[..<n]
-            if n < chunk.count { break }
-        }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
     /// Why an existing cache directory must not be used, or nil (a missing
     /// one is fine: it is created private).
     static func untrustedDirectory(_ directory: String) -> String? {
-        var info = stat()
-        guard lstat(directory, &info) == 0 else { return nil }
-        guard info.st_mode & S_IFMT == S_IFDIR else { return "the cache directory \(directory) is not a directory" }
-        guard info.st_uid == geteuid() else { return "the cache directory \(directory) is owned by uid \(info.st_uid), not you" }
-        guard info.st_mode & 0o022 == 0 else { return "the cache directory \(directory) is writable by others" }
+        guard case .success(let info) = SystemCalls.status(of: directory, followLinks: false) else { return nil }
+        guard info.isDirectory else { return "the cache directory \(directory) is not a directory" }
+        guard info.owner == geteuid() else { return "the cache directory \(directory) is owned by uid \(info.owner), not you" }
+        guard info.mode & 0o022 == 0 else { return "the cache directory \(directory) is writable by others" }
         return nil
     }
 
@@ -314,24 +275,21 @@ public final class RegistryCache {
         var prefix = ""
         for component in directory.split(separator: "/") {
             prefix += "/" + component
-            if mkdir(prefix, 0o700) != 0, errno != EEXIST {
-                return "cannot create \(prefix): \(String(cString: strerror(errno)))"
+            if case .failure(let error) = SystemCalls.makeDirectory(prefix, mode: 0o700), error.code != EEXIST {
+                return "cannot create \(prefix): \(error)"
             }
         }
         if let problem = untrustedDirectory(directory) { return problem }
-        var info = stat()
-        if lstat(directory, &info) == 0, info.st_mode & 0o077 != 0 { chmod(directory, 0o700) }
+        if case .success(let info) = SystemCalls.status(of: directory, followLinks: false), info.mode & 0o077 != 0 {
+            SystemCalls.changeMode(directory, to: 0o700)
+        }
         return nil
     }
 
     /// 64-bit FNV-1a, as 16 hex digits: a stable file name for a key.
     static func fnv1a(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        let digits = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        var hash = FNV1a()
+        hash.add(bytes: text.utf8)
+        return hash.hex
     }
 }

@@ -26,10 +26,10 @@ public struct RendererFilters: Sendable, Hashable {
     /// Why `id` is filtered out, or nil when it may be used.
     public func exclusion(for id: String) -> String? {
         let lower = id.lowercased()
-        if let pattern = disable.first(where: { fnmatch($0, lower, 0) == 0 }) {
+        if let pattern = disable.first(where: { SystemCalls.matches(pattern: $0, lower) }) {
             return "disabled by HUD_RENDERERS_DISABLE pattern '\(pattern)'"
         }
-        if !select.isEmpty, !select.contains(where: { fnmatch($0, lower, 0) == 0 }) {
+        if !select.isEmpty, !select.contains(where: { SystemCalls.matches(pattern: $0, lower) }) {
             return "not selected by HUD_RENDERERS_SELECT (\(select.joined(separator: ",")))"
         }
         return nil

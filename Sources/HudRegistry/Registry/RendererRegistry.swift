@@ -1,7 +1,4 @@
 package import HudUnsafe
-import BuiltinRenderers
-import Glibc
-import HudRendererAPI
 
 /// The set of renderers a host can dispatch to. Built-ins and plugins
 /// register through the same path (`register(entry:origin:)`); the only
@@ -44,7 +41,7 @@ public final class RendererRegistry {
 
     /// Registers the built-in renderers linked into this host.
     public func registerBuiltins() {
-        register(entry: hudRendererGetEntry(), origin: .builtin)
+        register(EntryLoader.builtin())
     }
 
     /// Loads one plugin file and registers its renderers. Throws if the
@@ -76,22 +73,21 @@ public final class RendererRegistry {
         } catch where error.kind == .badMetadata || error.kind == .corrupt {
             throw .invalidELF(path: resolved.path, kind: error.kind.rawValue, reason: error.reason)
         } catch {}
-        let library = try DynamicLibrary.open(path: resolved.path)
-        // The checks above cover every directory on the path, so nobody else
-        // could swap the file; confirm the loader mapped the checked file.
-        if let identity = resolved.identity, FileIdentity(path: resolved.path) != identity {
-            throw .insecurePath(path: resolved.path, reason: "the file changed between the checks and dlopen")
+        let loader = try EntryLoader.open(path: resolved.path) { () throws(RegistryError) in
+            // The checks above cover every directory on the path, so nobody else
+            // could swap the file; confirm the loader mapped the checked file.
+            if let identity = resolved.identity, FileIdentity(path: resolved.path) != identity {
+                throw .insecurePath(path: resolved.path, reason: "the file changed between the checks and dlopen")
+            }
         }
-        let address = try library.address(of: HUD_ENTRY_SYMBOL_NAME)
-        guard let entry = PluginCalls.entry(at: address) else { throw .nullEntry(path: resolved.path) }
-        var result = try EntryLoader(entry: entry, origin: .file(resolved.path)).load()
+        var result = try loader.load()
         if let identity = resolved.identity { loadedFiles.insert(identity) }
         let records = metadata.hasMetadataSection ? metadata.renderers : expected
         if let records {
             let offered = result.renderers.count
             result = Self.checkMetadata(records, against: result, path: resolved.path)
             // None kept: the plugin is not used, so balance its init().
-            if offered > 0, result.renderers.isEmpty { PluginCalls.deinitialize(result.entry) }
+            if offered > 0, result.renderers.isEmpty { result.deinitialize() }
         }
         return accept(result)
     }
@@ -167,9 +163,9 @@ public final class RendererRegistry {
 
     // MARK: - Registration (one path for everyone)
 
-    func register(entry: UnsafePointer<hud_entry_t>, origin: RendererInfo.Origin) {
+    func register(_ loader: EntryLoader) {
         do {
-            _ = accept(try EntryLoader(entry: entry, origin: origin).load())
+            _ = accept(try loader.load())
         } catch {
             failures.append(error)
         }
@@ -211,7 +207,7 @@ public final class RendererRegistry {
         failures += result.failures
         var accepted: [RendererInfo] = []
         // A plugin none of whose renderers is kept is not used: balance its init.
-        defer { if accepted.isEmpty, !result.renderers.isEmpty { PluginCalls.deinitialize(result.entry) } }
+        defer { if accepted.isEmpty, !result.renderers.isEmpty { result.deinitialize() } }
         for renderer in result.renderers {
             if let reason = filters.exclusion(for: renderer.info.id) {
                 filtered.append((renderer.info.id, reason))
@@ -233,30 +229,26 @@ public final class RendererRegistry {
 
     /// Canonicalizes `path` and checks it names a regular file.
     package static func resolve(_ path: String) throws(RegistryError) -> (path: String, identity: FileIdentity?) {
-        guard let real = realpath(path, nil) else {
-            throw .notAFile(path: path, reason: String(cString: strerror(errno)))
+        let canonical: String
+        switch SystemCalls.realPath(path) {
+        case .success(let resolved): canonical = resolved
+        case .failure(let error): throw .notAFile(path: path, reason: error.description)
         }
-        defer { free(real) }
-        let canonical = String(cString: real)
-        var info = stat()
-        guard stat(canonical, &info) == 0 else { throw .notAFile(path: path, reason: String(cString: strerror(errno))) }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            throw .notAFile(path: path, reason: info.st_mode & S_IFMT == S_IFDIR ? "it is a directory" : "it is not a regular file")
+        let info: FileStatus
+        switch SystemCalls.status(of: canonical) {
+        case .success(let status): info = status
+        case .failure(let error): throw .notAFile(path: path, reason: error.description)
+        }
+        guard info.isRegularFile else {
+            throw .notAFile(path: path, reason: info.isDirectory ? "it is a directory" : "it is not a regular file")
         }
         return (canonical, FileIdentity(info))
     }
 
     /// The `*.so` files directly inside `directory`, sorted by name.
     static func pluginFiles(in directory: String) -> [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            if name.hasSuffix(".so"), !name.hasPrefix(".") { names.append(name) }
-        }
+        guard case .success(let entries) = SystemCalls.directoryEntries(directory) else { return [] }
+        let names = entries.map(\.name).filter { $0.hasSuffix(".so") && !$0.hasPrefix(".") }
         let base = directory.hasSuffix("/") ? directory : directory + "/"
         return names.sorted().map { base + $0 }
     }
@@ -275,14 +267,13 @@ package struct FileIdentity: Hashable, Sendable {
     let device: UInt64
     let inode: UInt64
 
-    init(_ info: stat) {
-        device = UInt64(info.st_dev)
-        inode = UInt64(info.st_ino)
+    init(_ info: FileStatus) {
+        device = info.device
+        inode = info.inode
     }
 
     init?(path: String) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard case .success(let info) = SystemCalls.status(of: path) else { return nil }
         self.init(info)
     }
 }

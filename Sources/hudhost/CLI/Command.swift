@@ -143,9 +143,7 @@ struct RegistryOptions {
             // that crashes, hangs or calls exit() while loading must not take
             // hudhost down.
             let absolute = Output.absolute(path)
-            if let real = realpath(absolute, nil) {
-                let canonical = String(cString: real)
-                free(real)
+            if case .success(let canonical) = SystemCalls.realPath(absolute) {
                 if let problem = security.problem(canonicalPath: canonical) {
                     explicit.append(.insecurePath(path: canonical, reason: problem))
                     continue

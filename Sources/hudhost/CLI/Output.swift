@@ -10,19 +10,18 @@ import Synchronization
 /// Where hudhost writes: human output and JSON to stdout, diagnostics to
 /// stderr. Library code never prints; only commands do, through this.
 enum Output {
-    /// Line-buffers stdout when it is not a terminal, so what was printed
-    /// before a crash in plugin code is not lost; and keeps plugin code off
-    /// stdout (see `protectStdout`).
+    /// Keeps plugin code off stdout (see `protectStdout`). hudhost writes
+    /// with `write(2)`, never through stdio buffers, so every line is out
+    /// as soon as it is printed: nothing is lost when plugin code crashes.
     static func configure() {
-        setvbuf(hud_system_stdout(), nil, _IOLBF, 0)
-        protectStdout()
+        let descriptor = protectStdout()
+        stdout.store(descriptor, ordering: .releasing)
     }
 
-    /// hudhost's own stdout once `protectStdout` has run: a private
-    /// duplicate of descriptor 1. `nonisolated(unsafe)`: written once in
-    /// `configure()`, first thing in `main`, before any other thread exists
-    /// or any plugin is loaded; only read afterwards.
-    nonisolated(unsafe) private static var stdout: UnsafeMutablePointer<FILE>?
+    /// hudhost's own stdout: descriptor 1, or once `protectStdout` has run a
+    /// private duplicate of it. Written once in `configure()`, first thing
+    /// in `main`, before any other thread exists or any plugin is loaded.
+    private static let stdout = Atomic<Int32>(1)
 
     /// Plugins run in this process (render, demo, probe by id) may print:
     /// `printf`, `write(1, …)`, text left in stdio's buffer. stdout belongs
@@ -32,21 +31,15 @@ enum Output {
     /// plugin prints ends up. Sandboxed children (`_scan`, `_sandbox`,
     /// `probe --sandbox-child`) are left alone: their parent captures and
     /// reports what plugin code printed there.
-    private static func protectStdout() {
+    private static func protectStdout() -> Int32 {
         let arguments = CommandLine.arguments.dropFirst()
-        if arguments.first?.hasPrefix("_") == true || arguments.contains("--sandbox-child") { return }
-        let saved = fcntl(1, F_DUPFD_CLOEXEC, 10)
-        guard saved >= 0 else { return }
-        guard let stream = fdopen(saved, "w") else {
-            close(saved)
-            return
+        if arguments.first?.hasPrefix("_") == true || arguments.contains("--sandbox-child") { return 1 }
+        guard let saved = SystemCalls.duplicate(1, atLeast: 10) else { return 1 }
+        guard SystemCalls.duplicate(2, onto: 1) else {
+            SystemCalls.closeDescriptor(saved)
+            return 1
         }
-        setvbuf(stream, nil, _IOLBF, 0)
-        guard dup2(2, 1) == 1 else {
-            fclose(stream)
-            return
-        }
-        stdout = stream
+        return saved
     }
 
     static func out(_ text: String) {
@@ -54,7 +47,7 @@ enum Output {
             capture.withLock { $0?.stdout += text }
             return
         }
-        fputs(text, stdout ?? hud_system_stdout())
+        SystemCalls.writeAll(stdout.load(ordering: .acquiring), text)
     }
 
     static func line(_ text: String = "") {
@@ -67,8 +60,7 @@ enum Output {
             capture.withLock { $0?.stderr += line }
             return
         }
-        fflush(stdout ?? hud_system_stdout())
-        fputs(line, hud_system_stderr())
+        SystemCalls.writeAll(2, line)
     }
 
     /// What a sandboxed child would have printed, sent to its parent instead.
@@ -95,30 +87,19 @@ enum Output {
 
     /// Reads a whole file, or nil with the reason.
     static func readFile(_ path: String, limit: Int = 16 << 20) -> Result<[UInt8], FileError> {
-        guard let file = fopen(path, "rb") else { return .failure(FileError(path: path, reason: String(cString: strerror(errno)))) }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            if count > 0 { bytes.append(contentsOf: chunk[..<count]) }
-            if bytes.count > limit { return .failure(FileError(path: path, reason: "larger than \(limit) bytes")) }
-            if count < chunk.count {
-                if ferror(file) != 0 { return .failure(FileError(path: path, reason: String(cString: strerror(errno)))) }
-                break
-            }
+        switch SystemCalls.readFile(path, limit: limit) {
+        case .success(let bytes): return .success(bytes)
+        case .failure(let error) where error.code == EFBIG: return .failure(FileError(path: path, reason: "larger than \(limit) bytes"))
+        case .failure(let error): return .failure(FileError(path: path, reason: error.description))
         }
-        return .success(bytes)
     }
 
     /// Writes `text` to `path` (replacing it), or returns why not.
     static func writeFile(_ path: String, _ text: String) -> FileError? {
-        guard let file = fopen(path, "wb") else { return FileError(path: path, reason: String(cString: strerror(errno)), writing: true) }
-        let bytes = Array(text.utf8)
-        let written = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, file) }
-        let closed = fclose(file)
-        guard written == bytes.count, closed == 0 else { return FileError(path: path, reason: String(cString: strerror(errno)), writing: true) }
-        return nil
+        switch SystemCalls.writeFile(path, Array(text.utf8), mode: 0o644) {
+        case .success: return nil
+        case .failure(let error): return FileError(path: path, reason: error.description, writing: true)
+        }
     }
 
     /// Creates `path` and its missing parents (mode 0755), or returns why not.
@@ -126,12 +107,11 @@ enum Output {
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {
             prefix += component + "/"
-            if mkdir(prefix, 0o755) != 0, errno != EEXIST {
-                return FileError(path: path, reason: String(cString: strerror(errno)), writing: true)
+            if case .failure(let error) = SystemCalls.makeDirectory(prefix, mode: 0o755), error.code != EEXIST {
+                return FileError(path: path, reason: error.description, writing: true)
             }
         }
-        var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+        guard case .success(let info) = SystemCalls.status(of: path), info.isDirectory else {
             return FileError(path: path, reason: "exists and is not a directory", writing: true)
         }
         return nil
@@ -140,9 +120,8 @@ enum Output {
     /// The absolute form of `path` (relative to the working directory).
     static func absolute(_ path: String) -> String {
         if path.hasPrefix("/") { return path }
-        guard let cwd = getcwd(nil, 0) else { return path }
-        defer { free(cwd) }
-        return String(cString: cwd) + "/" + path
+        guard let directory = SystemCalls.currentDirectory() else { return path }
+        return directory + "/" + path
     }
 
     struct FileError: Error, CustomStringConvertible {

@@ -219,14 +219,11 @@ struct SdkLocation {
     }
 
     private static func isRegularFile(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+        if case .success(let info) = SystemCalls.status(of: path) { info.isRegularFile } else { false }
     }
 
     private static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        try? SystemCalls.realPath(path).get()
     }
 
     private static func canonical(_ path: String) -> String { realPath(path) ?? path }

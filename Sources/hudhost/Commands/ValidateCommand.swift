@@ -129,11 +129,7 @@ struct ValidateCommand: Command {
     }
 
     static func randomSeed() -> UInt64 {
-        var value: UInt64 = 0
-        if let file = fopen("/dev/urandom", "rb") {
-            _ = fread(&value, 8, 1, file)
-            fclose(file)
-        }
+        let value = SystemCalls.randomUInt64() ?? 0
         return value == 0 ? RawClock.now() : value
     }
 
@@ -144,12 +140,14 @@ struct ValidateCommand: Command {
         var catalogReport: PluginCatalog.Report?
         for argument in arguments {
             if argument.contains("/") || argument.hasSuffix(".so") {
-                var info = stat()
-                guard stat(argument, &info) == 0 else {
-                    Output.error("hudhost validate: \(argument): \(String(cString: strerror(errno))); pass the path of a renderer .so file or a renderer id")
+                let info: FileStatus
+                switch SystemCalls.status(of: argument) {
+                case .success(let status): info = status
+                case .failure(let error):
+                    Output.error("hudhost validate: \(argument): \(error); pass the path of a renderer .so file or a renderer id")
                     return .usage
                 }
-                guard info.st_mode & S_IFMT == S_IFREG else {
+                guard info.isRegularFile else {
                     Output.error("hudhost validate: \(argument): not a regular file; pass the path of a renderer .so file")
                     return .usage
                 }
@@ -201,12 +199,10 @@ struct ValidateCommand: Command {
         case .tap: text = report.tap
         }
         if let output {
-            guard let file = fopen(output, "wb") else {
-                Output.error("hudhost validate: cannot write \(output): \(String(cString: strerror(errno)))")
+            if let error = Output.writeFile(output, text) {
+                Output.error("hudhost validate: \(error)")
                 return .usage
             }
-            fputs(text, file)
-            fclose(file)
             if format != .text { Output.error(report.summary.line) }
         } else {
             Output.out(text)
@@ -223,17 +219,14 @@ struct ValidateCommand: Command {
         for target in reports {
             guard case .file(let path, _) = target.target else { continue }
             let single = ConformanceReport(profile: profile.rawValue, seed: seed, checkIDs: checkIDs, targets: [target])
-            let canonical = realpath(path, nil).map { pointer in
-                defer { free(pointer) }
-                return String(cString: pointer)
-            } ?? path
+            let canonical = (try? SystemCalls.realPath(path).get()) ?? path
             cache.setValidation(path: canonical, summary: "profile \(profile.rawValue), seed \(seed): \(single.summary.line)")
         }
         cache.save()
     }
 
     static var useColor: Bool {
-        isatty(1) != 0 && (hud_system_secure_getenv("NO_COLOR").map { $0.pointee == 0 } ?? true)
+        SystemCalls.isTerminal(1) && (SystemCalls.secureEnvironment("NO_COLOR")?.isEmpty ?? true)
     }
 
     private func list() -> ExitCode {
@@ -264,8 +257,7 @@ struct ValidateCommand: Command {
 /// A fallback seed source when /dev/urandom is unavailable.
 enum RawClock {
     static func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return UInt64(time.tv_sec) &* 1_000_000_007 &+ UInt64(time.tv_nsec)
+        let (seconds, nanoseconds) = SystemCalls.realtime()
+        return UInt64(bitPattern: seconds) &* 1_000_000_007 &+ UInt64(bitPattern: nanoseconds)
     }
 }

@@ -66,8 +66,7 @@ struct WhyCommand: Command {
         if SearchPaths.isElevated { pathLines.append("running elevated: HUD_RENDERER_PATH and the user directory are ignored") }
         if registryOptions.builtinOnly { pathLines.append("--builtin-only: plugins are not used at all") }
         for directory in searchPaths.directories {
-            var info = stat()
-            let exists = stat(directory, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+            let exists = (try? SystemCalls.status(of: directory).get())?.isDirectory == true
             pathLines.append("\(directory)  [\(Self.origin(of: directory, in: searchPaths))]\(exists ? "" : "  (does not exist)")")
         }
         for refused in searchPaths.refused { pathLines.append("refused entry '\(refused.entry)': \(refused.reason)") }
@@ -182,8 +181,6 @@ struct WhyCommand: Command {
     }
 
     static func canonical(_ path: String) -> String {
-        guard let real = realpath(path, nil) else { return path }
-        defer { free(real) }
-        return String(cString: real)
+        (try? SystemCalls.realPath(path).get()) ?? path
     }
 }

@@ -17,10 +17,7 @@ enum PluginScanner {
 
     /// The path of this executable (the sandbox is hudhost itself).
     static var executable: String {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return CommandLine.arguments[0] }
-        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        SystemCalls.ownExecutable() ?? CommandLine.arguments[0]
     }
 
     /// Scans `path`, which the caller has already put through the path

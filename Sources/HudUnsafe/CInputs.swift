@@ -1,6 +1,13 @@
 package import HudModel
-import Glibc
 package import HudRendererAPI
+import Glibc
+
+// The C view of a layout call's inputs, built by the host and owned by it:
+// the marshaled complications (one per publish), the environment and the
+// interaction (per call, on the stack), and the navigation title's storage.
+// Pointers into these are valid for the duration of one layout call
+// (`hud_renderer.h`: "valid only during layout"); in practice the
+// complications stay valid until the next publish.
 
 /// The C view of one published `HudPhoneComplications`, made once per
 /// publish and handed unchanged to every layout call until the next publish.
@@ -179,5 +186,126 @@ package final class CComplications {
         for raw in allocations { raw.deallocate() }
         allocations.removeAll()
         view.deallocate()
+    }
+}
+
+/// A NUL-terminated copy of the navigation title that outlives a layout
+/// call: renderers may point node strings at `environment.navigation_title`
+/// ("into this call's inputs"), and the host validates and reads those
+/// nodes after the call returns. Reused while the title is unchanged, so a
+/// steady-state frame allocates nothing.
+package final class TitleStorage {
+    private var current: String?
+    private var bytes: UnsafeMutablePointer<CChar>?
+
+    package init() {}
+
+    deinit { bytes?.deallocate() }
+
+    /// The C string for `title` (nil for no title), valid until the next
+    /// call with a different title or until this storage is released.
+    package func pointer(for title: String?) -> UnsafePointer<CChar>? {
+        guard let title else { return nil }
+        if title != current || bytes == nil {
+            bytes?.deallocate()
+            let utf8 = title.utf8
+            let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: utf8.count + 1)
+            var index = 0
+            for byte in utf8 {
+                buffer[index] = CChar(bitPattern: byte)
+                index += 1
+            }
+            buffer[index] = 0
+            bytes = buffer
+            current = title
+        }
+        return UnsafePointer(bytes)
+    }
+}
+
+/// Builds the ABI's environment view for one call, on the stack.
+package enum EnvironmentMarshaler {
+    /// With `titles`, the title pointer comes from that storage and stays
+    /// valid after `body` returns (what the host needs to read nodes that
+    /// point at it); without, it is valid only inside `body`.
+    package static func with<T>(_ environment: HudEnvironment, titles: TitleStorage? = nil, _ body: (UnsafePointer<hud_environment_t>) -> T) -> T {
+        var palette = palette(environment.chromePalette)
+        return withUnsafePointer(to: &palette) { palettePointer in
+            func make(_ title: UnsafePointer<CChar>?) -> T {
+                var env = hud_environment_t()
+                env.struct_size = UInt32(MemoryLayout<hud_environment_t>.size)
+                env.layout_direction = environment.layoutDirection == .rightToLeft ? Int32(HUD_LAYOUT_DIRECTION_RTL) : Int32(HUD_LAYOUT_DIRECTION_LTR)
+                env.screen_width = environment.screenSize.width
+                env.screen_height = environment.screenSize.height
+                env.safe_area = insets(environment.safeArea)
+                env.scale = environment.scale
+                env.text_scale = environment.textScale
+                env.color_scheme = environment.chromeScheme == .light ? Int32(HUD_COLOR_SCHEME_LIGHT) : Int32(HUD_COLOR_SCHEME_DARK)
+                env.appearance = environment.appearance == .system ? Int32(HUD_APPEARANCE_SYSTEM) : Int32(HUD_APPEARANCE_HUDSON)
+                env.palette = palettePointer
+                env.navigation_bar = rect(environment.navigationBar)
+                env.navigation_title = title
+                env.accessibility = environment.accessibility.rawValue
+                return withUnsafePointer(to: env, body)
+            }
+            if let titles {
+                return make(titles.pointer(for: environment.navigationTitle))
+            }
+            if let title = environment.navigationTitle {
+                return title.withCString { make($0) }
+            }
+            return make(nil)
+        }
+    }
+
+    package static func palette(_ p: HudPalette) -> hud_palette_t {
+        var c = hud_palette_t()
+        c.struct_size = UInt32(MemoryLayout<hud_palette_t>.size)
+        c.bg = p.bg.rgba
+        c.surface = p.surface.rgba
+        c.chrome = p.chrome.rgba
+        c.ink = p.ink.rgba
+        c.muted = p.muted.rgba
+        c.dim = p.dim.rgba
+        c.border = p.border.rgba
+        c.accent = p.accent.rgba
+        c.status_ok = p.statusOk.rgba
+        c.status_warn = p.statusWarn.rgba
+        c.status_error = p.statusError.rgba
+        c.status_info = p.statusInfo.rgba
+        c.hairline_subtle = p.hairlineSubtle.rgba
+        c.hairline_standard = p.hairlineStandard.rgba
+        return c
+    }
+
+    package static func rect(_ r: HudRect) -> hud_rect_t { hud_rect_t(x: r.x, y: r.y, width: r.width, height: r.height) }
+
+    package static func insets(_ i: HudInsets) -> hud_insets_t { hud_insets_t(top: i.top, left: i.left, bottom: i.bottom, right: i.right) }
+}
+
+/// Builds the ABI's interaction view.
+package enum InteractionMarshaler {
+    package static func make(_ interaction: HudInteraction) -> hud_interaction_t {
+        var view = hud_interaction_t()
+        view.struct_size = UInt32(MemoryLayout<hud_interaction_t>.size)
+        view.pressed_position = Int32(HUD_POSITION_NONE)
+        view.pressed_part = Int32(HUD_PART_NONE)
+        view.pressed_mode_index = -1
+        switch interaction.pressed {
+        case .slot(let position)?:
+            view.pressed_position = hud_position_t(position.rawValue)
+            view.pressed_part = Int32(HUD_PART_SLOT)
+        case .secondary(let position)?:
+            view.pressed_position = hud_position_t(position.rawValue)
+            view.pressed_part = Int32(HUD_PART_SECONDARY)
+        case .mode(let position, let index)?:
+            view.pressed_position = hud_position_t(position.rawValue)
+            view.pressed_part = Int32(HUD_PART_MODE)
+            view.pressed_mode_index = Int32(clamping: index)
+        case nil:
+            break
+        }
+        view.revealed_position = interaction.revealedPosition.map { hud_position_t($0.rawValue) } ?? Int32(HUD_POSITION_NONE)
+        return view
     }
 }

@@ -1,0 +1,226 @@
+import HudUnsafe
+import Glibc
+
+/// Runs plugin code in a child process: `hudhost _sandbox <mode> ...`
+/// (the host's own executable), with stdin from /dev/null, the child's
+/// stdout captured (plugin code must not print; it can never reach the
+/// parent's stdout), stderr inherited, and results streamed as one JSON
+/// object per line on a dedicated pipe (fd 3 in the child). A wall-clock
+/// timeout, reset by every line, is enforced here: on expiry the child's
+/// whole process group gets SIGKILL. CPU and address-space limits are set
+/// by the child itself (`SandboxLimits.apply`) before it loads anything.
+///
+/// The validator uses it per plugin; `probe` and scanning can use the same
+/// runner with their own `_sandbox` modes.
+package enum SandboxProcess {
+    package enum Termination: Sendable, Equatable, CustomStringConvertible {
+        case exited(Int32)
+        case signaled(Int32)
+        /// Killed by us after `timeoutSeconds` without a line.
+        case timedOut(seconds: Double)
+        /// The child could not be started.
+        case spawnFailed(String)
+
+        package var description: String {
+            switch self {
+            case .exited(let status): "exited with status \(status)"
+            case .signaled(let signal): "killed by \(SignalName.of(signal))"
+            case .timedOut(let seconds): "no progress for \(JSONValue.format(seconds)) s, killed"
+            case .spawnFailed(let reason): "could not start: \(reason)"
+            }
+        }
+    }
+
+    package struct Outcome: Sendable {
+        package var termination: Termination
+        /// What the child wrote to stdout (at most 64 KiB kept).
+        package var stdout: [UInt8]
+        package var stdoutBytes: Int
+    }
+
+    /// The file descriptor results arrive on, in the child.
+    package static let resultDescriptor: Int32 = 3
+
+    /// Spawns and supervises one child; `onLine` gets each result line.
+    /// - Parameter resetOnLine: when true (the validator), every result line
+    ///   restarts the timeout; when false (scans), the deadline is fixed, so
+    ///   a child cannot keep itself alive by writing lines.
+    package static func run(executable: String, arguments: [String], timeoutSeconds: Double,
+                           environment extra: [String: String] = [:], resetOnLine: Bool = true, onLine: (String) -> Void) -> Outcome {
+        let child: (pid: Int32, results: Int32, stdout: Int32)
+        switch spawn(executable: executable, arguments: arguments, extra: extra) {
+        case .success(let value): child = value
+        case .failure(let failure): return Outcome(termination: .spawnFailed(failure.message), stdout: [], stdoutBytes: 0)
+        }
+        defer {
+            SystemCalls.closeDescriptor(child.results)
+            SystemCalls.closeDescriptor(child.stdout)
+        }
+        var pending: [UInt8] = []
+        var captured: [UInt8] = []
+        var capturedBytes = 0
+        var resultsOpen = true, stdoutOpen = true
+        let timeout = UInt64(timeoutSeconds * 1e9)
+        var deadline = SystemCalls.monotonicNanoseconds() + timeout
+        var exitStatus: ExitStatus?
+
+        /// Reads what is there; false once the descriptor is closed.
+        func drain(_ fd: Int32, isResults: Bool) -> Bool {
+            // A child that writes without pause must not keep us here past
+            // the deadline: at most 16 chunks per call, then check time.
+            for _ in 0..<16 {
+                switch SystemCalls.read(fd, maximum: 65536) {
+                case .bytes(let chunk):
+                    if isResults {
+                        pending += chunk
+                        while let newline = pending.firstIndex(of: 10) {
+                            let line = String(decoding: pending[..<newline], as: UTF8.self)
+                            pending.removeSubrange(...newline)
+                            if resetOnLine { deadline = SystemCalls.monotonicNanoseconds() + timeout }
+                            onLine(line)
+                        }
+                    } else {
+                        capturedBytes += chunk.count
+                        if captured.count < 65536 { captured += chunk.prefix(65536 - captured.count) }
+                    }
+                case .endOfFile, .failed:
+                    return false
+                case .wouldBlock:
+                    return true
+                }
+            }
+            return true
+        }
+
+        while true {
+            if exitStatus == nil, let reaped = SystemCalls.wait(child.pid, blocking: false) { exitStatus = reaped.status }
+            if let status = exitStatus {
+                // The child is gone: take what is left and stop (a grandchild
+                // holding the pipes open must not keep us waiting).
+                if resultsOpen { _ = drain(child.results, isResults: true) }
+                if stdoutOpen { _ = drain(child.stdout, isResults: false) }
+                SystemCalls.signal(-child.pid, SIGKILL)
+                let termination: Termination = switch status {
+                case .exited(let code): .exited(code)
+                case .signaled(let signal): .signaled(signal)
+                }
+                return Outcome(termination: termination, stdout: captured, stdoutBytes: capturedBytes)
+            }
+            let now = SystemCalls.monotonicNanoseconds()
+            if now >= deadline {
+                SystemCalls.signal(-child.pid, SIGKILL)
+                SystemCalls.signal(child.pid, SIGKILL)
+                _ = SystemCalls.wait(child.pid)
+                return Outcome(termination: .timedOut(seconds: timeoutSeconds), stdout: captured, stdoutBytes: capturedBytes)
+            }
+            var open: [Int32] = []
+            if resultsOpen { open.append(child.results) }
+            if stdoutOpen { open.append(child.stdout) }
+            let wait = Int32(min(100, max(1, (deadline - now) / 1_000_000)))
+            if open.isEmpty {
+                SystemCalls.sleep(milliseconds: UInt32(wait))
+                continue
+            }
+            for fd in SystemCalls.pollReadable(open, timeoutMilliseconds: wait) {
+                if fd == child.results {
+                    resultsOpen = drain(child.results, isResults: true)
+                } else {
+                    stdoutOpen = drain(child.stdout, isResults: false)
+                }
+            }
+        }
+    }
+
+    /// Starts the child with stdin from /dev/null, stdout on a pipe and the
+    /// result pipe on `resultDescriptor`, in a process group of its own.
+    private static func spawn(executable: String, arguments: [String], extra: [String: String])
+        -> Result<(pid: Int32, results: Int32, stdout: Int32), SpawnFailure> {
+        SystemCalls.spawnLock.withLock { _ in
+            let results: (read: Int32, write: Int32)
+            switch SystemCalls.makePipe() {
+            case .success(let pipe): results = pipe
+            case .failure(let error): return .failure(SpawnFailure("pipe() failed: \(error)"))
+            }
+            let output: (read: Int32, write: Int32)
+            switch SystemCalls.makePipe() {
+            case .success(let pipe): output = pipe
+            case .failure(let error):
+                SystemCalls.closeDescriptor(results.read)
+                SystemCalls.closeDescriptor(results.write)
+                return .failure(SpawnFailure("pipe() failed: \(error)"))
+            }
+            var environment = SystemCalls.environment()
+            // The Swift backtracer would hold the pipes open and hang a crashed child.
+            environment["SWIFT_BACKTRACE"] = "enable=no"
+            environment.merge(extra) { $1 }
+            var request = SpawnRequest(executable: executable, arguments: arguments, environment: environment)
+            request.redirections = [
+                .open(descriptor: 0, path: "/dev/null", mode: .read),
+                .duplicate(from: output.write, to: 1),
+                .duplicate(from: results.write, to: resultDescriptor),
+            ]
+            request.newProcessGroup = true
+            request.defaultSignals = true
+            let spawned = SystemCalls.spawn(request)
+            SystemCalls.closeDescriptor(results.write)
+            SystemCalls.closeDescriptor(output.write)
+            switch spawned {
+            case .failure(let error):
+                SystemCalls.closeDescriptor(results.read)
+                SystemCalls.closeDescriptor(output.read)
+                return .failure(SpawnFailure("posix_spawn(\(executable)) failed: \(error)"))
+            case .success(let pid):
+                SystemCalls.setNonBlocking(results.read)
+                SystemCalls.setNonBlocking(output.read)
+                return .success((pid, results.read, output.read))
+            }
+        }
+    }
+
+    /// This process's executable (`/proc/self/exe`, resolved).
+    package static var ownExecutable: String? { SystemCalls.ownExecutable() }
+}
+
+/// Why a child could not be started, as a sentence.
+struct SpawnFailure: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// The child's side: resource limits applied to itself before any plugin
+/// code runs, and the result channel.
+package enum SandboxLimits {
+    /// RLIMIT_CPU (seconds of CPU time: SIGXCPU, then SIGKILL a second
+    /// later), RLIMIT_AS (bytes of address space: allocations fail) and no
+    /// core files.
+    package static func apply(cpuSeconds: Int, addressSpaceBytes: UInt64) {
+        SystemCalls.limit(.core, soft: 0, hard: 0)
+        if cpuSeconds > 0 { SystemCalls.limit(.cpuSeconds, soft: UInt64(cpuSeconds), hard: UInt64(cpuSeconds) + 1) }
+        if addressSpaceBytes > 0 && !runsUnderSanitizer { SystemCalls.limit(.addressSpace, soft: addressSpaceBytes, hard: addressSpaceBytes) }
+    }
+
+    /// AddressSanitizer and ThreadSanitizer reserve terabytes of shadow
+    /// address space at start-up and then need more on their own: under an
+    /// address-space limit every allocation of the sanitizer runtime fails
+    /// ("out of memory: failed to allocate ... InternalMmapVector"). A
+    /// sanitizer build (CI, Docs/RELIABILITY.md) keeps the CPU limit and the
+    /// timeout but drops RLIMIT_AS.
+    package static let runsUnderSanitizer = ["__asan_init", "__tsan_init", "__msan_init"].contains { DynamicLibrary.processDefines($0) }
+
+    /// Writes one line to `descriptor`, whole (retrying short writes).
+    package static func writeLine(_ text: String, to descriptor: Int32) {
+        SystemCalls.writeAll(descriptor, Array(text.utf8) + [10])
+    }
+}
+
+/// Signal names for reports.
+package enum SignalName {
+    package static func of(_ signal: Int32) -> String {
+        let names: [Int32: String] = [
+            SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGILL: "SIGILL", SIGFPE: "SIGFPE",
+            SIGKILL: "SIGKILL", SIGTERM: "SIGTERM", SIGXCPU: "SIGXCPU", SIGTRAP: "SIGTRAP", SIGPIPE: "SIGPIPE",
+            SIGSYS: "SIGSYS", SIGINT: "SIGINT",
+        ]
+        return names[signal] ?? "signal \(signal)"
+    }
+}

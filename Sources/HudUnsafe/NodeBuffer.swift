@@ -1,0 +1,563 @@
+package import HudModel
+package import HudRendererAPI
+import Glibc
+
+// The host-owned node buffer a renderer writes its layout into, the layout
+// call itself (two-call idiom, action-during-layout guard), the in-place
+// validation of every node, and the zero-copy read view of a validated
+// buffer. Node strings point into the renderer's inputs or its static
+// storage; they are read (bounded, checked) only while both are alive.
+
+/// One registered renderer: its descriptor (plugin-owned, valid for the
+/// life of the process since libraries are never closed) and a reusable,
+/// host-owned node buffer.
+///
+/// Not thread-safe: one `PluginRenderer` serves one thread at a time (the
+/// shell's). The buffer is reused across calls, so a steady-state layout
+/// allocates nothing for the call itself.
+package final class PluginRenderer {
+    package let info: RendererInfo
+    private let descriptor: UnsafePointer<hud_renderer_descriptor_t>
+    private var buffer: LayoutBuffer
+    /// Keeps the title's C string alive while nodes that point at it are read.
+    private let titles = TitleStorage()
+    /// True while a frame from `buffer` is being read (re-entrancy guard).
+    private var frameInUse = false
+
+    package init(info: RendererInfo, descriptor: UnsafePointer<hud_renderer_descriptor_t>) {
+        self.info = info
+        self.descriptor = descriptor
+        self.buffer = LayoutBuffer(capacity: 64)
+    }
+
+    /// Calls the renderer, validates every node in place and decodes the
+    /// result into Swift values (allocates: the convenience path).
+    package func layout(_ snapshot: CComplications, environment: HudEnvironment, interaction: HudInteraction) throws(RegistryError) -> HudLayout {
+        try withFrame(snapshot, environment: environment, interaction: interaction) { $0.decoded() }
+    }
+
+    /// Calls the renderer into the reused buffer, growing it once if it
+    /// asks, validates every node in place and hands `body` a view of them.
+    /// The per-frame path: with the buffer already large enough, nothing
+    /// here allocates on the heap. The frame is valid only inside `body`.
+    package func withFrame<R>(_ snapshot: CComplications, environment: HudEnvironment, interaction: HudInteraction,
+                      _ body: (LayoutFrame) -> R) throws(RegistryError) -> R {
+        // A layout requested from inside `body` (for the same renderer) must
+        // not overwrite, or free, the buffer the outer frame is reading: it
+        // gets a renderer of its own for that call.
+        if frameInUse {
+            return try PluginRenderer(info: info, descriptor: descriptor).withFrame(snapshot, environment: environment, interaction: interaction, body)
+        }
+        frameInUse = true
+        defer { frameInUse = false }
+        var output = hud_layout_t()
+        let status = try call(snapshot, environment, interaction, &output)
+        guard status == Int32(HUD_STATUS_OK) else {
+            throw .layoutFailed(id: info.id, origin: info.origin.description, status: status)
+        }
+        do {
+            try LayoutValidator.validate(output, nodes: UnsafeRawPointer(buffer.nodes), stride: buffer.stride)
+        } catch {
+            throw error.registryError(info)
+        }
+        let current = buffer
+        return withExtendedLifetime(current) {
+            body(LayoutFrame(validated: output, nodes: UnsafeRawPointer(current.nodes), stride: current.stride))
+        }
+    }
+
+    private func call(_ snapshot: CComplications, _ environment: HudEnvironment, _ interaction: HudInteraction,
+                      _ output: inout hud_layout_t) throws(RegistryError) -> Int32 {
+        var attempts = 0
+        var interactionView = InteractionMarshaler.make(interaction)
+        while true {
+            attempts += 1
+            buffer.prepare(&output)
+            let (status, violations) = EnvironmentMarshaler.with(environment, titles: titles) { env in
+                PluginCalls.layout(descriptor, snapshot.view, env, &interactionView, &output)
+            }
+            buffer.noteWritten(status: status, count: output.count)
+            guard violations == 0 else {
+                throw .actionCalledDuringLayout(id: info.id, origin: info.origin.description, count: violations)
+            }
+            if status == Int32(HUD_STATUS_BUFFER_TOO_SMALL) {
+                let needed = output.count
+                guard needed > buffer.capacity, needed <= UInt32(ABILimits.maxNodes), attempts < 2 else {
+                    throw .layoutTooLarge(id: info.id, origin: info.origin.description, requested: needed)
+                }
+                buffer = LayoutBuffer(capacity: Int(needed))
+                continue
+            }
+            if status == Int32(HUD_STATUS_OK), output.count > UInt32(buffer.capacity) {
+                throw .invalidLayout(id: info.id, origin: info.origin.description, node: nil, field: "count",
+                                     reason: "is \(output.count) but the buffer holds \(buffer.capacity) nodes and the status was OK; return HUD_STATUS_BUFFER_TOO_SMALL when the buffer is short")
+            }
+            return status
+        }
+    }
+}
+
+/// The host-owned node buffer: `capacity` nodes of `stride` bytes, zeroed
+/// for the renderer as the ABI promises.
+///
+/// Zeroing is incremental: the whole buffer is zeroed once when it is made,
+/// and before each later call only the nodes the previous call may have
+/// written (its `count`, capped at the capacity; the whole buffer after a
+/// failed call, whose count says nothing). A renderer writes nodes only
+/// below `count`, so the renderer always starts from an all-zero buffer,
+/// and a steady-state call clears a few nodes instead of the whole
+/// capacity (64 nodes × 168 bytes).
+package final class LayoutBuffer {
+    package let capacity: Int
+    package let stride: Int
+    package let nodes: UnsafeMutableRawPointer
+    /// Leading nodes that may hold bytes from the previous call.
+    private var dirtyNodes: Int
+
+    package init(capacity: Int) {
+        self.capacity = capacity
+        self.stride = MemoryLayout<hud_node_t>.stride
+        self.nodes = .allocate(byteCount: max(1, capacity * stride), alignment: MemoryLayout<hud_node_t>.alignment)
+        self.dirtyNodes = capacity
+    }
+
+    deinit { nodes.deallocate() }
+
+    /// Zeroes the nodes the previous call may have written and fills the
+    /// host's half of the layout header.
+    package func prepare(_ output: inout hud_layout_t) {
+        if dirtyNodes > 0 {
+            nodes.initializeMemory(as: UInt8.self, repeating: 0, count: dirtyNodes * stride)
+            dirtyNodes = 0
+        }
+        output = hud_layout_t()
+        output.struct_size = UInt32(MemoryLayout<hud_layout_t>.size)
+        output.node_stride = UInt32(stride)
+        output.nodes = nodes
+        output.capacity = UInt32(capacity)
+    }
+
+    /// Records how much of the buffer a call may have written.
+    package func noteWritten(status: Int32, count: UInt32) {
+        let succeeded = status == Int32(HUD_STATUS_OK) || status == Int32(HUD_STATUS_BUFFER_TOO_SMALL)
+        dirtyNodes = succeeded ? min(Int(count), capacity) : capacity
+    }
+}
+
+/// Validates a layout a renderer wrote and decodes it into Swift values.
+/// Nothing a renderer returns is used before it passes: counts, enums,
+/// finite non-negative geometry, UTF-8 strings within their limits.
+/// A failure names the node and the field.
+///
+/// Two steps: `LayoutValidator` checks the nodes in place (no heap
+/// allocation on success: the per-frame path), then `LayoutFrame.decoded()`
+/// copies a validated frame into a `HudLayout` (allocates: arrays, strings).
+package struct LayoutDecoder {
+    package let info: RendererInfo
+    package let environment: HudEnvironment
+
+    package init(info: RendererInfo, environment: HudEnvironment) {
+        self.info = info
+        self.environment = environment
+    }
+
+    package func decode(_ output: hud_layout_t, nodes: UnsafeMutableRawPointer, stride: Int) throws(RegistryError) -> HudLayout {
+        do {
+            try LayoutValidator.validate(output, nodes: UnsafeRawPointer(nodes), stride: stride)
+        } catch {
+            throw error.registryError(info)
+        }
+        return LayoutFrame(validated: output, nodes: UnsafeRawPointer(nodes), stride: stride).decoded()
+    }
+}
+
+/// The in-place check of one layout: every rule the decoder enforces, read
+/// straight from the renderer's node buffer, with no heap allocation unless
+/// it fails. Checks run in a fixed order (insets, hidden bits, then per node
+/// the fields in declaration order), so the first problem is the one named.
+package enum LayoutValidator {
+    /// The largest coordinate magnitude accepted (far beyond any screen, small
+    /// enough that sums of a few coordinates stay exact and finite).
+    package static let maxCoordinate = 1e7
+
+    /// What is wrong, kept as plain values (field names are string literals)
+    /// so that building and throwing it allocates nothing; the message is
+    /// only formatted when the violation becomes a `RegistryError`.
+    package struct Violation: Error {
+        /// The node index, or nil for the layout header.
+        var node: Int?
+        var field: String
+        var problem: Problem
+
+        enum Problem {
+            case unknownHiddenBits(UInt32)
+            case notAnEnumValue(Int32, family: String)
+            case modeIndex(Int32)
+            case coordinate(Double)
+            case length(Double)
+            case string(CStringReader.Failure)
+        }
+
+        var reason: String {
+            switch problem {
+            case .unknownHiddenBits(let bits): "has unknown bits 0x\(String(bits, radix: 16))"
+            case .notAnEnumValue(let value, let family): "is \(value), not a \(family) value"
+            case .modeIndex(let value): "is \(value); it is -1 or an index below \(HUD_MAX_MODES)"
+            case .coordinate(let value):
+                "is \(value); coordinates must be finite and within ±\(Int(LayoutValidator.maxCoordinate)) pt"
+            case .length(let value):
+                "is \(value); it must be finite, non-negative and at most \(Int(LayoutValidator.maxCoordinate)) pt"
+            case .string(let failure): CStringReader.explain(failure)
+            }
+        }
+
+        func registryError(_ info: RendererInfo) -> RegistryError {
+            .invalidLayout(id: info.id, origin: info.origin.description, node: node, field: field, reason: reason)
+        }
+    }
+
+    /// Checks the header and the first `output.count` nodes of `nodes`.
+    /// The caller has already checked `count` against the buffer's capacity.
+    package static func validate(_ output: hud_layout_t, nodes: UnsafeRawPointer, stride: Int) throws(Violation) {
+        let insets = output.content_insets
+        try length(insets.top, nil, "content_insets.top")
+        try length(insets.left, nil, "content_insets.left")
+        try length(insets.bottom, nil, "content_insets.bottom")
+        try length(insets.right, nil, "content_insets.right")
+        let unknownBits = output.hidden_positions & ~UInt32(HUD_POSITION_ALL_BITS)
+        guard unknownBits == 0 else {
+            throw Violation(node: nil, field: "hidden_positions", problem: .unknownHiddenBits(unknownBits))
+        }
+        for index in 0..<Int(output.count) {
+            let node = (nodes + index * stride).assumingMemoryBound(to: hud_node_t.self)
+            // Fast path: one branch-light pass over the scalar fields; only a
+            // node that fails it goes through the ordered checks that name
+            // the first bad field. (The fast path is never more lenient:
+            // whatever it accepts, the ordered checks accept too.)
+            if !scalarsAreValid(node) { try scalars(node, index: index) }
+            try string(node.pointee.icon, index, "icon", limit: Int(HUD_MAX_ICON_BYTES))
+            try string(node.pointee.label, index, "label", limit: Int(HUD_MAX_LABEL_BYTES))
+            try string(node.pointee.accessibility_label, index, "accessibility_label", limit: Int(HUD_MAX_LABEL_BYTES))
+        }
+    }
+
+    /// Every enum, index and geometry field of a node within its range, read
+    /// in place (NaN fails every comparison, so it is rejected too).
+    @inline(__always)
+    private static func scalarsAreValid(_ node: UnsafePointer<hud_node_t>) -> Bool {
+        // Fields are read through the pointer one by one (no copy of the
+        // 168-byte node); `&` on Bool does not short-circuit, so this is a
+        // straight line of compares.
+        let m = maxCoordinate
+        @inline(__always) func within(_ value: Int32, _ low: Int32, _ high: Int32) -> Bool {
+            UInt32(bitPattern: value &- low) <= UInt32(bitPattern: high &- low)
+        }
+        @inline(__always) func length(_ value: Double) -> Bool { value >= 0 && value <= m }
+        @inline(__always) func coordinate(_ value: Double) -> Bool { abs(value) <= m }
+        let enums = within(node.pointee.kind, Int32(HUD_NODE_KIND_CONTAINER), Int32(HUD_NODE_KIND_MODE_ITEM))
+            & within(node.pointee.position, Int32(HUD_POSITION_NONE), Int32(HUD_POSITION_CENTER))
+            & within(node.pointee.part, Int32(HUD_PART_NONE), Int32(HUD_PART_CONTAINER))
+            & within(node.pointee.mode_index, -1, Int32(HUD_MAX_MODES) - 1)
+            & within(node.pointee.shape, Int32(HUD_SHAPE_RECTANGLE), Int32(HUD_SHAPE_CAPSULE))
+            & within(node.pointee.material, Int32(HUD_MATERIAL_NONE), Int32(HUD_MATERIAL_REGULAR))
+            & within(node.pointee.placement, Int32(HUD_PLACEMENT_OVERLAY), Int32(HUD_PLACEMENT_BOTTOM_INSET))
+        let frame = coordinate(node.pointee.frame.x) & coordinate(node.pointee.frame.y)
+            & length(node.pointee.frame.width) & length(node.pointee.frame.height)
+        let hit = coordinate(node.pointee.hit.x) & coordinate(node.pointee.hit.y)
+            & length(node.pointee.hit.width) & length(node.pointee.hit.height)
+        let style = length(node.pointee.corner_radius) & length(node.pointee.stroke_width) & length(node.pointee.font_size)
+        return enums & frame & hit & style
+    }
+
+    /// The ordered, naming checks of a node's scalar fields.
+    private static func scalars(_ pointer: UnsafePointer<hud_node_t>, index: Int) throws(Violation) {
+        let n = pointer.pointee
+        guard HudNode.Kind(rawValue: n.kind) != nil else {
+            throw Violation(node: index, field: "kind", problem: .notAnEnumValue(n.kind, family: "HUD_NODE_KIND_*"))
+        }
+        guard n.position == Int32(HUD_POSITION_NONE) || Position(rawValue: Int(n.position)) != nil else {
+            throw Violation(node: index, field: "position", problem: .notAnEnumValue(n.position, family: "HUD_POSITION_*"))
+        }
+        guard n.part == Int32(HUD_PART_NONE) || HudNode.Part(rawValue: n.part) != nil else {
+            throw Violation(node: index, field: "part", problem: .notAnEnumValue(n.part, family: "HUD_PART_*"))
+        }
+        guard n.mode_index >= -1, n.mode_index < Int32(HUD_MAX_MODES) else {
+            throw Violation(node: index, field: "mode_index", problem: .modeIndex(n.mode_index))
+        }
+        guard HudNode.Shape(rawValue: n.shape) != nil else {
+            throw Violation(node: index, field: "shape", problem: .notAnEnumValue(n.shape, family: "HUD_SHAPE_*"))
+        }
+        guard HudNode.Material(rawValue: n.material) != nil else {
+            throw Violation(node: index, field: "material", problem: .notAnEnumValue(n.material, family: "HUD_MATERIAL_*"))
+        }
+        guard HudNode.Placement(rawValue: n.placement) != nil else {
+            throw Violation(node: index, field: "placement", problem: .notAnEnumValue(n.placement, family: "HUD_PLACEMENT_*"))
+        }
+        try coordinate(n.frame.x, index, "frame.x")
+        try coordinate(n.frame.y, index, "frame.y")
+        try length(n.frame.width, index, "frame.width")
+        try length(n.frame.height, index, "frame.height")
+        try coordinate(n.hit.x, index, "hit.x")
+        try coordinate(n.hit.y, index, "hit.y")
+        try length(n.hit.width, index, "hit.width")
+        try length(n.hit.height, index, "hit.height")
+        try length(n.corner_radius, index, "corner_radius")
+        try length(n.stroke_width, index, "stroke_width")
+        try length(n.font_size, index, "font_size")
+    }
+
+    @inline(__always)
+    private static func coordinate(_ value: Double, _ index: Int, _ field: String) throws(Violation) {
+        guard value.isFinite, abs(value) <= maxCoordinate else {
+            throw Violation(node: index, field: field, problem: .coordinate(value))
+        }
+    }
+
+    @inline(__always)
+    private static func length(_ value: Double, _ index: Int?, _ field: String) throws(Violation) {
+        guard value.isFinite, value >= 0, value <= maxCoordinate else {
+            throw Violation(node: index, field: field, problem: .length(value))
+        }
+    }
+
+    /// A nullable node string: NUL within `limit + 1` bytes, valid UTF-8.
+    private static func string(_ pointer: UnsafePointer<CChar>?, _ index: Int, _ field: String, limit: Int) throws(Violation) {
+        guard let pointer else { return }
+        let length = strnlen(pointer, limit + 1)
+        guard length <= limit else { throw Violation(node: index, field: field, problem: .string(.tooLong(limit: limit))) }
+        guard UTF8Validation.isValid(UnsafeRawPointer(pointer), count: length) else {
+            throw Violation(node: index, field: field, problem: .string(.invalidUTF8))
+        }
+    }
+}
+
+/// Well-formed UTF-8 (Unicode 15, table 3-7: no overlong forms, no
+/// surrogates, nothing above U+10FFFF) checked over raw bytes without
+/// making a `String`; ASCII runs are skipped eight bytes at a time. The same
+/// rule `String(validating:as: UTF8.self)` applies.
+package enum UTF8Validation {
+    package static func isValid(_ start: UnsafeRawPointer, count: Int) -> Bool {
+        isASCII(start, count: count) || isValidMultibyte(start, count: count)
+    }
+
+    /// True when no byte has its high bit set: eight bytes per load, the
+    /// last load overlapping the previous one instead of a byte loop (every
+    /// load stays inside the `count` bytes).
+    @inline(__always)
+    package static func isASCII(_ start: UnsafeRawPointer, count: Int) -> Bool {
+        let high: UInt64 = 0x8080_8080_8080_8080
+        if count >= 8 {
+            var bits: UInt64 = 0
+            var i = 0
+            while i + 8 < count {
+                bits |= start.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                i += 8
+            }
+            bits |= start.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            return bits & high == 0
+        }
+        var bits: UInt8 = 0
+        for i in 0..<count { bits |= start.load(fromByteOffset: i, as: UInt8.self) }
+        return bits & 0x80 == 0
+    }
+
+    private static func isValidMultibyte(_ start: UnsafeRawPointer, count: Int) -> Bool {
+        let bytes = start.assumingMemoryBound(to: UInt8.self)
+        var i = 0
+        while i < count {
+            // ASCII runs, eight bytes at a time.
+            while i + 8 <= count, start.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                i += 8
+            }
+            guard i < count else { return true }
+            let lead = bytes[i]
+            if lead < 0x80 {
+                i += 1
+                continue
+            }
+            let width: Int
+            var low: UInt8 = 0x80, high: UInt8 = 0xBF  // bounds for the second byte
+            switch lead {
+            case 0xC2...0xDF: width = 2
+            case 0xE0: width = 3; low = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: width = 3
+            case 0xED: width = 3; high = 0x9F
+            case 0xF0: width = 4; low = 0x90
+            case 0xF1...0xF3: width = 4
+            case 0xF4: width = 4; high = 0x8F
+            default: return false
+            }
+            guard i + width <= count else { return false }
+            let second = bytes[i + 1]
+            guard second >= low, second <= high else { return false }
+            var k = 2
+            while k < width {
+                guard bytes[i + k] & 0xC0 == 0x80 else { return false }
+                k += 1
+            }
+            i += width
+        }
+        return true
+    }
+}
+
+extension Bool {
+    /// Non-short-circuiting AND, so the validator's fast path is a straight
+    /// line of compares rather than a branch per field.
+    @inline(__always)
+    fileprivate static func & (lhs: Bool, rhs: Bool) -> Bool {
+        (UInt8(lhs ? 1 : 0) & UInt8(rhs ? 1 : 0)) != 0
+    }
+}
+
+/// A validated layout, read in place from the registry's reused node
+/// buffer: the per-frame view. Getting one (`RendererRegistry.withLayout`)
+/// allocates nothing on the heap in steady state; reading its scalar fields,
+/// iterating it and hit testing allocate nothing either. Only the `String`
+/// accessors (`icon`, `label`, `accessibilityLabel`), `hiddenPositions` and
+/// `decoded()` make Swift values, and they say so.
+///
+/// Lifetime: a frame (and every `LayoutNodeView` taken from it) is valid
+/// only inside the `withLayout` closure that received it: the next layout
+/// call reuses the buffer, and node strings point into the renderer's inputs
+/// or static storage. Do not store it; call `decoded()` to keep a layout.
+package struct LayoutFrame: RandomAccessCollection {
+    /// The renderer's nodes; already validated.
+    private let nodes: UnsafeRawPointer
+    private let stride: Int
+    /// Nodes in the layout, in emission order.
+    package let count: Int
+    /// Points the chrome takes from the content area (see `HudLayout`).
+    package let contentInsets: HudInsets
+    /// `HUD_POSITION_BIT` mask of positions deliberately not shown.
+    private let hiddenBits: UInt32
+
+    /// Wraps a layout that passed `LayoutValidator.validate`.
+    package init(validated output: hud_layout_t, nodes: UnsafeRawPointer, stride: Int) {
+        self.nodes = nodes
+        self.stride = stride
+        self.count = Int(output.count)
+        let i = output.content_insets
+        self.contentInsets = HudInsets(top: i.top, left: i.left, bottom: i.bottom, right: i.right)
+        self.hiddenBits = output.hidden_positions
+    }
+
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { count }
+
+    package subscript(index: Int) -> LayoutNodeView {
+        precondition(index >= 0 && index < count, "LayoutFrame index \(index) out of range 0..<\(count)")
+        return LayoutNodeView((nodes + index * stride).assumingMemoryBound(to: hud_node_t.self))
+    }
+
+    /// True when the renderer reported `position` as published but not shown.
+    package func isHidden(_ position: Position) -> Bool {
+        hiddenBits & position.bit != 0
+    }
+
+    /// Positions that had a slot but were deliberately not shown (allocates a set).
+    package var hiddenPositions: Set<Position> {
+        Set(Position.allCases.filter(isHidden))
+    }
+
+    /// The index of the topmost interactive node whose hit region contains
+    /// the point: highest z, and among equal z the last emitted (the same
+    /// rule as `HudLayout.hitTest`). One linear pass, no allocation.
+    package func hitTestIndex(x: Double, y: Double) -> Int? {
+        var best: Int?
+        var bestZ = Int32.min
+        for index in 0..<count {
+            let node = self[index]
+            guard node.isInteractive, node.rawZ >= bestZ, node.hit.contains(x: x, y: y) else { continue }
+            best = index
+            bestZ = node.rawZ
+        }
+        return best
+    }
+
+    /// The pressable target under the point, if any (no allocation).
+    package func hitTest(x: Double, y: Double) -> HudInteraction.Target? {
+        hitTestIndex(x: x, y: y).flatMap { self[$0].target }
+    }
+
+    /// Copies the frame into a `HudLayout` that outlives the call (allocates).
+    package func decoded() -> HudLayout {
+        var decoded: [HudNode] = []
+        decoded.reserveCapacity(count)
+        for node in self { decoded.append(node.decoded()) }
+        return HudLayout(nodes: decoded, contentInsets: contentInsets, hiddenPositions: hiddenPositions)
+    }
+}
+
+/// One validated node of a `LayoutFrame`, read in place. Same fields as
+/// `HudNode`; valid only while its frame is.
+package struct LayoutNodeView {
+    private let node: UnsafePointer<hud_node_t>
+
+    package init(_ node: UnsafePointer<hud_node_t>) { self.node = node }
+
+    // The enum initializers cannot fail: the validator checked every value.
+    package var kind: HudNode.Kind { HudNode.Kind(rawValue: node.pointee.kind)! }
+    package var position: Position? {
+        node.pointee.position == Int32(HUD_POSITION_NONE) ? nil : Position(rawValue: Int(node.pointee.position))!
+    }
+    package var part: HudNode.Part? {
+        node.pointee.part == Int32(HUD_PART_NONE) ? nil : HudNode.Part(rawValue: node.pointee.part)!
+    }
+    package var modeIndex: Int? { node.pointee.mode_index >= 0 ? Int(node.pointee.mode_index) : nil }
+    package var frame: HudRect { Self.rect(node.pointee.frame) }
+    package var hit: HudRect { Self.rect(node.pointee.hit) }
+    package var shape: HudNode.Shape { HudNode.Shape(rawValue: node.pointee.shape)! }
+    package var material: HudNode.Material { HudNode.Material(rawValue: node.pointee.material)! }
+    package var cornerRadius: Double { node.pointee.corner_radius }
+    package var strokeWidth: Double { node.pointee.stroke_width }
+    package var fontSize: Double { node.pointee.font_size }
+    package var fill: HudColor { HudColor(rgba: node.pointee.fill) }
+    package var stroke: HudColor { HudColor(rgba: node.pointee.stroke) }
+    package var iconColor: HudColor { HudColor(rgba: node.pointee.icon_color) }
+    package var textColor: HudColor { HudColor(rgba: node.pointee.text_color) }
+    package var placement: HudNode.Placement { HudNode.Placement(rawValue: node.pointee.placement)! }
+    package var z: Int { Int(node.pointee.z) }
+    package var isPressed: Bool { node.pointee.flags & HUD_NODE_FLAG_PRESSED != 0 }
+    package var isInteractive: Bool { node.pointee.flags & HUD_NODE_FLAG_INTERACTIVE != 0 }
+
+    /// The icon name (allocates a `String`).
+    package var icon: String? { Self.string(node.pointee.icon) }
+    /// The visible text (allocates a `String` beyond 15 UTF-8 bytes).
+    package var label: String? { Self.string(node.pointee.label) }
+    /// The accessibility label (allocates a `String` beyond 15 UTF-8 bytes).
+    package var accessibilityLabel: String? { Self.string(node.pointee.accessibility_label) }
+
+    /// The pressable target this node stands for, if it is interactive.
+    package var target: HudInteraction.Target? {
+        guard isInteractive, let position else { return nil }
+        switch kind {
+        case .slot: return .slot(position)
+        case .secondary: return .secondary(position)
+        case .modeItem: return modeIndex.map { .mode(position, index: $0) }
+        case .container: return nil
+        }
+    }
+
+    /// A `HudNode` copy (allocates its strings).
+    package func decoded() -> HudNode {
+        HudNode(
+            kind: kind, position: position, part: part, modeIndex: modeIndex,
+            frame: frame, hit: hit, shape: shape, material: material,
+            cornerRadius: cornerRadius, strokeWidth: strokeWidth, fontSize: fontSize,
+            fill: fill, stroke: stroke, iconColor: iconColor, textColor: textColor,
+            placement: placement, z: z, isPressed: isPressed, isInteractive: isInteractive,
+            icon: icon, label: label, accessibilityLabel: accessibilityLabel
+        )
+    }
+
+    package var rawZ: Int32 { node.pointee.z }
+
+    private static func rect(_ r: hud_rect_t) -> HudRect { HudRect(x: r.x, y: r.y, width: r.width, height: r.height) }
+
+    /// A validated node string (NUL-terminated, UTF-8, within its limit).
+    private static func string(_ pointer: UnsafePointer<CChar>?) -> String? {
+        guard let pointer else { return nil }
+        return String(decoding: UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)), as: UTF8.self)
+    }
+}

@@ -1,0 +1,303 @@
+package import HudModel
+package import HudRendererAPI
+import BuiltinRenderers
+import Glibc
+
+// Every `dlopen`, `dlsym` and `dlerror` of the host, and every call from the
+// host into plugin code (the entry function, init/deinit, the descriptor
+// accessors, layout and the extension lookup), lives in this file; together
+// with the reading of the structures a plugin hands back (bounded C
+// strings, size handshakes). Each function says what it trusts.
+//
+// Ownership: an entry and its descriptors are plugin-owned static data,
+// valid for the life of the process (libraries are never closed); nothing
+// here frees them. Thread: loading is [main-thread] (the registry's).
+
+/// A shared object opened with `dlopen`. Every `dlopen`, `dlsym` and
+/// `dlerror` of the package lives in this file.
+///
+/// Libraries are opened `RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE` and never
+/// closed: unloading a Swift image crashes the host at its next conformance
+/// lookup, and a renderer's descriptors must stay valid for the life of the
+/// registry anyway. The handle is kept only to look up the entry symbol.
+package struct DynamicLibrary {
+    package let path: String
+    private let handle: UnsafeMutableRawPointer
+
+    /// Opens the file at `path` (which must contain a `/`, so the loader never
+    /// searches its own paths or the working directory for it).
+    package static func open(path: String) throws(RegistryError) -> DynamicLibrary {
+        precondition(path.contains("/"), "DynamicLibrary.open needs a path, not a bare name")
+        _ = dlerror()  // clear any stale error
+        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
+            throw .openFailed(path: path, dlerror: lastError() ?? "unknown dlopen failure")
+        }
+        return DynamicLibrary(path: path, handle: handle)
+    }
+
+    /// The address of `symbol` in this library (or its dependencies).
+    package func address(of symbol: String) throws(RegistryError) -> UnsafeMutableRawPointer {
+        _ = dlerror()
+        guard let address = dlsym(handle, symbol) else {
+            throw .missingEntrySymbol(path: path, symbol: symbol, dlerror: Self.lastError() ?? "symbol resolves to NULL")
+        }
+        return address
+    }
+
+    /// True when `symbol` is defined anywhere in this process (the
+    /// executable or a library already loaded); e.g. `__asan_init` tells
+    /// that the process runs under AddressSanitizer.
+    package static func processDefines(_ symbol: String) -> Bool { processSymbol(symbol) != nil }
+
+    /// `dlsym(RTLD_DEFAULT, symbol)`: the symbol's address in this process.
+    package static func processSymbol(_ symbol: String) -> UnsafeMutableRawPointer? {
+        dlsym(UnsafeMutableRawPointer(bitPattern: 0), symbol)
+    }
+
+    private static func lastError() -> String? {
+        guard let message = dlerror() else { return nil }
+        return String(cString: message)
+    }
+}
+
+/// Every call from the host into plugin code goes through this file: the
+/// entry function, init/deinit, the descriptor accessors, layout and the
+/// extension lookup. Each function documents what it trusts.
+package enum PluginCalls {
+    /// Calls a `hud_get_entry_fn` found by `dlsym` (or linked in).
+    package static func entry(at address: UnsafeMutableRawPointer) -> UnsafePointer<hud_entry_t>? {
+        let function = unsafeBitCast(address, to: hud_get_entry_fn.self)
+        return function()
+    }
+
+    package static func initialize(_ entry: UnsafePointer<hud_entry_t>) -> Int32? {
+        guard let initialize = entry.pointee.`init` else { return nil }
+        return initialize()
+    }
+
+    package static func deinitialize(_ entry: UnsafePointer<hud_entry_t>) {
+        entry.pointee.deinit?()
+    }
+
+    package static func rendererCount(_ entry: UnsafePointer<hud_entry_t>) -> UInt32? {
+        guard let count = entry.pointee.renderer_count else { return nil }
+        return count()
+    }
+
+    package static func renderer(_ entry: UnsafePointer<hud_entry_t>, at index: UInt32) -> UnsafePointer<hud_renderer_descriptor_t>? {
+        guard let at = entry.pointee.renderer_at else { return nil }
+        return at(index)
+    }
+
+    /// Runs the renderer's layout with the action-during-layout guard armed;
+    /// `violations` counts actions the renderer tried to call (not run).
+    package static func layout(
+        _ descriptor: UnsafePointer<hud_renderer_descriptor_t>,
+        _ complications: UnsafePointer<hud_complications_t>,
+        _ environment: UnsafePointer<hud_environment_t>,
+        _ interaction: UnsafePointer<hud_interaction_t>,
+        _ output: UnsafeMutablePointer<hud_layout_t>
+    ) -> (status: Int32, violations: Int) {
+        guard let layout = descriptor.pointee.layout else { return (Int32(HUD_STATUS_INVALID_ARGUMENT), 0) }
+        let (status, violations) = ActionThunk.duringLayout {
+            layout(descriptor, complications, environment, interaction, output)
+        }
+        return (status, violations)
+    }
+
+    /// The extension with `id`, or nil. The result is only compared with nil.
+    package static func hasExtension(_ descriptor: UnsafePointer<hud_renderer_descriptor_t>, id: String) -> Bool {
+        guard let lookup = descriptor.pointee.get_extension else { return false }
+        return id.withCString { lookup(descriptor, $0) } != nil
+    }
+}
+
+/// Turns an entry structure (from a linked symbol or from `dlsym`) into
+/// validated renderers: version and size handshake, `init`, then every
+/// descriptor checked against the header's rules before anything is used.
+package struct EntryLoader {
+    package let entry: UnsafePointer<hud_entry_t>
+    package let origin: RendererInfo.Origin
+
+    /// The size of each ABI 1.0 structure: the least a plugin may report.
+    package static let entrySize = MemoryLayout<hud_entry_t>.size
+    package static let descriptorSize = MemoryLayout<hud_renderer_descriptor_t>.size
+
+    package struct Result {
+        package var entry: UnsafePointer<hud_entry_t>
+        package var renderers: [PluginRenderer]
+        package var failures: [RegistryError]
+    }
+
+    package init(entry: UnsafePointer<hud_entry_t>, origin: RendererInfo.Origin) {
+        self.entry = entry
+        self.origin = origin
+    }
+
+    /// The handshake and init. On success the plugin is initialized once;
+    /// renderers that fail validation are reported, the rest returned.
+    package func load() throws(RegistryError) -> Result {
+        let path = origin.description
+        let version = entry.pointee.abi_version
+        guard version >> 16 == UInt32(HUD_ABI_VERSION_MAJOR) else {
+            throw .incompatibleABI(path: path, pluginVersion: Self.versionString(version), hostVersion: Self.versionString(Self.hostVersion))
+        }
+        let size = Int(entry.pointee.struct_size)
+        guard size >= Self.entrySize else {
+            throw .structTooSmall(path: path, structure: "hud_entry_t", size: size, required: Self.entrySize)
+        }
+        guard let status = PluginCalls.initialize(entry) else {
+            throw .invalidDescriptor(path: path, index: -1, id: nil, field: "hud_entry_t.init", reason: "is NULL")
+        }
+        guard status == Int32(HUD_STATUS_OK) else { throw .initFailed(path: path, status: status) }
+
+        guard let count = PluginCalls.rendererCount(entry), count >= 1, count <= UInt32(HUD_MAX_RENDERERS) else {
+            let count = PluginCalls.rendererCount(entry) ?? 0
+            PluginCalls.deinitialize(entry)
+            throw .invalidRendererCount(path: path, count: count)
+        }
+        var result = Result(entry: entry, renderers: [], failures: [])
+        for index in 0..<count {
+            do {
+                result.renderers.append(try descriptor(at: index, path: path, abiVersion: version))
+            } catch {
+                result.failures.append(error)
+            }
+        }
+        if result.renderers.isEmpty { PluginCalls.deinitialize(entry) }
+        return result
+    }
+
+    private func descriptor(at index: UInt32, path: String, abiVersion: UInt32) throws(RegistryError) -> PluginRenderer {
+        let slot = Int(index)
+        guard let descriptor = PluginCalls.renderer(entry, at: index) else {
+            throw .invalidDescriptor(path: path, index: slot, id: nil, field: "renderer_at(\(index))", reason: "returned NULL although renderer_count() is larger")
+        }
+        let size = Int(descriptor.pointee.struct_size)
+        guard size >= Self.descriptorSize else {
+            throw .structTooSmall(path: path, structure: "hud_renderer_descriptor_t", size: size, required: Self.descriptorSize)
+        }
+        let d = descriptor.pointee
+        func text(_ pointer: UnsafePointer<CChar>?, _ field: String, _ limit: Int32, id: String?) throws(RegistryError) -> String {
+            do {
+                return try CStringReader.read(pointer, limit: Int(limit), allowEmpty: false)
+            } catch {
+                throw .invalidDescriptor(path: path, index: slot, id: id, field: field, reason: CStringReader.explain(error))
+            }
+        }
+        let id = try text(d.id, "id", HUD_MAX_ID_BYTES, id: nil)
+        if let problem = Self.idProblem(id) {
+            throw .invalidDescriptor(path: path, index: slot, id: id, field: "id", reason: problem)
+        }
+        let name = try text(d.name, "name", HUD_MAX_NAME_BYTES, id: id)
+        let version = try text(d.version, "version", HUD_MAX_VERSION_BYTES, id: id)
+        let vendor = try text(d.vendor, "vendor", HUD_MAX_NAME_BYTES, id: id)
+        let summary = try text(d.description, "description", HUD_MAX_DESCRIPTION_BYTES, id: id)
+        guard d.layout != nil else {
+            throw .invalidDescriptor(path: path, index: slot, id: id, field: "layout", reason: "is NULL; every renderer needs a layout function")
+        }
+        guard d.get_extension != nil else {
+            throw .invalidDescriptor(path: path, index: slot, id: id, field: "get_extension", reason: "is NULL; return NULL from it for unknown ids instead")
+        }
+        let positions = d.supported_positions
+        guard positions & ~UInt32(HUD_POSITION_ALL_BITS) == 0 else {
+            throw .invalidDescriptor(path: path, index: slot, id: id, field: "supported_positions", reason: "has unknown bits 0x\(String(positions & ~UInt32(HUD_POSITION_ALL_BITS), radix: 16)); only the five position bits (0x1f) exist")
+        }
+        guard positions != 0 else {
+            throw .invalidDescriptor(path: path, index: slot, id: id, field: "supported_positions", reason: "is empty; a renderer must show at least one position")
+        }
+        let info = RendererInfo(
+            id: id, name: name, version: version, vendor: vendor, summary: summary,
+            supportedPositions: Set(Position.positions(in: positions)),
+            capabilities: RendererInfo.Capabilities(rawValue: d.capabilities),
+            abiVersion: Self.versionString(abiVersion),
+            origin: origin
+        )
+        return PluginRenderer(info: info, descriptor: descriptor)
+    }
+
+    /// Why `id` is not a valid renderer id, or nil if it is.
+    package static func idProblem(_ id: String) -> String? {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789.-")
+        if let bad = id.first(where: { !allowed.contains($0) }) {
+            return "'\(id)' contains '\(bad)'; ids are reverse-DNS in lowercase [a-z0-9.-], e.g. com.example.ring"
+        }
+        let labels = id.split(separator: ".", omittingEmptySubsequences: false)
+        if labels.count < 2 {
+            return "'\(id)' has no '.'; ids are reverse-DNS, e.g. com.example.ring"
+        }
+        if labels.contains(where: \.isEmpty) {
+            return "'\(id)' has an empty label (a leading, trailing or doubled '.')"
+        }
+        if labels.contains(where: { $0.hasPrefix("-") || $0.hasSuffix("-") }) {
+            return "'\(id)' has a label that starts or ends with '-'"
+        }
+        return nil
+    }
+
+    package static let hostVersion = UInt32(HUD_ABI_VERSION_MAJOR) << 16 | UInt32(HUD_ABI_VERSION_MINOR)
+
+    package static func versionString(_ version: UInt32) -> String { "\(version >> 16).\(version & 0xFFFF)" }
+}
+
+/// Reads strings a plugin handed to the host: bounded (never past
+/// `limit + 1` bytes), checked for UTF-8, copied into Swift.
+package enum CStringReader {
+    package enum Failure: Error, Equatable {
+        case null
+        case tooLong(limit: Int)
+        case invalidUTF8
+        case empty
+    }
+
+    package static func read(_ pointer: UnsafePointer<CChar>?, limit: Int, allowEmpty: Bool = true) throws(Failure) -> String {
+        guard let pointer else { throw .null }
+        let length = strnlen(pointer, limit + 1)
+        guard length <= limit else { throw .tooLong(limit: limit) }
+        guard allowEmpty || length > 0 else { throw .empty }
+        let bytes = UnsafeRawBufferPointer(start: pointer, count: length)
+        guard let string = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8 }
+        return string
+    }
+
+    package static func readOptional(_ pointer: UnsafePointer<CChar>?, limit: Int) throws(Failure) -> String? {
+        guard pointer != nil else { return nil }
+        return try read(pointer, limit: limit)
+    }
+
+    /// The failure as the tail of a sentence ("is NULL", ...).
+    package static func explain(_ failure: Failure) -> String {
+        switch failure {
+        case .null: "is NULL"
+        case .tooLong(let limit): "is longer than \(limit) bytes (or not NUL-terminated)"
+        case .invalidUTF8: "is not valid UTF-8"
+        case .empty: "is empty"
+        }
+    }
+}
+
+extension EntryLoader {
+    /// The built-ins linked into this host: the same entry structure a
+    /// plugin exports, reached through a linked symbol instead of `dlsym`.
+    package static func builtin() -> EntryLoader {
+        EntryLoader(entry: hudRendererGetEntry(), origin: .builtin)
+    }
+
+    /// Opens the plugin file at `path` (`RTLD_NOW | RTLD_LOCAL |
+    /// RTLD_NODELETE`), runs `verify` (the caller's check that the mapped
+    /// file is the checked one) before any of its functions is called, then
+    /// resolves and calls the entry symbol. Library constructors run inside
+    /// `dlopen`, which is why callers only get here after the sandbox.
+    package static func open(path: String, verify: () throws(RegistryError) -> Void) throws(RegistryError) -> EntryLoader {
+        let library = try DynamicLibrary.open(path: path)
+        try verify()
+        let address = try library.address(of: HUD_ENTRY_SYMBOL_NAME)
+        guard let entry = PluginCalls.entry(at: address) else { throw .nullEntry(path: path) }
+        return EntryLoader(entry: entry, origin: .file(path))
+    }
+}
+
+extension EntryLoader.Result {
+    /// Balances the plugin's `init()` when none of its renderers is kept.
+    package func deinitialize() { PluginCalls.deinitialize(entry) }
+}
