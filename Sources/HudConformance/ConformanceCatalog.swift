@@ -1,5 +1,5 @@
-package import HudRegistry
-package import HudUnsafe
+import HudRegistry
+import HudUnsafe
 import HudPresentation
 /// The conformance checks `hudhost validate` runs, as data: a stable
 /// kebab-case id, a one-line description, a severity, the profile that

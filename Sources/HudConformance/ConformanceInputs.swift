@@ -1,5 +1,5 @@
-package import HudRegistry
-package import HudUnsafe
+import HudRegistry
+import HudUnsafe
 import HudPresentation
 /// The inputs the checks feed renderers: complication sets as plain values
 /// (so a fuzz failure can be shrunk and printed), device environments, and

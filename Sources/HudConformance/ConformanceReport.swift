@@ -1,5 +1,5 @@
 package import HudRegistry
-package import HudUnsafe
+import HudUnsafe
 import HudPresentation
 /// A whole `validate` run, and its renderings: human text, JSON (with a
 /// schema version), JUnit XML (one testcase per check per renderer) and TAP.

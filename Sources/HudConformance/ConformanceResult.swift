@@ -1,5 +1,5 @@
 package import HudRegistry
-package import HudUnsafe
+import HudUnsafe
 import HudPresentation
 /// The outcome of one check for one plugin or renderer.
 package enum CheckStatus: String, Sendable, Hashable, CaseIterable {

@@ -1,5 +1,5 @@
-package import HudRegistry
-package import HudUnsafe
+import HudRegistry
+import HudUnsafe
 import HudPresentation
 import BuiltinRenderers
 import HudRendererAPI

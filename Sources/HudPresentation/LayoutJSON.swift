@@ -72,7 +72,7 @@ package enum LayoutJSON {
             ("version", .string(info.version)),
             ("vendor", .string(info.vendor)),
             ("description", .string(info.summary)),
-            ("abiVersion", .string(info.abiVersion)),
+            ("abiVersion", .string(info.abiVersion.description)),
             ("origin", .string(info.origin.description)),
             ("builtin", .bool(info.origin == .builtin)),
             ("supportedPositions", .array(Position.allCases.filter(info.supportedPositions.contains).map { .string($0.description) })),
@@ -89,7 +89,7 @@ package enum LayoutJSON {
 
     package static func error(_ error: RegistryError) -> JSONValue {
         .object([
-            ("code", .string(error.code)),
+            ("code", .string(error.code.rawValue)),
             ("path", optional(error.path)),
             ("rendererId", optional(error.rendererID)),
             ("message", .string(error.description)),

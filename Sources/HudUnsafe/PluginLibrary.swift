@@ -138,9 +138,9 @@ package struct EntryLoader {
     /// renderers that fail validation are reported, the rest returned.
     package func load() throws(RegistryError) -> Result {
         let path = origin.description
-        let version = entry.pointee.abi_version
-        guard version >> 16 == UInt32(HUD_ABI_VERSION_MAJOR) else {
-            throw .incompatibleABI(path: path, pluginVersion: Self.versionString(version), hostVersion: Self.versionString(Self.hostVersion))
+        let version = ABIVersion(packed: entry.pointee.abi_version)
+        guard version.isLoadable() else {
+            throw .incompatibleABI(path: path, pluginVersion: version, hostVersion: .host)
         }
         let size = Int(entry.pointee.struct_size)
         guard size >= Self.entrySize else {
@@ -168,7 +168,7 @@ package struct EntryLoader {
         return result
     }
 
-    private func descriptor(at index: UInt32, path: String, abiVersion: UInt32) throws(RegistryError) -> PluginRenderer {
+    private func descriptor(at index: UInt32, path: String, abiVersion: ABIVersion) throws(RegistryError) -> PluginRenderer {
         let slot = Int(index)
         guard let descriptor = PluginCalls.renderer(entry, at: index) else {
             throw .invalidDescriptor(path: path, index: slot, id: nil, field: "renderer_at(\(index))", reason: "returned NULL although renderer_count() is larger")
@@ -186,7 +186,7 @@ package struct EntryLoader {
             }
         }
         let id = try text(d.id, "id", HUD_MAX_ID_BYTES, id: nil)
-        if let problem = Self.idProblem(id) {
+        if let problem = RendererInfo.idProblem(id) {
             throw .invalidDescriptor(path: path, index: slot, id: id, field: "id", reason: problem)
         }
         let name = try text(d.name, "name", HUD_MAX_NAME_BYTES, id: id)
@@ -210,34 +210,12 @@ package struct EntryLoader {
             id: id, name: name, version: version, vendor: vendor, summary: summary,
             supportedPositions: Set(Position.positions(in: positions)),
             capabilities: RendererInfo.Capabilities(rawValue: d.capabilities),
-            abiVersion: Self.versionString(abiVersion),
+            abiVersion: abiVersion,
             origin: origin
         )
         return PluginRenderer(info: info, descriptor: descriptor)
     }
 
-    /// Why `id` is not a valid renderer id, or nil if it is.
-    package static func idProblem(_ id: String) -> String? {
-        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789.-")
-        if let bad = id.first(where: { !allowed.contains($0) }) {
-            return "'\(id)' contains '\(bad)'; ids are reverse-DNS in lowercase [a-z0-9.-], e.g. com.example.ring"
-        }
-        let labels = id.split(separator: ".", omittingEmptySubsequences: false)
-        if labels.count < 2 {
-            return "'\(id)' has no '.'; ids are reverse-DNS, e.g. com.example.ring"
-        }
-        if labels.contains(where: \.isEmpty) {
-            return "'\(id)' has an empty label (a leading, trailing or doubled '.')"
-        }
-        if labels.contains(where: { $0.hasPrefix("-") || $0.hasSuffix("-") }) {
-            return "'\(id)' has a label that starts or ends with '-'"
-        }
-        return nil
-    }
-
-    package static let hostVersion = UInt32(HUD_ABI_VERSION_MAJOR) << 16 | UInt32(HUD_ABI_VERSION_MINOR)
-
-    package static func versionString(_ version: UInt32) -> String { "\(version >> 16).\(version & 0xFFFF)" }
 }
 
 /// Reads strings a plugin handed to the host: bounded (never past

@@ -1,5 +1,5 @@
 package import HudModel
-package import HudRendererAPI
+import HudRendererAPI
 import BuiltinRenderers
 import Glibc
 

@@ -18,8 +18,9 @@ struct DiscoveryTests {
     @Test func theELFReaderFindsTheMetadataSectionAndBuildID() throws {
         let metadata = try ElfMetadataReader.read(path: DiscoveryFixtures.path("meta_good"))
         #expect(metadata.hasMetadataSection)
-        #expect(metadata.renderers == [RendererMetadata(id: "org.scale.p0000", name: "Metadata fixture", version: "1.0.0", vendor: "Hudson fixtures",
-                                                        abiVersion: 0x10000, supportedPositions: 0x1F, capabilities: 0)])
+        #expect(metadata.renderers == [RendererInfo(id: "org.scale.p0000", name: "Metadata fixture", version: "1.0.0", vendor: "Hudson fixtures",
+                                                    summary: "", supportedPositions: Set(Position.allCases), capabilities: [],
+                                                    abiVersion: ABIVersion(major: 1, minor: 0), origin: .file(try DiscoveryFixtures.path("meta_good")))])
         #expect(metadata.buildID?.count == 40)
         let none = try ElfMetadataReader.read(path: FixturePlugins.path(of: .goodSimple))
         #expect(!none.hasMetadataSection && none.renderers.isEmpty)
@@ -48,7 +49,7 @@ struct DiscoveryTests {
         if ElfMetadataReader.hostMachine == 183 { foreign[18] = 62 }
         var badSectionTable = good
         for i in 40..<48 { badSectionTable[i] = 0xFF }  // e_shoff far past the end
-        let cases: [(String, Data, ElfError.Kind)] = [
+        let cases: [(String, Data, FailureCode)] = [
             ("text.so", Data("not a plugin\n".utf8), .notELF),
             ("truncated.so", good.prefix(40), .truncated),
             ("foreign.so", foreign, .wrongMachine),
@@ -60,7 +61,7 @@ struct DiscoveryTests {
             #expect(throws: ElfError.self, "\(name)") { try ElfMetadataReader.read(path: path) }
             do {
                 _ = try ElfMetadataReader.read(path: path)
-            } catch {
+            } catch let error as ElfError {
                 #expect(error.kind == kind, "\(name): \(error)")
             }
         }
@@ -71,13 +72,27 @@ struct DiscoveryTests {
         record.replaceSubrange(0..<8, with: Array("HUDMETA1".utf8))
         record[8] = 0x98; record[9] = 0x01  // 408
         record[14] = 1                       // ABI 1.0
+        record[16] = 0x1F                    // every position
         record.replaceSubrange(24..<29, with: Array("a.b.c".utf8))
-        #expect(try HudMetadataFormat.parse([0, 0, 0] + record + [0] + record).map(\.id) == ["a.b.c", "a.b.c"])
+        #expect(try HudMetadataFormat.parse([0, 0, 0] + record + [0] + record, path: "x").map(\.id) == ["a.b.c", "a.b.c"])
         var unterminated = record
         for i in 24..<96 { unterminated[i] = 0x61 }
-        #expect(throws: ElfError.self) { try HudMetadataFormat.parse(unterminated) }
-        #expect(throws: ElfError.self) { try HudMetadataFormat.parse([1, 2, 3]) }
-        #expect(throws: ElfError.self) { try HudMetadataFormat.parse(Array(record.prefix(100))) }
+        #expect(throws: ElfError.self) { try HudMetadataFormat.parse(unterminated, path: "x") }
+        #expect(throws: ElfError.self) { try HudMetadataFormat.parse([1, 2, 3], path: "x") }
+        #expect(throws: ElfError.self) { try HudMetadataFormat.parse(Array(record.prefix(100)), path: "x") }
+        // A record `list` could show must describe a renderer the host could
+        // load: a valid id, some and only known positions, the host's major.
+        var badID = record
+        badID.replaceSubrange(24..<29, with: Array("A B\nC".utf8.prefix(5)))
+        var noPositions = record
+        noPositions[16] = 0
+        var unknownBits = record
+        unknownBits[16] = 0x3F
+        var foreignMajor = record
+        foreignMajor[14] = 2
+        for (label, bytes) in [("bad id", badID), ("no positions", noPositions), ("unknown bits", unknownBits), ("ABI 2.0", foreignMajor)] {
+            #expect(throws: ElfError.self, "\(label)") { try HudMetadataFormat.parse(bytes, path: "x") }
+        }
     }
 
     // MARK: - Listing runs no plugin code; the cache
@@ -232,7 +247,7 @@ struct DiscoveryTests {
         let path = try DiscoveryFixtures.path("meta_mismatch")
         #expect(try registry.load(path: path).isEmpty)
         let error = try #require(registry.failures.first)
-        #expect(error.code == "metadata-mismatch")
+        #expect(error.code.rawValue == "metadata-mismatch")
         #expect(error.description.contains("version (metadata '9.9.9', descriptor '1.0.0')"))
     }
 
@@ -260,7 +275,7 @@ struct DiscoveryTests {
         defer { chmod(file, 0o644) }
         #expect {
             try RendererRegistry().load(path: file)
-        } throws: { ($0 as? RegistryError)?.code == "insecure-path" }
+        } throws: { ($0 as? RegistryError)?.code.rawValue == "insecure-path" }
         #expect(try RendererRegistry(security: PathSecurity(allowInsecure: true)).load(path: file).count == 2)
     }
 
@@ -311,7 +326,7 @@ struct DiscoveryTests {
         let duplicates = report.files.filter { if case .duplicate = $0.state { true } else { false } }
         #expect(Set(duplicates.map(\.path)) == [directory + "/zz_symlink.so", directory + "/zz_hardlink.so"])
         let loops = report.files.filter { $0.path.contains("loop_") }
-        #expect(loops.count == 2 && loops.allSatisfy { if case .failed(let code, _) = $0.state { code == "not-a-file" } else { false } })
+        #expect(loops.count == 2 && loops.allSatisfy { if case .failed(let code, _) = $0.state { code == .notAFile } else { false } })
     }
 
     @Test func relativeSearchPathEntriesAreRefused() throws {

@@ -49,7 +49,7 @@ struct ExampleRingTests {
         #expect(registry.failures.isEmpty, "\(registry.failures)")
         let info = try #require(loaded.first)
         #expect(loaded.count == 1)
-        #expect(info.id == Self.ringID && info.name == "Ring" && info.version == "1.0.0" && info.abiVersion == "1.0")
+        #expect(info.id == Self.ringID && info.name == "Ring" && info.version == "1.0.0" && info.abiVersion.description == "1.0")
         #expect(info.supportedPositions == Set(Position.allCases))
         #expect(info.capabilities == .threadSafe)
         #expect(info.origin == .file(FixturePlugins.canonical(path)))

@@ -115,13 +115,13 @@ struct PluginLoadingTests {
         #expect(simple == RendererInfo(
             id: "org.fixture.simple", name: "Simple", version: "1.0.0", vendor: "Hudson fixtures",
             summary: "A test fixture: Simple.", supportedPositions: Set(Position.allCases), capabilities: [],
-            abiVersion: "1.0", origin: .file(path)
+            abiVersion: ABIVersion(major: 1, minor: 0), origin: .file(path)
         ))
         let alternate = try #require(registry.info(id: "org.fixture.simple-alt"))
         #expect(alternate == RendererInfo(
             id: "org.fixture.simple-alt", name: "Simple (alternate)", version: "2.1.0", vendor: "Hudson fixtures",
             summary: "The simple layout under a second descriptor.", supportedPositions: [.center, .bottomRight],
-            capabilities: [.threadSafe, .rtlNotMirrored], abiVersion: "1.0", origin: .file(path)
+            capabilities: [.threadSafe, .rtlNotMirrored], abiVersion: ABIVersion(major: 1, minor: 0), origin: .file(path)
         ))
         #expect(alternate.origin.description == path)
     }
@@ -202,8 +202,8 @@ struct PluginLoadingTests {
             #expect(dlerror.contains("hud_renderer_get_entry"), "dlerror text: \(dlerror)", sourceLocation: sourceLocation)
         case (.wrongMajor, .incompatibleABI(let errorPath, let pluginVersion, let hostVersion)):
             #expect(errorPath == path, sourceLocation: sourceLocation)
-            #expect(pluginVersion == "2.0", sourceLocation: sourceLocation)
-            #expect(hostVersion == "1.0", sourceLocation: sourceLocation)
+            #expect(pluginVersion.description == "2.0", sourceLocation: sourceLocation)
+            #expect(hostVersion.description == "1.0", sourceLocation: sourceLocation)
         case (.smallEntry, .structTooSmall(let errorPath, let structure, let size, let required)):
             #expect(errorPath == path, sourceLocation: sourceLocation)
             #expect(structure == "hud_entry_t" && size == 8 && required == 40, sourceLocation: sourceLocation)
@@ -267,7 +267,7 @@ struct PluginLoadingTests {
 
         let errors = Self.loadErrors(registry, brokenPath)
         let error = try #require(errors.count == 1 ? errors.first : nil, "expected exactly one error, got \(errors)")
-        #expect(error.code == Self.loadFailures.first { $0.fixture == fixture }?.code)
+        #expect(error.code.rawValue == Self.loadFailures.first { $0.fixture == fixture }?.code)
         Self.expectSpecificError(error, for: fixture, at: brokenPath)
 
         #expect(registry.renderers.map(\.id) == Self.simpleIDs)
@@ -289,7 +289,7 @@ struct PluginLoadingTests {
                 try registry.layout(style: .renderer(expected.id), snapshot: ComplicationsSnapshot(Self.complications()),
                                     environment: Self.environment)
             })
-            #expect(error.code == expected.code)
+            #expect(error.code.rawValue == expected.code)
             #expect(error.rendererID == expected.id)
             Self.expectSpecificError(error, for: fixture, at: brokenPath)
             #expect(try Self.layout(registry, "org.fixture.simple").nodes == Self.expectedSimpleNodes())
@@ -317,7 +317,7 @@ struct PluginLoadingTests {
         let error = Self.error { () throws(RegistryError) in
             try registry.layout(style: .renderer("org.fixture.calls-action"), snapshot: snapshot, environment: Self.environment)
         }
-        #expect(error?.code == "action-during-layout")
+        #expect(error?.code.rawValue == "action-during-layout")
         #expect(fired == 0)
         #expect(ActionThunkCounters.callsDuringLayout > countedBefore)
         // Outside layout the same action runs normally.
@@ -348,7 +348,7 @@ struct PluginLoadingTests {
 
         var expectedCodes = Dictionary(uniqueKeysWithValues: Self.loadFailures.map { (paths[$0.fixture]!, [$0.code]) })
         expectedCodes[paths[.duplicateID]!] = ["duplicate-id"]
-        #expect(Dictionary(grouping: report.failures, by: { $0.path ?? "?" }).mapValues { $0.map(\.code) } == expectedCodes)
+        #expect(Dictionary(grouping: report.failures, by: { $0.path ?? "?" }).mapValues { $0.map(\.code.rawValue) } == expectedCodes)
         #expect(registry.failures == report.failures)
         for (fixture, _) in Self.loadFailures {
             let error = try #require(report.failures.first { $0.path == paths[fixture] })
@@ -362,7 +362,7 @@ struct PluginLoadingTests {
         for (fixture, id, code) in Self.layoutFailures {
             let error = Self.error { () throws(RegistryError) in try registry.layout(
                 style: .renderer(id), snapshot: ComplicationsSnapshot(Self.complications()), environment: Self.environment) }
-            #expect(error?.code == code)
+            #expect(error?.code.rawValue == code)
             #expect(error?.path == paths[fixture])
         }
     }
@@ -377,7 +377,7 @@ struct PluginLoadingTests {
         #expect(loaded.isEmpty)
         #expect(registry.failures == [.duplicateID(id: "org.fixture.simple", keptOrigin: goodPath, rejectedOrigin: impostorPath)])
         let error = try #require(registry.failures.first)
-        #expect(error.code == "duplicate-id")
+        #expect(error.code.rawValue == "duplicate-id")
         #expect(error.rendererID == "org.fixture.simple")
         #expect(error.description.contains(goodPath) && error.description.contains(impostorPath))
 
@@ -435,15 +435,15 @@ struct PluginLoadingTests {
         let registry = RendererRegistry()
         let report = registry.discover(SearchPaths(directories: [directory]))
         #expect(report.loaded.map(\.id) == Self.simpleIDs)
-        #expect(report.failures.map(\.code).sorted() == ["not-a-file", "open-failed"])
+        #expect(report.failures.map(\.code.rawValue).sorted() == ["not-a-file", "open-failed"])
 
-        if case .notAFile(let path, let reason)? = report.failures.first(where: { $0.code == "not-a-file" }) {
+        if case .notAFile(let path, let reason)? = report.failures.first(where: { $0.code.rawValue == "not-a-file" }) {
             #expect(path == folder)
             #expect(reason.contains("directory"))
         } else {
             Issue.record("no notAFile error for \(folder): \(report.failures)")
         }
-        if case .openFailed(let path, let dlerror)? = report.failures.first(where: { $0.code == "open-failed" }) {
+        if case .openFailed(let path, let dlerror)? = report.failures.first(where: { $0.code.rawValue == "open-failed" }) {
             #expect(path == garbage)
             #expect(!dlerror.isEmpty)
         } else {
@@ -452,11 +452,11 @@ struct PluginLoadingTests {
         for error in report.failures { #expect(error.description.contains(error.path ?? "?")) }
 
         // The same through load(path:), plus a path that does not exist.
-        #expect(Self.error { () throws(RegistryError) in try registry.load(path: folder) }?.code == "not-a-file")
-        #expect(Self.error { () throws(RegistryError) in try registry.load(path: garbage) }?.code == "open-failed")
+        #expect(Self.error { () throws(RegistryError) in try registry.load(path: folder) }?.code.rawValue == "not-a-file")
+        #expect(Self.error { () throws(RegistryError) in try registry.load(path: garbage) }?.code.rawValue == "open-failed")
         let missing = directory + "/missing.so"
         let error = Self.error { () throws(RegistryError) in try registry.load(path: missing) }
-        #expect(error?.code == "not-a-file")
+        #expect(error?.code.rawValue == "not-a-file")
         #expect(error?.path == missing)
     }
 

@@ -58,7 +58,7 @@ package enum FuzzHarness {
     package static let nodeSize = 168
     package static let layoutHeaderSize = 48
     package static let layoutInfo = RendererInfo(id: "org.fuzz.layout", name: "Fuzz", version: "1", vendor: "fuzz", summary: "",
-                                         supportedPositions: Set(Position.allCases), capabilities: [], abiVersion: "1.0", origin: .builtin)
+                                         supportedPositions: Set(Position.allCases), capabilities: [], abiVersion: ABIVersion(major: 1, minor: 0), origin: .builtin)
 
     /// The layout validator fed arbitrary node buffers, as if a renderer had
     /// written them; every layout it accepts is hit-tested and drawn.
@@ -123,8 +123,8 @@ package enum FuzzHarness {
     package static func elf(_ bytes: [UInt8], scratch: Int32 = scratchFile) {
         let written = bytes.withUnsafeBytes { ftruncate(scratch, 0) == 0 ? pwrite(scratch, $0.baseAddress, $0.count, 0) : -1 }
         precondition(written == bytes.count, "cannot write the scratch file: \(String(cString: strerror(errno)))")
-        _ = try? ElfMetadataReader.read(file: scratchReader, size: bytes.count)
-        _ = try? HudMetadataFormat.parse(bytes)
+        _ = try? ElfMetadataReader.read(file: scratchReader, size: bytes.count, path: "fuzz-input")
+        _ = try? HudMetadataFormat.parse(bytes, path: "fuzz-input")
         _ = ElfMetadataReader.buildID(bytes)
     }
 

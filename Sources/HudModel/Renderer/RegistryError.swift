@@ -4,10 +4,10 @@
 public enum RegistryError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file is not a loadable ELF shared object for this machine, or its
     /// metadata section is malformed (`kind` is the ELF reader's code).
-    case invalidELF(path: String, kind: String, reason: String)
+    case invalidELF(path: String, kind: FailureCode, reason: String)
     /// Loading the plugin in a sandboxed child failed (it crashed, hung,
     /// exited, or failed to load); `reasonCode` is the scan's code.
-    case sandboxedLoadFailed(path: String, reasonCode: String, reason: String)
+    case sandboxedLoadFailed(path: String, reasonCode: FailureCode, reason: String)
     /// The file or a directory above it is writable by others or owned by
     /// another user (`--allow-insecure-path` overrides, for development).
     case insecurePath(path: String, reason: String)
@@ -22,7 +22,7 @@ public enum RegistryError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The entry function returned NULL.
     case nullEntry(path: String)
     /// The plugin was built for another major ABI version.
-    case incompatibleABI(path: String, pluginVersion: String, hostVersion: String)
+    case incompatibleABI(path: String, pluginVersion: ABIVersion, hostVersion: ABIVersion)
     /// A structure the plugin returned is smaller than ABI 1.0 requires.
     case structTooSmall(path: String, structure: String, size: Int, required: Int)
     /// `init()` returned a failure status.
@@ -77,29 +77,29 @@ public enum RegistryError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A stable kebab-case code for scripts and JSON output.
-    public var code: String {
+    public var code: FailureCode {
         switch self {
         case .sandboxedLoadFailed(_, let reasonCode, _): reasonCode
         case .invalidELF(_, let kind, _): kind
-        case .insecurePath: "insecure-path"
-        case .metadataMismatch: "metadata-mismatch"
-        case .notAFile: "not-a-file"
-        case .openFailed: "open-failed"
-        case .missingEntrySymbol: "missing-entry-symbol"
-        case .nullEntry: "null-entry"
-        case .incompatibleABI: "incompatible-abi"
-        case .structTooSmall: "struct-too-small"
-        case .initFailed: "init-failed"
-        case .invalidRendererCount: "invalid-renderer-count"
-        case .invalidDescriptor: "invalid-descriptor"
-        case .duplicateID: "duplicate-id"
-        case .unknownRenderer: "unknown-renderer"
-        case .layoutFailed: "layout-failed"
-        case .layoutTooLarge: "layout-too-large"
-        case .invalidLayout: "invalid-layout"
-        case .actionCalledDuringLayout: "action-during-layout"
-        case .invalidComplications: "invalid-complications"
-        case .thunkAllocationFailed: "thunk-allocation-failed"
+        case .insecurePath: .insecurePath
+        case .metadataMismatch: .metadataMismatch
+        case .notAFile: .notAFile
+        case .openFailed: .openFailed
+        case .missingEntrySymbol: .missingEntrySymbol
+        case .nullEntry: .nullEntry
+        case .incompatibleABI: .incompatibleABI
+        case .structTooSmall: .structTooSmall
+        case .initFailed: .initFailed
+        case .invalidRendererCount: .invalidRendererCount
+        case .invalidDescriptor: .invalidDescriptor
+        case .duplicateID: .duplicateID
+        case .unknownRenderer: .unknownRenderer
+        case .layoutFailed: .layoutFailed
+        case .layoutTooLarge: .layoutTooLarge
+        case .invalidLayout: .invalidLayout
+        case .actionCalledDuringLayout: .actionCalledDuringLayout
+        case .invalidComplications: .invalidComplications
+        case .thunkAllocationFailed: .thunkAllocationFailed
         }
     }
 

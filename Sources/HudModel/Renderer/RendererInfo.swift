@@ -1,5 +1,8 @@
-/// What the registry knows about one renderer, copied out of its descriptor
-/// (no C types, no pointers).
+/// One renderer's description: what its descriptor says once loaded, or
+/// what its file's `.hud_renderers` metadata record says without running it
+/// (then `summary` is empty: records carry no description). The one type
+/// for both, so what `list` shows and what loads compare field by field.
+/// No C types, no pointers.
 public struct RendererInfo: Sendable, Hashable {
     public var id: String
     public var name: String
@@ -8,12 +11,12 @@ public struct RendererInfo: Sendable, Hashable {
     public var summary: String
     public var supportedPositions: Set<Position>
     public var capabilities: Capabilities
-    /// The ABI version the plugin was built with, as `major.minor`.
-    public var abiVersion: String
+    /// The ABI version the plugin was built with.
+    public var abiVersion: ABIVersion
     public var origin: Origin
 
     public init(id: String, name: String, version: String, vendor: String, summary: String,
-                supportedPositions: Set<Position>, capabilities: Capabilities, abiVersion: String, origin: Origin) {
+                supportedPositions: Set<Position>, capabilities: Capabilities, abiVersion: ABIVersion, origin: Origin) {
         self.id = id
         self.name = name
         self.version = version
@@ -23,6 +26,25 @@ public struct RendererInfo: Sendable, Hashable {
         self.capabilities = capabilities
         self.abiVersion = abiVersion
         self.origin = origin
+    }
+
+    /// Why `id` is not a valid renderer id, or nil if it is.
+    package static func idProblem(_ id: String) -> String? {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789.-")
+        if let bad = id.first(where: { !allowed.contains($0) }) {
+            return "'\(id)' contains '\(bad)'; ids are reverse-DNS in lowercase [a-z0-9.-], e.g. com.example.ring"
+        }
+        let labels = id.split(separator: ".", omittingEmptySubsequences: false)
+        if labels.count < 2 {
+            return "'\(id)' has no '.'; ids are reverse-DNS, e.g. com.example.ring"
+        }
+        if labels.contains(where: \.isEmpty) {
+            return "'\(id)' has an empty label (a leading, trailing or doubled '.')"
+        }
+        if labels.contains(where: { $0.hasPrefix("-") || $0.hasSuffix("-") }) {
+            return "'\(id)' has a label that starts or ends with '-'"
+        }
+        return nil
     }
 
     /// Where a renderer came from.

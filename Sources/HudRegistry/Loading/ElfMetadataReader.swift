@@ -1,33 +1,10 @@
-package import HudUnsafe
+import HudUnsafe
 import Glibc
-
-/// One renderer as a plugin file describes it in its `.hud_renderers`
-/// ELF section (`hud_renderer_metadata_t`): read from disk, never executed.
-public struct RendererMetadata: Sendable, Hashable {
-    public var id: String
-    public var name: String
-    public var version: String
-    public var vendor: String
-    /// Packed `major << 16 | minor`.
-    public var abiVersion: UInt32
-    public var supportedPositions: UInt32
-    public var capabilities: UInt32
-
-    public init(id: String, name: String, version: String, vendor: String, abiVersion: UInt32, supportedPositions: UInt32, capabilities: UInt32) {
-        self.id = id
-        self.name = name
-        self.version = version
-        self.vendor = vendor
-        self.abiVersion = abiVersion
-        self.supportedPositions = supportedPositions
-        self.capabilities = capabilities
-    }
-}
 
 /// What the ELF file itself says, without loading it.
 public struct PluginFileMetadata: Sendable, Hashable {
     /// The renderers in the metadata section (empty when there is none).
-    public var renderers: [RendererMetadata]
+    public var renderers: [RendererInfo]
     /// False when the file has no `.hud_renderers` section: it must be
     /// scanned (run in a sandbox) to learn what it provides.
     public var hasMetadataSection: Bool
@@ -37,17 +14,8 @@ public struct PluginFileMetadata: Sendable, Hashable {
 
 /// Why a file's ELF structure or metadata could not be read.
 public struct ElfError: Error, Sendable, Hashable, CustomStringConvertible {
-    public enum Kind: String, Sendable, Hashable {
-        case io = "io-error"
-        case notELF = "not-elf"
-        case truncated = "truncated-elf"
-        case wrongClass = "not-elf64"
-        case wrongMachine = "wrong-architecture"
-        case notSharedObject = "not-shared-object"
-        case corrupt = "corrupt-elf"
-        case badMetadata = "bad-metadata"
-    }
-    public var kind: Kind
+    /// One of the ELF codes of `FailureCode` (`notELF`, `truncated`, ... `badMetadata`).
+    public var kind: FailureCode
     public var reason: String
     public var description: String { reason }
 }
@@ -70,7 +38,7 @@ enum ElfMetadataReader {
     #endif
 
     /// Reads the metadata of the open file `fd` of `size` bytes.
-    static func read(file handle: ReadOnlyFile, size: Int) throws(ElfError) -> PluginFileMetadata {
+    static func read(file handle: ReadOnlyFile, size: Int, path: String) throws(ElfError) -> PluginFileMetadata {
         let file = File(handle: handle, size: size)
         let magic = try file.bytes(at: 0, count: min(4, size), what: "the ELF magic")
         guard magic == [0x7F, 0x45, 0x4C, 0x46] else {
@@ -114,7 +82,7 @@ enum ElfMetadataReader {
             }
         }
         guard let metadata else { return PluginFileMetadata(renderers: [], hasMetadataSection: false, buildID: buildID) }
-        return PluginFileMetadata(renderers: try HudMetadataFormat.parse(metadata), hasMetadataSection: true, buildID: buildID)
+        return PluginFileMetadata(renderers: try HudMetadataFormat.parse(metadata, path: path), hasMetadataSection: true, buildID: buildID)
     }
 
     /// Opens `path` read-only without following a final symlink, and reads it.
@@ -125,7 +93,7 @@ enum ElfMetadataReader {
         case .failure(let error): throw ElfError(kind: .io, reason: "cannot open \(path): \(error)")
         }
         switch file.status() {
-        case .success(let info): return try read(file: file, size: Int(info.size))
+        case .success(let info): return try read(file: file, size: Int(info.size), path: path)
         case .failure(let error): throw ElfError(kind: .io, reason: "cannot stat \(path): \(error)")
         }
     }
@@ -180,8 +148,8 @@ enum HudMetadataFormat {
     ]
 
     /// Parses back-to-back records, skipping zero padding between them.
-    static func parse(_ bytes: [UInt8]) throws(ElfError) -> [RendererMetadata] {
-        var records: [RendererMetadata] = []
+    static func parse(_ bytes: [UInt8], path: String) throws(ElfError) -> [RendererInfo] {
+        var records: [RendererInfo] = []
         var offset = 0
         while offset < bytes.count {
             if bytes[offset] == 0 {
@@ -206,9 +174,23 @@ enum HudMetadataFormat {
                 }
                 strings.append(text)
             }
-            records.append(RendererMetadata(
-                id: strings[0], name: strings[1], version: strings[2], vendor: strings[3],
-                abiVersion: bytes.u32(offset + 12), supportedPositions: bytes.u32(offset + 16), capabilities: bytes.u32(offset + 20)))
+            let positions = bytes.u32(offset + 16), packedVersion = bytes.u32(offset + 12)
+            // A record is what `list` shows without running the plugin:
+            // it must be one the host could load, or it is bad metadata.
+            if let problem = RendererInfo.idProblem(strings[0]) {
+                throw ElfError(kind: .badMetadata, reason: "metadata record at byte \(offset): id \(problem)")
+            }
+            guard positions != 0, positions & ~Position.mask(Position.allCases) == 0 else {
+                throw ElfError(kind: .badMetadata, reason: "metadata record '\(strings[0])': supported_positions 0x\(String(positions, radix: 16)) is empty or has unknown bits; only the five position bits (0x1f) exist")
+            }
+            guard ABIVersion(packed: packedVersion).isLoadable() else {
+                throw ElfError(kind: .badMetadata, reason: "metadata record '\(strings[0])': built for ABI \(ABIVersion(packed: packedVersion)); this host speaks \(ABIVersion.host) and majors must match")
+            }
+            records.append(RendererInfo(
+                id: strings[0], name: strings[1], version: strings[2], vendor: strings[3], summary: "",
+                supportedPositions: Set(Position.positions(in: positions)),
+                capabilities: RendererInfo.Capabilities(rawValue: bytes.u32(offset + 20)),
+                abiVersion: ABIVersion(packed: packedVersion), origin: .file(path)))
             guard records.count <= Int(ABILimits.maxRenderers) else {
                 throw ElfError(kind: .badMetadata, reason: "more than \(ABILimits.maxRenderers) metadata records")
             }

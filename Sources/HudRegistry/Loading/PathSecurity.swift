@@ -1,4 +1,4 @@
-package import HudUnsafe
+import HudUnsafe
 import Glibc
 
 /// Load-time checks on a plugin file and every directory above it.

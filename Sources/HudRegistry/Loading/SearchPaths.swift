@@ -1,4 +1,4 @@
-package import HudUnsafe
+import HudUnsafe
 import CHudSystem
 
 /// Where the registry looks for renderer plugins, in order:

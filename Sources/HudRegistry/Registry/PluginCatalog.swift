@@ -1,4 +1,4 @@
-package import HudUnsafe
+import HudUnsafe
 import Glibc
 
 /// Finds plugin files on the search path and learns what they provide
@@ -16,8 +16,8 @@ public final class PluginCatalog {
     public let scanner: ((String) -> ScanOutcome)?
 
     public enum ScanOutcome: Sendable, Hashable {
-        case renderers([RendererMetadata])
-        case failed(code: String, reason: String)
+        case renderers([RendererInfo])
+        case failed(code: FailureCode, reason: String)
     }
 
     public init(searchPaths: SearchPaths, security: PathSecurity = PathSecurity(), cache: RegistryCache?,
@@ -38,15 +38,15 @@ public final class PluginCatalog {
         public var fromCache: Bool
 
         public enum State: Sendable, Hashable {
-            case available([RendererMetadata], source: String)
+            case available([RendererInfo], source: MetadataSource)
             case refused(String)
-            case failed(code: String, reason: String)
+            case failed(code: FailureCode, reason: String)
             case needsScan
             /// The same file (by device and inode) was already listed.
             case duplicate(of: String)
         }
 
-        public var renderers: [RendererMetadata] {
+        public var renderers: [RendererInfo] {
             if case .available(let renderers, _) = state { renderers } else { [] }
         }
     }
@@ -95,7 +95,7 @@ public final class PluginCatalog {
     public func examine(file path: String, directory: String) -> File? {
         var seen: [FileIdentity: String] = [:]
         var file = examine(path, directory: directory, seen: &seen)
-        if case .failed(let code, _) = file.state, code == "not-a-file", file.canonicalPath == nil { return nil }
+        if case .failed(let code, _) = file.state, code == .notAFile, file.canonicalPath == nil { return nil }
         if case .needsScan = file.state, let scanner, let canonical = file.canonicalPath {
             file = record(scanner(canonical), for: file)
         }
@@ -109,14 +109,14 @@ public final class PluginCatalog {
         switch SystemCalls.realPath(path) {
         case .success(let resolved): canonical = resolved
         case .failure(let error):
-            file.state = .failed(code: "not-a-file", reason: error.description)
+            file.state = .failed(code: .notAFile, reason: error.description)
             return file
         }
         file.canonicalPath = canonical
         let status = SystemCalls.status(of: canonical, followLinks: false)
         guard case .success(let info) = status, info.isRegularFile else {
             let directory = (try? status.get())?.isDirectory == true
-            file.state = .failed(code: "not-a-file", reason: directory ? "it is a directory" : "it is not a regular file")
+            file.state = .failed(code: .notAFile, reason: directory ? "it is a directory" : "it is not a regular file")
             return file
         }
         let identity = FileIdentity(info)
@@ -133,8 +133,8 @@ public final class PluginCatalog {
         if let cached = cache?.record(for: canonical, stamp: stamp) {
             file.fromCache = true
             switch cached.status {
-            case .ok: file.state = .available(cached.renderers, source: cached.source ?? "cache")
-            case .failed: file.state = .failed(code: cached.failureCode ?? "failed", reason: cached.failureReason ?? "")
+            case .ok: file.state = .available(cached.renderers, source: cached.source ?? .elfSection)
+            case .failed: file.state = .failed(code: cached.failureCode ?? .failed, reason: cached.failureReason ?? "")
             }
             return file
         }
@@ -148,13 +148,13 @@ public final class PluginCatalog {
                 return file  // needsScan
             }
             record.renderers = metadata.renderers
-            record.source = "elf-section"
-            file.state = .available(metadata.renderers, source: "elf-section")
+            record.source = .elfSection
+            file.state = .available(metadata.renderers, source: .elfSection)
         } catch {
             record.status = .failed
-            record.failureCode = error.kind.rawValue
+            record.failureCode = error.kind
             record.failureReason = error.reason
-            file.state = .failed(code: error.kind.rawValue, reason: error.reason)
+            file.state = .failed(code: error.kind, reason: error.reason)
         }
         cache?.store(record)
         return file
@@ -165,11 +165,11 @@ public final class PluginCatalog {
     private func record(_ outcome: ScanOutcome, for file: File) -> File {
         var file = file
         guard let canonical = file.canonicalPath, var record = pendingRecords.removeValue(forKey: canonical) else { return file }
-        record.source = "sandbox-scan"
+        record.source = .sandboxScan
         switch outcome {
         case .renderers(let renderers):
             record.renderers = renderers
-            file.state = .available(renderers, source: "sandbox-scan")
+            file.state = .available(renderers, source: .sandboxScan)
         case .failed(let code, let reason):
             record.status = .failed
             record.failureCode = code
@@ -186,7 +186,7 @@ extension PluginCatalog.File.State {
     var readsFile: Bool {
         switch self {
         case .available, .needsScan: true
-        case .failed(let code, _): code != "not-a-file"
+        case .failed(let code, _): code != .notAFile
         case .refused, .duplicate: false
         }
     }

@@ -1,4 +1,4 @@
-package import HudUnsafe
+import HudUnsafe
 import CHudSystem
 import Glibc
 
@@ -43,12 +43,12 @@ public struct PluginRecord: Sendable, Hashable {
     public var buildID: String?
     public var status: Status
     /// What the file provides (empty for failures).
-    public var renderers: [RendererMetadata]
-    /// Where the metadata came from: `elf-section` or `sandbox-scan`.
-    public var source: String?
+    public var renderers: [RendererInfo]
+    /// Where the metadata came from.
+    public var source: MetadataSource?
     /// For failures: a stable reason code (`crashed`, `timed-out`,
     /// `missing-entry-symbol`, `incompatible-abi`, ...) and the message.
-    public var failureCode: String?
+    public var failureCode: FailureCode?
     public var failureReason: String?
     /// Seconds since the Unix epoch when this was recorded.
     public var time: Int64
@@ -79,7 +79,7 @@ public final class RegistryCache {
     /// The cache for `searchPath` under `directory`.
     public init(directory: String, searchPath: [String]) {
         self.directory = directory
-        self.key = "abi \(EntryLoader.versionString(EntryLoader.hostVersion))\n" + searchPath.joined(separator: "\n")
+        self.key = "abi \(ABIVersion.host)\n" + searchPath.joined(separator: "\n")
         self.fileName = "registry-" + Self.fnv1a(key) + ".json"
         load()
     }
@@ -110,7 +110,7 @@ public final class RegistryCache {
     }
 
     /// Records that loading `path` failed, so it is skipped until it changes.
-    public func markFailed(path: String, code: String, reason: String) {
+    public func markFailed(path: String, code: FailureCode, reason: String) {
         guard case .success(let info) = SystemCalls.status(of: path) else { return }
         let previous = records[path]
         store(PluginRecord(path: path, stamp: FileStamp(info), buildID: previous?.buildID, status: .failed, renderers: [],
@@ -217,15 +217,15 @@ public final class RegistryCache {
             ("mtimeNs", .string(String(r.stamp.modifiedNanoseconds))),
             ("buildId", r.buildID.map(JSONValue.string) ?? .null),
             ("status", .string(r.status.rawValue)),
-            ("source", r.source.map(JSONValue.string) ?? .null),
-            ("failureCode", r.failureCode.map(JSONValue.string) ?? .null),
+            ("source", r.source.map { .string($0.rawValue) } ?? .null),
+            ("failureCode", r.failureCode.map { .string($0.rawValue) } ?? .null),
             ("failureReason", r.failureReason.map(JSONValue.string) ?? .null),
             ("time", .string(String(r.time))),
             ("validation", r.validation.map(JSONValue.string) ?? .null),
             ("renderers", .array(r.renderers.map { m in
                 .object([("id", .string(m.id)), ("name", .string(m.name)), ("version", .string(m.version)), ("vendor", .string(m.vendor)),
-                         ("abi", .number(Double(m.abiVersion))), ("positions", .number(Double(m.supportedPositions))),
-                         ("capabilities", .number(Double(m.capabilities)))])
+                         ("abi", .number(Double(m.abiVersion.packed))), ("positions", .number(Double(Position.mask(m.supportedPositions)))),
+                         ("capabilities", .number(Double(m.capabilities.rawValue)))])
             })),
         ])
     }
@@ -245,19 +245,32 @@ public final class RegistryCache {
               let buildID = optionalString("buildId"), let source = optionalString("source"), let code = optionalString("failureCode"),
               let reason = optionalString("failureReason"), let validation = optionalString("validation"),
               let items = j["renderers"]?.arrayValue else { return nil }
-        var renderers: [RendererMetadata] = []
+        // Codes and sources are enums: an unknown one makes the record (and
+        // so the cache) malformed, never a guess.
+        guard let failureCode = Self.decode(code, as: FailureCode.self),
+              let metadataSource = Self.decode(source, as: MetadataSource.self) else { return nil }
+        var renderers: [RendererInfo] = []
         for item in items {
             guard let id = item["id"]?.stringValue, let name = item["name"]?.stringValue, let version = item["version"]?.stringValue,
                   let vendor = item["vendor"]?.stringValue, let abi = item["abi"]?.numberValue, let positions = item["positions"]?.numberValue,
                   let capabilities = item["capabilities"]?.numberValue,
                   let abiValue = UInt32(exactly: abi), let positionBits = UInt32(exactly: positions), let capabilityBits = UInt32(exactly: capabilities)
             else { return nil }
-            renderers.append(RendererMetadata(id: id, name: name, version: version, vendor: vendor, abiVersion: abiValue,
-                                              supportedPositions: positionBits, capabilities: capabilityBits))
+            renderers.append(RendererInfo(id: id, name: name, version: version, vendor: vendor, summary: "",
+                                          supportedPositions: Set(Position.positions(in: positionBits)),
+                                          capabilities: RendererInfo.Capabilities(rawValue: capabilityBits),
+                                          abiVersion: ABIVersion(packed: abiValue), origin: .file(path)))
         }
         return PluginRecord(path: path, stamp: FileStamp(device: device, inode: inode, size: size, modifiedNanoseconds: mtime),
-                            buildID: buildID, status: status, renderers: renderers, source: source, failureCode: code,
+                            buildID: buildID, status: status, renderers: renderers, source: metadataSource, failureCode: failureCode,
                             failureReason: reason, time: time, validation: validation)
+    }
+
+    /// `raw` as `T`: `.some(nil)` for no value, nil for an unknown one.
+    private static func decode<T: RawRepresentable>(_ raw: String?, as type: T.Type) -> T?? where T.RawValue == String {
+        guard let raw else { return .some(nil) }
+        guard let value = T(rawValue: raw) else { return nil }
+        return .some(value)
     }
 
     /// Why an existing cache directory must not be used, or nil (a missing

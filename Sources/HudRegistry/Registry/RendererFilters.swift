@@ -1,4 +1,4 @@
-package import HudUnsafe
+import HudUnsafe
 import Glibc
 
 /// `HUD_RENDERERS_DISABLE` and `HUD_RENDERERS_SELECT`: comma-separated,

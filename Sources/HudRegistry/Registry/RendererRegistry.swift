@@ -53,7 +53,7 @@ public final class RendererRegistry {
     /// - Parameter expected: what a sandboxed scan reported for a file
     ///   without a metadata section; the descriptors must match it, so what
     ///   `list` showed is what runs.
-    public func load(path: String, expected: [RendererMetadata]? = nil) throws(RegistryError) -> [RendererInfo] {
+    public func load(path: String, expected: [RendererInfo]? = nil) throws(RegistryError) -> [RendererInfo] {
         let resolved = try Self.resolve(path)
         if let identity = resolved.identity, loadedFiles.contains(identity) {
             return renderers.filter { $0.origin == .file(resolved.path) }
@@ -71,7 +71,7 @@ public final class RendererRegistry {
         do {
             metadata = try ElfMetadataReader.read(path: resolved.path)
         } catch where error.kind == .badMetadata || error.kind == .corrupt {
-            throw .invalidELF(path: resolved.path, kind: error.kind.rawValue, reason: error.reason)
+            throw .invalidELF(path: resolved.path, kind: error.kind, reason: error.reason)
         } catch {}
         let loader = try EntryLoader.open(path: resolved.path) { () throws(RegistryError) in
             // The checks above cover every directory on the path, so nobody else
@@ -173,7 +173,7 @@ public final class RendererRegistry {
 
     /// Drops renderers whose descriptor disagrees with the file's metadata
     /// section (what `list` showed), reporting each mismatch.
-    static func checkMetadata(_ records: [RendererMetadata], against result: EntryLoader.Result, path: String) -> EntryLoader.Result {
+    static func checkMetadata(_ records: [RendererInfo], against result: EntryLoader.Result, path: String) -> EntryLoader.Result {
         var checked = result
         checked.renderers = []
         for renderer in result.renderers {
@@ -182,14 +182,14 @@ public final class RendererRegistry {
                 checked.failures.append(.metadataMismatch(path: path, id: info.id, field: "id", reason: "the descriptor's id is not in the file's \(HudMetadataFormat.sectionName) section"))
                 continue
             }
-            let positions = Position.mask(info.supportedPositions)
+            let positions = Position.mask(info.supportedPositions), recorded = Position.mask(record.supportedPositions)
             let differences = [
                 record.name != info.name ? "name (metadata '\(record.name)', descriptor '\(info.name)')" : nil,
                 record.version != info.version ? "version (metadata '\(record.version)', descriptor '\(info.version)')" : nil,
                 record.vendor != info.vendor ? "vendor (metadata '\(record.vendor)', descriptor '\(info.vendor)')" : nil,
-                record.supportedPositions != positions ? "supported_positions (metadata 0x\(String(record.supportedPositions, radix: 16)), descriptor 0x\(String(positions, radix: 16)))" : nil,
-                record.capabilities != info.capabilities.rawValue ? "capabilities (metadata 0x\(String(record.capabilities, radix: 16)), descriptor 0x\(String(info.capabilities.rawValue, radix: 16)))" : nil,
-                EntryLoader.versionString(record.abiVersion) != info.abiVersion ? "ABI version (metadata \(EntryLoader.versionString(record.abiVersion)), entry \(info.abiVersion))" : nil,
+                recorded != positions ? "supported_positions (metadata 0x\(String(recorded, radix: 16)), descriptor 0x\(String(positions, radix: 16)))" : nil,
+                record.capabilities != info.capabilities ? "capabilities (metadata 0x\(String(record.capabilities.rawValue, radix: 16)), descriptor 0x\(String(info.capabilities.rawValue, radix: 16)))" : nil,
+                record.abiVersion != info.abiVersion ? "ABI version (metadata \(record.abiVersion), entry \(info.abiVersion))" : nil,
             ].compactMap { $0 }
             if let first = differences.first {
                 checked.failures.append(.metadataMismatch(path: path, id: info.id, field: String(first.prefix { $0 != " " }), reason: "differs: " + differences.joined(separator: "; ")))

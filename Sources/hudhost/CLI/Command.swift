@@ -126,7 +126,7 @@ struct RegistryOptions {
                 do {
                     // A scanned file (no metadata section) must provide exactly
                     // what its scan reported.
-                    try registry.load(path: path, expected: source == "elf-section" ? nil : renderers)
+                    try registry.load(path: path, expected: source == .elfSection ? nil : renderers)
                 } catch {
                     registry.recordFailure(error)
                     catalog.cache?.markFailed(path: path, code: error.code, reason: error.description)

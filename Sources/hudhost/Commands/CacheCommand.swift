@@ -72,7 +72,7 @@ struct CacheCommand: Command {
         let records = cache.allRecords
         if records.isEmpty { Output.line("no records") }
         for record in records {
-            let what = record.status == .ok ? record.renderers.map(\.id).joined(separator: ", ") : "FAILED [\(record.failureCode ?? "?")] \(record.failureReason ?? "")"
+            let what = record.status == .ok ? record.renderers.map(\.id).joined(separator: ", ") : "FAILED [\(record.failureCode?.rawValue ?? "?")] \(record.failureReason ?? "")"
             Output.line("  \(record.path): \(what)")
         }
         return .ok

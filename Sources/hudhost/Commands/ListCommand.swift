@@ -62,18 +62,18 @@ struct ListCommand: Command {
         var version: String
         var vendor: String
         var summary: String?
-        var positions: UInt32
-        var capabilities: UInt32
-        var abi: String
+        var positions: Set<Position>
+        var capabilities: RendererInfo.Capabilities
+        var abi: ABIVersion
         var origin: String
-        var source: String
+        var source: MetadataSource
         var cached: Bool
         var excluded: String?
     }
 
     /// One failed, refused or duplicate file.
     struct Failure {
-        var code: String
+        var code: FailureCode
         var path: String
         var rendererID: String?
         var message: String
@@ -83,8 +83,8 @@ struct ListCommand: Command {
         let filters = RendererFilters.fromEnvironment()
         var rows: [Row] = RendererRegistry.withBuiltins().renderers.map {
             Row(id: $0.id, name: $0.name, version: $0.version, vendor: $0.vendor, summary: $0.summary,
-                positions: Position.mask($0.supportedPositions), capabilities: $0.capabilities.rawValue,
-                abi: $0.abiVersion, origin: "built-in", source: "built-in", cached: false, excluded: nil)
+                positions: $0.supportedPositions, capabilities: $0.capabilities,
+                abi: $0.abiVersion, origin: "built-in", source: .builtin, cached: false, excluded: nil)
         }
         var failures: [Failure] = []
         var report: PluginCatalog.Report?
@@ -97,7 +97,7 @@ struct ListCommand: Command {
         }
         for path in registryOptions.plugins {
             guard let file = Self.examineExplicit(path, security: registryOptions.security) else {
-                failures.append(Failure(code: "not-a-file", path: path, rendererID: nil, message: "\(path): no such file"))
+                failures.append(Failure(code: .notAFile, path: path, rendererID: nil, message: "\(path): no such file"))
                 exit = .loadFailure
                 continue
             }
@@ -114,7 +114,7 @@ struct ListCommand: Command {
                 ("schemaVersion", .number(Double(LayoutJSON.schemaVersion))),
                 ("renderers", .array(failedOnly ? [] : shown.map(Self.json))),
                 ("failures", .array(failures.map { f in
-                    .object([("code", .string(f.code)), ("path", .string(f.path)), ("rendererId", f.rendererID.map(JSONValue.string) ?? .null),
+                    .object([("code", .string(f.code.rawValue)), ("path", .string(f.path)), ("rendererId", f.rendererID.map(JSONValue.string) ?? .null),
                              ("message", .string(f.message))])
                 })),
                 ("searchPath", .array((registryOptions.builtinOnly ? [] : SearchPaths.standard().directories).map(JSONValue.string))),
@@ -131,7 +131,7 @@ struct ListCommand: Command {
         }
         if !failedOnly {
             let table = [["ID", "NAME", "VERSION", "ABI", "ORIGIN"]]
-                + shown.map { [$0.id, $0.name, $0.version, $0.abi, $0.origin + ($0.excluded.map { "  (\($0))" } ?? "")] }
+                + shown.map { [$0.id, $0.name, $0.version, $0.abi.description, $0.origin + ($0.excluded.map { "  (\($0))" } ?? "")] }
             Output.out(Table.format(table))
         }
         for refused in report?.refusedPaths ?? [] { Output.line("refused search path: \(refused)") }
@@ -153,23 +153,23 @@ struct ListCommand: Command {
         case .available(let renderers, let source):
             for renderer in renderers {
                 if let existing = rows.first(where: { $0.id == renderer.id }) {
-                    failures.append(Failure(code: "duplicate-id", path: path, rendererID: renderer.id,
+                    failures.append(Failure(code: .duplicateID, path: path, rendererID: renderer.id,
                                             message: "renderer id '\(renderer.id)' is provided twice: kept the one from \(existing.origin), ignored the one from \(path); remove or rename one of them"))
                     continue
                 }
                 rows.append(Row(id: renderer.id, name: renderer.name, version: renderer.version, vendor: renderer.vendor, summary: nil,
                                 positions: renderer.supportedPositions, capabilities: renderer.capabilities,
-                                abi: "\(renderer.abiVersion >> 16).\(renderer.abiVersion & 0xFFFF)", origin: path, source: source,
+                                abi: renderer.abiVersion, origin: path, source: source,
                                 cached: file.fromCache, excluded: nil))
             }
         case .failed(let code, let reason):
             failures.append(Failure(code: code, path: path, rendererID: nil, message: "\(path): \(reason)\(file.fromCache ? " (recorded earlier; retried when the file changes)" : "")"))
         case .refused(let reason):
-            failures.append(Failure(code: "insecure-path", path: path, rendererID: nil, message: "\(path): refused: \(reason) (development only: --allow-insecure-path)"))
+            failures.append(Failure(code: .insecurePath, path: path, rendererID: nil, message: "\(path): refused: \(reason) (development only: --allow-insecure-path)"))
         case .needsScan:
-            failures.append(Failure(code: "not-scanned", path: path, rendererID: nil, message: "\(path): has no metadata section and was not scanned"))
+            failures.append(Failure(code: .notScanned, path: path, rendererID: nil, message: "\(path): has no metadata section and was not scanned"))
         case .duplicate(let first):
-            failures.append(Failure(code: "duplicate-file", path: file.path, rendererID: nil, message: "\(file.path): the same file as \(first) (listed once)"))
+            failures.append(Failure(code: .duplicateFile, path: file.path, rendererID: nil, message: "\(file.path): the same file as \(first) (listed once)"))
         }
     }
 
@@ -185,11 +185,11 @@ struct ListCommand: Command {
     static func json(_ row: Row) -> JSONValue {
         .object([
             ("id", .string(row.id)), ("name", .string(row.name)), ("version", .string(row.version)), ("vendor", .string(row.vendor)),
-            ("description", row.summary.map(JSONValue.string) ?? .null), ("abiVersion", .string(row.abi)),
-            ("origin", .string(row.origin)), ("builtin", .bool(row.source == "built-in")),
-            ("supportedPositions", .array(Position.positions(in: row.positions).map { .string($0.description) })),
-            ("capabilities", .array(RendererInfo.Capabilities(rawValue: row.capabilities).names.map(JSONValue.string))),
-            ("source", .string(row.source)), ("cached", .bool(row.cached)), ("excluded", row.excluded.map(JSONValue.string) ?? .null),
+            ("description", row.summary.map(JSONValue.string) ?? .null), ("abiVersion", .string(row.abi.description)),
+            ("origin", .string(row.origin)), ("builtin", .bool(row.source == .builtin)),
+            ("supportedPositions", .array(Position.allCases.filter(row.positions.contains).map { .string($0.description) })),
+            ("capabilities", .array(row.capabilities.names.map(JSONValue.string))),
+            ("source", .string(row.source.rawValue)), ("cached", .bool(row.cached)), ("excluded", row.excluded.map(JSONValue.string) ?? .null),
         ])
     }
 }

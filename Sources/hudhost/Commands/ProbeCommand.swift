@@ -175,7 +175,7 @@ struct ProbeCommand: Command {
                     ["  version", info.version],
                     ["  vendor", info.vendor],
                     ["  description", info.summary],
-                    ["  ABI", info.abiVersion],
+                    ["  ABI", info.abiVersion.description],
                     ["  origin", info.origin.description],
                     ["  positions", Position.allCases.filter(info.supportedPositions.contains).map(\.description).joined(separator: ", ")],
                     ["  capabilities", info.capabilities.names.isEmpty ? "none" : info.capabilities.names.joined(separator: ", ")],

@@ -119,11 +119,13 @@ struct WhyCommand: Command {
 
         switch file.state {
         case .available(let renderers, let source):
-            let from = source == "elf-section" ? "read from the file's .hud_renderers ELF section (no plugin code ran)"
-                : source == "sandbox-scan" ? "learned by loading the plugin in a sandboxed child (the file has no .hud_renderers section)"
-                : "from the registry cache"
+            let from = switch source {
+            case .elfSection: "read from the file's .hud_renderers ELF section (no plugin code ran)"
+            case .sandboxScan: "learned by loading the plugin in a sandboxed child (the file has no .hud_renderers section)"
+            case .builtin: "linked into the host"
+            }
             say("Metadata", [from + (file.fromCache ? "; cached, the file is unchanged since" : "")]
-                + renderers.map { "\($0.id)  \($0.name) \($0.version)  ABI \($0.abiVersion >> 16).\($0.abiVersion & 0xFFFF)" })
+                + renderers.map { "\($0.id)  \($0.name) \($0.version)  ABI \($0.abiVersion)" })
         case .failed(let code, let reason):
             say("Metadata / scan", ["FAILED [\(code)]: \(reason)", file.fromCache ? "recorded earlier; skipped until the file changes (then retried automatically)" : "recorded; skipped until the file changes"])
             return verdict(false, "the plugin failed [\(code)]")

@@ -31,35 +31,37 @@ enum PluginScanner {
         }
         if let line, let json = try? JSONParser.parse(line) {
             if let error = json["error"] {
-                return .failed(code: error["code"]?.stringValue ?? "failed", reason: error["message"]?.stringValue ?? line)
+                return .failed(code: error["code"]?.stringValue.flatMap(FailureCode.init(rawValue:)) ?? .failed, reason: error["message"]?.stringValue ?? line)
             }
-            let renderers = (json["renderers"]?.arrayValue ?? []).compactMap(Self.metadata)
+            let renderers = (json["renderers"]?.arrayValue ?? []).compactMap { Self.metadata($0, path: path) }
             if renderers.isEmpty {
                 let reason = json["failures"]?.arrayValue?.first?["message"]?.stringValue ?? "the plugin provides no usable renderer"
-                let code = json["failures"]?.arrayValue?.first?["code"]?.stringValue ?? "no-renderers"
+                let code = json["failures"]?.arrayValue?.first?["code"]?.stringValue.flatMap(FailureCode.init(rawValue:)) ?? .noRenderers
                 return .failed(code: code, reason: reason)
             }
             return .renderers(renderers)
         }
         switch outcome.termination {
         case .signaled:
-            return .failed(code: "crashed", reason: "the plugin crashed while loading (\(outcome.termination)); init(), the entry function or a constructor faulted")
+            return .failed(code: .crashed, reason: "the plugin crashed while loading (\(outcome.termination)); init(), the entry function or a constructor faulted")
         case .timedOut:
-            return .failed(code: "timed-out", reason: "the plugin did not finish loading within \(JSONValue.format(timeoutSeconds)) s (\(outcome.termination))")
+            return .failed(code: .timedOut, reason: "the plugin did not finish loading within \(JSONValue.format(timeoutSeconds)) s (\(outcome.termination))")
         case .exited(let status):
-            return .failed(code: "exited", reason: "the plugin ended the scanning process (exit status \(status)) while loading; plugins must never call exit()")
+            return .failed(code: .exited, reason: "the plugin ended the scanning process (exit status \(status)) while loading; plugins must never call exit()")
         case .spawnFailed(let reason):
-            return .failed(code: "scan-failed", reason: "could not start the sandbox: \(reason)")
+            return .failed(code: .scanFailed, reason: "could not start the sandbox: \(reason)")
         }
     }
 
-    static func metadata(_ json: JSONValue) -> RendererMetadata? {
+    static func metadata(_ json: JSONValue, path: String) -> RendererInfo? {
         guard let id = json["id"]?.stringValue, let name = json["name"]?.stringValue, let version = json["version"]?.stringValue,
               let vendor = json["vendor"]?.stringValue, let abi = json["abi"]?.numberValue.flatMap({ UInt32(exactly: $0) }),
               let positions = json["positions"]?.numberValue.flatMap({ UInt32(exactly: $0) }),
               let capabilities = json["capabilities"]?.numberValue.flatMap({ UInt32(exactly: $0) }) else { return nil }
-        return RendererMetadata(id: id, name: name, version: version, vendor: vendor, abiVersion: abi,
-                                supportedPositions: positions, capabilities: capabilities)
+        return RendererInfo(id: id, name: name, version: version, vendor: vendor, summary: "",
+                            supportedPositions: Set(Position.positions(in: positions)),
+                            capabilities: RendererInfo.Capabilities(rawValue: capabilities),
+                            abiVersion: ABIVersion(packed: abi), origin: .file(path))
     }
 }
 
@@ -98,7 +100,7 @@ struct ScanCommand: Command {
             line = .object([
                 ("renderers", .array(loaded.map { info in
                     .object([("id", .string(info.id)), ("name", .string(info.name)), ("version", .string(info.version)),
-                             ("vendor", .string(info.vendor)), ("abi", .number(Double(Self.packed(info.abiVersion)))),
+                             ("vendor", .string(info.vendor)), ("abi", .number(Double(info.abiVersion.packed))),
                              ("positions", .number(Double(Position.mask(info.supportedPositions)))),
                              ("capabilities", .number(Double(info.capabilities.rawValue)))])
                 })),
@@ -109,10 +111,5 @@ struct ScanCommand: Command {
         }
         SandboxLimits.writeLine(line.serialized(pretty: false), to: SandboxProcess.resultDescriptor)
         return .ok
-    }
-
-    static func packed(_ version: String) -> UInt32 {
-        let parts = version.split(separator: ".").compactMap { UInt32($0) }
-        return parts.count == 2 ? parts[0] << 16 | parts[1] : 0
     }
 }

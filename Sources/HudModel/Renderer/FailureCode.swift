@@ -1,0 +1,62 @@
+/// Why a plugin file or a renderer failed, as a stable code: the one list
+/// every report uses (`RegistryError.code`, the registry cache, `hudhost
+/// list`/`why`/`probe` text and JSON). The raw values are the kebab-case
+/// strings of the JSON schemas; they never change meaning.
+public enum FailureCode: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    // The ELF file, read without running it.
+    case io = "io-error"
+    case notELF = "not-elf"
+    case truncated = "truncated-elf"
+    case wrongClass = "not-elf64"
+    case wrongMachine = "wrong-architecture"
+    case notSharedObject = "not-shared-object"
+    case corrupt = "corrupt-elf"
+    case badMetadata = "bad-metadata"
+    // Path checks and loading.
+    case insecurePath = "insecure-path"
+    case metadataMismatch = "metadata-mismatch"
+    case notAFile = "not-a-file"
+    case openFailed = "open-failed"
+    case missingEntrySymbol = "missing-entry-symbol"
+    case nullEntry = "null-entry"
+    case incompatibleABI = "incompatible-abi"
+    case structTooSmall = "struct-too-small"
+    case initFailed = "init-failed"
+    case invalidRendererCount = "invalid-renderer-count"
+    case invalidDescriptor = "invalid-descriptor"
+    case duplicateID = "duplicate-id"
+    /// The same file (device and inode) reached twice on the search path.
+    case duplicateFile = "duplicate-file"
+    case unknownRenderer = "unknown-renderer"
+    // Layout.
+    case layoutFailed = "layout-failed"
+    case layoutTooLarge = "layout-too-large"
+    case invalidLayout = "invalid-layout"
+    case actionCalledDuringLayout = "action-during-layout"
+    case invalidComplications = "invalid-complications"
+    case thunkAllocationFailed = "thunk-allocation-failed"
+    // A sandboxed child (scan, probe) that did not report.
+    case crashed
+    case timedOut = "timed-out"
+    case exited
+    case scanFailed = "scan-failed"
+    case noRenderers = "no-renderers"
+    /// A file without a metadata section that nothing scanned (no scanner given).
+    case notScanned = "not-scanned"
+    /// A failure recorded without a more specific code.
+    case failed
+
+    public var description: String { rawValue }
+}
+
+/// Where a plugin file's renderer descriptions came from.
+public enum MetadataSource: String, Sendable, Hashable, CustomStringConvertible {
+    /// Linked into the host.
+    case builtin = "built-in"
+    /// The file's `.hud_renderers` ELF section, read without running it.
+    case elfSection = "elf-section"
+    /// Loaded once in a sandboxed child (the file has no metadata section).
+    case sandboxScan = "sandbox-scan"
+
+    public var description: String { rawValue }
+}
