@@ -463,17 +463,7 @@ package struct LayoutFrame: RandomAccessCollection {
     /// The index of the topmost interactive node whose hit region contains
     /// the point: highest z, and among equal z the last emitted (the same
     /// rule as `HudLayout.hitTest`). One linear pass, no allocation.
-    package func hitTestIndex(x: Double, y: Double) -> Int? {
-        var best: Int?
-        var bestZ = Int32.min
-        for index in 0..<count {
-            let node = self[index]
-            guard node.isInteractive, node.rawZ >= bestZ, node.hit.contains(x: x, y: y) else { continue }
-            best = index
-            bestZ = node.rawZ
-        }
-        return best
-    }
+    package func hitTestIndex(x: Double, y: Double) -> Int? { topmostHitIndex(x: x, y: y) }
 
     /// The pressable target under the point, if any (no allocation).
     package func hitTest(x: Double, y: Double) -> HudInteraction.Target? {
@@ -491,7 +481,7 @@ package struct LayoutFrame: RandomAccessCollection {
 
 /// One validated node of a `LayoutFrame`, read in place. Same fields as
 /// `HudNode`; valid only while its frame is.
-package struct LayoutNodeView {
+package struct LayoutNodeView: HitTestable {
     private let node: UnsafePointer<hud_node_t>
 
     package init(_ node: UnsafePointer<hud_node_t>) { self.node = node }
@@ -551,7 +541,6 @@ package struct LayoutNodeView {
         )
     }
 
-    package var rawZ: Int32 { node.pointee.z }
 
     private static func rect(_ r: hud_rect_t) -> HudRect { HudRect(x: r.x, y: r.y, width: r.width, height: r.height) }
 

@@ -25,11 +25,7 @@ public struct HudLayout: Sendable, Hashable {
     /// the highest z, and among equal z the one emitted last (painted on
     /// top). One pass, no sorting or allocation.
     public func hitTest(x: Double, y: Double) -> HudNode? {
-        var best: HudNode?
-        for node in nodes where node.isInteractive && node.hit.contains(x: x, y: y) {
-            if best == nil || node.z >= best!.z { best = node }
-        }
-        return best
+        nodes.topmostHitIndex(x: x, y: y).map { nodes[$0] }
     }
 
     /// The slot node shown for a position, if any.
