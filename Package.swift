@@ -35,6 +35,8 @@ let package = Package(
         .executable(name: "hudhost", targets: ["hudhost"]),
         // A third-party renderer in plain C, built like any plugin: libExampleRing.so.
         .library(name: "ExampleRing", type: .dynamic, targets: ["ExampleRing"]),
+        // The sandboxed child hudhost and the library start (libexec/hud/ when installed).
+        .executable(name: "hudsandbox", targets: ["hudsandbox"]),
         // The benchmark harness: swift run -c release hudbench.
         .executable(name: "hudbench", targets: ["hudbench"]),
     ],
@@ -86,6 +88,12 @@ let package = Package(
             name: "hudhost",
             dependencies: ["HudRegistry", "HudUnsafe", "HudPresentation", "HudScenes", "HudConformance"],
             path: "Sources/hudhost",
+            swiftSettings: safe
+        ),
+        .executableTarget(
+            name: "hudsandbox",
+            dependencies: ["HudRegistry", "HudUnsafe", "HudConformance"],
+            path: "Sources/hudsandbox",
             swiftSettings: safe
         ),
         .executableTarget(

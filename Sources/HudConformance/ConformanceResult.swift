@@ -172,15 +172,4 @@ package enum ConformanceTarget: Sendable, Hashable, CustomStringConvertible {
         case .builtin: "built-in"
         }
     }
-
-    /// Arguments for `hudhost _sandbox validate`.
-    package var arguments: [String] {
-        var arguments: [String]
-        switch self {
-        case .file(let path, _): arguments = ["--file", path]
-        case .builtin: arguments = ["--builtin"]
-        }
-        if let renderer = rendererFilter { arguments += ["--renderer", renderer] }
-        return arguments
-    }
 }

@@ -75,16 +75,17 @@ package struct ConformanceSupervisor: Sendable {
         let childChecks = configuration.checkIDs.filter { $0 != "abi-quiet-stdout" }
         var restarts = 0
         while true {
-            var arguments = ["_sandbox", "validate"] + target.arguments + [
-                "--checks", childChecks.joined(separator: ","), "--seed", String(configuration.seed),
-                "--fuzz-iterations", String(configuration.fuzzIterations),
-                "--cpu-seconds", String(cpu), "--memory-mb", String(memory), "--result-fd", String(SandboxProcess.resultDescriptor),
-                "--helper", executable, "--helper-timeout", String(timeout),
-            ]
-            if !finished.isEmpty { arguments += ["--skip", finished.map(\.description).sorted().joined(separator: ",")] }
-            for (unit, status) in blocked.sorted(by: { $0.key.description < $1.key.description }) {
-                arguments += ["--blocked", "\(unit)=\(status)"]
-            }
+            var request = target.sandboxValidation
+            request.checks = childChecks
+            request.seed = configuration.seed
+            request.fuzzIterations = configuration.fuzzIterations
+            request.cpuSeconds = cpu
+            request.memoryMegabytes = memory
+            request.helper = executable
+            request.helperTimeoutSeconds = timeout
+            request.skip = finished.map(\.description)
+            request.blocked = Dictionary(uniqueKeysWithValues: blocked.map { ($0.key.description, $0.value) })
+            let arguments = SandboxRequest.validate(request).arguments
             var current: ConformanceUnit?
             var sawDone = false
             let outcome = SandboxProcess.run(executable: executable, arguments: arguments, timeoutSeconds: timeout) { line in

@@ -98,8 +98,11 @@ enum DeterminismChecks {
             var line: String?
             let outcome = SandboxProcess.run(
                 executable: executable,
-                arguments: ["_sandbox", "digest"] + context.target.arguments.filter { $0 != "--renderer" && $0 != context.target.rendererFilter }
-                    + ["--renderer", context.id, "--result-fd", "3"],
+                arguments: SandboxRequest.digest({
+                    var request = context.target.sandboxValidation
+                    request.renderer = context.id
+                    return request
+                }()).arguments,
                 timeoutSeconds: context.configuration.helperTimeoutSeconds) { text in
                     if line == nil { line = text }
                 }

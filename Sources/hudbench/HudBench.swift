@@ -85,7 +85,7 @@ struct HudBench {
     static func makeRegistry(_ options: Options) throws -> RendererRegistry {
         let registry = RendererRegistry.withBuiltins()
         guard !options.builtinOnly else { return registry }
-        registry.discover()
+        registry.discoverWithoutSandbox()
         let ring = Files.executableDirectory + "/libExampleRing.so"
         if Files.exists(ring) { _ = try? registry.load(path: ring) }
         for plugin in options.plugins {

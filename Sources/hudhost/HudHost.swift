@@ -16,10 +16,8 @@ enum HudHost {
         CommandEntry(DemoCommand.self),
         CommandEntry(WhyCommand.self),
         CommandEntry(CacheCommand.self),
-        CommandEntry(ScanCommand.self),
         CommandEntry(SdkCommand.self),
         CommandEntry(ValidateCommand.self),
-        CommandEntry(SandboxCommand.self),
     ]
 
     static let usage = """

@@ -59,9 +59,9 @@ struct DiscoveryTests {
         for (name, data, kind) in cases {
             let path = try write(name, data)
             #expect(throws: ElfError.self, "\(name)") { try ElfMetadataReader.read(path: path) }
-            do {
+            do throws(ElfError) {
                 _ = try ElfMetadataReader.read(path: path)
-            } catch let error as ElfError {
+            } catch {
                 #expect(error.kind == kind, "\(name): \(error)")
             }
         }

@@ -337,7 +337,7 @@ struct PluginLoadingTests {
         try "not a plugin".write(toFile: directory + "/README.txt", atomically: true, encoding: .utf8)
 
         let registry = RendererRegistry()
-        let report = registry.discover(SearchPaths(directories: [directory]))
+        let report = registry.discoverWithoutSandbox(SearchPaths(directories: [directory]))
 
         let goodIDs = Self.simpleIDs + ["org.fixture.many", "org.fixture.title-label"]
         let layoutFailureIDs = Self.layoutFailures.map(\.id)
@@ -413,7 +413,7 @@ struct PluginLoadingTests {
         try FileManager.default.createSymbolicLink(atPath: directory + "/b.so", withDestinationPath: directory + "/a.so")
 
         let registry = RendererRegistry()
-        let report = registry.discover(SearchPaths(directories: [directory, directory]))
+        let report = registry.discoverWithoutSandbox(SearchPaths(directories: [directory, directory]))
         #expect(registry.renderers.map(\.id) == Self.simpleIDs)
         #expect(registry.renderers.allSatisfy { $0.origin == .file(directory + "/a.so") })
         #expect(registry.failures.isEmpty)
@@ -433,7 +433,7 @@ struct PluginLoadingTests {
         try FileManager.default.copyItem(atPath: FixturePlugins.path(of: .goodSimple), toPath: directory + "/simple.so")
 
         let registry = RendererRegistry()
-        let report = registry.discover(SearchPaths(directories: [directory]))
+        let report = registry.discoverWithoutSandbox(SearchPaths(directories: [directory]))
         #expect(report.loaded.map(\.id) == Self.simpleIDs)
         #expect(report.failures.map(\.code.rawValue).sorted() == ["not-a-file", "open-failed"])
 
@@ -513,7 +513,7 @@ struct PluginLoadingTests {
             #expect(paths.directories.suffix(2) == ["/usr/local/lib/hud/renderers", "/usr/lib/hud/renderers"])
 
             let registry = RendererRegistry()
-            let report = registry.discover(paths)
+            let report = registry.discoverWithoutSandbox(paths)
             #expect(report.refusedPaths.count == 2)
             #expect(report.refusedPaths.first?.hasPrefix("relative/plugins") == true)
             #expect(Set(report.loaded.map(\.id)).isSuperset(of: PluginLoadingTests.simpleIDs))

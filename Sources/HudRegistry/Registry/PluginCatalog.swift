@@ -4,24 +4,24 @@ import Glibc
 /// Finds plugin files on the search path and learns what they provide
 /// WITHOUT running their code: security checks, then the registry cache
 /// (unchanged files cost one `stat`), then the ELF metadata section, and
-/// only for files without one, a scanner (a sandboxed child process, given
-/// by the host). Every outcome is recorded in the cache, failures included:
-/// a failed file is skipped until it changes.
+/// only for files without one, a scan in a sandboxed child process
+/// (`SandboxScanner`, the default). Every outcome is recorded in the cache,
+/// failures included: a failed file is skipped until it changes.
 public final class PluginCatalog {
     public let searchPaths: SearchPaths
     public let security: PathSecurity
     public let cache: RegistryCache?
     /// Runs a plugin in isolation to learn its renderers; nil: files
-    /// without metadata stay `needsScan`.
-    public let scanner: ((String) -> ScanOutcome)?
+    /// without metadata stay `needsScan` (no plugin code runs at all).
+    public let scanner: SandboxScanner?
 
     public enum ScanOutcome: Sendable, Hashable {
         case renderers([RendererInfo])
         case failed(code: FailureCode, reason: String)
     }
 
-    public init(searchPaths: SearchPaths, security: PathSecurity = PathSecurity(), cache: RegistryCache?,
-                scanner: ((String) -> ScanOutcome)? = nil) {
+    public init(searchPaths: SearchPaths = .standard(), security: PathSecurity = PathSecurity(), cache: RegistryCache?,
+                scanner: SandboxScanner? = SandboxScanner()) {
         self.searchPaths = searchPaths
         self.security = security
         self.cache = cache
@@ -80,7 +80,7 @@ public final class PluginCatalog {
                 if !file.fromCache, file.canonicalPath != nil, file.state.readsFile { report.filesRead += 1 }
                 if case .needsScan = file.state, let scanner, let canonical = file.canonicalPath {
                     report.filesScanned += 1
-                    file = record(scanner(canonical), for: file)
+                    file = record(scanner.scan(canonical, allowInsecurePath: security.allowInsecure), for: file)
                 }
                 report.files.append(file)
             }
@@ -97,7 +97,7 @@ public final class PluginCatalog {
         var file = examine(path, directory: directory, seen: &seen)
         if case .failed(let code, _) = file.state, code == .notAFile, file.canonicalPath == nil { return nil }
         if case .needsScan = file.state, let scanner, let canonical = file.canonicalPath {
-            file = record(scanner(canonical), for: file)
+            file = record(scanner.scan(canonical, allowInsecurePath: security.allowInsecure), for: file)
         }
         return file
     }

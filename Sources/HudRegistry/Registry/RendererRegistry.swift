@@ -92,11 +92,50 @@ public final class RendererRegistry {
         return accept(result)
     }
 
-    /// Loads every `*.so` in the search path's directories (each directory
-    /// sorted by name; directories in order). Returns what happened; failures
-    /// are also appended to `failures`.
+    /// Loads every plugin the catalog found usable: files whose metadata
+    /// section describes them, and files a sandboxed scan loaded without
+    /// trouble (their descriptors must match the scan). A file that failed
+    /// its scan never runs in this process. Load failures are recorded in
+    /// `failures` and in the catalog's cache (skipped until the file
+    /// changes). The safe way to fill a registry from the search path.
     @discardableResult
-    public func discover(_ searchPaths: SearchPaths = .standard()) -> DiscoveryReport {
+    public func loadPlugins(from catalog: PluginCatalog) -> PluginCatalog.Report {
+        let report = catalog.scan()
+        for file in report.files {
+            guard case .available(let renderers, let source) = file.state, let path = file.canonicalPath else { continue }
+            do {
+                try load(path: path, expected: source == .elfSection ? nil : renderers)
+            } catch {
+                failures.append(error)
+                catalog.cache?.markFailed(path: path, code: error.code, reason: error.description)
+            }
+        }
+        catalog.cache?.save()
+        return report
+    }
+
+    /// Loads a file the user named (not found on the search path): the path
+    /// checks first (no code from an unsafe path runs, not even in the
+    /// sandbox), then one trial load in a sandboxed child, and only if the
+    /// child loaded it cleanly, the load into this process.
+    @discardableResult
+    public func load(checking path: String, scanner: SandboxScanner = SandboxScanner()) throws(RegistryError) -> [RendererInfo] {
+        if case .success(let canonical) = SystemCalls.realPath(path), let problem = security.problem(canonicalPath: canonical) {
+            throw .insecurePath(path: canonical, reason: problem)
+        }
+        if case .failed(let code, let reason) = scanner.scan(path, allowInsecurePath: security.allowInsecure) {
+            throw .sandboxedLoadFailed(path: path, reasonCode: code, reason: reason)
+        }
+        return try load(path: path)
+    }
+
+    /// Loads every `*.so` in the search path's directories straight into
+    /// this process (each directory sorted by name; directories in order):
+    /// every file's constructors and `init()` run here, unchecked by any
+    /// sandbox, so a crashing plugin takes the process down. Benchmarks and
+    /// tests of the loader only; hosts use `loadPlugins(from:)`.
+    @discardableResult
+    public func discoverWithoutSandbox(_ searchPaths: SearchPaths = .standard()) -> DiscoveryReport {
         var report = DiscoveryReport()
         for (entry, reason) in searchPaths.refused {
             report.refusedPaths.append(entry + ": " + reason)

@@ -106,8 +106,7 @@ struct RegistryOptions {
     func catalog() -> PluginCatalog {
         let searchPaths = SearchPaths.standard()
         let cache = useCache ? RegistryCache.defaultDirectory().map { RegistryCache(directory: $0, searchPath: searchPaths.directories) } : nil
-        let allowInsecure = allowInsecure
-        return PluginCatalog(searchPaths: searchPaths, security: security, cache: cache) { PluginScanner.scan($0, allowInsecure: allowInsecure) }
+        return PluginCatalog(searchPaths: searchPaths, security: security, cache: cache)
     }
 
     /// The built-ins, then every usable plugin on the search path (known
@@ -119,42 +118,16 @@ struct RegistryOptions {
         let registry = RendererRegistry.withBuiltins(security: security, filters: .fromEnvironment())
         var report: PluginCatalog.Report?
         if !builtinOnly {
-            let catalog = catalog()
-            let scanned = catalog.scan()
-            for file in scanned.files {
-                guard case .available(let renderers, let source) = file.state, let path = file.canonicalPath else { continue }
-                do {
-                    // A scanned file (no metadata section) must provide exactly
-                    // what its scan reported.
-                    try registry.load(path: path, expected: source == .elfSection ? nil : renderers)
-                } catch {
-                    registry.recordFailure(error)
-                    catalog.cache?.markFailed(path: path, code: error.code, reason: error.description)
-                }
-            }
-            catalog.cache?.save()
-            report = scanned
+            report = registry.loadPlugins(from: catalog())
         }
         var explicit: [RegistryError] = []
         for path in plugins {
             let before = registry.failures.count
-            // Security first: no code from an unsafe path runs, not even in
-            // the sandbox. Then load it once in a sandboxed child: a plugin
+            // Path checks, then a trial load in a sandboxed child: a plugin
             // that crashes, hangs or calls exit() while loading must not take
             // hudhost down.
-            let absolute = Output.absolute(path)
-            if case .success(let canonical) = SystemCalls.realPath(absolute) {
-                if let problem = security.problem(canonicalPath: canonical) {
-                    explicit.append(.insecurePath(path: canonical, reason: problem))
-                    continue
-                }
-            }
-            if case .failed(let code, let reason) = PluginScanner.scan(absolute, allowInsecure: allowInsecure) {
-                explicit.append(.sandboxedLoadFailed(path: path, reasonCode: code, reason: reason))
-                continue
-            }
             do {
-                try registry.load(path: path)
+                try registry.load(checking: Output.absolute(path))
                 explicit += registry.failures[before...]
             } catch {
                 explicit.append(error)

@@ -176,9 +176,7 @@ struct ListCommand: Command {
     /// A `--plugin` file, examined like a search-path file (no cache).
     static func examineExplicit(_ path: String, security: PathSecurity) -> PluginCatalog.File? {
         let directory = PathSecurity.parent(of: Output.absolute(path))
-        let catalog = PluginCatalog(searchPaths: SearchPaths(directories: []), security: security, cache: nil) {
-            PluginScanner.scan($0, allowInsecure: security.allowInsecure)
-        }
+        let catalog = PluginCatalog(searchPaths: SearchPaths(directories: []), security: security, cache: nil)
         return catalog.examine(file: Output.absolute(path), directory: directory)
     }
 

@@ -80,8 +80,12 @@ struct ProbeCommand: Command {
     private func runInSandbox() -> ExitCode {
         var lines: [String] = []
         let arguments = Array(CommandLine.arguments.dropFirst()) + ["--sandbox-child"]
-        let outcome = SandboxProcess.run(executable: PluginScanner.executable, arguments: arguments,
-                                         timeoutSeconds: PluginScanner.timeoutSeconds * 2) { lines.append($0) }
+        guard let executable = SandboxProcess.ownExecutable else {
+            Output.error("hudhost: error: cannot find this executable (/proc/self/exe) to start the sandbox; use --in-process")
+            return .usage
+        }
+        let outcome = SandboxProcess.run(executable: executable, arguments: arguments,
+                                         timeoutSeconds: SandboxScanner.defaultTimeoutSeconds * 2) { lines.append($0) }
         if let line = lines.first, let report = try? JSONParser.parse(line),
            let text = report["stdout"]?.stringValue, let errors = report["stderr"]?.stringValue,
            let status = report["exit"]?.numberValue.flatMap({ Int32(exactly: $0) }) {

@@ -174,18 +174,21 @@ struct ValidateCommand: Command {
         configuration.fuzzIterations = fuzzIterations
         configuration.helperTimeoutSeconds = timeout
         let mode: ConformanceSupervisor.Mode
+        let helper = SandboxHelper.locate()
         if inProcess {
-            configuration.helperExecutable = SandboxProcess.ownExecutable
+            configuration.helperExecutable = try? helper.get()
             mode = .inProcess
         } else {
-            guard let executable = SandboxProcess.ownExecutable else {
-                Output.error("hudhost validate: cannot find this executable (/proc/self/exe) to start the sandbox; use --in-process")
+            switch helper {
+            case .success(let executable):
+                mode = .sandbox(executable: executable, timeoutSeconds: timeout, cpuSeconds: cpuSeconds, memoryMegabytes: memoryMegabytes)
+            case .failure(let notFound):
+                Output.error("hudhost validate: \(notFound); or use --in-process")
                 return .usage
             }
-            mode = .sandbox(executable: executable, timeoutSeconds: timeout, cpuSeconds: cpuSeconds, memoryMegabytes: memoryMegabytes)
         }
         let supervisor = ConformanceSupervisor(mode: mode, configuration: configuration)
-        let showProgress = isatty(2) != 0 && format == .text && output == nil
+        let showProgress = SystemCalls.isTerminal(2) && format == .text && output == nil
         let reports = ConformanceSupervisor.validateAll(targets, with: supervisor, jobs: inProcess ? 1 : jobs) { argument in
             if showProgress { Output.error("validating \(argument)…") }
         }

@@ -147,7 +147,7 @@ struct WhyCommand: Command {
         say("Filters (HUD_RENDERERS_DISABLE, then HUD_RENDERERS_SELECT)", filterLines)
 
         let path = file.canonicalPath ?? file.path
-        let load = PluginScanner.scan(path, allowInsecure: registryOptions.allowInsecure)
+        let load = SandboxScanner().scan(path, allowInsecurePath: registryOptions.allowInsecure)
         switch load {
         case .renderers(let loaded):
             let missing = ids.filter { id in !loaded.contains { $0.id == id } }

@@ -1,0 +1,48 @@
+package import HudRegistry
+
+/// The child side of `validate` and `digest` requests, run inside the
+/// sandbox helper (`hudsandbox`): limits first, then the checks, streaming
+/// one line per event on `SandboxChannel.resultDescriptor`. It never
+/// writes to stdout (that belongs to the plugin under test, and is checked).
+package enum ConformanceChild {
+    package static func validate(_ request: SandboxValidation) {
+        SandboxLimits.apply(cpuSeconds: request.cpuSeconds, addressSpaceBytes: UInt64(request.memoryMegabytes) << 20)
+        let skipping = Set(request.skip.compactMap(ConformanceUnit.init))
+        var blocked: [ConformanceUnit: String] = [:]
+        for (unit, status) in request.blocked {
+            if let unit = ConformanceUnit(unit) { blocked[unit] = status }
+        }
+        runner(request).run(skipping: skipping, blocked: blocked) { event in
+            SandboxLimits.writeLine(event.json.serialized(pretty: false), to: SandboxChannel.resultDescriptor)
+        }
+    }
+
+    package static func digest(_ request: SandboxValidation) {
+        SandboxLimits.apply(cpuSeconds: request.cpuSeconds, addressSpaceBytes: UInt64(request.memoryMegabytes) << 20)
+        guard let renderer = request.renderer else { return }
+        SandboxLimits.writeLine(runner(request).digestLine(renderer: renderer), to: SandboxChannel.resultDescriptor)
+    }
+
+    private static func runner(_ request: SandboxValidation) -> ConformanceRunner {
+        let target: ConformanceTarget = switch request.target {
+        case .file(let path): .file(path: path, renderer: request.renderer)
+        case .builtin: .builtin(renderer: request.renderer)
+        }
+        var configuration = ConformanceConfiguration(checkIDs: request.checks.isEmpty ? ConformanceProfile.standard.checkIDs : request.checks,
+                                                     seed: request.seed)
+        if let iterations = request.fuzzIterations { configuration.fuzzIterations = iterations }
+        configuration.helperExecutable = request.helper
+        if let timeout = request.helperTimeoutSeconds { configuration.helperTimeoutSeconds = timeout }
+        return ConformanceRunner(target: target, configuration: configuration)
+    }
+}
+
+extension ConformanceTarget {
+    /// This target as a sandbox request's parameters.
+    package var sandboxValidation: SandboxValidation {
+        switch self {
+        case .file(let path, let renderer): SandboxValidation(target: .file(path), renderer: renderer)
+        case .builtin(let renderer): SandboxValidation(target: .builtin, renderer: renderer)
+        }
+    }
+}

@@ -1,0 +1,219 @@
+/// The protocol between the host and its sandboxed child (`hudsandbox`),
+/// both halves in one file: what the parent asks (a `SandboxRequest`,
+/// written as the child's command line) and what the child answers (JSON
+/// lines on `SandboxChannel.resultDescriptor`). The parent encodes with the
+/// same code the child decodes with, so the two cannot drift.
+///
+/// Conformance events (`validate`) are lines of `ConformanceEvent` JSON,
+/// encoded and decoded by HudConformance; this file frames them.
+package enum SandboxChannel {
+    /// The descriptor the child writes result lines to (a pipe the parent
+    /// reads; plugin code printing to stdout never reaches it by accident).
+    package static let resultDescriptor: Int32 = 3
+}
+
+/// Why a child's command line could not be decoded.
+package struct SandboxProtocolError: Error, Sendable, CustomStringConvertible {
+    package var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// One unit of work for a sandboxed child.
+package enum SandboxRequest: Sendable, Hashable {
+    /// Load one plugin file and report the renderers it registers (for a
+    /// file without a `.hud_renderers` section).
+    case scan(path: String, allowInsecurePath: Bool)
+    /// Run conformance checks on one target, streaming events.
+    case validate(SandboxValidation)
+    /// Print a digest of one renderer's layouts (fresh-process determinism).
+    case digest(SandboxValidation)
+}
+
+/// The parameters of a `validate` or `digest` child, as plain values (the
+/// conformance suite converts them to and from its own types).
+package struct SandboxValidation: Sendable, Hashable {
+    package enum Target: Sendable, Hashable {
+        case file(String)
+        case builtin
+    }
+
+    package var target: Target
+    package var renderer: String?
+    package var checks: [String] = []
+    package var seed: UInt64 = 0
+    package var fuzzIterations: Int?
+    /// Conformance units already finished (resume after a crash).
+    package var skip: [String] = []
+    /// Units that failed in an earlier child, with their status.
+    package var blocked: [String: String] = [:]
+    /// Limits the child sets on itself before loading anything.
+    package var cpuSeconds = 300
+    package var memoryMegabytes = 4096
+    /// The helper the child may start for fresh-process checks.
+    package var helper: String?
+    package var helperTimeoutSeconds: Double?
+
+    package init(target: Target, renderer: String? = nil) {
+        self.target = target
+        self.renderer = renderer
+    }
+}
+
+extension SandboxRequest {
+    /// The child's command line (after argv[0]).
+    package var arguments: [String] {
+        switch self {
+        case .scan(let path, let allowInsecurePath):
+            return ["scan", path] + (allowInsecurePath ? ["--allow-insecure-path"] : [])
+        case .validate(let request):
+            return ["validate"] + request.arguments
+        case .digest(let request):
+            return ["digest"] + request.arguments
+        }
+    }
+
+    /// Decodes a child's command line (after argv[0]).
+    package init(arguments: [String]) throws(SandboxProtocolError) {
+        guard let verb = arguments.first else { throw SandboxProtocolError("no request: expected scan, validate or digest") }
+        let rest = Array(arguments.dropFirst())
+        switch verb {
+        case "scan":
+            let paths = rest.filter { !$0.hasPrefix("--") }
+            guard paths.count == 1, rest.allSatisfy({ !$0.hasPrefix("--") || $0 == "--allow-insecure-path" }) else {
+                throw SandboxProtocolError("scan takes one plugin path and optionally --allow-insecure-path")
+            }
+            self = .scan(path: paths[0], allowInsecurePath: rest.contains("--allow-insecure-path"))
+        case "validate":
+            self = .validate(try SandboxValidation(arguments: rest))
+        case "digest":
+            let request = try SandboxValidation(arguments: rest)
+            guard request.renderer != nil else { throw SandboxProtocolError("digest needs --renderer ID") }
+            self = .digest(request)
+        default:
+            throw SandboxProtocolError("unknown request '\(verb)': expected scan, validate or digest")
+        }
+    }
+}
+
+extension SandboxValidation {
+    var arguments: [String] {
+        var arguments: [String]
+        switch target {
+        case .file(let path): arguments = ["--file", path]
+        case .builtin: arguments = ["--builtin"]
+        }
+        if let renderer { arguments += ["--renderer", renderer] }
+        if !checks.isEmpty { arguments += ["--checks", checks.joined(separator: ",")] }
+        arguments += ["--seed", String(seed)]
+        if let fuzzIterations { arguments += ["--fuzz-iterations", String(fuzzIterations)] }
+        if !skip.isEmpty { arguments += ["--skip", skip.sorted().joined(separator: ",")] }
+        for (unit, status) in blocked.sorted(by: { $0.key < $1.key }) { arguments += ["--blocked", "\(unit)=\(status)"] }
+        arguments += ["--cpu-seconds", String(cpuSeconds), "--memory-mb", String(memoryMegabytes)]
+        if let helper { arguments += ["--helper", helper] }
+        if let helperTimeoutSeconds { arguments += ["--helper-timeout", String(helperTimeoutSeconds)] }
+        return arguments
+    }
+
+    init(arguments: [String]) throws(SandboxProtocolError) {
+        var target: Target?
+        var values: [(String, String)] = []
+        var index = 0
+        while index < arguments.count {
+            let option = arguments[index]
+            if option == "--builtin" {
+                target = .builtin
+                index += 1
+                continue
+            }
+            guard ["--file", "--renderer", "--checks", "--seed", "--fuzz-iterations", "--skip", "--blocked", "--cpu-seconds",
+                   "--memory-mb", "--helper", "--helper-timeout"].contains(option) else {
+                throw SandboxProtocolError("unknown option '\(option)'")
+            }
+            guard index + 1 < arguments.count else { throw SandboxProtocolError("\(option) needs a value") }
+            if option == "--file" { target = .file(arguments[index + 1]) }
+            values.append((option, arguments[index + 1]))
+            index += 2
+        }
+        guard let target else { throw SandboxProtocolError("needs --file PATH or --builtin") }
+        self.init(target: target)
+        func number<T: LosslessStringConvertible>(_ text: String, _ option: String) throws(SandboxProtocolError) -> T {
+            guard let value = T(text) else { throw SandboxProtocolError("\(option) '\(text)' is not a valid number") }
+            return value
+        }
+        for (option, value) in values {
+            switch option {
+            case "--renderer": renderer = value
+            case "--checks": checks = value.split(separator: ",").map(String.init)
+            case "--seed": seed = try number(value, option)
+            case "--fuzz-iterations": fuzzIterations = try number(value, option)
+            case "--skip": skip = value.split(separator: ",").map(String.init)
+            case "--blocked":
+                let parts = value.split(separator: "=", maxSplits: 1).map(String.init)
+                blocked[parts[0]] = parts.count > 1 ? parts[1] : "failed"
+            case "--cpu-seconds": cpuSeconds = try number(value, option)
+            case "--memory-mb": memoryMegabytes = try number(value, option)
+            case "--helper": helper = value
+            case "--helper-timeout": helperTimeoutSeconds = try number(value, option)
+            default: break
+            }
+        }
+    }
+}
+
+/// The one line a `scan` child writes: the renderers the file registered
+/// and the failures of those it offered but the host refused, or the
+/// error that stopped the load.
+package enum ScanReply {
+    package static func encode(renderers: [RendererInfo], failures: [RegistryError]) -> String {
+        JSONValue.object([
+            ("renderers", .array(renderers.map(json))),
+            ("failures", .array(failures.map(json))),
+        ]).serialized(pretty: false)
+    }
+
+    package static func encode(error: RegistryError) -> String {
+        JSONValue.object([("error", json(error))]).serialized(pretty: false)
+    }
+
+    /// What a reply line says about the file at `path`, or nil for a line
+    /// that is not a reply.
+    package static func decode(_ line: String, path: String) -> PluginCatalog.ScanOutcome? {
+        guard let json = try? JSONParser.parse(line) else { return nil }
+        if let error = json["error"] {
+            return .failed(code: code(error["code"]), reason: error["message"]?.stringValue ?? line)
+        }
+        let renderers = (json["renderers"]?.arrayValue ?? []).compactMap { renderer($0, path: path) }
+        if renderers.isEmpty {
+            let first = json["failures"]?.arrayValue?.first
+            return .failed(code: first.map { code($0["code"]) } ?? .noRenderers,
+                           reason: first?["message"]?.stringValue ?? "the plugin provides no usable renderer")
+        }
+        return .renderers(renderers)
+    }
+
+    private static func code(_ value: JSONValue?) -> FailureCode {
+        value?.stringValue.flatMap(FailureCode.init(rawValue:)) ?? .failed
+    }
+
+    private static func json(_ info: RendererInfo) -> JSONValue {
+        .object([("id", .string(info.id)), ("name", .string(info.name)), ("version", .string(info.version)),
+                 ("vendor", .string(info.vendor)), ("abi", .number(Double(info.abiVersion.packed))),
+                 ("positions", .number(Double(Position.mask(info.supportedPositions)))),
+                 ("capabilities", .number(Double(info.capabilities.rawValue)))])
+    }
+
+    private static func json(_ error: RegistryError) -> JSONValue {
+        .object([("code", .string(error.code.rawValue)), ("message", .string(error.description))])
+    }
+
+    private static func renderer(_ json: JSONValue, path: String) -> RendererInfo? {
+        guard let id = json["id"]?.stringValue, let name = json["name"]?.stringValue, let version = json["version"]?.stringValue,
+              let vendor = json["vendor"]?.stringValue, let abi = json["abi"]?.numberValue.flatMap({ UInt32(exactly: $0) }),
+              let positions = json["positions"]?.numberValue.flatMap({ UInt32(exactly: $0) }),
+              let capabilities = json["capabilities"]?.numberValue.flatMap({ UInt32(exactly: $0) }) else { return nil }
+        return RendererInfo(id: id, name: name, version: version, vendor: vendor, summary: "",
+                            supportedPositions: Set(Position.positions(in: positions)),
+                            capabilities: RendererInfo.Capabilities(rawValue: capabilities),
+                            abiVersion: ABIVersion(packed: abi), origin: .file(path))
+    }
+}

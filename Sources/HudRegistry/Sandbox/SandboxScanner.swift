@@ -1,0 +1,96 @@
+import HudUnsafe
+
+/// Learns what a plugin file without a metadata section provides by loading
+/// it in a sandboxed child (`hudsandbox scan PATH`): a crash, hang, missing
+/// dependency or ABI mismatch becomes a failure record, never a problem for
+/// this process. What `PluginCatalog` uses by default.
+///
+/// Thread: [thread-safe]; each scan is its own child process.
+public struct SandboxScanner: Sendable {
+    /// The helper executable; nil finds it (`SandboxHelper.locate`).
+    public var helper: String?
+    /// Wall-clock seconds a scan may take (fixed: output does not extend it).
+    public var timeoutSeconds: Double
+
+    /// `HUD_SCAN_TIMEOUT` (0.5…600 s), else 10 s.
+    public static var defaultTimeoutSeconds: Double {
+        SearchPaths.secureEnvironment("HUD_SCAN_TIMEOUT").flatMap(Double.init).flatMap { (0.5...600).contains($0) ? $0 : nil } ?? 10
+    }
+
+    public init(helper: String? = nil, timeoutSeconds: Double = SandboxScanner.defaultTimeoutSeconds) {
+        self.helper = helper
+        self.timeoutSeconds = timeoutSeconds
+    }
+
+    /// Scans `path`, which the caller has already put through the path
+    /// security checks (the catalog does; so does `RendererRegistry.load(
+    /// checking:)`). The child re-checks unless `allowInsecurePath`.
+    public func scan(_ path: String, allowInsecurePath: Bool = false) -> PluginCatalog.ScanOutcome {
+        let executable: String
+        switch helper.map(Result<String, SandboxHelper.NotFound>.success) ?? SandboxHelper.locate() {
+        case .success(let found): executable = found
+        case .failure(let notFound): return .failed(code: .scanFailed, reason: notFound.description)
+        }
+        var reply: String?
+        let request = SandboxRequest.scan(path: path, allowInsecurePath: allowInsecurePath)
+        let outcome = SandboxProcess.run(executable: executable, arguments: request.arguments,
+                                         timeoutSeconds: timeoutSeconds, resetOnLine: false) { line in
+            if reply == nil { reply = line }
+        }
+        if let reply, let decoded = ScanReply.decode(reply, path: path) { return decoded }
+        switch outcome.termination {
+        case .signaled:
+            return .failed(code: .crashed, reason: "the plugin crashed while loading (\(outcome.termination)); init(), the entry function or a constructor faulted")
+        case .timedOut:
+            return .failed(code: .timedOut, reason: "the plugin did not finish loading within \(JSONValue.format(timeoutSeconds)) s (\(outcome.termination))")
+        case .exited(let status):
+            return .failed(code: .exited, reason: "the plugin ended the scanning process (exit status \(status)) while loading; plugins must never call exit()")
+        case .spawnFailed(let reason):
+            return .failed(code: .scanFailed, reason: "could not start the sandbox: \(reason)")
+        }
+    }
+}
+
+/// Where the sandbox helper (`hudsandbox`) is.
+public enum SandboxHelper {
+    public static let executableName = "hudsandbox"
+
+    public struct NotFound: Error, Sendable, CustomStringConvertible {
+        public var searched: [String]
+        public var description: String {
+            "the sandbox helper \(SandboxHelper.executableName) was not found (looked in \(searched.joined(separator: ", "))); "
+                + "build it (swift build) or install it (make install), or set HUD_SANDBOX_HELPER to its path"
+        }
+    }
+
+    /// `HUD_SANDBOX_HELPER` (ignored when elevated), then `hudsandbox`
+    /// beside this executable (a build directory), then
+    /// `../libexec/hud/hudsandbox` relative to it (an install).
+    public static func locate() -> Result<String, NotFound> {
+        var candidates: [String] = []
+        if let override = SearchPaths.secureEnvironment("HUD_SANDBOX_HELPER"), override.hasPrefix("/") { candidates.append(override) }
+        if let own = SystemCalls.ownExecutable() {
+            let directory = PathSecurity.parent(of: own)
+            candidates += [directory + "/" + executableName, PathSecurity.parent(of: directory) + "/libexec/hud/" + executableName]
+        }
+        if let found = candidates.first(where: { SystemCalls.isAccessible($0, executable: true) }) { return .success(found) }
+        return .failure(NotFound(searched: candidates))
+    }
+}
+
+/// The child's side of a scan: run inside `hudsandbox`, after the limits
+/// are set. Loads the file and writes the one reply line.
+package enum SandboxChild {
+    package static func scan(path: String, allowInsecurePath: Bool) {
+        SandboxLimits.apply(cpuSeconds: 10, addressSpaceBytes: 8 << 30)
+        let registry = RendererRegistry(security: PathSecurity(allowInsecure: allowInsecurePath))
+        let line: String
+        do {
+            let loaded = try registry.load(path: path)
+            line = ScanReply.encode(renderers: loaded, failures: registry.failures)
+        } catch {
+            line = ScanReply.encode(error: error)
+        }
+        SandboxLimits.writeLine(line, to: SandboxChannel.resultDescriptor)
+    }
+}

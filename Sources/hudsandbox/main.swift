@@ -1,0 +1,23 @@
+// hudsandbox: the sandboxed child the host starts to run plugin code it
+// does not trust in its own process (a scan of a file without metadata, a
+// conformance run, a fresh-process digest). Its command line is a
+// `SandboxRequest`; its answers are JSON lines on descriptor 3. Installed
+// in libexec/hud/; found by `SandboxHelper.locate()`. Not for people.
+import Glibc
+import HudConformance
+import HudRegistry
+import HudUnsafe
+
+let request: SandboxRequest
+do {
+    request = try SandboxRequest(arguments: Array(CommandLine.arguments.dropFirst()))
+} catch {
+    SystemCalls.writeAll(2, "hudsandbox: \(error). This helper is started by hudhost and the HudRegistry library; it is not meant to be run by hand.\n")
+    exit(2)
+}
+switch request {
+case .scan(let path, let allowInsecurePath): SandboxChild.scan(path: path, allowInsecurePath: allowInsecurePath)
+case .validate(let validation): ConformanceChild.validate(validation)
+case .digest(let validation): ConformanceChild.digest(validation)
+}
+exit(0)
