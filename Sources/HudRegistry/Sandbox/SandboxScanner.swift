@@ -63,17 +63,19 @@ public enum SandboxHelper {
         }
     }
 
-    /// `HUD_SANDBOX_HELPER` (ignored when elevated), then `hudsandbox`
-    /// beside this executable (a build directory), then
+    /// `HUD_SANDBOX_HELPER` when set (an absolute path, used alone: a wrong
+    /// override is an error, not a silent fallback; ignored when elevated),
+    /// else `hudsandbox` beside this executable (a build directory), then
     /// `../libexec/hud/hudsandbox` relative to it (an install).
     public static func locate() -> Result<String, NotFound> {
         var candidates: [String] = []
-        if let override = SearchPaths.secureEnvironment("HUD_SANDBOX_HELPER"), override.hasPrefix("/") { candidates.append(override) }
-        if let own = SystemCalls.ownExecutable() {
+        if let override = SearchPaths.secureEnvironment("HUD_SANDBOX_HELPER"), !override.isEmpty {
+            candidates.append(override)
+        } else if let own = SystemCalls.ownExecutable() {
             let directory = PathSecurity.parent(of: own)
             candidates += [directory + "/" + executableName, PathSecurity.parent(of: directory) + "/libexec/hud/" + executableName]
         }
-        if let found = candidates.first(where: { SystemCalls.isAccessible($0, executable: true) }) { return .success(found) }
+        if let found = candidates.first(where: { $0.hasPrefix("/") && SystemCalls.isAccessible($0, executable: true) }) { return .success(found) }
         return .failure(NotFound(searched: candidates))
     }
 }

@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+@testable import HudRegistry
+import HudTestSupport
+
+/// The host ↔ sandbox-child protocol (one file, both halves) and the
+/// sandboxed discovery a Swift host gets from the library by default.
+struct SandboxProtocolTests {
+    static let validation: SandboxValidation = {
+        var request = SandboxValidation(target: .file("/opt/plugins/libring.so"), renderer: "com.example.ring")
+        request.checks = ["abi-load", "layout-basic"]
+        request.seed = 42
+        request.fuzzIterations = 17
+        request.skip = ["abi-load", "layout-basic@com.example.ring"]
+        request.blocked = ["abi-init": "crashed"]
+        request.cpuSeconds = 9
+        request.memoryMegabytes = 512
+        request.helper = "/usr/libexec/hud/hudsandbox"
+        request.helperTimeoutSeconds = 2.5
+        return request
+    }()
+
+    @Test(arguments: [
+        SandboxRequest.scan(path: "/tmp/a b/libx.so", allowInsecurePath: false),
+        .scan(path: "/tmp/libx.so", allowInsecurePath: true),
+        .validate(validation),
+        .validate(SandboxValidation(target: .builtin)),
+        .digest(validation),
+    ])
+    func everyRequestSurvivesItsCommandLine(_ request: SandboxRequest) throws {
+        #expect(try SandboxRequest(arguments: request.arguments) == request)
+    }
+
+    @Test(arguments: [
+        ([], "no request"),
+        (["launch"], "unknown request 'launch'"),
+        (["scan"], "scan takes one plugin path"),
+        (["scan", "/a.so", "/b.so"], "scan takes one plugin path"),
+        (["validate", "--renderer", "x.y"], "needs --file PATH or --builtin"),
+        (["validate", "--builtin", "--seed", "forty"], "--seed 'forty' is not a valid number"),
+        (["validate", "--builtin", "--seed"], "--seed needs a value"),
+        (["validate", "--builtin", "--exec", "/bin/sh"], "unknown option '--exec'"),
+        (["digest", "--builtin"], "digest needs --renderer ID"),
+    ])
+    func malformedCommandLinesAreRefusedWithTheReason(_ arguments: [String], _ reason: String) {
+        #expect {
+            try SandboxRequest(arguments: arguments)
+        } throws: { error in
+            "\(error)".contains(reason)
+        }
+    }
+
+    @Test func scanRepliesRoundTrip() throws {
+        let info = RendererInfo(id: "com.example.ring", name: "Ring", version: "1.2.3", vendor: "Example", summary: "",
+                                supportedPositions: [.center, .topLeft], capabilities: [.threadSafe],
+                                abiVersion: ABIVersion(major: 1, minor: 3), origin: .file("/p/libring.so"))
+        let line = ScanReply.encode(renderers: [info], failures: [])
+        #expect(!line.contains("\n"))
+        #expect(ScanReply.decode(line, path: "/p/libring.so") == .renderers([info]))
+        let failed = ScanReply.encode(error: .initFailed(path: "/p/libring.so", status: -3))
+        guard case .failed(let code, let reason)? = ScanReply.decode(failed, path: "/p/libring.so") else {
+            Issue.record("an error reply must decode as a failure")
+            return
+        }
+        #expect(code == .initFailed && reason.contains("init()"))
+        #expect(ScanReply.decode("not json", path: "/p") == nil)
+        // A reply that names no renderer and no failure is a failure too.
+        #expect(ScanReply.decode(#"{"renderers":[]}"#, path: "/p") == .failed(code: .noRenderers, reason: "the plugin provides no usable renderer"))
+    }
+
+    @Test func theHelperRefusesToBeRunByHand() throws {
+        let output = try FixturePlugins.run([FixturePlugins.binDirectory + "/hudsandbox", "rm", "-rf"])
+        #expect(output.status == 2)
+        #expect(output.stderr.contains("unknown request 'rm'") && output.stderr.contains("not meant to be run by hand"))
+        #expect(output.stdout.isEmpty)
+    }
+
+    /// What a Swift host gets with no options: files without metadata are
+    /// scanned in `hudsandbox`, so a plugin whose init() segfaults is a
+    /// `crashed` record and this test process keeps running.
+    @Test func aLibraryHostDiscoversThroughTheSandboxByDefault() throws {
+        let directory = try DiscoveryFixtures.directory("library-discovery", discovery: ["crash_on_load", "meta_good"])
+        let registry = RendererRegistry.withBuiltins()
+        let report = registry.loadPlugins(from: PluginCatalog(searchPaths: SearchPaths(directories: [directory]), cache: nil))
+        #expect(report.filesScanned == 1)
+        let crashed = report.files.first { $0.path.hasSuffix("/crash_on_load.so") }
+        guard case .failed(let code, _)? = crashed?.state else {
+            Issue.record("crash_on_load must fail its scan: \(String(describing: crashed))")
+            return
+        }
+        #expect(code == .crashed)
+        #expect(registry.renderers.map(\.id).contains("org.scale.p0000"))
+        #expect(!registry.renderers.map(\.id).contains("org.fixture.crash-on-load"))
+    }
+
+    @Test func aNamedFileIsTriedInTheSandboxBeforeItLoads() throws {
+        let crasher = try DiscoveryFixtures.path("crash_on_load")
+        let registry = RendererRegistry.withBuiltins()
+        #expect {
+            try registry.load(checking: crasher)
+        } throws: { error in
+            guard case .sandboxedLoadFailed(_, let code, _) = error as? RegistryError else { return false }
+            return code == .crashed
+        }
+        let good = try FixturePlugins.path(of: .goodSimple)
+        #expect(try registry.load(checking: good).map(\.id).contains("org.fixture.simple"))
+    }
+
+    @Test func aWrongHelperOverrideIsReportedNotSilentlyReplaced() throws {
+        let directory = try DiscoveryFixtures.directory("helper-override", discovery: ["crash_on_load"])
+        let cache = try FixturePlugins.makeScratchDirectory("helper-override-cache")
+        let output = try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache,
+                                                   extra: ["HUD_SANDBOX_HELPER": "/nonexistent/hudsandbox"])
+        #expect(output.status == 0, "\(output.transcript)")
+        let failures = try HudHost.json(output)["failures"]?.arrayValue ?? []
+        #expect(failures.contains {
+            $0["code"]?.stringValue == "scan-failed" && $0["message"]?.stringValue?.contains("/nonexistent/hudsandbox") == true
+        }, "\(output.stdout)")
+    }
+}
