@@ -131,7 +131,7 @@ let package = Package(
         ),
         .testTarget(
             name: "hudhostTests",
-            dependencies: ["HudRegistry", "HudScenes", "HudPresentation", "HudTestSupport", "hudhost"],
+            dependencies: ["HudRegistry", "HudUnsafe", "HudScenes", "HudPresentation", "HudRendererAPI", "HudTestSupport", "hudhost"],
             path: "Tests/hudhostTests"
         ),
     ],

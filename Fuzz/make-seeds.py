@@ -13,7 +13,7 @@ after a format change; Fuzz/run.sh only reads them).
             and bare metadata records (the parser is fed the input as-is too).
 - layout/ : the real layouts of the built-in renderers (from
             `hudhost render --json`), encoded in the input format described
-            at FuzzHarness.layout (Tests/HudTestSupport/FuzzHarness.swift).
+            at FuzzHarness.layout (Tests/hudhostTests/FuzzHarness.swift).
 Every file is small (the largest is a few KB).
 """
 import json

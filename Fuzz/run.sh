@@ -14,7 +14,7 @@
 #    debug builds are compiled with -enable-testing, so a fuzz target can
 #    `@testable import` them and reach the internal decoders directly.
 # 2. swiftc compiles each entry point (Fuzz/Targets/<target>.swift) together
-#    with Tests/HudTestSupport/FuzzHarness.swift (what each target does with
+#    with Tests/hudhostTests/FuzzHarness.swift (what each target does with
 #    an input; the regression tests replay saved inputs through the same
 #    code) with -sanitize=fuzzer,address, and links them with those object
 #    files; libFuzzer provides main.
@@ -55,7 +55,7 @@ module_flags=(
   -Xcc -fmodule-map-file=Sources/CHudSystem/module.modulemap
 )
 
-harness=Tests/HudTestSupport/FuzzHarness.swift
+harness=Tests/hudhostTests/FuzzHarness.swift
 mkdir -p Fuzz/findings
 status=0
 summary=()

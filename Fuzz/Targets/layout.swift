@@ -1,6 +1,6 @@
 // libFuzzer entry point: the layout validator fed arbitrary node buffers.
 // What is done with each input: FuzzHarness.layout in
-// Tests/HudTestSupport/FuzzHarness.swift, which Fuzz/run.sh compiles into
+// Tests/hudhostTests/FuzzHarness.swift, which Fuzz/run.sh compiles into
 // this fuzzer and FuzzRegressionTests replays saved inputs through.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

@@ -35,7 +35,7 @@ package struct ConformanceConfiguration: Sendable {
 }
 
 /// Runs the selected checks against one target in *this* process, reporting
-/// each unit before it starts and when it ends. `hudhost _sandbox validate`
+/// each unit before it starts and when it ends. `hudsandbox validate`
 /// runs it in a child (so a crash or hang is attributed to the unit in
 /// progress); `--in-process` runs it directly.
 ///

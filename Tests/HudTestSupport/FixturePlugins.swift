@@ -1,10 +1,10 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import HudRegistry
-@testable import HudUnsafe
-@testable import HudScenes
-@testable import HudPresentation
+import HudRegistry
+import HudUnsafe
+import HudScenes
+import HudPresentation
 
 /// The C fixture plugins in `Tests/Fixtures/plugins`, by file name.
 /// `good_*` are correct plugins; every other one breaks exactly one rule.

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
-@testable import HudRegistry
+import HudRegistry
 
 /// The built hudhost, run as a user runs it: a real subprocess with an
 /// isolated HOME and no HUD_RENDERER_PATH.

@@ -1,7 +1,7 @@
-@testable import HudRegistry
-@testable import HudUnsafe
-@testable import HudScenes
-@testable import HudPresentation
+import HudRegistry
+import HudUnsafe
+import HudScenes
+import HudPresentation
 
 /// A small JSON Schema (2020-12) validator for the subset our schemas use:
 /// type, enum, const, properties, required, additionalProperties, items,

@@ -1,8 +1,8 @@
 import Testing
-@testable import HudRegistry
-@testable import HudUnsafe
-@testable import HudScenes
-@testable import HudPresentation
+import HudRegistry
+import HudUnsafe
+import HudScenes
+import HudPresentation
 
 /// The touch-target rules every well-behaved renderer follows, checked the
 /// same way for the built-ins and ExampleRing: frames on screen; interactive

@@ -1,8 +1,8 @@
 import HudUnsafe
 import Glibc
 
-/// Runs plugin code in a child process: `hudhost _sandbox <mode> ...`
-/// (the host's own executable), with stdin from /dev/null, the child's
+/// The one spawner of sandboxed children (`hudsandbox <request>`, or
+/// `hudhost probe … --sandbox-child`): stdin from /dev/null, the child's
 /// stdout captured (plugin code must not print; it can never reach the
 /// parent's stdout), stderr inherited, and results streamed as one JSON
 /// object per line on a dedicated pipe (fd 3 in the child). A wall-clock
@@ -10,8 +10,8 @@ import Glibc
 /// whole process group gets SIGKILL. CPU and address-space limits are set
 /// by the child itself (`SandboxLimits.apply`) before it loads anything.
 ///
-/// The validator uses it per plugin; `probe` and scanning can use the same
-/// runner with their own `_sandbox` modes.
+/// Scanning (`SandboxScanner`), probing and validation all use it; what
+/// the child is asked and answers is `SandboxProtocol.swift`.
 package enum SandboxProcess {
     package enum Termination: Sendable, Equatable, CustomStringConvertible {
         case exited(Int32)

@@ -28,7 +28,7 @@ enum Output {
     /// to hudhost (a `--json` document must stay valid), so hudhost keeps a
     /// private duplicate of descriptor 1 for its own output and points
     /// descriptor 1 (and so libc's `stdout`) at stderr, where whatever a
-    /// plugin prints ends up. Sandboxed children (`_scan`, `_sandbox`,
+    /// plugin prints ends up. Sandboxed children (`hudsandbox`,
     /// `probe --sandbox-child`) are left alone: their parent captures and
     /// reports what plugin code printed there.
     private static func protectStdout() -> Int32 {

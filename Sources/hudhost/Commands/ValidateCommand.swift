@@ -7,7 +7,7 @@ import HudConformance
 import HudUnsafe
 
 /// `hudhost validate`: the conformance suite for renderer authors. Each
-/// target runs in a sandboxed child process of hudhost (`_sandbox`), so a
+/// target runs in a sandboxed child process (`hudsandbox validate`), so a
 /// crash or hang becomes a result, not the end of the run.
 struct ValidateCommand: Command {
     static let name = "validate"
@@ -30,7 +30,7 @@ struct ValidateCommand: Command {
         and renderer: passed, failed, warning, skipped, crashed or timed-out.
         Every check id is documented in Docs/CONFORMANCE.md (rule and fix).
 
-        Each target runs in a child process (hudhost _sandbox) with CPU and
+        Each target runs in a child process (hudsandbox) with CPU and
         address-space limits and a wall-clock timeout per check: a crash is
         recorded as `crashed` with its signal, a hang as `timed-out`, the
         checks that depend on it are skipped, and the run resumes after it.
