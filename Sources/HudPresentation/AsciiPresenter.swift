@@ -55,7 +55,7 @@ public struct AsciiPresenter {
             case .secondary:
                 canvas.text(node.isInteractive ? "S" : "s", row: (r0 + r1) / 2, centeredIn: c0...c1)
             case .modeItem:
-                let label = node.label ?? node.icon ?? "?"
+                let label = TextChecks.escapingControls(node.label ?? node.icon ?? "?")
                 canvas.text("[" + label + "]", row: (r0 + r1) / 2, centeredIn: c0...c1, clip: true)
             }
         }
@@ -67,8 +67,8 @@ public struct AsciiPresenter {
         var lines: [String] = []
         for node in layout.nodes {
             var parts = [node.position.map(Self.code) ?? "--", node.kind.description]
-            if let icon = node.icon { parts.append(icon) }
-            if let label = node.label { parts.append("\"\(Self.truncate(label, 24))\"") }
+            if let icon = node.icon { parts.append(TextChecks.escapingControls(icon)) }
+            if let label = node.label { parts.append("\"\(Self.truncate(TextChecks.escapingControls(label), 24))\"") }
             parts.append("frame \(Self.rect(node.frame))")
             if node.isInteractive { parts.append("hit \(Self.rect(node.hit))") }
             parts.append(node.placement.description)

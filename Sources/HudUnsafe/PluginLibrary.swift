@@ -180,7 +180,7 @@ package struct EntryLoader {
         let d = descriptor.pointee
         func text(_ pointer: UnsafePointer<CChar>?, _ field: String, _ limit: Int32, id: String?) throws(RegistryError) -> String {
             do {
-                return try CStringReader.read(pointer, limit: Int(limit), allowEmpty: false)
+                return try CStringReader.read(pointer, limit: Int(limit), allowEmpty: false, allowControls: false)
             } catch {
                 throw .invalidDescriptor(path: path, index: slot, id: id, field: field, reason: CStringReader.explain(error))
             }
@@ -226,15 +226,19 @@ package enum CStringReader {
         case tooLong(limit: Int)
         case invalidUTF8
         case empty
+        /// A C0 or C1 control character or DEL (U+0000–U+001F, U+007F–U+009F):
+        /// it could draw fake rows or colours in a terminal listing.
+        case controlCharacter(offset: Int)
     }
 
-    package static func read(_ pointer: UnsafePointer<CChar>?, limit: Int, allowEmpty: Bool = true) throws(Failure) -> String {
+    package static func read(_ pointer: UnsafePointer<CChar>?, limit: Int, allowEmpty: Bool = true, allowControls: Bool = true) throws(Failure) -> String {
         guard let pointer else { throw .null }
         let length = strnlen(pointer, limit + 1)
         guard length <= limit else { throw .tooLong(limit: limit) }
         guard allowEmpty || length > 0 else { throw .empty }
         let bytes = UnsafeRawBufferPointer(start: pointer, count: length)
         guard let string = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8 }
+        if !allowControls, let offset = TextChecks.firstControlCharacter(in: string) { throw .controlCharacter(offset: offset) }
         return string
     }
 
@@ -250,6 +254,7 @@ package enum CStringReader {
         case .tooLong(let limit): "is longer than \(limit) bytes (or not NUL-terminated)"
         case .invalidUTF8: "is not valid UTF-8"
         case .empty: "is empty"
+        case .controlCharacter(let offset): "contains a control character at byte \(offset); descriptor text must be printable"
         }
     }
 }

@@ -538,6 +538,14 @@ extension SystemCalls {
         }
     }
 
+    /// Flushes stdio (text plugin code left in libc's buffers still reaches
+    /// its descriptor), then `_exit(2)`: no atexit handler and no library
+    /// destructor runs, so none can crash or change the status.
+    package static func exitImmediately(_ status: Int32) -> Never {
+        fflush(nil)
+        _exit(status)
+    }
+
     /// `kill(2)`; a negative pid signals the process group.
     package static func signal(_ pid: Int32, _ signal: Int32) { kill(pid, signal) }
 

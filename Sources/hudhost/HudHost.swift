@@ -35,7 +35,11 @@ enum HudHost {
 
     static func main() {
         Output.configure()
-        exit(run(Array(CommandLine.arguments.dropFirst())).rawValue)
+        let status = run(Array(CommandLine.arguments.dropFirst()))
+        // The status is hudhost's: everything was written with write(2), so
+        // nothing is buffered, and `_exit` runs no atexit handler or ELF
+        // destructor of a loaded plugin that could crash or change it.
+        SystemCalls.exitImmediately(status.rawValue)
     }
 
     static func run(_ arguments: [String]) -> ExitCode {

@@ -248,3 +248,23 @@ struct CLITests {
         #expect(output.stderr.contains("bad.json: complications.center.role: 'loud' is not a role"), "\(output.transcript)")
     }
 }
+
+extension CLITests {
+    /// The render schema's error codes are exactly `FailureCode` plus the
+    /// CLI's own two, so a new code cannot ship undocumented.
+    @Test func theSchemaListsEveryFailureCode() throws {
+        let schema = try JSONParser.parse(String(contentsOfFile: FixturePlugins.repositoryRoot + "/Docs/schemas/render-v1.schema.json", encoding: .utf8))
+        var listed: [String] = []
+        func walk(_ value: JSONValue) {
+            if let codes = value["properties"]?["code"]?["enum"]?.arrayValue {
+                listed = codes.compactMap(\.stringValue)
+                return
+            }
+            for key in ["$defs", "definitions", "properties"] {
+                if case .object(let members)? = value[key] { for (_, member) in members { walk(member) } }
+            }
+        }
+        walk(schema)
+        #expect(Set(listed) == Set(FailureCode.allCases.map(\.rawValue) + ["usage", "event-target"]))
+    }
+}

@@ -10,6 +10,8 @@ public enum FailureCode: String, Sendable, Hashable, CaseIterable, CustomStringC
     case wrongClass = "not-elf64"
     case wrongMachine = "wrong-architecture"
     case notSharedObject = "not-shared-object"
+    /// A position-independent executable: ET_DYN like a library, but a program.
+    case executable = "executable-not-library"
     case corrupt = "corrupt-elf"
     case badMetadata = "bad-metadata"
     // Path checks and loading.

@@ -75,6 +75,12 @@ enum ElfMetadataReader {
             let entry = section(index)
             guard entry.type != 8 else { continue }  // SHT_NOBITS has no bytes in the file
             let name = nameTable.cString(at: entry.name)
+            if name == ".interp" {
+                // ET_DYN covers both shared libraries and position-independent
+                // executables; only an executable asks for a program
+                // interpreter. Loading one would run a program, not a plugin.
+                throw ElfError(kind: .executable, reason: "\(path) is a position-independent executable (it has an .interp section), not a shared library; build the plugin with -shared")
+            }
             if name == sectionName {
                 metadata = try file.bytes(at: entry.offset, count: entry.size, what: "the \(sectionName) section")
             } else if name == ".note.gnu.build-id", entry.size <= 4096 {
@@ -171,6 +177,9 @@ enum HudMetadataFormat {
                 }
                 guard let text = String(validating: slice[slice.startIndex..<end], as: UTF8.self) else {
                     throw ElfError(kind: .badMetadata, reason: "metadata record at byte \(offset): \(field.name) is not valid UTF-8")
+                }
+                if let control = TextChecks.firstControlCharacter(in: text) {
+                    throw ElfError(kind: .badMetadata, reason: "metadata record at byte \(offset): \(field.name) has a control character at byte \(control); descriptor text must be printable")
                 }
                 strings.append(text)
             }

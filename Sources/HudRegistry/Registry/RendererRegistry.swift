@@ -70,7 +70,7 @@ public final class RendererRegistry {
         var metadata = PluginFileMetadata(renderers: [], hasMetadataSection: false, buildID: nil)
         do {
             metadata = try ElfMetadataReader.read(path: resolved.path)
-        } catch where error.kind == .badMetadata || error.kind == .corrupt {
+        } catch where error.kind == .badMetadata || error.kind == .corrupt || error.kind == .executable {
             throw .invalidELF(path: resolved.path, kind: error.kind, reason: error.reason)
         } catch {}
         let loader = try EntryLoader.open(path: resolved.path) { () throws(RegistryError) in
@@ -103,8 +103,14 @@ public final class RendererRegistry {
         let report = catalog.scan()
         for file in report.files {
             guard case .available(let renderers, let source) = file.state, let path = file.canonicalPath else { continue }
+            let before = failures.count
             do {
                 try load(path: path, expected: source == .elfSection ? nil : renderers)
+                // A file whose descriptors contradict what it told the catalog
+                // is not listed again as available until it changes.
+                if let mismatch = failures[before...].first(where: { $0.code == .metadataMismatch }) {
+                    catalog.cache?.markFailed(path: path, code: .metadataMismatch, reason: mismatch.description)
+                }
             } catch {
                 failures.append(error)
                 catalog.cache?.markFailed(path: path, code: error.code, reason: error.description)

@@ -52,7 +52,9 @@ struct DemoCommand: Command {
         guard arguments.positionals.isEmpty else { throw UsageError("demo takes no arguments; got '\(arguments.positionals[0])'") }
         registryOptions = RegistryOptions(arguments)
         environmentOptions = try EnvironmentOptions(arguments, defaultTitle: nil)
-        outDirectory = arguments.flag("--no-svg") ? nil : (arguments.value("--out") ?? "hudhost-demo")
+        // Resolved now, before any plugin code runs: a renderer that changes
+        // the working directory cannot move where the files land.
+        outDirectory = arguments.flag("--no-svg") ? nil : Output.absolute(arguments.value("--out") ?? "hudhost-demo")
         columns = try arguments.value("--columns", accepted: "a whole number from 20 to 400") { Int($0).flatMap { (20...400).contains($0) ? $0 : nil } } ?? 40
         quiet = arguments.flag("--quiet")
     }
@@ -145,7 +147,7 @@ struct DemoCommand: Command {
         Output.line()
         Output.line("Shown \(renderers.count - failed.count) of \(renderers.count) styles\(failed.isEmpty ? "" : "; failed: " + failed.joined(separator: ", ")).")
         if let outDirectory {
-            Output.line("Wrote \(written.count) SVG files to \(Output.absolute(outDirectory))")
+            Output.line("Wrote \(written.count) SVG files to \(outDirectory)")
         }
         return failed.isEmpty ? .ok : .failure
     }

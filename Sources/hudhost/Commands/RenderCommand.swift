@@ -77,7 +77,7 @@ struct RenderCommand: Command {
         let format = try arguments.value("--format", accepted: "ascii, svg or json") { ["ascii", "svg", "json"].contains($0) ? $0 : nil } ?? "ascii"
         json = arguments.flag("--json") || format == "json"
         svg = format == "svg" && !json
-        outPath = arguments.value("--out")
+        outPath = arguments.value("--out").map(Output.absolute)  // before any plugin code runs
         hitRegions = arguments.flag("--hit-regions")
         stats = arguments.flag("--stats")
         reveal = try arguments.value("--reveal", accepted: "topLeft, topRight, bottomLeft, bottomRight or center", Position.init(name:))
@@ -177,7 +177,7 @@ struct RenderCommand: Command {
                 let picture = SvgPresenter(showHitRegions: hitRegions).render(
                     layout, environment: environment, device: environmentOptions.device, background: shell.background, caption: caption)
                 guard emit(picture) else { return .failure }
-                if let outPath { Output.error("wrote \(Output.absolute(outPath))") }
+                if let outPath { Output.error("wrote \(outPath)") }
             } else {
                 for step in steps {
                     Output.line("▸ \(step.step.text): " + (step.events.isEmpty ? "nothing happened" : step.events.map(\.description).joined(separator: ", ")))

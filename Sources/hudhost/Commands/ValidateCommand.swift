@@ -110,7 +110,7 @@ struct ValidateCommand: Command {
         let longJobValue = try arguments.value("--jobs", accepted: "a positive integer") { Int($0).flatMap { $0 > 0 ? $0 : nil } }
         jobs = jobValue ?? longJobValue ?? 1
         format = try arguments.value("--format", accepted: "text, json, junit or tap") { Format(rawValue: $0) } ?? .text
-        output = arguments.value("--output")
+        output = arguments.value("--output").map(Output.absolute)  // before any plugin code runs
         werror = arguments.flag("--werror")
         listChecks = arguments.flag("--list-checks")
         listJSON = arguments.flag("--json")
