@@ -50,8 +50,15 @@ let package = Package(
             pkgConfig: "libffi",
             providers: [.apt(["libffi-dev"])]
         ),
-        // Linux calls the Glibc module does not expose (secure_getenv semantics).
+        // Linux calls the Glibc module does not expose (secure_getenv, prctl, Landlock).
         .systemLibrary(name: "CHudSystem", path: "Sources/CHudSystem"),
+        // libseccomp, for the sandbox's system-call filter.
+        .systemLibrary(
+            name: "CSeccomp",
+            path: "Sources/CSeccomp",
+            pkgConfig: "libseccomp",
+            providers: [.apt(["libseccomp-dev"])]
+        ),
         .target(
             name: "BuiltinRenderers",
             dependencies: ["HudRendererAPI"],
@@ -66,7 +73,7 @@ let package = Package(
         // Internal (no product): all unsafe code of the host.
         .target(
             name: "HudUnsafe",
-            dependencies: ["HudModel", "HudRendererAPI", "CFFI", "CHudSystem", "BuiltinRenderers"],
+            dependencies: ["HudModel", "HudRendererAPI", "CFFI", "CHudSystem", "CSeccomp", "BuiltinRenderers"],
             path: "Sources/HudUnsafe",
             swiftSettings: unsafe
         ),

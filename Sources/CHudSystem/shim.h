@@ -6,6 +6,10 @@
 #include <stdlib.h>
 #include <sys/auxv.h>
 #include <malloc.h>
+#include <stdint.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 // secure_getenv(3) semantics without _GNU_SOURCE: NULL when the process runs
 // with elevated privileges (setuid, setgid, file capabilities: AT_SECURE).
@@ -29,5 +33,63 @@ static inline size_t hud_system_heap_in_use(void) {
     struct mallinfo2 info = mallinfo2();
     return info.uordblks + info.hblkhd;
 }
+
+// --- Sandbox layers (the child applies them to itself before any plugin
+// code runs). Constants are the kernel's stable ABI, spelled out because the
+// distribution's headers may predate the features the kernel has.
+
+// PR_SET_NO_NEW_PRIVS: no execve can ever gain privileges again.
+static inline int hud_system_no_new_privs(void) { return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); }
+
+// close_range(first, ~0U, 0): closes every descriptor from `first` up.
+static inline int hud_system_close_from(unsigned int first) { return (int)syscall(SYS_close_range, first, ~0U, 0); }
+
+// unshare(2) with CLONE_NEW* flags (sched.h hides them without _GNU_SOURCE).
+#define HUD_CLONE_NEWIPC 0x08000000
+#define HUD_CLONE_NEWUTS 0x04000000
+#define HUD_CLONE_NEWUSER 0x10000000
+#define HUD_CLONE_NEWNET 0x40000000
+static inline int hud_system_unshare(int flags) { return (int)syscall(SYS_unshare, flags); }
+
+// Landlock (syscalls 444-446 on every architecture since Linux 5.13).
+#define HUD_LANDLOCK_ACCESS_FS_WRITE_FILE (1ULL << 1)
+#define HUD_LANDLOCK_ACCESS_FS_REMOVE_DIR (1ULL << 4)
+#define HUD_LANDLOCK_ACCESS_FS_REMOVE_FILE (1ULL << 5)
+#define HUD_LANDLOCK_ACCESS_FS_MAKE_CHAR (1ULL << 6)
+#define HUD_LANDLOCK_ACCESS_FS_MAKE_DIR (1ULL << 7)
+#define HUD_LANDLOCK_ACCESS_FS_MAKE_REG (1ULL << 8)
+#define HUD_LANDLOCK_ACCESS_FS_MAKE_SOCK (1ULL << 9)
+#define HUD_LANDLOCK_ACCESS_FS_MAKE_FIFO (1ULL << 10)
+#define HUD_LANDLOCK_ACCESS_FS_MAKE_BLOCK (1ULL << 11)
+#define HUD_LANDLOCK_ACCESS_FS_MAKE_SYM (1ULL << 12)
+#define HUD_LANDLOCK_ACCESS_FS_REFER (1ULL << 13)
+#define HUD_LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14)
+#define HUD_LANDLOCK_ACCESS_NET_BIND_TCP (1ULL << 0)
+#define HUD_LANDLOCK_ACCESS_NET_CONNECT_TCP (1ULL << 1)
+#define HUD_LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)
+#define HUD_LANDLOCK_SCOPE_SIGNAL (1ULL << 1)
+
+struct hud_landlock_ruleset_attr {
+    uint64_t handled_access_fs;
+    uint64_t handled_access_net;
+    uint64_t scoped;
+};
+
+// The Landlock ABI version the kernel speaks (0 or less: none).
+static inline int hud_system_landlock_abi(void) { return (int)syscall(444, (void *)0, (size_t)0, 1U); }
+
+// A ruleset handling these accesses; `size` selects how many fields the kernel reads.
+static inline int hud_system_landlock_create(uint64_t fs, uint64_t net, uint64_t scoped, size_t size) {
+    struct hud_landlock_ruleset_attr attr = {fs, net, scoped};
+    return (int)syscall(444, &attr, size, 0U);
+}
+
+// Allows `access` beneath the directory or file open as `fd`.
+static inline int hud_system_landlock_allow_path(int ruleset, uint64_t access, int fd) {
+    struct __attribute__((packed)) { uint64_t allowed_access; int32_t parent_fd; } attr = {access, fd};
+    return (int)syscall(445, ruleset, 1 /* LANDLOCK_RULE_PATH_BENEATH */, &attr, 0U);
+}
+
+static inline int hud_system_landlock_restrict(int ruleset) { return (int)syscall(446, ruleset, 0U); }
 
 #endif

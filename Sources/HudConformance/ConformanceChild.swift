@@ -6,7 +6,7 @@ package import HudRegistry
 /// writes to stdout (that belongs to the plugin under test, and is checked).
 package enum ConformanceChild {
     package static func validate(_ request: SandboxValidation) {
-        SandboxLimits.apply(cpuSeconds: request.cpuSeconds, addressSpaceBytes: UInt64(request.memoryMegabytes) << 20)
+        guard enterSandbox(.validate, request) else { return }
         let skipping = Set(request.skip.compactMap(ConformanceUnit.init))
         var blocked: [ConformanceUnit: String] = [:]
         for (unit, status) in request.blocked {
@@ -18,9 +18,20 @@ package enum ConformanceChild {
     }
 
     package static func digest(_ request: SandboxValidation) {
-        SandboxLimits.apply(cpuSeconds: request.cpuSeconds, addressSpaceBytes: UInt64(request.memoryMegabytes) << 20)
+        guard enterSandbox(.digest, request) else { return }
         guard let renderer = request.renderer else { return }
         SandboxLimits.writeLine(runner(request).digestLine(renderer: renderer), to: SandboxChannel.resultDescriptor)
+    }
+
+    /// Every sandbox layer; false (after saying why on stderr) when
+    /// `HUD_REQUIRE_SANDBOX=1` and one is missing.
+    private static func enterSandbox(_ purpose: SandboxLayers.Purpose, _ request: SandboxValidation) -> Bool {
+        let layers = SandboxLayers.apply(purpose, cpuSeconds: request.cpuSeconds, addressSpaceBytes: UInt64(request.memoryMegabytes) << 20)
+        if SandboxLayers.required, let missing = layers.first(where: { !$0.active }) {
+            SandboxLimits.writeLine("hudsandbox: HUD_REQUIRE_SANDBOX=1 but the \(missing.name) layer is \(missing.detail); no plugin code was run", to: 2)
+            return false
+        }
+        return true
     }
 
     private static func runner(_ request: SandboxValidation) -> ConformanceRunner {

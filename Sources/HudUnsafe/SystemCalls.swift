@@ -1,4 +1,5 @@
 import CHudSystem
+import CSeccomp
 import Glibc
 package import Synchronization
 
@@ -562,13 +563,15 @@ extension SystemCalls {
     }
 
     package enum ResourceLimit {
-        case core, cpuSeconds, addressSpace
+        case core, cpuSeconds, addressSpace, openFiles, fileSize
 
         var raw: __rlimit_resource {
             switch self {
             case .core: RLIMIT_CORE
             case .cpuSeconds: RLIMIT_CPU
             case .addressSpace: RLIMIT_AS
+            case .openFiles: RLIMIT_NOFILE
+            case .fileSize: RLIMIT_FSIZE
             }
         }
     }
@@ -632,4 +635,104 @@ package enum ConcurrentWorkers {
         }
         for thread in threads { pthread_join(thread, nil) }
     }
+}
+
+// MARK: - Sandbox layers (a child applies them to itself, in this order,
+// before any plugin code runs; each is inherited by everything it starts)
+
+extension SystemCalls {
+    /// `PR_SET_NO_NEW_PRIVS`: no later `execve` can gain privileges
+    /// (setuid bits, file capabilities); required for unprivileged Landlock
+    /// and seccomp.
+    package static func setNoNewPrivileges() -> Result<Void, SystemError> {
+        hud_system_no_new_privs() == 0 ? .success(()) : .failure(.current)
+    }
+
+    /// `close_range(first, ~0U, 0)`: every descriptor from `first` up.
+    package static func closeDescriptors(from first: Int32) -> Result<Void, SystemError> {
+        hud_system_close_from(UInt32(first)) == 0 ? .success(()) : .failure(.current)
+    }
+
+    /// New user, network, IPC and UTS namespaces for this process. The user
+    /// namespace maps only this process's own uid and gid to themselves (no
+    /// privilege is gained); the network namespace has no interface but a
+    /// downed loopback, so no connection leaves it.
+    package static func enterNamespaces() -> Result<Void, SystemError> {
+        let uid = geteuid(), gid = getegid()
+        let flags = HUD_CLONE_NEWUSER | HUD_CLONE_NEWNET | HUD_CLONE_NEWIPC | HUD_CLONE_NEWUTS
+        guard hud_system_unshare(Int32(flags)) == 0 else { return .failure(.current) }
+        for (file, text) in [("/proc/self/setgroups", "deny"), ("/proc/self/uid_map", "\(uid) \(uid) 1"), ("/proc/self/gid_map", "\(gid) \(gid) 1")] {
+            let fd = open(file, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { return .failure(.current) }
+            let written = writeAll(fd, text)
+            let error = SystemError.current
+            close(fd)
+            guard written else { return .failure(error) }
+        }
+        return .success(())
+    }
+
+    /// The Landlock ABI version the kernel speaks (0: none).
+    package static func landlockABI() -> Int { max(0, Int(hud_system_landlock_abi())) }
+
+    /// What a Landlock restriction covered, by ABI feature.
+    package struct LandlockCoverage: Sendable, Hashable {
+        package var abi: Int
+        package var filesystemWrites: Bool
+        package var tcp: Bool
+        package var scopes: Bool
+    }
+
+    /// Restricts this process (and everything it starts) with Landlock: no
+    /// file may be created, written, truncated, renamed or removed anywhere
+    /// except `writable` (opened for the rule now; a missing one is skipped);
+    /// with ABI ≥ 4 no TCP bind or connect; with ABI ≥ 6 no signal to, and no
+    /// abstract socket of, a process outside the sandbox. Reads stay open.
+    package static func restrictWithLandlock(writable: [String]) -> Result<LandlockCoverage, SystemError> {
+        let abi = landlockABI()
+        guard abi >= 1 else { return .failure(SystemError(code: ENOSYS)) }
+        var fs = HUD_LANDLOCK_ACCESS_FS_WRITE_FILE | HUD_LANDLOCK_ACCESS_FS_REMOVE_DIR | HUD_LANDLOCK_ACCESS_FS_REMOVE_FILE
+            | HUD_LANDLOCK_ACCESS_FS_MAKE_CHAR | HUD_LANDLOCK_ACCESS_FS_MAKE_DIR | HUD_LANDLOCK_ACCESS_FS_MAKE_REG
+            | HUD_LANDLOCK_ACCESS_FS_MAKE_SOCK | HUD_LANDLOCK_ACCESS_FS_MAKE_FIFO | HUD_LANDLOCK_ACCESS_FS_MAKE_BLOCK
+            | HUD_LANDLOCK_ACCESS_FS_MAKE_SYM
+        if abi >= 2 { fs |= HUD_LANDLOCK_ACCESS_FS_REFER }
+        if abi >= 3 { fs |= HUD_LANDLOCK_ACCESS_FS_TRUNCATE }
+        let net: UInt64 = abi >= 4 ? HUD_LANDLOCK_ACCESS_NET_BIND_TCP | HUD_LANDLOCK_ACCESS_NET_CONNECT_TCP : 0
+        let scoped: UInt64 = abi >= 6 ? HUD_LANDLOCK_SCOPE_SIGNAL | HUD_LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET : 0
+        let size = abi >= 6 ? 24 : abi >= 4 ? 16 : 8
+        let ruleset = hud_system_landlock_create(UInt64(fs), net, scoped, size)
+        guard ruleset >= 0 else { return .failure(.current) }
+        defer { close(ruleset) }
+        let fileWrites = HUD_LANDLOCK_ACCESS_FS_WRITE_FILE | (abi >= 3 ? HUD_LANDLOCK_ACCESS_FS_TRUNCATE : 0)
+        for path in writable {
+            let fd = open(path, 0o10000000 | O_CLOEXEC)  // O_PATH (hidden without _GNU_SOURCE)
+            guard fd >= 0 else { continue }
+            defer { close(fd) }
+            guard hud_system_landlock_allow_path(ruleset, UInt64(fileWrites), fd) == 0 else { return .failure(.current) }
+        }
+        guard hud_system_landlock_restrict(ruleset) == 0 else { return .failure(.current) }
+        return .success(LandlockCoverage(abi: abi, filesystemWrites: true, tcp: net != 0, scopes: scoped != 0))
+    }
+
+    /// A seccomp filter (libseccomp), allowing every system call but these:
+    /// `denied` fail with EPERM; each `(name, argument, value)` in
+    /// `deniedUnless` fails with EPERM unless that argument equals the value.
+    /// Names this architecture lacks are skipped.
+    package static func installSyscallFilter(denied: [String], deniedUnless: [(name: String, argument: UInt32, value: UInt64)])
+        -> Result<Void, SystemError> {
+        guard let filter = hud_seccomp_allow_by_default() else { return .failure(SystemError(code: ENOMEM)) }
+        defer { hud_seccomp_release(filter) }
+        for name in denied {
+            let status = hud_seccomp_deny(filter, name)
+            guard status == 0 || status == -ENOENT else { return .failure(SystemError(code: -status)) }
+        }
+        for rule in deniedUnless {
+            let status = hud_seccomp_deny_unless_arg(filter, rule.name, rule.argument, rule.value)
+            guard status == 0 || status == -ENOENT else { return .failure(SystemError(code: -status)) }
+        }
+        let loaded = hud_seccomp_load(filter)
+        return loaded == 0 ? .success(()) : .failure(SystemError(code: -loaded))
+    }
+
+    package static var processID: Int32 { getpid() }
 }

@@ -16,6 +16,7 @@ enum HudHost {
         CommandEntry(DemoCommand.self),
         CommandEntry(WhyCommand.self),
         CommandEntry(CacheCommand.self),
+        CommandEntry(DoctorCommand.self),
         CommandEntry(SdkCommand.self),
         CommandEntry(ValidateCommand.self),
     ]

@@ -19,5 +19,6 @@ switch request {
 case .scan(let path, let allowInsecurePath): SandboxChild.scan(path: path, allowInsecurePath: allowInsecurePath)
 case .validate(let validation): ConformanceChild.validate(validation)
 case .digest(let validation): ConformanceChild.digest(validation)
+case .layers: SandboxChild.reportLayers()
 }
-exit(0)
+SystemCalls.exitImmediately(0)

@@ -43,6 +43,8 @@ public enum FailureCode: String, Sendable, Hashable, CaseIterable, CustomStringC
     case exited
     case scanFailed = "scan-failed"
     case noRenderers = "no-renderers"
+    /// `HUD_REQUIRE_SANDBOX=1` and a sandbox layer is not available here.
+    case sandboxIncomplete = "sandbox-incomplete"
     /// A file without a metadata section that nothing scanned (no scanner given).
     case notScanned = "not-scanned"
     /// A failure recorded without a more specific code.

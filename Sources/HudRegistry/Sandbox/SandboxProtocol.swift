@@ -27,6 +27,8 @@ package enum SandboxRequest: Sendable, Hashable {
     case validate(SandboxValidation)
     /// Print a digest of one renderer's layouts (fresh-process determinism).
     case digest(SandboxValidation)
+    /// Apply every sandbox layer and report which are in force (`hudhost doctor`).
+    case layers
 }
 
 /// The parameters of a `validate` or `digest` child, as plain values (the
@@ -69,6 +71,8 @@ extension SandboxRequest {
             return ["validate"] + request.arguments
         case .digest(let request):
             return ["digest"] + request.arguments
+        case .layers:
+            return ["layers"]
         }
     }
 
@@ -89,8 +93,11 @@ extension SandboxRequest {
             let request = try SandboxValidation(arguments: rest)
             guard request.renderer != nil else { throw SandboxProtocolError("digest needs --renderer ID") }
             self = .digest(request)
+        case "layers":
+            guard rest.isEmpty else { throw SandboxProtocolError("layers takes no arguments") }
+            self = .layers
         default:
-            throw SandboxProtocolError("unknown request '\(verb)': expected scan, validate or digest")
+            throw SandboxProtocolError("unknown request '\(verb)': expected scan, validate, digest or layers")
         }
     }
 }
@@ -215,5 +222,25 @@ package enum ScanReply {
                             supportedPositions: Set(Position.positions(in: positions)),
                             capabilities: RendererInfo.Capabilities(rawValue: capabilities),
                             abiVersion: ABIVersion(packed: abi), origin: .file(path))
+    }
+}
+
+/// The one line a `layers` child writes: each layer and whether it held.
+package enum LayerReport {
+    package static func encode(_ layers: [SandboxLayer]) -> String {
+        JSONValue.object([("layers", .array(layers.map { layer in
+            .object([("name", .string(layer.name)), ("active", .bool(layer.active)), ("detail", .string(layer.detail))])
+        }))]).serialized(pretty: false)
+    }
+
+    package static func decode(_ line: String) -> [SandboxLayer]? {
+        guard let json = try? JSONParser.parse(line), let items = json["layers"]?.arrayValue else { return nil }
+        var layers: [SandboxLayer] = []
+        for item in items {
+            guard let name = item["name"]?.stringValue, let active = item["active"]?.boolValue,
+                  let detail = item["detail"]?.stringValue else { return nil }
+            layers.append(SandboxLayer(name: name, active: active, detail: detail))
+        }
+        return layers
     }
 }

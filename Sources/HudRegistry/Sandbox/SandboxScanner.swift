@@ -80,19 +80,40 @@ public enum SandboxHelper {
     }
 }
 
-/// The child's side of a scan: run inside `hudsandbox`, after the limits
-/// are set. Loads the file and writes the one reply line.
+/// The child's sides of `scan` and `layers`: run inside `hudsandbox`.
 package enum SandboxChild {
+    /// The path checks (before the namespaces change how owners look),
+    /// then every sandbox layer, then the load; writes the one reply line.
     package static func scan(path: String, allowInsecurePath: Bool) {
-        SandboxLimits.apply(cpuSeconds: 10, addressSpaceBytes: 8 << 30)
-        let registry = RendererRegistry(security: PathSecurity(allowInsecure: allowInsecurePath))
-        let line: String
+        let reply: String
         do {
-            let loaded = try registry.load(path: path)
-            line = ScanReply.encode(renderers: loaded, failures: registry.failures)
+            reply = try scanReply(path: path, allowInsecurePath: allowInsecurePath)
         } catch {
-            line = ScanReply.encode(error: error)
+            reply = ScanReply.encode(error: error)
         }
-        SandboxLimits.writeLine(line, to: SandboxChannel.resultDescriptor)
+        SandboxLimits.writeLine(reply, to: SandboxChannel.resultDescriptor)
+    }
+
+    private static func scanReply(path: String, allowInsecurePath: Bool) throws(RegistryError) -> String {
+        let resolved = try RendererRegistry.resolve(path)
+        if !allowInsecurePath, let problem = PathSecurity().problem(canonicalPath: resolved.path) {
+            throw .insecurePath(path: resolved.path, reason: problem)
+        }
+        let layers = SandboxLayers.apply(.scan, cpuSeconds: 10, addressSpaceBytes: 8 << 30)
+        if SandboxLayers.required, let missing = layers.first(where: { !$0.active }) {
+            throw .sandboxedLoadFailed(path: resolved.path, reasonCode: .sandboxIncomplete,
+                                       reason: "HUD_REQUIRE_SANDBOX=1 but the \(missing.name) layer is \(missing.detail); the plugin was not loaded")
+        }
+        // Checked above, with the real owners; the loader still confirms it
+        // maps the file it checked.
+        let registry = RendererRegistry(security: PathSecurity(allowInsecure: true))
+        let loaded = try registry.load(path: resolved.path)
+        return ScanReply.encode(renderers: loaded, failures: registry.failures)
+    }
+
+    /// Applies every layer, exactly as a scan would, and reports each one.
+    package static func reportLayers() {
+        let layers = SandboxLayers.apply(.report, cpuSeconds: 10, addressSpaceBytes: 8 << 30)
+        SandboxLimits.writeLine(LayerReport.encode(layers), to: SandboxChannel.resultDescriptor)
     }
 }

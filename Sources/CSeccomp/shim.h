@@ -1,0 +1,32 @@
+// libseccomp for Swift: seccomp_rule_add is variadic, which Swift cannot
+// call, so the rules the sandbox needs are built here. Every symbol carries
+// the hud_seccomp_ prefix.
+#ifndef HUD_CSECCOMP_SHIM_H
+#define HUD_CSECCOMP_SHIM_H
+#include <errno.h>
+#include <stddef.h>
+#include <seccomp.h>
+
+// A filter that allows everything not ruled otherwise.
+static inline scmp_filter_ctx hud_seccomp_allow_by_default(void) { return seccomp_init(SCMP_ACT_ALLOW); }
+
+// `name` fails with EPERM. Returns 0, or a negative errno (also for a name
+// this architecture does not have, which callers may ignore).
+static inline int hud_seccomp_deny(scmp_filter_ctx ctx, const char *name) {
+    int number = seccomp_syscall_resolve_name(name);
+    if (number == __NR_SCMP_ERROR) return -ENOENT;
+    return seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(EPERM), number, 0, NULL);
+}
+
+// `name` fails with EPERM unless its argument `index` equals `value`.
+static inline int hud_seccomp_deny_unless_arg(scmp_filter_ctx ctx, const char *name, unsigned int index, scmp_datum_t value) {
+    int number = seccomp_syscall_resolve_name(name);
+    if (number == __NR_SCMP_ERROR) return -ENOENT;
+    struct scmp_arg_cmp compare = {index, SCMP_CMP_NE, value, 0};
+    return seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(EPERM), number, 1, &compare);
+}
+
+static inline int hud_seccomp_load(scmp_filter_ctx ctx) { return seccomp_load(ctx); }
+static inline void hud_seccomp_release(scmp_filter_ctx ctx) { seccomp_release(ctx); }
+
+#endif

@@ -1,0 +1,114 @@
+import Glibc
+import HudUnsafe
+
+/// One isolation layer of the sandbox, as a child found it on this machine.
+public struct SandboxLayer: Sendable, Hashable {
+    public var name: String
+    public var active: Bool
+    /// What it covers, or why it is not in force.
+    public var detail: String
+
+    public init(name: String, active: Bool, detail: String) {
+        self.name = name
+        self.active = active
+        self.detail = detail
+    }
+}
+
+/// The layers a sandboxed child applies to itself, in order, before any
+/// plugin code runs (Docs/ISOLATION.md). Each is detected at run time; one
+/// the kernel refuses is reported inactive and the rest still apply —
+/// unless `HUD_REQUIRE_SANDBOX=1`, when the child refuses to go on.
+package enum SandboxLayers {
+    /// What the child is for: a `validate` child may start fresh helper
+    /// processes (the fresh-process determinism check), every other child
+    /// may not execute anything.
+    package enum Purpose: Sendable { case scan, validate, digest, report }
+
+    /// Applies every layer and returns what each achieved.
+    package static func apply(_ purpose: Purpose, cpuSeconds: Int, addressSpaceBytes: UInt64) -> [SandboxLayer] {
+        var layers: [SandboxLayer] = []
+        SandboxLimits.apply(cpuSeconds: cpuSeconds, addressSpaceBytes: addressSpaceBytes)
+        SystemCalls.limit(.openFiles, soft: 256, hard: 256)
+        SystemCalls.limit(.fileSize, soft: 64 << 20, hard: 64 << 20)
+        layers.append(SandboxLayer(name: "limits", active: true, detail: "no core files, \(cpuSeconds) s CPU, "
+            + (SandboxLimits.runsUnderSanitizer ? "address space unlimited (sanitizer build)" : "\(addressSpaceBytes >> 20) MiB address space")
+            + ", 256 open files, 64 MiB per written file; raising them is denied by the filter"))
+
+        layers.append(layer("no-new-privs", SystemCalls.setNoNewPrivileges(), "execve can never gain privileges"))
+        layers.append(layer("descriptors", SystemCalls.closeDescriptors(from: SandboxChannel.resultDescriptor + 1),
+                            "only stdin (/dev/null), stdout and stderr (captured) and the result channel stay open"))
+        layers.append(layer("namespaces", SystemCalls.enterNamespaces(),
+                            "own user (uid \(geteuid()) mapped to itself), network (no interface), IPC and UTS namespaces"))
+
+        // Sanitizer builds write their reports to files (log_path): that
+        // directory stays writable, or a finding in a child would be lost.
+        let writable = ["/dev/null"] + sanitizerLogDirectories()
+        switch SystemCalls.restrictWithLandlock(writable: writable) {
+        case .success(let coverage):
+            var covers = ["no file written, created or removed outside \(writable.joined(separator: ", "))"]
+            covers.append(coverage.tcp ? "no TCP bind or connect" : "TCP not covered (Landlock ABI < 4)")
+            covers.append(coverage.scopes ? "no signal or abstract socket outside the sandbox" : "signals not scoped (Landlock ABI < 6)")
+            layers.append(SandboxLayer(name: "landlock", active: true, detail: "ABI \(coverage.abi): " + covers.joined(separator: "; ") + "; reads are not restricted"))
+        case .failure(let error):
+            layers.append(SandboxLayer(name: "landlock", active: false, detail: "unavailable: \(error)"))
+        }
+
+        var denied = ["ptrace", "process_vm_readv", "process_vm_writev", "mount", "umount2", "pivot_root", "bpf",
+                      "perf_event_open", "keyctl", "add_key", "request_key", "setrlimit", "kexec_load", "init_module",
+                      "finit_module", "delete_module", "reboot", "swapon", "swapoff", "setns"]
+        // LeakSanitizer stops the world with ptrace: a sanitizer build keeps it.
+        if SandboxLimits.runsUnderSanitizer { denied.removeAll { $0 == "ptrace" } }
+        if purpose != .validate { denied += ["execve", "execveat"] }
+        let pid = UInt64(UInt32(bitPattern: SystemCalls.processID))
+        var conditional: [(name: String, argument: UInt32, value: UInt64)] = [
+            ("prlimit64", 2, 0),                     // reading limits only
+            ("socket", 0, UInt64(AF_UNIX)),          // local sockets only
+        ]
+        // Signals only to itself. A validate child supervises helpers of its
+        // own (it must be able to kill them); Landlock's signal scope keeps
+        // it from signalling anything outside the sandbox.
+        if purpose != .validate { conditional += [("kill", 0, pid), ("tgkill", 0, pid)] }
+        layers.append(layer("seccomp", SystemCalls.installSyscallFilter(denied: denied, deniedUnless: conditional),
+                            "denied: " + (purpose == .validate ? "" : "execve, execveat, ") + "ptrace and process_vm_*, mount, bpf, perf_event_open, keyctl, "
+                                + "raising limits, signals to other processes, sockets other than AF_UNIX"))
+        layers.append(SandboxLayer(name: "process-group", active: true,
+                                   detail: "its own process group, killed by the parent when the child ends or times out"))
+        return layers
+    }
+
+    /// True when `HUD_REQUIRE_SANDBOX=1`: plugin code runs only with every layer active.
+    package static var required: Bool { SearchPaths.secureEnvironment("HUD_REQUIRE_SANDBOX") == "1" }
+
+    private static func layer(_ name: String, _ result: Result<Void, SystemError>, _ detail: String) -> SandboxLayer {
+        switch result {
+        case .success: SandboxLayer(name: name, active: true, detail: detail)
+        case .failure(let error): SandboxLayer(name: name, active: false, detail: "unavailable: \(error)")
+        }
+    }
+
+    private static func sanitizerLogDirectories() -> [String] {
+        guard SandboxLimits.runsUnderSanitizer else { return [] }
+        return ["ASAN_OPTIONS", "TSAN_OPTIONS", "LSAN_OPTIONS"].compactMap { name in
+            guard let options = SearchPaths.secureEnvironment(name),
+                  let entry = options.split(separator: ":").first(where: { $0.hasPrefix("log_path=") }) else { return nil }
+            return PathSecurity.parent(of: String(entry.dropFirst("log_path=".count)))
+        }
+    }
+}
+
+extension SandboxHelper {
+    /// Starts the helper once, has it apply every layer exactly as a scan
+    /// would, and returns what held on this machine (`hudhost doctor`).
+    public static func probeLayers(timeoutSeconds: Double = 10) -> Result<[SandboxLayer], NotFound> {
+        locate().map { helper in
+            var reply: String?
+            let outcome = SandboxProcess.run(executable: helper, arguments: SandboxRequest.layers.arguments,
+                                             timeoutSeconds: timeoutSeconds, resetOnLine: false) { line in
+                if reply == nil { reply = line }
+            }
+            return reply.flatMap(LayerReport.decode)
+                ?? [SandboxLayer(name: "helper", active: false, detail: "\(helper) did not report its layers (\(outcome.termination))")]
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Glibc
+import Testing
+@testable import HudRegistry
+import HudTestSupport
+
+/// The sandbox a scanned plugin runs in is a real boundary: every escape
+/// a hostile init() tries is refused, the scan still completes, and
+/// `hudhost doctor` reports each layer.
+struct IsolationTests {
+    /// A TCP listener on 127.0.0.1 (an ephemeral port), non-blocking, so
+    /// the test can ask afterwards whether anything connected.
+    final class Listener {
+        let fd: Int32
+        let port: UInt16
+
+        init() throws {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+            guard bound == 0, listen(fd, 8) == 0 else {
+                close(fd)
+                throw POSIXError(.EADDRINUSE)
+            }
+            _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+            _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+            self.fd = fd
+            self.port = UInt16(bigEndian: address.sin_port)
+        }
+
+        deinit { close(fd) }
+
+        /// True when a connection is waiting (someone got through).
+        var wasContacted: Bool {
+            let accepted = accept(fd, nil, nil)
+            if accepted >= 0 { close(accepted) }
+            return accepted >= 0
+        }
+    }
+
+    @Test func aScannedPluginCannotEscapeTheSandbox() throws {
+        let directory = try DiscoveryFixtures.directory("escape", discovery: ["escape_attempts"])
+        let cache = try FixturePlugins.makeScratchDirectory("escape-cache")
+        let outside = try FixturePlugins.makeScratchDirectory("escape-outside") + "/written-by-plugin"
+        let listener = try Listener()
+        let output = try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache, extra: [
+            "HUD_ESCAPE_FILE": outside, "HUD_ESCAPE_PORT": String(listener.port), "HUD_ESCAPE_EXEC": "1",
+        ])
+        #expect(output.status == 0, "\(output.transcript)")
+        let json = try HudHost.json(output)
+        // init() succeeds only when every attempt was refused.
+        #expect((json["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.fixture.escape-attempts" },
+                "\(output.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: outside), "the plugin wrote outside the sandbox")
+        #expect(!listener.wasContacted, "the plugin connected to a TCP port on the host")
+    }
+
+    /// The control: the same attempts, made without the sandbox (in this
+    /// process's own probe, `--in-process`), do reach the outside world.
+    @Test func theEscapeAttemptsAreRealWithoutTheSandbox() throws {
+        let path = try DiscoveryFixtures.path("escape_attempts")
+        let outside = try FixturePlugins.makeScratchDirectory("escape-control") + "/written-by-plugin"
+        let output = try HudHost.run(["probe", "--in-process", "--json", path], environment: ["HUD_ESCAPE_FILE": outside])
+        #expect(output.status != 0, "\(output.transcript)")
+        #expect(try HudHost.json(output)["error"]?["code"]?.stringValue == "init-failed")
+        #expect(FileManager.default.fileExists(atPath: outside))
+    }
+
+    @Test func doctorReportsEveryLayer() throws {
+        let output = try HudHost.run(["doctor", "--json"])
+        #expect(output.status == 0, "\(output.transcript)")
+        let json = try HudHost.json(output)
+        let layers = json["isolation"]?["layers"]?.arrayValue ?? []
+        #expect(layers.compactMap { $0["name"]?.stringValue }
+                == ["limits", "no-new-privs", "descriptors", "namespaces", "landlock", "seccomp", "process-group"])
+        // This machine kind supports every layer (as root and unprivileged).
+        for layer in layers { #expect(layer["active"]?.boolValue == true, "\(layer)") }
+        #expect(json["isolation"]?["complete"]?.boolValue == true)
+        #expect(json["libffi"]?["ok"]?.boolValue == true)
+        #expect(json["helper"]?.stringValue?.hasSuffix("/hudsandbox") == true)
+        let text = try HudHost.run(["doctor"])
+        #expect(text.status == 0 && text.stdout.contains("All layers are active."))
+    }
+
+    @Test func requiringTheSandboxStillScansWhereEveryLayerHolds() throws {
+        let directory = try DiscoveryFixtures.directory("require-sandbox", discovery: ["crash_on_load", "meta_good"])
+        let cache = try FixturePlugins.makeScratchDirectory("require-sandbox-cache")
+        let output = try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache, extra: ["HUD_REQUIRE_SANDBOX": "1"])
+        #expect(output.status == 0, "\(output.transcript)")
+        let failures = try HudHost.json(output)["failures"]?.arrayValue ?? []
+        #expect(failures.contains { $0["code"]?.stringValue == "crashed" })
+    }
+}
