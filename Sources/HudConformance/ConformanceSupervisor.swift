@@ -89,17 +89,22 @@ package struct ConformanceSupervisor: Sendable {
             var current: ConformanceUnit?
             var sawDone = false
             let outcome = SandboxProcess.run(executable: executable, arguments: arguments, timeoutSeconds: timeout) { line in
-                guard let json = try? JSONParser.parse(line), let event = ConformanceEvent(json: json) else { return }
+                guard let json = try? JSONParser.parse(line), let event = ConformanceEvent(json: json) else { return false }
                 switch event {
                 case .begin(let unit):
                     current = unit
+                    return false
                 case .result(let result):
+                    // Progress is a unit finished for the first time: a child
+                    // repeating lines cannot keep itself alive.
+                    guard finished.insert(result.unit).inserted else { return false }
                     results.append(result)
-                    finished.insert(result.unit)
                     if !result.unblocksDependents { blocked[result.unit] = result.status == .skipped ? "was skipped" : result.status.rawValue }
                     if current == result.unit { current = nil }
+                    return true
                 case .done:
                     sawDone = true
+                    return false
                 }
             }
             stdoutBytes += outcome.stdoutBytes
@@ -118,6 +123,9 @@ package struct ConformanceSupervisor: Sendable {
             case .exited(let code):
                 status = .crashed
                 what = "ended the process (exit status \(code)); plugin code must never call exit()"
+            case .protocolError(let reason):
+                status = .crashed
+                what = "wrote to the result channel (\(reason)); plugin code must never write to descriptor 3"
             case .spawnFailed(let reason):
                 results.append(CheckResult(checkID: current?.checkID ?? childChecks.first ?? "abi-load", renderer: current?.renderer,
                                            status: .failed, message: "the sandbox could not start: \(reason)"))

@@ -105,6 +105,7 @@ enum DeterminismChecks {
                 }()).arguments,
                 timeoutSeconds: context.configuration.helperTimeoutSeconds) { text in
                     if line == nil { line = text }
+                    return false
                 }
             guard case .exited(0) = outcome.termination, let line, let value = try? JSONParser.parse(line),
                   let digest = value["digest"]?.stringValue else {

@@ -94,3 +94,28 @@ struct IsolationTests {
         #expect(failures.contains { $0["code"]?.stringValue == "crashed" })
     }
 }
+
+extension IsolationTests {
+    @Test func anOversizedResultLineIsAProtocolError() throws {
+        let directory = try DiscoveryFixtures.directory("chatty-long", discovery: ["chatty_channel"])
+        let cache = try FixturePlugins.makeScratchDirectory("chatty-long-cache")
+        let output = try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache, extra: ["HUD_CHATTY": "long"])
+        #expect(output.status == 0, "\(output.transcript)")
+        let failures = try HudHost.json(output)["failures"]?.arrayValue ?? []
+        #expect(failures.contains { $0["code"]?.stringValue == "protocol-error" }, "\(output.stdout)")
+    }
+
+    /// Lines are not progress: a plugin writing a newline every 100 ms in
+    /// init() still times out its check, and the run ends. (`timeout 300`
+    /// only turns a regression into a failure instead of a hung suite.)
+    @Test func trafficOnTheChannelDoesNotExtendADeadline() throws {
+        let path = try DiscoveryFixtures.path("chatty_channel")
+        let output = try FixturePlugins.run(["env", "HUD_CHATTY=newlines", "HOME=" + FixturePlugins.workDirectory + "/no-home",
+                                             "timeout", "300", HudHost.path, "validate", "--profile", "basic", "--timeout", "2",
+                                             "--format", "json", path])
+        #expect(output.status == 1, "\(output.transcript)")
+        let json = try JSONParser.parse(output.stdout)
+        let results = json["targets"]?.arrayValue?.first?["results"]?.arrayValue ?? []
+        #expect(results.contains { $0["check"]?.stringValue == "abi-init" && $0["status"]?.stringValue == "timed-out" }, "\(output.stdout)")
+    }
+}

@@ -42,6 +42,8 @@ public enum FailureCode: String, Sendable, Hashable, CaseIterable, CustomStringC
     case timedOut = "timed-out"
     case exited
     case scanFailed = "scan-failed"
+    /// A sandboxed child broke the result channel's rules (oversized or too many lines).
+    case protocolError = "protocol-error"
     case noRenderers = "no-renderers"
     /// `HUD_REQUIRE_SANDBOX=1` and a sandbox layer is not available here.
     case sandboxIncomplete = "sandbox-incomplete"

@@ -106,6 +106,7 @@ extension SandboxHelper {
             let outcome = SandboxProcess.run(executable: helper, arguments: SandboxRequest.layers.arguments,
                                              timeoutSeconds: timeoutSeconds, resetOnLine: false) { line in
                 if reply == nil { reply = line }
+                return false
             }
             return reply.flatMap(LayerReport.decode)
                 ?? [SandboxLayer(name: "helper", active: false, detail: "\(helper) did not report its layers (\(outcome.termination))")]

@@ -20,6 +20,9 @@ package enum SandboxProcess {
         case timedOut(seconds: Double)
         /// The child could not be started.
         case spawnFailed(String)
+        /// The child broke the channel's rules (a line over the size cap,
+        /// too many lines) and was killed.
+        case protocolError(String)
 
         package var description: String {
             switch self {
@@ -27,6 +30,7 @@ package enum SandboxProcess {
             case .signaled(let signal): "killed by \(SignalName.of(signal))"
             case .timedOut(let seconds): "no progress for \(JSONValue.format(seconds)) s, killed"
             case .spawnFailed(let reason): "could not start: \(reason)"
+            case .protocolError(let reason): "broke the result channel's rules (\(reason)), killed"
             }
         }
     }
@@ -41,12 +45,21 @@ package enum SandboxProcess {
     /// The file descriptor results arrive on, in the child.
     package static let resultDescriptor: Int32 = 3
 
-    /// Spawns and supervises one child; `onLine` gets each result line.
-    /// - Parameter resetOnLine: when true (the validator), every result line
-    ///   restarts the timeout; when false (scans), the deadline is fixed, so
-    ///   a child cannot keep itself alive by writing lines.
+    /// The longest result line accepted, in bytes (the largest real one, a
+    /// validate result with its details, is a few KiB).
+    package static let maxLineBytes = 1 << 20
+    /// The most result lines one child may send.
+    package static let maxLines = 100_000
+
+    /// Spawns and supervises one child; `onLine` gets each result line and
+    /// says whether it was progress. The deadline is `timeoutSeconds` from
+    /// the start or from the last line `onLine` called progress: traffic
+    /// alone never extends it. With `resetOnLine` false (scans) nothing
+    /// does. Lines are found in linear time, a line over `maxLineBytes` or
+    /// more than `maxLines` lines end the child as a protocol error.
     package static func run(executable: String, arguments: [String], timeoutSeconds: Double,
-                           environment extra: [String: String] = [:], resetOnLine: Bool = true, onLine: (String) -> Void) -> Outcome {
+                           environment extra: [String: String] = [:], resetOnLine: Bool = true,
+                           onLine: (String) -> Bool) -> Outcome {
         let child: (pid: Int32, results: Int32, stdout: Int32)
         switch spawn(executable: executable, arguments: arguments, extra: extra) {
         case .success(let value): child = value
@@ -57,6 +70,8 @@ package enum SandboxProcess {
             SystemCalls.closeDescriptor(child.stdout)
         }
         var pending: [UInt8] = []
+        var lineStart = 0, scanned = 0, lines = 0
+        var violation: String?
         var captured: [UInt8] = []
         var capturedBytes = 0
         var resultsOpen = true, stdoutOpen = true
@@ -73,11 +88,28 @@ package enum SandboxProcess {
                 case .bytes(let chunk):
                     if isResults {
                         pending += chunk
-                        while let newline = pending.firstIndex(of: 10) {
-                            let line = String(decoding: pending[..<newline], as: UTF8.self)
-                            pending.removeSubrange(...newline)
-                            if resetOnLine { deadline = SystemCalls.monotonicNanoseconds() + timeout }
-                            onLine(line)
+                        // Each byte is looked at once: `scanned` remembers how
+                        // far the search for a newline got.
+                        while let newline = pending[scanned...].firstIndex(of: 10) {
+                            let line = String(decoding: pending[lineStart..<newline], as: UTF8.self)
+                            lineStart = newline + 1
+                            scanned = lineStart
+                            lines += 1
+                            guard lines <= maxLines else {
+                                violation = "more than \(maxLines) result lines"
+                                return false
+                            }
+                            if onLine(line), resetOnLine { deadline = SystemCalls.monotonicNanoseconds() + timeout }
+                        }
+                        scanned = pending.count
+                        guard pending.count - lineStart <= maxLineBytes else {
+                            violation = "a result line longer than \(maxLineBytes) bytes"
+                            return false
+                        }
+                        if lineStart > 65536 {
+                            pending.removeSubrange(..<lineStart)
+                            scanned -= lineStart
+                            lineStart = 0
                         }
                     } else {
                         capturedBytes += chunk.count
@@ -93,6 +125,12 @@ package enum SandboxProcess {
         }
 
         while true {
+            if let violation {
+                SystemCalls.signal(-child.pid, SIGKILL)
+                SystemCalls.signal(child.pid, SIGKILL)
+                _ = SystemCalls.wait(child.pid)
+                return Outcome(termination: .protocolError(violation), stdout: captured, stdoutBytes: capturedBytes)
+            }
             if exitStatus == nil, let reaped = SystemCalls.wait(child.pid, blocking: false) { exitStatus = reaped.status }
             if let status = exitStatus {
                 // The child is gone: take what is left and stop (a grandchild
@@ -100,6 +138,7 @@ package enum SandboxProcess {
                 if resultsOpen { _ = drain(child.results, isResults: true) }
                 if stdoutOpen { _ = drain(child.stdout, isResults: false) }
                 SystemCalls.signal(-child.pid, SIGKILL)
+                if let violation { return Outcome(termination: .protocolError(violation), stdout: captured, stdoutBytes: capturedBytes) }
                 let termination: Termination = switch status {
                 case .exited(let code): .exited(code)
                 case .signaled(let signal): .signaled(signal)

@@ -36,6 +36,7 @@ public struct SandboxScanner: Sendable {
         let outcome = SandboxProcess.run(executable: executable, arguments: request.arguments,
                                          timeoutSeconds: timeoutSeconds, resetOnLine: false) { line in
             if reply == nil { reply = line }
+            return false
         }
         if let reply, let decoded = ScanReply.decode(reply, path: path) { return decoded }
         switch outcome.termination {
@@ -47,6 +48,8 @@ public struct SandboxScanner: Sendable {
             return .failed(code: .exited, reason: "the plugin ended the scanning process (exit status \(status)) while loading; plugins must never call exit()")
         case .spawnFailed(let reason):
             return .failed(code: .scanFailed, reason: "could not start the sandbox: \(reason)")
+        case .protocolError(let reason):
+            return .failed(code: .protocolError, reason: "the scanning process \(outcome.termination): \(reason); plugin code wrote to the host's result channel")
         }
     }
 }

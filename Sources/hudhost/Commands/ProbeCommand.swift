@@ -67,12 +67,26 @@ struct ProbeCommand: Command {
     func run() -> ExitCode {
         if isPath && !inProcess && !sandboxChild { return runInSandbox() }
         if sandboxChild {
-            // Everything this process prints goes to the parent on fd 3.
-            SandboxLimits.apply(cpuSeconds: 20, addressSpaceBytes: 8 << 30)
-            Output.redirect { probe() }
+            // Everything this process prints goes to the parent on fd 3. The
+            // path checks see the real owners, so they come before the
+            // namespaces; then every sandbox layer; then the plugin.
+            Output.redirect {
+                if isPath, !registryOptions.allowInsecure, case .success(let canonical) = SystemCalls.realPath(Output.absolute(target)),
+                   let problem = registryOptions.security.problem(canonicalPath: canonical) {
+                    emitFailure(.insecurePath(path: canonical, reason: problem))
+                    return .loadFailure
+                }
+                let layers = SandboxLayers.apply(.digest, cpuSeconds: 20, addressSpaceBytes: 8 << 30)
+                if SandboxLayers.required, let missing = layers.first(where: { !$0.active }) {
+                    emitFailure(.sandboxedLoadFailed(path: target, reasonCode: .sandboxIncomplete,
+                                                     reason: "HUD_REQUIRE_SANDBOX=1 but the \(missing.name) layer is \(missing.detail); the plugin was not loaded"))
+                    return .loadFailure
+                }
+                return probe(pathsChecked: true)
+            }
             return .ok
         }
-        return probe()
+        return probe(pathsChecked: false)
     }
 
     /// Re-runs this probe as `hudhost probe … --sandbox-child` and relays
@@ -85,7 +99,7 @@ struct ProbeCommand: Command {
             return .usage
         }
         let outcome = SandboxProcess.run(executable: executable, arguments: arguments,
-                                         timeoutSeconds: SandboxScanner.defaultTimeoutSeconds * 2) { lines.append($0) }
+                                         timeoutSeconds: SandboxScanner.defaultTimeoutSeconds * 2) { lines.append($0); return false }
         if let line = lines.first, let report = try? JSONParser.parse(line),
            let text = report["stdout"]?.stringValue, let errors = report["stderr"]?.stringValue,
            let status = report["exit"]?.numberValue.flatMap({ Int32(exactly: $0) }) {
@@ -112,17 +126,18 @@ struct ProbeCommand: Command {
         case .timedOut: "timed-out"
         case .exited: "exited"
         case .spawnFailed: "scan-failed"
+        case .protocolError: "protocol-error"
         }
     }
 
-    private func probe() -> ExitCode {
+    private func probe(pathsChecked: Bool) -> ExitCode {
         let registry: RendererRegistry
         let renderers: [RendererInfo]
         var failures: [RegistryError] = []
         if isPath {
             // A fresh registry: the file is described on its own, so even a
             // build of the built-ins loads without colliding with them.
-            registry = RendererRegistry(security: registryOptions.security)
+            registry = RendererRegistry(security: pathsChecked ? PathSecurity(allowInsecure: true) : registryOptions.security)
             do {
                 renderers = try registry.load(path: target)
                 failures = registry.failures
