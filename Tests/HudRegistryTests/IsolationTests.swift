@@ -119,3 +119,27 @@ extension IsolationTests {
         #expect(results.contains { $0["check"]?.stringValue == "abi-init" && $0["status"]?.stringValue == "timed-out" }, "\(output.stdout)")
     }
 }
+
+extension IsolationTests {
+    /// Good metadata is no reason to trust the code: the first load of every
+    /// file is in the sandbox, so a plugin that crashes in init() while
+    /// merely sitting on the search path cannot take `render` or `demo` down.
+    @Test func aCrashingPluginWithGoodMetadataCannotTakeRenderDown() throws {
+        let directory = try DiscoveryFixtures.directory("meta-crash", discovery: ["meta_crash_on_load", "meta_good"])
+        let cache = try FixturePlugins.makeScratchDirectory("meta-crash-cache")
+        let listed = try HudHost.json(try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache))
+        #expect((listed["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.fixture.meta-crash" })
+        let render = try DiscoveryFixtures.hudhost(["render", "--style", "com.hudson.tray", "--format", "json"], path: directory, cache: cache)
+        #expect(render.status == 0, "\(render.transcript)")
+        #expect(try HudHost.json(render)["renderer"]?["id"]?.stringValue == "com.hudson.tray")
+        let demoDirectory = try FixturePlugins.makeScratchDirectory("meta-crash-demo")
+        let demo = try DiscoveryFixtures.hudhost(["demo", "--out", demoDirectory, "--quiet"], path: directory, cache: cache)
+        #expect(demo.status == 0, "\(demo.transcript)")
+        // Recorded: listed as crashed from now on, until the file changes;
+        // the well-behaved plugin beside it was trial-loaded and is kept.
+        let after = try HudHost.json(try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache))
+        #expect(!(after["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.fixture.meta-crash" })
+        #expect((after["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.scale.p0000" })
+        #expect((after["failures"]?.arrayValue ?? []).contains { $0["code"]?.stringValue == "crashed" })
+    }
+}

@@ -169,6 +169,7 @@ public final class PluginCatalog {
         switch outcome {
         case .renderers(let renderers):
             record.renderers = renderers
+            record.trialLoaded = true  // the scan was a load in the sandbox
             file.state = .available(renderers, source: .sandboxScan)
         case .failed(let code, let reason):
             record.status = .failed

@@ -54,6 +54,9 @@ public struct PluginRecord: Sendable, Hashable {
     public var time: Int64
     /// The last `hudhost validate` summary for this file, if any.
     public var validation: String?
+    /// The file (unchanged since) was loaded once in a sandboxed child
+    /// without trouble: it may be loaded into a host process.
+    public var trialLoaded = false
 }
 
 /// The registry cache: what each plugin file provides and how it last
@@ -116,6 +119,17 @@ public final class RegistryCache {
         store(PluginRecord(path: path, stamp: FileStamp(info), buildID: previous?.buildID, status: .failed, renderers: [],
                            source: previous?.source, failureCode: code, failureReason: reason, time: SystemCalls.realtime().seconds,
                            validation: previous?.validation))
+    }
+
+    /// The record for `path` as last stored (the catalog has just checked
+    /// its stamp), if any.
+    public func record(for path: String) -> PluginRecord? { records[path] }
+
+    /// Records that `path` loaded cleanly in a sandboxed child.
+    public func markTrialLoaded(path: String) {
+        guard var record = records[path], !record.trialLoaded else { return }
+        record.trialLoaded = true
+        store(record)
     }
 
     /// Records the last validation summary of `path`.
@@ -222,6 +236,7 @@ public final class RegistryCache {
             ("failureReason", r.failureReason.map(JSONValue.string) ?? .null),
             ("time", .string(String(r.time))),
             ("validation", r.validation.map(JSONValue.string) ?? .null),
+            ("trialLoaded", .bool(r.trialLoaded)),
             ("renderers", .array(r.renderers.map { m in
                 .object([("id", .string(m.id)), ("name", .string(m.name)), ("version", .string(m.version)), ("vendor", .string(m.vendor)),
                          ("abi", .number(Double(m.abiVersion.packed))), ("positions", .number(Double(Position.mask(m.supportedPositions)))),
@@ -261,9 +276,11 @@ public final class RegistryCache {
                                           capabilities: RendererInfo.Capabilities(rawValue: capabilityBits),
                                           abiVersion: ABIVersion(packed: abiValue), origin: .file(path)))
         }
-        return PluginRecord(path: path, stamp: FileStamp(device: device, inode: inode, size: size, modifiedNanoseconds: mtime),
-                            buildID: buildID, status: status, renderers: renderers, source: metadataSource, failureCode: failureCode,
-                            failureReason: reason, time: time, validation: validation)
+        var record = PluginRecord(path: path, stamp: FileStamp(device: device, inode: inode, size: size, modifiedNanoseconds: mtime),
+                                  buildID: buildID, status: status, renderers: renderers, source: metadataSource, failureCode: failureCode,
+                                  failureReason: reason, time: time, validation: validation)
+        record.trialLoaded = j["trialLoaded"]?.boolValue ?? false
+        return record
     }
 
     /// `raw` as `T`: `.some(nil)` for no value, nil for an unknown one.

@@ -1,7 +1,8 @@
 package import HudUnsafe
 
 /// The set of renderers a host can dispatch to. Built-ins and plugins
-/// register through the same path (`register(entry:origin:)`); the only
+/// register through the same path (one `EntryLoader` over the same
+/// `hud_entry_t`); the only
 /// difference is where the entry pointer comes from: a linked symbol or
 /// `dlsym`. A plugin that fails to load is recorded in `failures` and never
 /// stops the others.
@@ -94,15 +95,26 @@ public final class RendererRegistry {
 
     /// Loads every plugin the catalog found usable: files whose metadata
     /// section describes them, and files a sandboxed scan loaded without
-    /// trouble (their descriptors must match the scan). A file that failed
-    /// its scan never runs in this process. Load failures are recorded in
-    /// `failures` and in the catalog's cache (skipped until the file
-    /// changes). The safe way to fill a registry from the search path.
+    /// trouble (their descriptors must match the scan). No file's first
+    /// load is in this process: a file known only from its metadata is
+    /// loaded once in the sandbox first (remembered in the cache until the
+    /// file changes), and one that fails there never runs here. Load
+    /// failures are recorded in `failures` and in the catalog's cache
+    /// (skipped until the file changes). The safe way to fill a registry
+    /// from the search path. (A catalog without a scanner skips the trial.)
     @discardableResult
     public func loadPlugins(from catalog: PluginCatalog) -> PluginCatalog.Report {
         let report = catalog.scan()
         for file in report.files {
             guard case .available(let renderers, let source) = file.state, let path = file.canonicalPath else { continue }
+            if let scanner = catalog.scanner, catalog.cache?.record(for: path)?.trialLoaded != true {
+                if case .failed(let code, let reason) = scanner.scan(path, allowInsecurePath: security.allowInsecure) {
+                    failures.append(.sandboxedLoadFailed(path: path, reasonCode: code, reason: reason))
+                    catalog.cache?.markFailed(path: path, code: code, reason: reason)
+                    continue
+                }
+                catalog.cache?.markTrialLoaded(path: path)
+            }
             let before = failures.count
             do {
                 try load(path: path, expected: source == .elfSection ? nil : renderers)
