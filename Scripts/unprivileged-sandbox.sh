@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The sandbox as an unprivileged user (CI runs as root; the layers must hold
+# for both). Creates a system user, has it scan a plugin whose init() tries
+# to escape (Tests/Fixtures/discovery/escape_attempts.c: write a file the
+# user may write, open an internet socket, exec, signal its parent, read its
+# memory, raise a limit), and fails unless every layer is active for that
+# user and the scan lists the plugin (its init() succeeds only if every
+# attempt was refused) without the file appearing.
+#
+#   Scripts/unprivileged-sandbox.sh BIN_DIR
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${1:?usage: $0 BIN_DIR}
+user=hudci
+id -u "$user" >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin "$user"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/hud-unprivileged.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+chmod 0755 "$work"
+mkdir "$work/plugins" "$work/home"
+cc -std=c11 -O2 -Wall -Wextra -Werror -shared -fPIC -I Sources/HudRendererAPI/include -I Tests/Fixtures/plugins \
+  Tests/Fixtures/discovery/escape_attempts.c -o "$work/plugins/escape_attempts.so"
+chown -R "$user" "$work/plugins" "$work/home"
+chmod 0755 "$work/plugins" "$work/home"
+
+as_user() {
+  runuser -u "$user" -- env -i PATH=/usr/bin:/bin HOME="$work/home" HUD_RENDERER_PATH="$work/plugins" \
+    HUD_ESCAPE_FILE="$work/plugins/escaped" HUD_ESCAPE_PORT=9 HUD_ESCAPE_EXEC=1 "$@"
+}
+
+doctor=$(as_user "$bin/hudhost" doctor --json)
+if ! grep -q '"complete": *true' <<<"$doctor"; then
+  echo "unprivileged-sandbox: not every layer is active for $user:" >&2
+  echo "$doctor" >&2
+  exit 1
+fi
+listing=$(as_user "$bin/hudhost" list --json)
+if ! grep -q '"org.fixture.escape-attempts"' <<<"$listing" || grep -q '"init-failed"' <<<"$listing"; then
+  echo "unprivileged-sandbox: the escaping plugin was not contained (its init() saw an attempt succeed):" >&2
+  echo "$listing" >&2
+  exit 1
+fi
+if [[ -e "$work/plugins/escaped" ]]; then
+  echo "unprivileged-sandbox: the plugin wrote $work/plugins/escaped" >&2
+  exit 1
+fi
+echo "unprivileged-sandbox: every layer active for $user; the escaping plugin was contained"
