@@ -57,14 +57,15 @@ package enum SandboxLayers {
         var denied = ["ptrace", "process_vm_readv", "process_vm_writev", "mount", "umount2", "pivot_root", "bpf",
                       "perf_event_open", "keyctl", "add_key", "request_key", "setrlimit", "kexec_load", "init_module",
                       "finit_module", "delete_module", "reboot", "swapon", "swapoff", "setns"]
-        // LeakSanitizer stops the world with ptrace: a sanitizer build keeps it.
-        if SandboxLimits.runsUnderSanitizer { denied.removeAll { $0 == "ptrace" } }
+        // LeakSanitizer stops the world with ptrace, and every sanitizer
+        // runtime sets RLIMIT_CORE when a process it instruments starts (a
+        // validate child's fresh helpers): a sanitizer build keeps both.
+        let sanitizer = SandboxLimits.runsUnderSanitizer
+        if sanitizer { denied.removeAll { $0 == "ptrace" || $0 == "setrlimit" } }
         if purpose != .validate { denied += ["execve", "execveat"] }
         let pid = UInt64(UInt32(bitPattern: SystemCalls.processID))
-        var conditional: [(name: String, argument: UInt32, value: UInt64)] = [
-            ("prlimit64", 2, 0),                     // reading limits only
-            ("socket", 0, UInt64(AF_UNIX)),          // local sockets only
-        ]
+        var conditional: [(name: String, argument: UInt32, value: UInt64)] = [("socket", 0, UInt64(AF_UNIX))]  // local sockets only
+        if !sanitizer { conditional.append(("prlimit64", 2, 0)) }  // reading limits only
         // Signals only to itself. A validate child supervises helpers of its
         // own (it must be able to kill them); Landlock's signal scope keeps
         // it from signalling anything outside the sandbox.
