@@ -117,6 +117,11 @@ let package = Package(
             path: "Tests/HudTestSupport"
         ),
         .testTarget(
+            name: "HudModelTests",
+            dependencies: ["HudModel"],
+            path: "Tests/HudModelTests"
+        ),
+        .testTarget(
             name: "HudRegistryTests",
             dependencies: ["HudRegistry", "HudUnsafe", "HudRendererAPI", "BuiltinRenderers", "HudTestSupport", "hudhost"],
             path: "Tests/HudRegistryTests"

@@ -93,20 +93,12 @@ enum DeterminismChecks {
         guard let executable = context.configuration.helperExecutable else {
             return .notApplicable("no helper executable to start fresh processes with")
         }
+        var request = context.target.sandboxValidation
+        request.renderer = context.id
         var digests: [String] = []
         for _ in 0..<2 {
-            var line: String?
-            let outcome = SandboxProcess.run(
-                executable: executable,
-                arguments: SandboxRequest.digest({
-                    var request = context.target.sandboxValidation
-                    request.renderer = context.id
-                    return request
-                }()).arguments,
-                timeoutSeconds: context.configuration.helperTimeoutSeconds) { text in
-                    if line == nil { line = text }
-                    return false
-                }
+            let (line, outcome) = SandboxProcess.reply(executable: executable, arguments: SandboxRequest.digest(request).arguments,
+                                                       timeoutSeconds: context.configuration.helperTimeoutSeconds)
             guard case .exited(0) = outcome.termination, let line, let value = try? JSONParser.parse(line),
                   let digest = value["digest"]?.stringValue else {
                 return .problem("a fresh helper process did not report a digest (\(outcome.termination)); run the check in-process to investigate")

@@ -59,10 +59,4 @@ struct HygieneTests {
         #expect(!(after["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.fixture.mismatch" })
         #expect((after["failures"]?.arrayValue ?? []).contains { $0["code"]?.stringValue == "metadata-mismatch" })
     }
-
-    @Test func controlCharactersAreEscapedInTerminalText() {
-        #expect(TextChecks.escapingControls("a\nb\u{1b}[2Kc\u{9b}") == "a\\u{a}b\\u{1b}[2Kc\\u{9b}")
-        #expect(TextChecks.escapingControls("plain ✓ text") == "plain ✓ text")
-        #expect(TextChecks.firstControlCharacter(in: "✓\t") == 3)
-    }
 }

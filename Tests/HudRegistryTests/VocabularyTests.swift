@@ -3,30 +3,9 @@ import Testing
 @testable import HudRegistry
 import HudTestSupport
 
-/// One word per concept: ABI versions, failure codes and metadata sources
-/// as value types, and a shell whose environment is the one renderers get.
+/// One word per concept, where the registry meets it: failure codes in the
+/// cache, and a shell whose environment is the one renderers get.
 struct VocabularyTests {
-    @Test func abiVersionsParsePrintCompareAndPack() {
-        let v = ABIVersion(major: 1, minor: 2)
-        #expect(v.description == "1.2" && ABIVersion("1.2") == v)
-        #expect(ABIVersion(packed: 0x0001_0002) == v && v.packed == 0x0001_0002)
-        #expect(ABIVersion(major: 1, minor: 0) < v && v < ABIVersion(major: 2, minor: 0))
-        for bad in ["", "1", "1.", ".1", "1.2.3", "a.b", "-1.0", "65536.0"] { #expect(ABIVersion(bad) == nil, "\(bad)") }
-        #expect(ABIVersion.host.description == "1.0")
-        // Majors must match; any minor of the host's major loads.
-        #expect(ABIVersion(major: 1, minor: 9).isLoadable() && !ABIVersion(major: 2, minor: 0).isLoadable() && !ABIVersion(major: 0, minor: 1).isLoadable())
-    }
-
-    @Test func failureCodesAreUniqueKebabCaseStrings() {
-        let raw = FailureCode.allCases.map(\.rawValue)
-        #expect(Set(raw).count == raw.count)
-        for code in raw { #expect(code.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" } && !code.hasPrefix("-"), "\(code)") }
-        // The strings scripts and the cache already depend on.
-        #expect(FailureCode.actionCalledDuringLayout.rawValue == "action-during-layout")
-        #expect(FailureCode.wrongClass.rawValue == "not-elf64" && FailureCode.timedOut.rawValue == "timed-out")
-        #expect(RegistryError.initFailed(path: "/p", status: -3).code == .initFailed)
-    }
-
     @Test func aCacheRecordWithAnUnknownCodeIsNotTrusted() throws {
         let directory = try FixturePlugins.makeScratchDirectory("cache-unknown-code")
         let cache = RegistryCache(directory: directory, searchPath: ["/nowhere"])

@@ -103,12 +103,8 @@ extension SandboxHelper {
     /// would, and returns what held on this machine (`hudhost doctor`).
     public static func probeLayers(timeoutSeconds: Double = 10) -> Result<[SandboxLayer], NotFound> {
         locate().map { helper in
-            var reply: String?
-            let outcome = SandboxProcess.run(executable: helper, arguments: SandboxRequest.layers.arguments,
-                                             timeoutSeconds: timeoutSeconds, resetOnLine: false) { line in
-                if reply == nil { reply = line }
-                return false
-            }
+            let (reply, outcome) = SandboxProcess.reply(executable: helper, arguments: SandboxRequest.layers.arguments,
+                                                        timeoutSeconds: timeoutSeconds)
             return reply.flatMap(LayerReport.decode)
                 ?? [SandboxLayer(name: "helper", active: false, detail: "\(helper) did not report its layers (\(outcome.termination))")]
         }

@@ -170,6 +170,18 @@ package enum SandboxProcess {
         }
     }
 
+    /// Runs a child that answers with one line (a scan, a digest, a layer
+    /// report): the first line it wrote, if any, and how it ended. The
+    /// deadline is fixed; lines after the first are ignored.
+    package static func reply(executable: String, arguments: [String], timeoutSeconds: Double) -> (line: String?, outcome: Outcome) {
+        var first: String?
+        let outcome = run(executable: executable, arguments: arguments, timeoutSeconds: timeoutSeconds, resetOnLine: false) { line in
+            if first == nil { first = line }
+            return false
+        }
+        return (first, outcome)
+    }
+
     /// Starts the child with stdin from /dev/null, stdout on a pipe and the
     /// result pipe on `resultDescriptor`, in a process group of its own.
     private static func spawn(executable: String, arguments: [String], extra: [String: String])

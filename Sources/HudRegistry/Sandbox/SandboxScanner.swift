@@ -31,13 +31,8 @@ public struct SandboxScanner: Sendable {
         case .success(let found): executable = found
         case .failure(let notFound): return .failed(code: .scanFailed, reason: notFound.description)
         }
-        var reply: String?
         let request = SandboxRequest.scan(path: path, allowInsecurePath: allowInsecurePath)
-        let outcome = SandboxProcess.run(executable: executable, arguments: request.arguments,
-                                         timeoutSeconds: timeoutSeconds, resetOnLine: false) { line in
-            if reply == nil { reply = line }
-            return false
-        }
+        let (reply, outcome) = SandboxProcess.reply(executable: executable, arguments: request.arguments, timeoutSeconds: timeoutSeconds)
         if let reply, let decoded = ScanReply.decode(reply, path: path) { return decoded }
         switch outcome.termination {
         case .signaled:
