@@ -72,7 +72,10 @@ package struct ConformanceSupervisor: Sendable {
         var blocked: [ConformanceUnit: String] = [:]
         var stdoutBytes = 0
         var stdoutSample: [UInt8] = []
-        let childChecks = configuration.checkIDs.filter { $0 != "abi-quiet-stdout" }
+        // Judged here, not in the child: what the child printed, and the
+        // fresh-process digests (which need processes the child may not start).
+        let parentChecks: Set<String> = ["abi-quiet-stdout", "determinism-processes"]
+        let childChecks = configuration.checkIDs.filter { !parentChecks.contains($0) }
         var restarts = 0
         while true {
             var request = target.sandboxValidation
@@ -87,16 +90,18 @@ package struct ConformanceSupervisor: Sendable {
             request.blocked = Dictionary(uniqueKeysWithValues: blocked.map { ($0.key.description, $0.value) })
             let arguments = SandboxRequest.validate(request).arguments
             var current: ConformanceUnit?
+            var begun: Set<ConformanceUnit> = []
             var sawDone = false
             let outcome = SandboxProcess.run(executable: executable, arguments: arguments, timeoutSeconds: timeout) { line in
                 guard let json = try? JSONParser.parse(line), let event = ConformanceEvent(json: json) else { return false }
                 switch event {
                 case .begin(let unit):
+                    // Progress is a unit begun or finished for the first time
+                    // (each check gets the full timeout); a child repeating
+                    // lines cannot keep itself alive.
                     current = unit
-                    return false
+                    return begun.insert(unit).inserted
                 case .result(let result):
-                    // Progress is a unit finished for the first time: a child
-                    // repeating lines cannot keep itself alive.
                     guard finished.insert(result.unit).inserted else { return false }
                     results.append(result)
                     if !result.unblocksDependents { blocked[result.unit] = result.status == .skipped ? "was skipped" : result.status.rawValue }
@@ -146,6 +151,22 @@ package struct ConformanceSupervisor: Sendable {
                 let reason = "not run: the sandbox was restarted \(maxRestarts) times after crashes and hangs"
                 results += pendingUnits(results).map { CheckResult(checkID: $0.checkID, renderer: $0.renderer, status: .skipped, message: reason) }
                 break
+            }
+        }
+        if configuration.checkIDs.contains("determinism-processes"),
+           let check = ConformanceCatalog.checks.first(where: { $0.id == "determinism-processes" }) {
+            var renderers: [String] = []
+            for result in results { if let id = result.renderer, !renderers.contains(id) { renderers.append(id) } }
+            for id in renderers {
+                let requirement = results.first { $0.checkID == "determinism-repeat" && $0.renderer == id }
+                guard requirement?.unblocksDependents == true else {
+                    results.append(CheckResult(checkID: check.id, renderer: id, status: .skipped,
+                                               message: "not run: determinism-repeat did not pass"))
+                    continue
+                }
+                let start = SystemCalls.monotonicNanoseconds()
+                let outcome = DeterminismChecks.acrossProcesses(target, renderer: id, executable: executable, timeoutSeconds: timeout)
+                results.append(outcome.result(for: check, renderer: id, milliseconds: Double(SystemCalls.monotonicNanoseconds() - start) / 1e6))
             }
         }
         if configuration.checkIDs.contains("abi-quiet-stdout") {

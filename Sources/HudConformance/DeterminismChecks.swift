@@ -93,12 +93,20 @@ enum DeterminismChecks {
         guard let executable = context.configuration.helperExecutable else {
             return .notApplicable("no helper executable to start fresh processes with")
         }
-        var request = context.target.sandboxValidation
-        request.renderer = context.id
+        return acrossProcesses(context.target, renderer: context.id, executable: executable,
+                               timeoutSeconds: context.configuration.helperTimeoutSeconds)
+    }
+
+    /// Two fresh `hudsandbox digest` children for one renderer, compared.
+    /// The supervisor runs this itself for sandboxed runs, so a validate
+    /// child never needs to start a process (its seccomp filter forbids it).
+    static func acrossProcesses(_ target: ConformanceTarget, renderer: String, executable: String, timeoutSeconds: Double) -> CheckOutcome {
+        var request = target.sandboxValidation
+        request.renderer = renderer
         var digests: [String] = []
         for _ in 0..<2 {
             let (line, outcome) = SandboxProcess.reply(executable: executable, arguments: SandboxRequest.digest(request).arguments,
-                                                       timeoutSeconds: context.configuration.helperTimeoutSeconds)
+                                                       timeoutSeconds: timeoutSeconds)
             guard case .exited(0) = outcome.termination, let line, let value = try? JSONParser.parse(line),
                   let digest = value["digest"]?.stringValue else {
                 return .problem("a fresh helper process did not report a digest (\(outcome.termination)); run the check in-process to investigate")

@@ -20,9 +20,9 @@ public struct SandboxLayer: Sendable, Hashable {
 /// the kernel refuses is reported inactive and the rest still apply —
 /// unless `HUD_REQUIRE_SANDBOX=1`, when the child refuses to go on.
 package enum SandboxLayers {
-    /// What the child is for: a `validate` child may start fresh helper
-    /// processes (the fresh-process determinism check), every other child
-    /// may not execute anything.
+    /// What the child is for. No child may execute anything; a `validate`
+    /// child may signal processes it started (Landlock keeps it from
+    /// signalling anything outside the sandbox).
     package enum Purpose: Sendable { case scan, validate, digest, report }
 
     /// Applies every layer and returns what each achieved.
@@ -62,7 +62,7 @@ package enum SandboxLayers {
         // validate child's fresh helpers): a sanitizer build keeps both.
         let sanitizer = SandboxLimits.runsUnderSanitizer
         if sanitizer { denied.removeAll { $0 == "ptrace" || $0 == "setrlimit" } }
-        if purpose != .validate { denied += ["execve", "execveat"] }
+        denied += ["execve", "execveat"]
         let pid = UInt64(UInt32(bitPattern: SystemCalls.processID))
         var conditional: [(name: String, argument: UInt32, value: UInt64)] = [("socket", 0, UInt64(AF_UNIX))]  // local sockets only
         if !sanitizer { conditional.append(("prlimit64", 2, 0)) }  // reading limits only
@@ -71,7 +71,7 @@ package enum SandboxLayers {
         // it from signalling anything outside the sandbox.
         if purpose != .validate { conditional += [("kill", 0, pid), ("tgkill", 0, pid)] }
         layers.append(layer("seccomp", SystemCalls.installSyscallFilter(denied: denied, deniedUnless: conditional),
-                            "denied: " + (purpose == .validate ? "" : "execve, execveat, ") + "ptrace and process_vm_*, mount, bpf, perf_event_open, keyctl, "
+                            "denied: execve, execveat, ptrace and process_vm_*, mount, bpf, perf_event_open, keyctl, "
                                 + "raising limits, signals to other processes, sockets other than AF_UNIX"))
         layers.append(SandboxLayer(name: "process-group", active: true,
                                    detail: "its own process group, killed by the parent when the child ends or times out"))
