@@ -40,6 +40,11 @@ struct ValidateTests {
     /// Short timeouts and few fuzz iterations keep the suite fast; the seed
     /// is fixed so a failure here reproduces with the same command line.
     static let quick = ["--profile", "strict", "--seed", "20250101", "--timeout", "3", "--fuzz-iterations", "40"]
+    /// For runs where no check may hang: the timeout only bounds a hang, so
+    /// a generous one keeps a loaded machine (four parallel runs of three
+    /// children under ThreadSanitizer on two cores) from turning slowness
+    /// into `timed-out`.
+    static let roomy = ["--profile", "strict", "--seed", "20250101", "--timeout", "60", "--fuzz-iterations", "40"]
 
     static func validate(_ arguments: [String]) throws -> ProcessOutput {
         try HudHost.run(["validate"] + arguments)
@@ -99,7 +104,7 @@ struct ValidateTests {
     }
 
     @Test func theCorrectFixturePassesEveryStrictCheck() throws {
-        let output = try Self.validate([try ValidateFixture.path("correct"), "--format", "json"] + Self.quick)
+        let output = try Self.validate([try ValidateFixture.path("correct"), "--format", "json"] + Self.roomy)
         #expect(output.status == 0, "\(output.transcript)")
         let json = try HudHost.json(output)
         #expect(Self.failures(json).isEmpty)
@@ -110,7 +115,7 @@ struct ValidateTests {
 
     @Test(arguments: ["text", "json", "junit", "tap"])
     func builtinsPassStrictInEveryFormat(_ format: String) throws {
-        let output = try Self.validate(["com.hudson.tray", "com.hudson.scattered", "com.hudson.minimal", "--format", format, "-j", "3"] + Self.quick)
+        let output = try Self.validate(["com.hudson.tray", "com.hudson.scattered", "com.hudson.minimal", "--format", format, "-j", "3"] + Self.roomy)
         #expect(output.status == 0, "\(output.transcript)")
         switch format {
         case "text":
@@ -134,7 +139,7 @@ struct ValidateTests {
     }
 
     @Test func builtinSharedObjectPassesStrict() throws {
-        let output = try Self.validate([FixturePlugins.binDirectory + "/libBuiltinRenderers.so", "--format", "json"] + Self.quick)
+        let output = try Self.validate([FixturePlugins.binDirectory + "/libBuiltinRenderers.so", "--format", "json"] + Self.roomy)
         #expect(output.status == 0, "\(output.transcript)")
         let json = try HudHost.json(output)
         #expect(Self.failures(json).filter { !($0.status == "warning" && $0.check.hasPrefix("perf-")) }.isEmpty)
@@ -173,7 +178,7 @@ struct ValidateTests {
     }
 
     @Test func inProcessModeRunsTheSameChecks() throws {
-        let output = try Self.validate([try ValidateFixture.path("correct"), "--in-process", "--format", "json"] + Self.quick)
+        let output = try Self.validate([try ValidateFixture.path("correct"), "--in-process", "--format", "json"] + Self.roomy)
         #expect(output.status == 0, "\(output.transcript)")
         let json = try HudHost.json(output)
         #expect(Self.failures(json).isEmpty)
