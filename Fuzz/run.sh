@@ -53,6 +53,7 @@ module_flags=(
   -Xcc -fmodule-map-file="$bin/HudRendererAPI.build/module.modulemap" -Xcc -I -Xcc Sources/HudRendererAPI/include
   -Xcc -fmodule-map-file=Sources/CFFI/module.modulemap
   -Xcc -fmodule-map-file=Sources/CHudSystem/module.modulemap
+  -Xcc -fmodule-map-file=Sources/CSeccomp/module.modulemap
 )
 
 harness=Tests/hudhostTests/FuzzHarness.swift
@@ -67,7 +68,7 @@ for target in "${targets[@]}"; do
         -n "$(find "${objects[@]}" -newer "$executable" -print -quit)" ]]; then
     echo "fuzz: compiling $source"
     swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -g -Onone -use-ld=lld \
-      -module-name "Fuzz_$target" -package-name "$package_name" "${module_flags[@]}" "$source" "$harness" "${objects[@]}" -lffi -o "$executable"
+      -module-name "Fuzz_$target" -package-name "$package_name" "${module_flags[@]}" "$source" "$harness" "${objects[@]}" -lffi -lseccomp -o "$executable"
   fi
   work=$scratch/corpus/$target
   mkdir -p "$work"
