@@ -82,6 +82,10 @@ extension SystemCalls {
         return String(cString: value)
     }
 
+    /// `setenv(name, value, 1)`. [main-thread], before any other thread
+    /// exists: libc's environment is not safe against concurrent readers.
+    package static func setEnvironment(_ name: String, _ value: String) { setenv(name, value, 1) }
+
     /// True when the kernel marked this process as running elevated.
     package static var isElevated: Bool { hud_system_is_elevated() != 0 }
 

@@ -31,12 +31,23 @@ enum HudHost {
 
         Run `hudhost <command> --help` for a command's options and examples.
 
+        GLOBAL OPTIONS
+          --require-sandbox   run plugin code only where every sandbox layer is
+                              active (the same as HUD_REQUIRE_SANDBOX=1; see
+                              `hudhost doctor` and Docs/ISOLATION.md)
+
         \(exitCodeHelp)
         """
 
     static func main() {
         Output.configure()
-        let status = run(Array(CommandLine.arguments.dropFirst()))
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.contains("--require-sandbox") {
+            // Before any thread or child exists: every sandboxed child inherits it.
+            arguments.removeAll { $0 == "--require-sandbox" }
+            SystemCalls.setEnvironment("HUD_REQUIRE_SANDBOX", "1")
+        }
+        let status = run(arguments)
         // The status is hudhost's: everything was written with write(2), so
         // nothing is buffered, and `_exit` runs no atexit handler or ELF
         // destructor of a loaded plugin that could crash or change it.

@@ -85,10 +85,11 @@ struct IsolationTests {
         #expect(text.status == 0 && text.stdout.contains("All layers are active."))
     }
 
-    @Test func requiringTheSandboxStillScansWhereEveryLayerHolds() throws {
+    @Test(arguments: [(["list", "--json"], ["HUD_REQUIRE_SANDBOX": "1"]), (["--require-sandbox", "list", "--json"], [:])])
+    func requiringTheSandboxStillScansWhereEveryLayerHolds(_ arguments: [String], _ environment: [String: String]) throws {
         let directory = try DiscoveryFixtures.directory("require-sandbox", discovery: ["crash_on_load", "meta_good"])
         let cache = try FixturePlugins.makeScratchDirectory("require-sandbox-cache")
-        let output = try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache, extra: ["HUD_REQUIRE_SANDBOX": "1"])
+        let output = try DiscoveryFixtures.hudhost(arguments, path: directory, cache: cache, extra: environment)
         #expect(output.status == 0, "\(output.transcript)")
         let failures = try HudHost.json(output)["failures"]?.arrayValue ?? []
         #expect(failures.contains { $0["code"]?.stringValue == "crashed" })
@@ -141,5 +142,29 @@ extension IsolationTests {
         #expect(!(after["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.fixture.meta-crash" })
         #expect((after["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.scale.p0000" })
         #expect((after["failures"]?.arrayValue ?? []).contains { $0["code"]?.stringValue == "crashed" })
+    }
+}
+
+extension IsolationTests {
+    /// A layer left out (HUD_SANDBOX_SKIP, for diagnosing a plugin that only
+    /// fails sandboxed) is reported missing; the scan still runs with the
+    /// rest — unless the sandbox is required, when no plugin code runs.
+    @Test(arguments: [([], "crashed"), (["--require-sandbox"], "sandbox-incomplete")])
+    func aMissingLayerIsReportedAndRequiringTheSandboxRefuses(_ options: [String], _ expected: String) throws {
+        let directory = try DiscoveryFixtures.directory("skip-layer", discovery: ["crash_on_load"])
+        let cache = try FixturePlugins.makeScratchDirectory("skip-layer-cache")
+        let output = try DiscoveryFixtures.hudhost(options + ["list", "--json"], path: directory, cache: cache,
+                                                   extra: ["HUD_SANDBOX_SKIP": "landlock"])
+        #expect(output.status == 0, "\(output.transcript)")
+        let failures = try HudHost.json(output)["failures"]?.arrayValue ?? []
+        #expect(failures.contains { $0["code"]?.stringValue == expected }, "\(output.stdout)")
+
+        let doctor = try HudHost.run(options + ["doctor", "--json"], environment: ["HUD_SANDBOX_SKIP": "landlock"])
+        #expect(doctor.status == (options.isEmpty ? 0 : 1), "\(doctor.transcript)")
+        let json = try HudHost.json(doctor)
+        #expect(json["isolation"]?["complete"]?.boolValue == false)
+        #expect((json["isolation"]?["layers"]?.arrayValue ?? []).contains {
+            $0["name"]?.stringValue == "landlock" && $0["active"]?.boolValue == false
+        })
     }
 }

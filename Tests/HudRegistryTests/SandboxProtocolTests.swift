@@ -64,6 +64,18 @@ struct SandboxProtocolTests {
         }
         #expect(code == .initFailed && reason.contains("init()"))
         #expect(ScanReply.decode("not json", path: "/p") == nil)
+        // The child's word is judged like a metadata record: a forged line
+        // with an invalid id, terminal controls or a foreign ABI is refused.
+        for forged in [#"{"renderers":[{"id":"Evil ID","name":"x","version":"1","vendor":"v","abi":65536,"positions":31,"capabilities":0}]}"#,
+                       #"{"renderers":[{"id":"a.b","name":"x\u001b[2K","version":"1","vendor":"v","abi":65536,"positions":31,"capabilities":0}]}"#,
+                       #"{"renderers":[{"id":"a.b","name":"x","version":"1","vendor":"v","abi":131072,"positions":31,"capabilities":0}]}"#,
+                       #"{"renderers":[{"id":"a.b","name":"x","version":"1","vendor":"v","abi":65536,"positions":96,"capabilities":0}]}"#] {
+            guard case .failed(let code, _)? = ScanReply.decode(forged, path: "/p") else {
+                Issue.record("a forged reply was accepted: \(forged)")
+                continue
+            }
+            #expect(code == .badMetadata)
+        }
         // A reply that names no renderer and no failure is a failure too.
         #expect(ScanReply.decode(#"{"renderers":[]}"#, path: "/p") == .failed(code: .noRenderers, reason: "the plugin provides no usable renderer"))
     }

@@ -47,6 +47,26 @@ public struct RendererInfo: Sendable, Hashable {
         return nil
     }
 
+    /// Why a renderer description that did not come from a loaded
+    /// descriptor (an ELF metadata record, a sandboxed child's reply) could
+    /// not describe a renderer this host loads, or nil. Such a record is
+    /// what `list` shows without running the plugin, so it obeys the same
+    /// rules as a descriptor: a valid id, printable text, at least one and
+    /// only known positions, the host's ABI major.
+    package static func recordProblem(id: String, texts: [(field: String, value: String)], positions: UInt32, abi: ABIVersion) -> String? {
+        if let problem = idProblem(id) { return "id \(problem)" }
+        for (field, value) in texts {
+            if let control = TextChecks.firstControlCharacter(in: value) {
+                return "\(field) has a control character at byte \(control); descriptor text must be printable"
+            }
+        }
+        guard positions != 0, positions & ~Position.mask(Position.allCases) == 0 else {
+            return "supported_positions 0x\(String(positions, radix: 16)) is empty or has unknown bits; only the five position bits (0x1f) exist"
+        }
+        guard abi.isLoadable() else { return "built for ABI \(abi); this host speaks \(ABIVersion.host) and majors must match" }
+        return nil
+    }
+
     /// Where a renderer came from.
     public enum Origin: Sendable, Hashable, CustomStringConvertible {
         /// Linked into the host (the entry pointer is a linked symbol).

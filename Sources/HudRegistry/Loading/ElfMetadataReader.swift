@@ -178,22 +178,12 @@ enum HudMetadataFormat {
                 guard let text = String(validating: slice[slice.startIndex..<end], as: UTF8.self) else {
                     throw ElfError(kind: .badMetadata, reason: "metadata record at byte \(offset): \(field.name) is not valid UTF-8")
                 }
-                if let control = TextChecks.firstControlCharacter(in: text) {
-                    throw ElfError(kind: .badMetadata, reason: "metadata record at byte \(offset): \(field.name) has a control character at byte \(control); descriptor text must be printable")
-                }
                 strings.append(text)
             }
             let positions = bytes.u32(offset + 16), packedVersion = bytes.u32(offset + 12)
-            // A record is what `list` shows without running the plugin:
-            // it must be one the host could load, or it is bad metadata.
-            if let problem = RendererInfo.idProblem(strings[0]) {
-                throw ElfError(kind: .badMetadata, reason: "metadata record at byte \(offset): id \(problem)")
-            }
-            guard positions != 0, positions & ~Position.mask(Position.allCases) == 0 else {
-                throw ElfError(kind: .badMetadata, reason: "metadata record '\(strings[0])': supported_positions 0x\(String(positions, radix: 16)) is empty or has unknown bits; only the five position bits (0x1f) exist")
-            }
-            guard ABIVersion(packed: packedVersion).isLoadable() else {
-                throw ElfError(kind: .badMetadata, reason: "metadata record '\(strings[0])': built for ABI \(ABIVersion(packed: packedVersion)); this host speaks \(ABIVersion.host) and majors must match")
+            if let problem = RendererInfo.recordProblem(id: strings[0], texts: Array(zip(fields.map(\.name), strings)),
+                                                        positions: positions, abi: ABIVersion(packed: packedVersion)) {
+                throw ElfError(kind: .badMetadata, reason: "metadata record at byte \(offset): \(problem)")
             }
             records.append(RendererInfo(
                 id: strings[0], name: strings[1], version: strings[2], vendor: strings[3], summary: "",

@@ -25,8 +25,20 @@ package enum SandboxLayers {
     /// signalling anything outside the sandbox).
     package enum Purpose: Sendable { case scan, validate, digest, report }
 
+    /// Layers `HUD_SANDBOX_SKIP` (comma-separated: namespaces, landlock,
+    /// seccomp) asks to leave out, to tell whether a plugin fails only in
+    /// the sandbox. A skipped layer is reported missing, so with
+    /// `HUD_REQUIRE_SANDBOX=1` nothing runs. Ignored when elevated.
+    package static var skipped: Set<String> {
+        Set((SearchPaths.secureEnvironment("HUD_SANDBOX_SKIP") ?? "").split(separator: ",").map { $0.trimmingWhitespace() })
+    }
+
     /// Applies every layer and returns what each achieved.
     package static func apply(_ purpose: Purpose, cpuSeconds: Int, addressSpaceBytes: UInt64) -> [SandboxLayer] {
+        let skipped = skipped
+        func skip(_ name: String) -> SandboxLayer? {
+            skipped.contains(name) ? SandboxLayer(name: name, active: false, detail: "skipped (HUD_SANDBOX_SKIP)") : nil
+        }
         var layers: [SandboxLayer] = []
         SandboxLimits.apply(cpuSeconds: cpuSeconds, addressSpaceBytes: addressSpaceBytes)
         SystemCalls.limit(.openFiles, soft: 256, hard: 256)
@@ -38,20 +50,24 @@ package enum SandboxLayers {
         layers.append(layer("no-new-privs", SystemCalls.setNoNewPrivileges(), "execve can never gain privileges"))
         layers.append(layer("descriptors", SystemCalls.closeDescriptors(from: SandboxChannel.resultDescriptor + 1),
                             "only stdin (/dev/null), stdout and stderr (captured) and the result channel stay open"))
-        layers.append(layer("namespaces", SystemCalls.enterNamespaces(),
+        layers.append(skip("namespaces") ?? layer("namespaces", SystemCalls.enterNamespaces(),
                             "own user (uid \(geteuid()) mapped to itself), network (no interface), IPC and UTS namespaces"))
 
         // Sanitizer builds write their reports to files (log_path): that
         // directory stays writable, or a finding in a child would be lost.
         let writable = ["/dev/null"] + sanitizerLogDirectories()
-        switch SystemCalls.restrictWithLandlock(writable: writable) {
-        case .success(let coverage):
-            var covers = ["no file written, created or removed outside \(writable.joined(separator: ", "))"]
-            covers.append(coverage.tcp ? "no TCP bind or connect" : "TCP not covered (Landlock ABI < 4)")
-            covers.append(coverage.scopes ? "no signal or abstract socket outside the sandbox" : "signals not scoped (Landlock ABI < 6)")
-            layers.append(SandboxLayer(name: "landlock", active: true, detail: "ABI \(coverage.abi): " + covers.joined(separator: "; ") + "; reads are not restricted"))
-        case .failure(let error):
-            layers.append(SandboxLayer(name: "landlock", active: false, detail: "unavailable: \(error)"))
+        if let skipped = skip("landlock") {
+            layers.append(skipped)
+        } else {
+            switch SystemCalls.restrictWithLandlock(writable: writable) {
+            case .success(let coverage):
+                var covers = ["no file written, created or removed outside \(writable.joined(separator: ", "))"]
+                covers.append(coverage.tcp ? "no TCP bind or connect" : "TCP not covered (Landlock ABI < 4)")
+                covers.append(coverage.scopes ? "no signal or abstract socket outside the sandbox" : "signals not scoped (Landlock ABI < 6)")
+                layers.append(SandboxLayer(name: "landlock", active: true, detail: "ABI \(coverage.abi): " + covers.joined(separator: "; ") + "; reads are not restricted"))
+            case .failure(let error):
+                layers.append(SandboxLayer(name: "landlock", active: false, detail: "unavailable: \(error)"))
+            }
         }
 
         var denied = ["ptrace", "process_vm_readv", "process_vm_writev", "mount", "umount2", "pivot_root", "bpf",
@@ -70,7 +86,7 @@ package enum SandboxLayers {
         // own (it must be able to kill them); Landlock's signal scope keeps
         // it from signalling anything outside the sandbox.
         if purpose != .validate { conditional += [("kill", 0, pid), ("tgkill", 0, pid)] }
-        layers.append(layer("seccomp", SystemCalls.installSyscallFilter(denied: denied, deniedUnless: conditional),
+        layers.append(skip("seccomp") ?? layer("seccomp", SystemCalls.installSyscallFilter(denied: denied, deniedUnless: conditional),
                             "denied: execve, execveat, ptrace and process_vm_*, mount, bpf, perf_event_open, keyctl, "
                                 + "raising limits, signals to other processes, sockets other than AF_UNIX"))
         layers.append(SandboxLayer(name: "process-group", active: true,

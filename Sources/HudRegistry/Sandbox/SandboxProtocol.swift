@@ -189,7 +189,15 @@ package enum ScanReply {
         if let error = json["error"] {
             return .failed(code: code(error["code"]), reason: error["message"]?.stringValue ?? line)
         }
-        let renderers = (json["renderers"]?.arrayValue ?? []).compactMap { renderer($0, path: path) }
+        // The child's word is judged, not taken: every renderer it reports
+        // obeys the rules of a metadata record, or the whole reply is bad.
+        var renderers: [RendererInfo] = []
+        for item in json["renderers"]?.arrayValue ?? [] {
+            switch renderer(item, path: path) {
+            case .success(let info): renderers.append(info)
+            case .failure(let problem): return .failed(code: .badMetadata, reason: "the scan reported \(problem.description)")
+            }
+        }
         if renderers.isEmpty {
             let first = json["failures"]?.arrayValue?.first
             return .failed(code: first.map { code($0["code"]) } ?? .noRenderers,
@@ -213,15 +221,25 @@ package enum ScanReply {
         .object([("code", .string(error.code.rawValue)), ("message", .string(error.description))])
     }
 
-    private static func renderer(_ json: JSONValue, path: String) -> RendererInfo? {
+    private struct Problem: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private static func renderer(_ json: JSONValue, path: String) -> Result<RendererInfo, Problem> {
         guard let id = json["id"]?.stringValue, let name = json["name"]?.stringValue, let version = json["version"]?.stringValue,
               let vendor = json["vendor"]?.stringValue, let abi = json["abi"]?.numberValue.flatMap({ UInt32(exactly: $0) }),
               let positions = json["positions"]?.numberValue.flatMap({ UInt32(exactly: $0) }),
-              let capabilities = json["capabilities"]?.numberValue.flatMap({ UInt32(exactly: $0) }) else { return nil }
-        return RendererInfo(id: id, name: name, version: version, vendor: vendor, summary: "",
+              let capabilities = json["capabilities"]?.numberValue.flatMap({ UInt32(exactly: $0) }) else {
+            return .failure(Problem(description: "a malformed renderer description"))
+        }
+        if let problem = RendererInfo.recordProblem(id: id, texts: [("name", name), ("version", version), ("vendor", vendor)],
+                                                    positions: positions, abi: ABIVersion(packed: abi)) {
+            return .failure(Problem(description: "renderer '\(TextChecks.escapingControls(id))': \(problem)"))
+        }
+        return .success(RendererInfo(id: id, name: name, version: version, vendor: vendor, summary: "",
                             supportedPositions: Set(Position.positions(in: positions)),
                             capabilities: RendererInfo.Capabilities(rawValue: capabilities),
-                            abiVersion: ABIVersion(packed: abi), origin: .file(path))
+                            abiVersion: ABIVersion(packed: abi), origin: .file(path)))
     }
 }
 
