@@ -14,7 +14,7 @@ bin=${1:?usage: $0 BIN_DIR}
 user=hudci
 id -u "$user" >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin "$user"
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/hud-unprivileged.XXXXXX")
+work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 chmod 0755 "$work"
 mkdir "$work/plugins" "$work/home"

@@ -213,7 +213,8 @@ extension SystemCalls {
     /// sees the old file or the new one, never a part. The error says
     /// which step failed.
     package static func writeAtomically(_ path: String, _ bytes: [UInt8], mode: UInt32) -> Result<Void, AtomicWriteError> {
-        var template = Array((path + ".XXXXXX").utf8CString)
+        // mkstemp's template: the path plus six "X" it replaces.
+        var template = Array((path + "." + String(repeating: "X", count: 6)).utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { return .failure(AtomicWriteError(step: "create a temporary file for", path: path, error: .current)) }
         let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
