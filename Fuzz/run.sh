@@ -46,8 +46,10 @@ bin=$(swift build --scratch-path "$scratch" --show-bin-path)
 objects=()
 for library in "${libraries[@]}"; do objects+=("$bin/$library.build"/*.o); done
 # The harness reaches `package` declarations, so it is compiled as part of
-# this package: SwiftPM's package name is the package directory's name.
-package_name=$(basename "$PWD" | tr '[:upper:]' '[:lower:]')
+# this package, under the -package-name SwiftPM gave the targets (derived
+# from the checkout's directory name: lowercased, '-' becomes '_').
+package_name=$(grep -o -- '-package-name","[^"]*' "$scratch/debug.yaml" | head -n 1 | sed 's/.*","//')
+[[ -n "$package_name" ]] || { echo "fuzz: cannot find the package name in $scratch/debug.yaml" >&2; exit 1; }
 module_flags=(
   -I "$bin/Modules"
   -Xcc -fmodule-map-file="$bin/HudRendererAPI.build/module.modulemap" -Xcc -I -Xcc Sources/HudRendererAPI/include
