@@ -3,11 +3,14 @@ package import HudRendererAPI
 import BuiltinRenderers
 import Glibc
 
-// Every `dlopen`, `dlsym` and `dlerror` of the host, and every call from the
-// host into plugin code (the entry function, init/deinit, the descriptor
+// Every `dlopen`, `dlsym` and `dlerror` of the host, and every call the host
+// makes into plugin code (the entry function, init/deinit, the descriptor
 // accessors, layout and the extension lookup), lives in this file; together
 // with the reading of the structures a plugin hands back (bounded C
-// strings, size handshakes). Each function says what it trusts.
+// strings, size handshakes). Each function says what it trusts. The only
+// other calls into plugin code are the validator's and the benchmark's
+// deliberate raw ones (odd extension ids, direct layout calls), in
+// RawPluginHarness.swift.
 //
 // Ownership: an entry and its descriptors are plugin-owned static data,
 // valid for the life of the process (libraries are never closed); nothing
