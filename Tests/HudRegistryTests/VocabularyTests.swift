@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 @testable import HudRegistry
 import HudTestSupport
@@ -38,5 +39,35 @@ struct VocabularyTests {
         #expect(shell.environment.navigationTitle == "Settings" && shell.environment.screenSize == rotated.screenSize)
         shell.pop()
         #expect(shell.environment.navigationTitle == "Home")
+    }
+}
+
+/// Where the registry cache may live.
+struct CacheLocationTests {
+    static func record() -> PluginRecord {
+        PluginRecord(path: "/nowhere/libx.so", stamp: FileStamp(device: 1, inode: 2, size: 3, modifiedNanoseconds: 4), buildID: nil,
+                     status: .ok, renderers: [], source: .elfSection, failureCode: nil, failureReason: nil, time: 0, validation: nil)
+    }
+
+    /// XDG_CACHE_HOME may be a symlink into a directory of yours; into one
+    /// another user owns, the cache is neither read nor written there.
+    @Test(.enabled(if: geteuid() == 0, "needs chown to give a directory to another user"))
+    func aCacheBehindAnotherUsersDirectoryIsNotUsed() throws {
+        let base = try FixturePlugins.makeScratchDirectory("cache-owner")
+        let theirs = base + "/theirs", mine = base + "/mine"
+        #expect(mkdir(theirs, 0o755) == 0 && chown(theirs, 65534, 65534) == 0 && mkdir(mine, 0o700) == 0)
+        #expect(symlink(theirs, base + "/xdg-theirs") == 0 && symlink(mine, base + "/xdg-mine") == 0)
+
+        let refused = RegistryCache(directory: base + "/xdg-theirs/hud", searchPath: ["/nowhere"])
+        #expect(refused.discardReason?.contains("owned by uid 65534") == true, "\(String(describing: refused.discardReason))")
+        refused.store(Self.record())
+        #expect(refused.save() != nil)
+        #expect(!FileManager.default.fileExists(atPath: theirs + "/hud"))
+
+        let accepted = RegistryCache(directory: base + "/xdg-mine/hud", searchPath: ["/nowhere"])
+        #expect(accepted.discardReason == nil)
+        accepted.store(Self.record())
+        #expect(accepted.save() == nil)
+        #expect(RegistryCache(directory: base + "/xdg-mine/hud", searchPath: ["/nowhere"]).allRecords.count == 1)
     }
 }

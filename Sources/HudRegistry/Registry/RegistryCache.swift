@@ -292,7 +292,22 @@ public final class RegistryCache {
 
     /// Why an existing cache directory must not be used, or nil (a missing
     /// one is fine: it is created private).
+    ///
+    /// The directory it lives in (`$XDG_CACHE_HOME` or `~/.cache`) may be a
+    /// symbolic link, but what it resolves to must be yours or root's and
+    /// closed to others (a sticky one like /tmp excepted): otherwise someone
+    /// else decides where the cache is, and could swap it.
     static func untrustedDirectory(_ directory: String) -> String? {
+        let parent = PathSecurity.parent(of: directory)
+        if case .success(let resolved) = SystemCalls.realPath(parent), case .success(let above) = SystemCalls.status(of: resolved) {
+            let shown = resolved == parent ? parent : "\(parent) (\(resolved))"
+            guard above.owner == geteuid() || above.owner == 0 else {
+                return "the directory holding the cache, \(shown), is owned by uid \(above.owner), neither you nor root"
+            }
+            guard above.mode & 0o022 == 0 || above.mode & UInt32(S_ISVTX) != 0 else {
+                return "the directory holding the cache, \(shown), is writable by others"
+            }
+        }
         guard case .success(let info) = SystemCalls.status(of: directory, followLinks: false) else { return nil }
         guard info.isDirectory else { return "the cache directory \(directory) is not a directory" }
         guard info.owner == geteuid() else { return "the cache directory \(directory) is owned by uid \(info.owner), not you" }
