@@ -54,6 +54,13 @@ public struct PathSecurity: Sendable {
         }
     }
 
+    /// The refusal for loading `path` (resolved first), or nil when it may
+    /// be loaded or cannot be resolved (the load then says why).
+    package func refusal(for path: String) -> RegistryError? {
+        guard case .success(let canonical) = SystemCalls.realPath(path), let problem = problem(canonicalPath: canonical) else { return nil }
+        return .insecurePath(path: canonical, reason: problem)
+    }
+
     /// The directory that contains `path`.
     public static func parent(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }

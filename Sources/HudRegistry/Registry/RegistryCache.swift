@@ -1,5 +1,4 @@
 import HudUnsafe
-import CHudSystem
 import Glibc
 
 /// A file's identity for the cache: unchanged identity means unchanged
@@ -237,11 +236,7 @@ public final class RegistryCache {
             ("time", .string(String(r.time))),
             ("validation", r.validation.map(JSONValue.string) ?? .null),
             ("trialLoaded", .bool(r.trialLoaded)),
-            ("renderers", .array(r.renderers.map { m in
-                .object([("id", .string(m.id)), ("name", .string(m.name)), ("version", .string(m.version)), ("vendor", .string(m.vendor)),
-                         ("abi", .number(Double(m.abiVersion.packed))), ("positions", .number(Double(Position.mask(m.supportedPositions)))),
-                         ("capabilities", .number(Double(m.capabilities.rawValue)))])
-            })),
+            ("renderers", .array(r.renderers.map(\.recordJSON))),
         ])
     }
 
@@ -266,15 +261,8 @@ public final class RegistryCache {
               let metadataSource = Self.decode(source, as: MetadataSource.self) else { return nil }
         var renderers: [RendererInfo] = []
         for item in items {
-            guard let id = item["id"]?.stringValue, let name = item["name"]?.stringValue, let version = item["version"]?.stringValue,
-                  let vendor = item["vendor"]?.stringValue, let abi = item["abi"]?.numberValue, let positions = item["positions"]?.numberValue,
-                  let capabilities = item["capabilities"]?.numberValue,
-                  let abiValue = UInt32(exactly: abi), let positionBits = UInt32(exactly: positions), let capabilityBits = UInt32(exactly: capabilities)
-            else { return nil }
-            renderers.append(RendererInfo(id: id, name: name, version: version, vendor: vendor, summary: "",
-                                          supportedPositions: Set(Position.positions(in: positionBits)),
-                                          capabilities: RendererInfo.Capabilities(rawValue: capabilityBits),
-                                          abiVersion: ABIVersion(packed: abiValue), origin: .file(path)))
+            guard case .success(let info) = RendererInfo.decodeRecord(item, path: path) else { return nil }
+            renderers.append(info)
         }
         var record = PluginRecord(path: path, stamp: FileStamp(device: device, inode: inode, size: size, modifiedNanoseconds: mtime),
                                   buildID: buildID, status: status, renderers: renderers, source: metadataSource, failureCode: failureCode,

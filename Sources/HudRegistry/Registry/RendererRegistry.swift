@@ -138,9 +138,7 @@ public final class RendererRegistry {
     /// child loaded it cleanly, the load into this process.
     @discardableResult
     public func load(checking path: String, scanner: SandboxScanner = SandboxScanner()) throws(RegistryError) -> [RendererInfo] {
-        if case .success(let canonical) = SystemCalls.realPath(path), let problem = security.problem(canonicalPath: canonical) {
-            throw .insecurePath(path: canonical, reason: problem)
-        }
+        if let refusal = security.refusal(for: path) { throw refusal }
         if case .failed(let code, let reason) = scanner.scan(path, allowInsecurePath: security.allowInsecure) {
             throw .sandboxedLoadFailed(path: path, reasonCode: code, reason: reason)
         }

@@ -173,7 +173,7 @@ extension SandboxValidation {
 package enum ScanReply {
     package static func encode(renderers: [RendererInfo], failures: [RegistryError]) -> String {
         JSONValue.object([
-            ("renderers", .array(renderers.map(json))),
+            ("renderers", .array(renderers.map(\.recordJSON))),
             ("failures", .array(failures.map(json))),
         ]).serialized(pretty: false)
     }
@@ -193,7 +193,7 @@ package enum ScanReply {
         // obeys the rules of a metadata record, or the whole reply is bad.
         var renderers: [RendererInfo] = []
         for item in json["renderers"]?.arrayValue ?? [] {
-            switch renderer(item, path: path) {
+            switch RendererInfo.decodeRecord(item, path: path) {
             case .success(let info): renderers.append(info)
             case .failure(let problem): return .failed(code: .badMetadata, reason: "the scan reported \(problem.description)")
             }
@@ -210,36 +210,8 @@ package enum ScanReply {
         value?.stringValue.flatMap(FailureCode.init(rawValue:)) ?? .failed
     }
 
-    private static func json(_ info: RendererInfo) -> JSONValue {
-        .object([("id", .string(info.id)), ("name", .string(info.name)), ("version", .string(info.version)),
-                 ("vendor", .string(info.vendor)), ("abi", .number(Double(info.abiVersion.packed))),
-                 ("positions", .number(Double(Position.mask(info.supportedPositions)))),
-                 ("capabilities", .number(Double(info.capabilities.rawValue)))])
-    }
-
     private static func json(_ error: RegistryError) -> JSONValue {
         .object([("code", .string(error.code.rawValue)), ("message", .string(error.description))])
-    }
-
-    private struct Problem: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    private static func renderer(_ json: JSONValue, path: String) -> Result<RendererInfo, Problem> {
-        guard let id = json["id"]?.stringValue, let name = json["name"]?.stringValue, let version = json["version"]?.stringValue,
-              let vendor = json["vendor"]?.stringValue, let abi = json["abi"]?.numberValue.flatMap({ UInt32(exactly: $0) }),
-              let positions = json["positions"]?.numberValue.flatMap({ UInt32(exactly: $0) }),
-              let capabilities = json["capabilities"]?.numberValue.flatMap({ UInt32(exactly: $0) }) else {
-            return .failure(Problem(description: "a malformed renderer description"))
-        }
-        if let problem = RendererInfo.recordProblem(id: id, texts: [("name", name), ("version", version), ("vendor", vendor)],
-                                                    positions: positions, abi: ABIVersion(packed: abi)) {
-            return .failure(Problem(description: "renderer '\(TextChecks.escapingControls(id))': \(problem)"))
-        }
-        return .success(RendererInfo(id: id, name: name, version: version, vendor: vendor, summary: "",
-                            supportedPositions: Set(Position.positions(in: positions)),
-                            capabilities: RendererInfo.Capabilities(rawValue: capabilities),
-                            abiVersion: ABIVersion(packed: abi), origin: .file(path)))
     }
 }
 

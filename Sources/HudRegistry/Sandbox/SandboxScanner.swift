@@ -94,9 +94,7 @@ package enum SandboxChild {
 
     private static func scanReply(path: String, allowInsecurePath: Bool) throws(RegistryError) -> String {
         let resolved = try RendererRegistry.resolve(path)
-        if !allowInsecurePath, let problem = PathSecurity().problem(canonicalPath: resolved.path) {
-            throw .insecurePath(path: resolved.path, reason: problem)
-        }
+        if let refusal = PathSecurity(allowInsecure: allowInsecurePath).refusal(for: resolved.path) { throw refusal }
         let layers = SandboxLayers.apply(.scan, cpuSeconds: 10, addressSpaceBytes: 8 << 30)
         if SandboxLayers.required, let missing = layers.first(where: { !$0.active }) {
             throw .sandboxedLoadFailed(path: resolved.path, reasonCode: .sandboxIncomplete,

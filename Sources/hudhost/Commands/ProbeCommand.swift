@@ -71,9 +71,8 @@ struct ProbeCommand: Command {
             // path checks see the real owners, so they come before the
             // namespaces; then every sandbox layer; then the plugin.
             Output.redirect {
-                if isPath, !registryOptions.allowInsecure, case .success(let canonical) = SystemCalls.realPath(Output.absolute(target)),
-                   let problem = registryOptions.security.problem(canonicalPath: canonical) {
-                    emitFailure(.insecurePath(path: canonical, reason: problem))
+                if isPath, let refusal = registryOptions.security.refusal(for: Output.absolute(target)) {
+                    emitFailure(refusal)
                     return .loadFailure
                 }
                 let layers = SandboxLayers.apply(.digest, cpuSeconds: 20, addressSpaceBytes: 8 << 30)
