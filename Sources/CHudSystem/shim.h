@@ -92,4 +92,29 @@ static inline int hud_system_landlock_allow_path(int ruleset, uint64_t access, i
 
 static inline int hud_system_landlock_restrict(int ruleset) { return (int)syscall(446, ruleset, 0U); }
 
+// --- The out-of-process renderer host: one sealed memfd shared with the
+// child, and a socketpair for wake-ups.
+#include <sys/socket.h>
+
+// memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING).
+static inline int hud_system_memfd(const char *name) { return (int)syscall(SYS_memfd_create, name, 0x0001U | 0x0002U); }
+
+// F_ADD_SEALS with F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL: the size is
+// fixed for good, so neither side can truncate the file under the other's
+// mapping (a SIGBUS in the host) or grow it.
+static inline int hud_system_seal_size(int fd) { return (int)syscall(SYS_fcntl, fd, 1033 /* F_ADD_SEALS */, 0x0002 | 0x0004 | 0x0001); }
+
+// The seals in force (F_GET_SEALS).
+static inline int hud_system_seals(int fd) { return (int)syscall(SYS_fcntl, fd, 1034 /* F_GET_SEALS */); }
+
+// socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC).
+static inline int hud_system_socketpair(int fds[2]) { return socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds); }
+
+// pidfd_open(pid, 0): a descriptor that polls readable once the process has
+// exited (Linux 5.3), so a parent can wait for a child with poll, no sleep.
+static inline int hud_system_pidfd_open(int pid) { return (int)syscall(434 /* SYS_pidfd_open */, pid, 0U); }
+
+// PR_SET_PDEATHSIG: this process gets `signal` when its parent thread exits.
+static inline int hud_system_parent_death_signal(int signal) { return prctl(PR_SET_PDEATHSIG, signal, 0, 0, 0); }
+
 #endif

@@ -51,10 +51,7 @@ package final class PluginRenderer {
         frameInUse = true
         defer { frameInUse = false }
         var output = hud_layout_t()
-        let status = try call(snapshot, environment, interaction, &output)
-        guard status == Int32(HUD_STATUS_OK) else {
-            throw .layoutFailed(id: info.id, origin: info.origin.description, status: status)
-        }
+        _ = try call(snapshot, environment, interaction, &output)
         do {
             try LayoutValidator.validate(output, nodes: UnsafeRawPointer(buffer.nodes), stride: buffer.stride)
         } catch {
@@ -68,8 +65,22 @@ package final class PluginRenderer {
 
     private func call(_ snapshot: CComplications, _ environment: HudEnvironment, _ interaction: HudInteraction,
                       _ output: inout hud_layout_t) throws(RegistryError) -> Int32 {
-        var attempts = 0
+        let raw = rawCall(snapshot, environment, interaction, &output)
+        try RawLayoutResult(status: raw.status, count: output.count, capacity: UInt32(buffer.capacity),
+                            violations: raw.violations).check(info)
+        return raw.status
+    }
+
+    /// The layout call with nothing judged: the two-call idiom (one regrow
+    /// of the buffer when the renderer asks for at most `ABILimits.maxNodes`
+    /// nodes), the action guard armed. `output` and `currentBuffer` hold what
+    /// the renderer wrote. The out-of-process renderer host calls this and
+    /// ships the raw result to the parent, which judges it with
+    /// `RawLayoutResult.check` exactly as `call` does here.
+    package func rawCall(_ snapshot: CComplications, _ environment: HudEnvironment, _ interaction: HudInteraction,
+                         _ output: inout hud_layout_t) -> (status: Int32, violations: Int) {
         var interactionView = InteractionMarshaler.make(interaction)
+        var attempts = 0
         while true {
             attempts += 1
             buffer.prepare(&output)
@@ -77,22 +88,52 @@ package final class PluginRenderer {
                 PluginCalls.layout(descriptor, snapshot.view, env, &interactionView, &output)
             }
             buffer.noteWritten(status: status, count: output.count)
-            guard violations == 0 else {
-                throw .actionCalledDuringLayout(id: info.id, origin: info.origin.description, count: violations)
-            }
-            if status == Int32(HUD_STATUS_BUFFER_TOO_SMALL) {
-                let needed = output.count
-                guard needed > buffer.capacity, needed <= UInt32(ABILimits.maxNodes), attempts < 2 else {
-                    throw .layoutTooLarge(id: info.id, origin: info.origin.description, requested: needed)
-                }
+            let needed = output.count
+            if violations == 0, status == Int32(HUD_STATUS_BUFFER_TOO_SMALL), attempts < 2,
+               needed > buffer.capacity, needed <= UInt32(ABILimits.maxNodes) {
                 buffer = LayoutBuffer(capacity: Int(needed))
                 continue
             }
-            if status == Int32(HUD_STATUS_OK), output.count > UInt32(buffer.capacity) {
-                throw .invalidLayout(id: info.id, origin: info.origin.description, node: nil, field: "count",
-                                     reason: "is \(output.count) but the buffer holds \(buffer.capacity) nodes and the status was OK; return HUD_STATUS_BUFFER_TOO_SMALL when the buffer is short")
-            }
-            return status
+            return (status, violations)
+        }
+    }
+
+    /// The buffer the last `rawCall` wrote into.
+    package var currentBuffer: LayoutBuffer { buffer }
+}
+
+/// What a layout call returned, before anything it wrote is read: the
+/// status, the node count, the capacity it was given and the actions it
+/// tried to call. `check` is the one place these are judged, for renderers
+/// in this process and in a renderer host alike.
+package struct RawLayoutResult: Sendable {
+    package var status: Int32
+    package var count: UInt32
+    package var capacity: UInt32
+    package var violations: Int
+
+    package init(status: Int32, count: UInt32, capacity: UInt32, violations: Int) {
+        self.status = status
+        self.count = count
+        self.capacity = capacity
+        self.violations = violations
+    }
+
+    /// Throws the contract violation, if any; on return `count` nodes
+    /// (at most `capacity`) are there to validate.
+    package func check(_ info: RendererInfo) throws(RegistryError) {
+        guard violations == 0 else {
+            throw .actionCalledDuringLayout(id: info.id, origin: info.origin.description, count: violations)
+        }
+        if status == Int32(HUD_STATUS_BUFFER_TOO_SMALL) {
+            throw .layoutTooLarge(id: info.id, origin: info.origin.description, requested: count)
+        }
+        guard status == Int32(HUD_STATUS_OK) else {
+            throw .layoutFailed(id: info.id, origin: info.origin.description, status: status)
+        }
+        if count > capacity {
+            throw .invalidLayout(id: info.id, origin: info.origin.description, node: nil, field: "count",
+                                 reason: "is \(count) but the buffer holds \(capacity) nodes and the status was OK; return HUD_STATUS_BUFFER_TOO_SMALL when the buffer is short")
         }
     }
 }

@@ -1,6 +1,6 @@
 // hudsandbox: the sandboxed child the host starts to run plugin code it
 // does not trust in its own process (a scan of a file without metadata, a
-// conformance run, a fresh-process digest). Its command line is a
+// conformance run, a fresh-process digest, an out-of-process renderer). Its command line is a
 // `SandboxRequest`; its answers are JSON lines on descriptor 3. Installed
 // in libexec/hud/; found by `SandboxHelper.locate()`. Not for people.
 import Glibc
@@ -20,5 +20,6 @@ case .scan(let path, let allowInsecurePath): SandboxChild.scan(path: path, allow
 case .validate(let validation): ConformanceChild.validate(validation)
 case .digest(let validation): ConformanceChild.digest(validation)
 case .layers: SandboxChild.reportLayers()
+case .serve(let serve): RendererHostChild.serve(serve)
 }
 SystemCalls.exitImmediately(0)

@@ -111,8 +111,14 @@ struct DiscoveryTests {
         let warmRow = try #require((try HudHost.json(warm)["renderers"]?.arrayValue ?? []).first { $0["id"]?.stringValue == "org.scale.p0000" })
         #expect(warmRow["cached"] == true)
         #expect(!FileManager.default.fileExists(atPath: marker))
-        // render does run it (it dlopens the plugin), which shows the marker works.
+        // Nor does render with a built-in style: the plugin's trial load is in
+        // the sandbox (where it cannot write the marker) and its renderers
+        // would run in a renderer host.
         _ = try DiscoveryFixtures.hudhost(["render", "--style", "tray"], path: directory, cache: cache, extra: ["HUD_FIXTURE_MARKER": marker])
+        #expect(!FileManager.default.fileExists(atPath: marker))
+        // In-process isolation does dlopen it here, which shows the marker works.
+        _ = try DiscoveryFixtures.hudhost(["render", "--style", "tray", "--isolation", "in-process"], path: directory, cache: cache,
+                                          extra: ["HUD_FIXTURE_MARKER": marker])
         #expect(FileManager.default.fileExists(atPath: marker))
     }
 

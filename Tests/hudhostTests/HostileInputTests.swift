@@ -83,10 +83,24 @@ struct HostileInputTests {
 
     /// What happens to one plugin-corpus item: its `list` failure record
     /// (nil: it is listed as a renderer) and what `probe FILE` and
-    /// `render --plugin FILE` report (nil: they succeed).
+    /// `render --plugin FILE` report (nil: they succeed). A `layout`
+    /// expectation is for a plugin that loads but misbehaves in layout():
+    /// `probe FILE` fails with that code (exit 3), `render --plugin FILE`
+    /// with a built-in style succeeds, and `render --style ID` exits 1 with
+    /// a JSON error of that code naming the renderer.
     struct PluginExpectation: Sendable {
         var list: (code: String, message: String)?
         var load: (code: String, message: String)?
+        var layout: (id: String, code: String, message: String)?
+
+        init(list: (code: String, message: String)?, load: (code: String, message: String)?) {
+            self.list = list
+            self.load = load
+        }
+
+        init(layout id: String, _ code: String, _ message: String) {
+            layout = (id, code, message)
+        }
     }
 
     static let pluginExpectations: [String: PluginExpectation] = [
@@ -106,6 +120,13 @@ struct HostileInputTests {
         "unreadable.so.recipe": .init(list: ("io-error", "Permission denied"), load: ("open-failed", "Permission denied")),
         "noisy_init.c": .init(list: nil, load: nil),
         "exit_in_init.c": .init(list: ("exited", "plugins must never call exit()"), load: ("exited", "the child exited with status 7")),
+        "layout_segfault.c": .init(layout: "org.hostile.layout-segfault", "crashed", "its renderer host crashed (killed by SIGSEGV)"),
+        "layout_abort.c": .init(layout: "org.hostile.layout-abort", "crashed", "its renderer host crashed (killed by SIGABRT)"),
+        "layout_hang.c": .init(layout: "org.hostile.layout-hang", "timed-out", "did not answer within 1 s (layout deadline), killed"),
+        "layout_exit.c": .init(layout: "org.hostile.layout-exit", "exited", "exited with status 0; renderers must never call exit()"),
+        "layout_stack_overflow.c": .init(layout: "org.hostile.layout-stack-overflow", "crashed", "its renderer host crashed (killed by SIGSEGV)"),
+        "layout_wild_pointer.c": .init(layout: "org.hostile.layout-wild-pointer", "crashed", "its renderer host crashed (killed by SIGSEGV)"),
+        "layout_overrun.c": .init(layout: "org.hostile.layout-overrun", "crashed", "its renderer host crashed (killed by SIGSEGV)"),
     ]
 
     /// A sysfs attribute nobody may read, root included (mode 0200 and no
@@ -194,6 +215,22 @@ struct HostileInputTests {
             #expect(rendered["error"]?["code"]?.stringValue == code, "\(render.stdout)")
             // The sandboxed load reports the scan's own wording.
             #expect(!render.stderr.isEmpty, "\(render.transcript)")
+        } else if let (id, code, message) = expectation.layout {
+            #expect(probe.status == 3, "\(probe.transcript)")
+            #expect(probed["error"]?["code"]?.stringValue == code, "\(probe.stdout)")
+            #expect(render.status == 0, "\(render.transcript)")
+            // Its own style: the render fails with an error naming it, on
+            // stdout as one JSON document, and hudhost itself is untouched.
+            for arguments in [["render", "--plugin", path, "--style", id, "--json", "--layout-timeout", "1"],
+                              ["render", "--style", id, "--json", "--layout-timeout", "1"]] {
+                let own = try DiscoveryFixtures.hudhost(arguments, path: arguments.contains("--plugin") ? "" : directory, cache: cache)
+                #expect(own.status == 1, "\(own.transcript)")
+                let error = try HudHost.json(own)["error"]
+                #expect(error?["code"]?.stringValue == code, "\(own.stdout)")
+                #expect(error?["rendererId"]?.stringValue == id, "\(own.stdout)")
+                #expect(error?["path"]?.stringValue == reportedPath, "\(own.stdout)")
+                #expect(error?["message"]?.stringValue?.contains(message) == true, "\(own.stdout)")
+            }
         } else {
             #expect(probe.status == 0, "\(probe.transcript)")
             #expect(render.status == 0, "\(render.transcript)")

@@ -42,6 +42,22 @@ public struct HudPalette: Sendable, Hashable {
         self.hairlineStandard = hairlineStandard
     }
 
+    /// The colors in declaration order (the order of `hud_palette_t`).
+    package var allColors: [HudColor] {
+        [bg, surface, chrome, ink, muted, dim, border, accent, statusOk, statusWarn, statusError, statusInfo,
+         hairlineSubtle, hairlineStandard]
+    }
+
+    package static let colorCount = 14
+
+    /// A palette from `allColors` order; `colors` has `colorCount` entries.
+    package init(allColors c: [HudColor]) {
+        precondition(c.count == Self.colorCount, "a palette has \(Self.colorCount) colors")
+        self.init(bg: c[0], surface: c[1], chrome: c[2], ink: c[3], muted: c[4], dim: c[5], border: c[6], accent: c[7],
+                  statusOk: c[8], statusWarn: c[9], statusError: c[10], statusInfo: c[11], hairlineSubtle: c[12],
+                  hairlineStandard: c[13])
+    }
+
     /// The stable dark palette (Hudson's design tokens).
     public static let stable = HudPalette(
         bg: HudColor(hex: 0x0A0A0A),

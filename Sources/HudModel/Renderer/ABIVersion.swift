@@ -42,6 +42,7 @@ package enum ABILimits {
     package static let maxNodes = Int(HUD_MAX_NODES)
     package static let maxRenderers = Int(HUD_MAX_RENDERERS)
     package static let maxModes = Int(HUD_MAX_MODES)
+    package static let maxDescriptionBytes = Int(HUD_MAX_DESCRIPTION_BYTES)
     /// The ELF section plugins declare their renderers in.
     package static let metadataSectionName = ".hud_renderers"
 }

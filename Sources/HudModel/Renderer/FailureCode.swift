@@ -37,7 +37,7 @@ public enum FailureCode: String, Sendable, Hashable, CaseIterable, CustomStringC
     case actionCalledDuringLayout = "action-during-layout"
     case invalidComplications = "invalid-complications"
     case thunkAllocationFailed = "thunk-allocation-failed"
-    // A sandboxed child (scan, probe) that did not report.
+    // A sandboxed child (scan, probe, renderer host) that did not report.
     case crashed
     case timedOut = "timed-out"
     case exited
@@ -49,6 +49,9 @@ public enum FailureCode: String, Sendable, Hashable, CaseIterable, CustomStringC
     case sandboxIncomplete = "sandbox-incomplete"
     /// A file without a metadata section that nothing scanned (no scanner given).
     case notScanned = "not-scanned"
+    // An out-of-process renderer not restarted yet after a failure, or
+    // skipped until its file changes after repeated failures.
+    case rendererUnavailable = "renderer-unavailable"
     /// A failure recorded without a more specific code.
     case failed
 

@@ -47,6 +47,10 @@ public enum RegistryError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidComplications(field: String, reason: String)
     /// libffi could not make an action thunk (e.g. W^X policy forbids closures).
     case thunkAllocationFailed(reason: String)
+    /// A renderer running in a renderer host (a sandboxed child) crashed,
+    /// hung, exited, broke the channel's rules, failed to load there, or is
+    /// not restarted yet after such a failure; `code` says which.
+    case rendererHostFailed(id: String, path: String, code: FailureCode, reason: String)
 
     /// The file the error is about, if any.
     public var path: String? {
@@ -57,6 +61,7 @@ public enum RegistryError: Error, Sendable, Hashable, CustomStringConvertible {
              .invalidRendererCount(let path, _), .invalidDescriptor(let path, _, _, _, _):
             path
         case .duplicateID(_, _, let rejected): rejected
+        case .rendererHostFailed(_, let path, _, _): path
         case .layoutFailed(_, let origin, _), .layoutTooLarge(_, let origin, _), .invalidLayout(_, let origin, _, _, _),
              .actionCalledDuringLayout(_, let origin, _):
             origin
@@ -70,7 +75,8 @@ public enum RegistryError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidDescriptor(_, _, let id, _, _): id
         case .metadataMismatch(_, let id, _, _): id
         case .duplicateID(let id, _, _), .unknownRenderer(let id, _), .layoutFailed(let id, _, _),
-             .layoutTooLarge(let id, _, _), .invalidLayout(let id, _, _, _, _), .actionCalledDuringLayout(let id, _, _):
+             .layoutTooLarge(let id, _, _), .invalidLayout(let id, _, _, _, _), .actionCalledDuringLayout(let id, _, _),
+             .rendererHostFailed(let id, _, _, _):
             id
         default: nil
         }
@@ -100,6 +106,7 @@ public enum RegistryError: Error, Sendable, Hashable, CustomStringConvertible {
         case .actionCalledDuringLayout: .actionCalledDuringLayout
         case .invalidComplications: .invalidComplications
         case .thunkAllocationFailed: .thunkAllocationFailed
+        case .rendererHostFailed(_, _, let code, _): code
         }
     }
 
@@ -147,6 +154,8 @@ public enum RegistryError: Error, Sendable, Hashable, CustomStringConvertible {
             "complications: \(field) \(reason)"
         case .thunkAllocationFailed(let reason):
             "cannot create an action thunk with libffi: \(reason); this system may forbid writable+executable memory"
+        case .rendererHostFailed(let id, let path, let code, let reason):
+            "renderer '\(id)' (\(path)): its renderer host \(reason) [\(code)]"
         }
     }
 }

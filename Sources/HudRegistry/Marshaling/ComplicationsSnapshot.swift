@@ -1,4 +1,5 @@
 package import HudUnsafe
+import Synchronization
 
 /// One published `HudPhoneComplications`, marshaled once into the C view
 /// plugins receive (strings, slots, modes, one libffi action thunk per
@@ -10,11 +11,21 @@ package import HudUnsafe
 /// type is its safe, public face.
 public final class ComplicationsSnapshot {
     package let storage: CComplications
+    /// Unique per snapshot in this process: a renderer host re-reads the
+    /// complications only when the generation it holds differs.
+    package let generation: UInt64
+    /// The content as bytes for a renderer host (`HudWire`), made on first use.
+    package private(set) lazy var wire: [UInt8] = content.wireEncoded()
+    private let content: HudPhoneComplications
+
+    private static let generations = Atomic<UInt64>(0)
 
     /// Marshals `complications`; throws `.invalidComplications` for a value
     /// the ABI cannot carry (a string over its limit, a NUL, too many modes).
     public init(_ complications: HudPhoneComplications) throws(RegistryError) {
         storage = try CComplications(complications)
+        content = complications
+        generation = Self.generations.add(1, ordering: .relaxed).newValue
     }
 
     /// Which positions hold a slot.

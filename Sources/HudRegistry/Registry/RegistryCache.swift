@@ -56,6 +56,10 @@ public struct PluginRecord: Sendable, Hashable {
     /// The file (unchanged since) was loaded once in a sandboxed child
     /// without trouble: it may be loaded into a host process.
     public var trialLoaded = false
+    /// Consecutive failures of its out-of-process renderer host (crash,
+    /// hang, exit) across runs; at `RendererHostSettings.maxConsecutiveFailures`
+    /// the record becomes `failed` and the file is skipped until it changes.
+    public var hostFailures = 0
 }
 
 /// The registry cache: what each plugin file provides and how it last
@@ -129,6 +133,31 @@ public final class RegistryCache {
         guard var record = records[path], !record.trialLoaded else { return }
         record.trialLoaded = true
         store(record)
+    }
+
+    /// Counts one failure of `path`'s renderer host; returns the count.
+    /// At `limit` the file is marked failed (skipped until it changes) with
+    /// the last reason. Saved at once: the failing process may not get to
+    /// its own save.
+    @discardableResult
+    public func noteHostFailure(path: String, code: FailureCode, reason: String, limit: Int) -> Int {
+        guard var record = records[path] else { return 0 }
+        record.hostFailures += 1
+        let count = record.hostFailures
+        store(record)
+        if count >= limit {
+            markFailed(path: path, code: code, reason: "its renderer host failed \(count) times in a row; last: \(reason)")
+        }
+        save()
+        return count
+    }
+
+    /// Clears the failure count of `path` after its renderer host worked.
+    public func noteHostRecovered(path: String) {
+        guard var record = records[path], record.hostFailures > 0, record.status == .ok else { return }
+        record.hostFailures = 0
+        store(record)
+        save()
     }
 
     /// Records the last validation summary of `path`.
@@ -236,6 +265,7 @@ public final class RegistryCache {
             ("time", .string(String(r.time))),
             ("validation", r.validation.map(JSONValue.string) ?? .null),
             ("trialLoaded", .bool(r.trialLoaded)),
+            ("hostFailures", .number(Double(r.hostFailures))),
             ("renderers", .array(r.renderers.map(\.recordJSON))),
         ])
     }
@@ -268,6 +298,7 @@ public final class RegistryCache {
                                   buildID: buildID, status: status, renderers: renderers, source: metadataSource, failureCode: failureCode,
                                   failureReason: reason, time: time, validation: validation)
         record.trialLoaded = j["trialLoaded"]?.boolValue ?? false
+        record.hostFailures = j["hostFailures"]?.numberValue.flatMap { Int(exactly: $0) } ?? 0
         return record
     }
 

@@ -9,7 +9,20 @@ package import HudUnsafe
 ///
 /// Not thread-safe: drive one registry from one thread (the shell's).
 public final class RendererRegistry {
-    private var renderersByID: [String: PluginRenderer] = [:]
+    /// A registered renderer: in this process, or served by a renderer host.
+    private enum Entry {
+        case inProcess(PluginRenderer)
+        case remote(RendererHost, index: Int)
+
+        var info: RendererInfo {
+            switch self {
+            case .inProcess(let renderer): renderer.info
+            case .remote(let host, let index): host.renderers[index]
+            }
+        }
+    }
+
+    private var renderersByID: [String: Entry] = [:]
     private var order: [String] = []
     /// Every load failure since the registry was made, in order.
     public private(set) var failures: [RegistryError] = []
@@ -25,14 +38,26 @@ public final class RendererRegistry {
     /// Renderers that registered fine but were filtered out, with the reason.
     public private(set) var filtered: [(id: String, reason: String)] = []
 
-    public init(security: PathSecurity = PathSecurity(), filters: RendererFilters = .none) {
+    /// Where plugin renderers run: `.process` (the default) registers each
+    /// plugin file's renderers behind a sandboxed renderer host; `.inProcess`
+    /// loads the file here after its sandboxed trial load. Built-ins always
+    /// run in this process.
+    public let isolation: RendererIsolation
+    /// Deadlines, limits and backoff of renderer hosts.
+    public var hostSettings = RendererHostSettings()
+    /// The renderer hosts, one per plugin file, by canonical path.
+    private var hosts: [String: RendererHost] = [:]
+
+    public init(security: PathSecurity = PathSecurity(), filters: RendererFilters = .none, isolation: RendererIsolation = .process) {
         self.security = security
         self.filters = filters
+        self.isolation = isolation
     }
 
     /// A registry holding the three built-ins (tray, scattered, minimal).
-    public static func withBuiltins(security: PathSecurity = PathSecurity(), filters: RendererFilters = .none) -> RendererRegistry {
-        let registry = RendererRegistry(security: security, filters: filters)
+    public static func withBuiltins(security: PathSecurity = PathSecurity(), filters: RendererFilters = .none,
+                                    isolation: RendererIsolation = .process) -> RendererRegistry {
+        let registry = RendererRegistry(security: security, filters: filters, isolation: isolation)
         registry.registerBuiltins()
         return registry
     }
@@ -45,15 +70,16 @@ public final class RendererRegistry {
         register(EntryLoader.builtin())
     }
 
-    /// Loads one plugin file and registers its renderers. Throws if the
-    /// file cannot be used at all; renderers of a usable file that fail
-    /// validation or collide are recorded in `failures` and the returned
-    /// list holds the ones registered.
-    @discardableResult
+    /// Loads one plugin file into this process and registers its renderers
+    /// (whatever `isolation` says: the caller has decided to trust it).
+    /// Throws if the file cannot be used at all; renderers of a usable file
+    /// that fail validation or collide are recorded in `failures` and the
+    /// returned list holds the ones registered.
     ///
     /// - Parameter expected: what a sandboxed scan reported for a file
     ///   without a metadata section; the descriptors must match it, so what
     ///   `list` showed is what runs.
+    @discardableResult
     public func load(path: String, expected: [RendererInfo]? = nil) throws(RegistryError) -> [RendererInfo] {
         let resolved = try Self.resolve(path)
         if let identity = resolved.identity, loadedFiles.contains(identity) {
@@ -93,9 +119,14 @@ public final class RendererRegistry {
         return accept(result)
     }
 
-    /// Loads every plugin the catalog found usable: files whose metadata
+    /// Registers every plugin the catalog found usable: files whose metadata
     /// section describes them, and files a sandboxed scan loaded without
-    /// trouble (their descriptors must match the scan). No file's first
+    /// trouble. With `.process` isolation (the default) each file's
+    /// renderers are served by a sandboxed renderer host started on first
+    /// use, whose descriptors must match what the catalog listed; a host
+    /// that keeps failing is recorded in the cache and the file skipped
+    /// until it changes. With `.inProcess` the file is loaded here (its
+    /// descriptors must match the catalog). No file's first
     /// load is in this process: a file known only from its metadata is
     /// loaded once in the sandbox first (remembered in the cache until the
     /// file changes), and one that fails there never runs here. Load
@@ -114,6 +145,10 @@ public final class RendererRegistry {
                     continue
                 }
                 catalog.cache?.markTrialLoaded(path: path)
+            }
+            if isolation == .process {
+                register(remote: renderers, path: path, cache: catalog.cache)
+                continue
             }
             let before = failures.count
             do {
@@ -136,13 +171,74 @@ public final class RendererRegistry {
     /// checks first (no code from an unsafe path runs, not even in the
     /// sandbox), then one trial load in a sandboxed child, and only if the
     /// child loaded it cleanly, the load into this process.
+    /// With `.process` isolation the renderers the child reported are
+    /// registered behind a renderer host instead (nothing of the file runs
+    /// here).
     @discardableResult
     public func load(checking path: String, scanner: SandboxScanner = SandboxScanner()) throws(RegistryError) -> [RendererInfo] {
         if let refusal = security.refusal(for: path) { throw refusal }
-        if case .failed(let code, let reason) = scanner.scan(path, allowInsecurePath: security.allowInsecure) {
-            throw .sandboxedLoadFailed(path: path, reasonCode: code, reason: reason)
+        let scanned: [RendererInfo]
+        switch scanner.scan(path, allowInsecurePath: security.allowInsecure) {
+        case .failed(let code, let reason): throw .sandboxedLoadFailed(path: path, reasonCode: code, reason: reason)
+        case .renderers(let renderers): scanned = renderers
         }
-        return try load(path: path)
+        guard isolation == .process else { return try load(path: path, expected: scanned) }
+        let resolved = try Self.resolve(path)
+        if let identity = resolved.identity {
+            if loadedFiles.contains(identity) { return renderers.filter { $0.origin == .file(resolved.path) } }
+            loadedFiles.insert(identity)
+        }
+        return register(remote: scanned, path: resolved.path, cache: nil)
+    }
+
+    /// Registers `records` (what the catalog or a scan listed for the file
+    /// at `path`) behind one renderer host for the file.
+    @discardableResult
+    private func register(remote records: [RendererInfo], path: String, cache: RegistryCache?) -> [RendererInfo] {
+        let wanted = records.compactMap { record -> RendererInfo? in
+            if let reason = filters.exclusion(for: record.id) {
+                filtered.append((record.id, reason))
+                return nil
+            }
+            if let existing = renderersByID[record.id] {
+                failures.append(.duplicateID(id: record.id, keptOrigin: existing.info.origin.description, rejectedOrigin: path))
+                return nil
+            }
+            var info = record
+            info.origin = .file(path)
+            return info
+        }
+        guard !wanted.isEmpty else { return [] }
+        let host = RendererHost(path: path, renderers: wanted, settings: hostSettings)
+        if let cache {
+            let limit = hostSettings.maxConsecutiveFailures
+            host.onFailure = { error, _ in cache.noteHostFailure(path: path, code: error.code, reason: error.description, limit: limit) }
+            host.onRecovery = { cache.noteHostRecovered(path: path) }
+        }
+        hosts[path] = host
+        for (index, info) in wanted.enumerated() {
+            renderersByID[info.id] = .remote(host, index: index)
+            order.append(info.id)
+        }
+        return wanted
+    }
+
+    /// The renderer host serving the file at `path` (canonical), if any.
+    package func host(forPath path: String) -> RendererHost? { hosts[path] }
+
+    /// Every renderer host, by canonical plugin path.
+    package var allHosts: [String: RendererHost] { hosts }
+
+    /// The in-process renderer registered under `id` (the renderer host child uses this).
+    package func inProcessRenderer(id: String) -> PluginRenderer? {
+        guard case .inProcess(let renderer)? = renderersByID[id] else { return nil }
+        return renderer
+    }
+
+    /// True when `id` runs in a renderer host.
+    public func isOutOfProcess(id: String) -> Bool {
+        if case .remote? = renderersByID[id] { return true }
+        return false
     }
 
     /// Loads every `*.so` in the search path's directories straight into
@@ -186,7 +282,12 @@ public final class RendererRegistry {
     /// Lays out `snapshot` with the renderer chosen by `style`.
     public func layout(style: HudPhoneComplicationsStyle, snapshot: ComplicationsSnapshot,
                        environment: HudEnvironment, interaction: HudInteraction = .idle) throws(RegistryError) -> HudLayout {
-        return try renderer(for: style).layout(snapshot.storage, environment: environment, interaction: interaction)
+        switch try renderer(for: style) {
+        case .inProcess(let renderer):
+            return try renderer.layout(snapshot.storage, environment: environment, interaction: interaction)
+        case .remote(let host, let index):
+            return try host.withFrame(renderer: index, snapshot, environment: environment, interaction: interaction) { $0.decoded() }
+        }
     }
 
     /// Lays out `snapshot` and hands `body` the validated nodes in place:
@@ -195,7 +296,12 @@ public final class RendererRegistry {
     package func withLayout<R>(style: HudPhoneComplicationsStyle, snapshot: ComplicationsSnapshot,
                               environment: HudEnvironment, interaction: HudInteraction = .idle,
                               _ body: (LayoutFrame) -> R) throws(RegistryError) -> R {
-        try renderer(for: style).withFrame(snapshot.storage, environment: environment, interaction: interaction, body)
+        switch try renderer(for: style) {
+        case .inProcess(let renderer):
+            return try renderer.withFrame(snapshot.storage, environment: environment, interaction: interaction, body)
+        case .remote(let host, let index):
+            return try host.withFrame(renderer: index, snapshot, environment: environment, interaction: interaction, body)
+        }
     }
 
     /// The renderer the previous layout call used, keyed by the id exactly
@@ -204,9 +310,9 @@ public final class RendererRegistry {
     /// hashing it for the dictionary costs about a thousand instructions per
     /// call. Renderers are only ever added, never replaced or removed, so a
     /// remembered entry stays valid.
-    private var lastRenderer: (id: String, renderer: PluginRenderer)?
+    private var lastRenderer: (id: String, renderer: Entry)?
 
-    private func renderer(for style: HudPhoneComplicationsStyle) throws(RegistryError) -> PluginRenderer {
+    private func renderer(for style: HudPhoneComplicationsStyle) throws(RegistryError) -> Entry {
         let id = style.rendererID
         if let last = lastRenderer, last.id == id { return last.renderer }
         guard let renderer = renderersByID[id] else {
@@ -237,15 +343,7 @@ public final class RendererRegistry {
                 checked.failures.append(.metadataMismatch(path: path, id: info.id, field: "id", reason: "the descriptor's id is not in the file's \(HudMetadataFormat.sectionName) section"))
                 continue
             }
-            let positions = Position.mask(info.supportedPositions), recorded = Position.mask(record.supportedPositions)
-            let differences = [
-                record.name != info.name ? "name (metadata '\(record.name)', descriptor '\(info.name)')" : nil,
-                record.version != info.version ? "version (metadata '\(record.version)', descriptor '\(info.version)')" : nil,
-                record.vendor != info.vendor ? "vendor (metadata '\(record.vendor)', descriptor '\(info.vendor)')" : nil,
-                recorded != positions ? "supported_positions (metadata 0x\(String(recorded, radix: 16)), descriptor 0x\(String(positions, radix: 16)))" : nil,
-                record.capabilities != info.capabilities ? "capabilities (metadata 0x\(String(record.capabilities.rawValue, radix: 16)), descriptor 0x\(String(info.capabilities.rawValue, radix: 16)))" : nil,
-                record.abiVersion != info.abiVersion ? "ABI version (metadata \(record.abiVersion), entry \(info.abiVersion))" : nil,
-            ].compactMap { $0 }
+            let differences = Self.differences(record: record, descriptor: info)
             if let first = differences.first {
                 checked.failures.append(.metadataMismatch(path: path, id: info.id, field: String(first.prefix { $0 != " " }), reason: "differs: " + differences.joined(separator: "; ")))
                 continue
@@ -256,6 +354,20 @@ public final class RendererRegistry {
             checked.failures.append(.metadataMismatch(path: path, id: record.id, field: "id", reason: "the metadata section lists '\(record.id)' but the entry does not provide it"))
         }
         return checked
+    }
+
+    /// Each field in which a descriptor differs from the record listed for
+    /// it, described (empty when they agree).
+    package static func differences(record: RendererInfo, descriptor info: RendererInfo) -> [String] {
+        let positions = Position.mask(info.supportedPositions), recorded = Position.mask(record.supportedPositions)
+        return [
+            record.name != info.name ? "name (metadata '\(record.name)', descriptor '\(info.name)')" : nil,
+            record.version != info.version ? "version (metadata '\(record.version)', descriptor '\(info.version)')" : nil,
+            record.vendor != info.vendor ? "vendor (metadata '\(record.vendor)', descriptor '\(info.vendor)')" : nil,
+            recorded != positions ? "supported_positions (metadata 0x\(String(recorded, radix: 16)), descriptor 0x\(String(positions, radix: 16)))" : nil,
+            record.capabilities != info.capabilities ? "capabilities (metadata 0x\(String(record.capabilities.rawValue, radix: 16)), descriptor 0x\(String(info.capabilities.rawValue, radix: 16)))" : nil,
+            record.abiVersion != info.abiVersion ? "ABI version (metadata \(record.abiVersion), entry \(info.abiVersion))" : nil,
+        ].compactMap { $0 }
     }
 
     private func accept(_ result: EntryLoader.Result) -> [RendererInfo] {
@@ -273,7 +385,7 @@ public final class RendererRegistry {
                                              rejectedOrigin: renderer.info.origin.description))
                 continue
             }
-            renderersByID[renderer.info.id] = renderer
+            renderersByID[renderer.info.id] = .inProcess(renderer)
             order.append(renderer.info.id)
             accepted.append(renderer.info)
         }

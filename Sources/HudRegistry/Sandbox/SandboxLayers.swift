@@ -23,7 +23,7 @@ package enum SandboxLayers {
     /// What the child is for. No child may execute anything; a `validate`
     /// child may signal processes it started (Landlock keeps it from
     /// signalling anything outside the sandbox).
-    package enum Purpose: Sendable { case scan, validate, digest, report }
+    package enum Purpose: Sendable { case scan, validate, digest, report, serve }
 
     /// Layers `HUD_SANDBOX_SKIP` (comma-separated: namespaces, landlock,
     /// seccomp) asks to leave out, to tell whether a plugin fails only in

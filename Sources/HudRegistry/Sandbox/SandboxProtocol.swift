@@ -10,6 +10,8 @@ package enum SandboxChannel {
     /// The descriptor the child writes result lines to (a pipe the parent
     /// reads; plugin code printing to stdout never reaches it by accident).
     package static let resultDescriptor: Int32 = 3
+    /// The shared region a renderer host child maps (`serve`; closed once mapped).
+    package static let sharedRegionDescriptor: Int32 = 4
 }
 
 /// Why a child's command line could not be decoded.
@@ -29,6 +31,25 @@ package enum SandboxRequest: Sendable, Hashable {
     case digest(SandboxValidation)
     /// Apply every sandbox layer and report which are in force (`hudhost doctor`).
     case layers
+    /// Load one plugin file and serve layout calls for the listed renderers
+    /// (the out-of-process renderer host; frames on descriptor 3, the
+    /// shared region on descriptor 4).
+    case serve(SandboxServe)
+}
+
+/// The parameters of a renderer host child.
+package struct SandboxServe: Sendable, Hashable {
+    package var path: String
+    package var renderers: [String]
+    package var cpuSeconds: Int
+    package var allowInsecurePath: Bool
+
+    package init(path: String, renderers: [String], cpuSeconds: Int, allowInsecurePath: Bool) {
+        self.path = path
+        self.renderers = renderers
+        self.cpuSeconds = cpuSeconds
+        self.allowInsecurePath = allowInsecurePath
+    }
 }
 
 /// The parameters of a `validate` or `digest` child, as plain values (the
@@ -73,12 +94,15 @@ extension SandboxRequest {
             return ["digest"] + request.arguments
         case .layers:
             return ["layers"]
+        case .serve(let serve):
+            return ["serve", serve.path, "--cpu-seconds", String(serve.cpuSeconds)] + serve.renderers.flatMap { ["--renderer", $0] }
+                + (serve.allowInsecurePath ? ["--allow-insecure-path"] : [])
         }
     }
 
     /// Decodes a child's command line (after argv[0]).
     package init(arguments: [String]) throws(SandboxProtocolError) {
-        guard let verb = arguments.first else { throw SandboxProtocolError("no request: expected scan, validate or digest") }
+        guard let verb = arguments.first else { throw SandboxProtocolError("no request: expected scan, validate, digest, layers or serve") }
         let rest = Array(arguments.dropFirst())
         switch verb {
         case "scan":
@@ -96,8 +120,36 @@ extension SandboxRequest {
         case "layers":
             guard rest.isEmpty else { throw SandboxProtocolError("layers takes no arguments") }
             self = .layers
+        case "serve":
+            var serve = SandboxServe(path: "", renderers: [], cpuSeconds: 0, allowInsecurePath: false)
+            var paths: [String] = []
+            var index = 0
+            while index < rest.count {
+                switch rest[index] {
+                case "--allow-insecure-path": serve.allowInsecurePath = true
+                case "--renderer", "--cpu-seconds":
+                    guard index + 1 < rest.count else { throw SandboxProtocolError("\(rest[index]) needs a value") }
+                    if rest[index] == "--renderer" {
+                        serve.renderers.append(rest[index + 1])
+                    } else {
+                        guard let seconds = Int(rest[index + 1]), seconds >= 0 else { throw SandboxProtocolError("--cpu-seconds needs a whole number") }
+                        serve.cpuSeconds = seconds
+                    }
+                    index += 1
+                case let option where option.hasPrefix("--"):
+                    throw SandboxProtocolError("unknown serve option '\(option)'")
+                case let path:
+                    paths.append(path)
+                }
+                index += 1
+            }
+            guard paths.count == 1, !serve.renderers.isEmpty else {
+                throw SandboxProtocolError("serve takes one plugin path and at least one --renderer ID")
+            }
+            serve.path = paths[0]
+            self = .serve(serve)
         default:
-            throw SandboxProtocolError("unknown request '\(verb)': expected scan, validate, digest or layers")
+            throw SandboxProtocolError("unknown request '\(verb)': expected scan, validate, digest, layers or serve")
         }
     }
 }

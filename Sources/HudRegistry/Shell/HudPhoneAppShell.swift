@@ -53,6 +53,14 @@ public final class HudPhoneAppShell {
     public var clock: Double? { machine.clock.isFinite ? machine.clock : nil }
     /// What the renderer is told about presses and reveals.
     public var interaction: HudInteraction { machine.state }
+    /// The style drawn in place of one whose renderer host failed (crashed,
+    /// hung, exited, or is waiting to be restarted): always a built-in.
+    public var fallbackStyle: HudPhoneComplicationsStyle = .tray
+    /// Why the last frame was drawn with `fallbackStyle`, or nil when the
+    /// chosen style drew it. The shell's state (page stack, revealed modes,
+    /// chosen style) is kept; the next `layout()` tries the chosen style again
+    /// (its renderer host is restarted with backoff).
+    public private(set) var rendererFailure: RegistryError?
 
     private var machine = InteractionMachine()
     private var snapshot: ComplicationsSnapshot?
@@ -126,12 +134,24 @@ public final class HudPhoneAppShell {
     // MARK: - Layout and events
 
     /// The layout on screen now (cached until something changes).
+    ///
+    /// When the chosen renderer runs in a renderer host that fails, the
+    /// frame is drawn with `fallbackStyle` and `rendererFailure` says why;
+    /// such a frame is not cached, so the next call tries again. Any other
+    /// error (an invalid layout, an unknown style) is thrown.
     public func layout() throws(RegistryError) -> HudLayout {
         if let cachedLayout { return cachedLayout }
         let current = try currentSnapshot()
-        let layout = try registry.layout(style: complicationsStyle, snapshot: current, environment: environment, interaction: machine.state)
-        cachedLayout = layout
-        return layout
+        do {
+            let layout = try registry.layout(style: complicationsStyle, snapshot: current, environment: environment, interaction: machine.state)
+            rendererFailure = nil
+            cachedLayout = layout
+            return layout
+        } catch {
+            guard case .rendererHostFailed = error, fallbackStyle != complicationsStyle else { throw error }
+            rendererFailure = error
+            return try registry.layout(style: fallbackStyle, snapshot: current, environment: environment, interaction: machine.state)
+        }
     }
 
     /// Feeds one pointer event; returns what happened, in order, including

@@ -53,6 +53,7 @@ struct CommandEntry: Sendable {
 struct RegistryOptions {
     static let options: [Arguments.Option] = [
         .value("--plugin", repeatable: true), .flag("--builtin-only"), .flag("--allow-insecure-path"), .flag("--no-cache"),
+        .value("--isolation"), .value("--layout-timeout"),
     ]
 
     static let help = """
@@ -64,7 +65,15 @@ struct RegistryOptions {
                               write (DEVELOPMENT ONLY: anyone who can write there
                               can run code in this process)
           --no-cache          neither read nor write the registry cache
+          --isolation MODE    where plugin renderers run: process (default: each
+                              plugin file in a sandboxed renderer host; a crash
+                              or hang there is an error naming the renderer) or
+                              in-process (trusted plugins only: benchmarks,
+                              debugging); built-ins always run in-process
+          --layout-timeout S  deadline of one out-of-process layout call in
+                              seconds (default 2)
         ENVIRONMENT
+          HUD_ISOLATION       process or in-process, as --isolation (the flag wins)
           HUD_RENDERER_PATH   colon-separated absolute directories searched first
           HUD_RENDERERS_DISABLE, HUD_RENDERERS_SELECT
                               comma-separated globs on renderer ids; disable first
@@ -74,12 +83,28 @@ struct RegistryOptions {
     let builtinOnly: Bool
     let allowInsecure: Bool
     let useCache: Bool
+    let isolation: RendererIsolation
+    let hostSettings: RendererHostSettings
 
-    init(_ arguments: Arguments) {
+    init(_ arguments: Arguments) throws(UsageError) {
         plugins = arguments.all("--plugin")
         builtinOnly = arguments.flag("--builtin-only")
         allowInsecure = arguments.flag("--allow-insecure-path")
         useCache = !arguments.flag("--no-cache")
+        if let chosen = try arguments.value("--isolation", accepted: "process or in-process", RendererIsolation.init(rawValue:)) {
+            isolation = chosen
+        } else {
+            switch RendererIsolation.fromEnvironment() {
+            case .success(let fromEnvironment): isolation = fromEnvironment
+            case .failure(let error): throw UsageError(error.description)
+            }
+        }
+        var settings = RendererHostSettings()
+        settings.allowInsecurePath = allowInsecure
+        if let seconds = try arguments.value("--layout-timeout", accepted: "a number of seconds above 0", { Double($0).flatMap { $0 > 0 && $0 <= 3600 ? $0 : nil } }) {
+            settings.layoutTimeoutSeconds = seconds
+        }
+        hostSettings = settings
         if allowInsecure {
             Output.error("hudhost: WARNING: --allow-insecure-path: plugin files and directories that others can write are loaded anyway")
         }
@@ -98,6 +123,8 @@ struct RegistryOptions {
         self.builtinOnly = builtinOnly
         self.allowInsecure = allowInsecure
         self.useCache = useCache
+        self.isolation = .process
+        self.hostSettings = RendererHostSettings()
     }
 
     /// The search path, the cache for it, and the catalog that reads plugin
@@ -115,7 +142,8 @@ struct RegistryOptions {
     /// `--plugin` files. Errors loading an explicit plugin are returned
     /// separately: the user asked for it, so it is fatal (exit 3).
     func makeRegistry() -> (registry: RendererRegistry, explicitFailures: [RegistryError], catalog: PluginCatalog.Report?) {
-        let registry = RendererRegistry.withBuiltins(security: security, filters: .fromEnvironment())
+        let registry = RendererRegistry.withBuiltins(security: security, filters: .fromEnvironment(), isolation: isolation)
+        registry.hostSettings = hostSettings
         var report: PluginCatalog.Report?
         if !builtinOnly {
             report = registry.loadPlugins(from: catalog())

@@ -50,7 +50,7 @@ struct DemoCommand: Command {
 
     init(_ arguments: Arguments) throws(UsageError) {
         guard arguments.positionals.isEmpty else { throw UsageError("demo takes no arguments; got '\(arguments.positionals[0])'") }
-        registryOptions = RegistryOptions(arguments)
+        registryOptions = try RegistryOptions(arguments)
         environmentOptions = try EnvironmentOptions(arguments, defaultTitle: nil)
         // Resolved now, before any plugin code runs: a renderer that changes
         // the working directory cannot move where the files land.
@@ -78,8 +78,11 @@ struct DemoCommand: Command {
         var stepNumber = 0
 
         func show(_ caption: String) -> Bool {
-            do {
+            do throws(RegistryError) {
                 let layout = try shell.layout()
+                // Its renderer host failed and the shell drew a built-in: this
+                // style failed; the demo goes on with the next.
+                if let failure = shell.rendererFailure { throw failure }
                 let effective = shell.environment
                 if !quiet {
                     Output.line()

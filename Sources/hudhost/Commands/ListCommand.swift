@@ -49,7 +49,7 @@ struct ListCommand: Command {
 
     init(_ arguments: Arguments) throws(UsageError) {
         guard arguments.positionals.isEmpty else { throw UsageError("list takes no arguments; got '\(arguments.positionals[0])'") }
-        registryOptions = RegistryOptions(arguments)
+        registryOptions = try RegistryOptions(arguments)
         json = arguments.flag("--json")
         failedOnly = arguments.flag("--failed")
         all = arguments.flag("--all")

@@ -54,7 +54,7 @@ struct ProbeCommand: Command {
             throw UsageError(arguments.positionals.isEmpty ? "probe needs a plugin path or a renderer id" : "probe takes one plugin path or renderer id; got \(arguments.positionals.count)")
         }
         target = arguments.positionals[0]
-        registryOptions = RegistryOptions(arguments)
+        registryOptions = try RegistryOptions(arguments)
         environmentOptions = try EnvironmentOptions(arguments)
         json = arguments.flag("--json")
         sample = !arguments.flag("--no-sample")

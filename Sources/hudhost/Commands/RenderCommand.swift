@@ -73,7 +73,7 @@ struct RenderCommand: Command {
 
     init(_ arguments: Arguments) throws(UsageError) {
         guard arguments.positionals.isEmpty else { throw UsageError("render takes no arguments; got '\(arguments.positionals[0])'") }
-        registryOptions = RegistryOptions(arguments)
+        registryOptions = try RegistryOptions(arguments)
         let format = try arguments.value("--format", accepted: "ascii, svg or json") { ["ascii", "svg", "json"].contains($0) ? $0 : nil } ?? "ascii"
         json = arguments.flag("--json") || format == "json"
         svg = format == "svg" && !json
@@ -159,6 +159,9 @@ struct RenderCommand: Command {
                 }
             }
             let layout = try shell.layout()
+            // The chosen renderer's host failed (the shell drew a built-in
+            // instead): that is this command's failure, named as such.
+            if let failure = shell.rendererFailure { throw failure }
             environment = shell.environment
             let info = registry.info(id: shell.complicationsStyle.rendererID)
             if json {

@@ -38,7 +38,7 @@ struct WhyCommand: Command {
     init(_ arguments: Arguments) throws(UsageError) {
         guard arguments.positionals.count == 1 else { throw UsageError("why takes one renderer id or plugin path") }
         target = arguments.positionals[0]
-        registryOptions = RegistryOptions(arguments)
+        registryOptions = try RegistryOptions(arguments)
     }
 
     var isPath: Bool { target.contains("/") || target.hasSuffix(".so") }

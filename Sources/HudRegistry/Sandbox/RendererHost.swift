@@ -1,0 +1,366 @@
+import Glibc
+package import HudUnsafe
+import Synchronization
+
+/// Where a plugin's renderers run (Docs/ISOLATION.md).
+public enum RendererIsolation: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// In a sandboxed renderer host child (`hudsandbox serve`), one per
+    /// plugin file: a crash, hang or exit there is a typed error, never the
+    /// host's. The default.
+    case process
+    /// In this process, after a sandboxed trial load: for trusted plugins
+    /// (benchmarks, debugging). Built-ins always run in-process.
+    case inProcess = "in-process"
+
+    public var description: String { rawValue }
+
+    /// `HUD_ISOLATION` (`process` or `in-process`), else `.process`. An
+    /// unknown value is returned as the error's text.
+    public static func fromEnvironment() -> Result<RendererIsolation, RendererIsolationError> {
+        guard let value = SearchPaths.secureEnvironment("HUD_ISOLATION"), !value.isEmpty else { return .success(.process) }
+        guard let isolation = RendererIsolation(rawValue: value) else {
+            return .failure(RendererIsolationError(description: "HUD_ISOLATION is '\(value)'; use process or in-process"))
+        }
+        return .success(isolation)
+    }
+}
+
+public struct RendererIsolationError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+}
+
+/// How renderer hosts are run.
+public struct RendererHostSettings: Sendable, Hashable {
+    /// The deadline of one layout call, from the request to the reply.
+    public var layoutTimeoutSeconds: Double = 2
+    /// The deadline for starting a host: spawn, sandbox, load, first reply.
+    public var startTimeoutSeconds: Double = 10
+    /// CPU seconds a host may use in all (RLIMIT_CPU); a host over it is
+    /// killed by the kernel and restarted on next use.
+    public var cpuSeconds = 3600
+    /// Consecutive failures after which a renderer is not restarted again
+    /// (and, with a cache, skipped until its file changes).
+    public var maxConsecutiveFailures = 3
+    /// The first restart delay; it doubles with each further failure.
+    public var backoffSeconds: Double = 0.25
+    /// Let the child load a file from a path others can write (development).
+    public var allowInsecurePath = false
+
+    public init() {}
+}
+
+/// One plugin file served by one sandboxed child process: started on the
+/// first layout call, restarted with backoff after it fails, stopped when
+/// this object goes away (or when the host process exits: the child then
+/// sees its channel close and has asked for SIGKILL on its parent's death).
+///
+/// The parent's side of the renderer host protocol (`RendererHostProtocol.swift`):
+/// inputs are written into the shared region, one request frame wakes the
+/// child, one reply frame comes back before the call's deadline, and the
+/// nodes are copied out of the shared region and validated here.
+///
+/// Not thread-safe: one thread drives it (the registry's).
+package final class RendererHost {
+    package let path: String
+    /// The renderers the child is asked to serve, in index order: what the
+    /// catalog listed. The child's descriptors must match them.
+    package private(set) var renderers: [RendererInfo]
+    package let settings: RendererHostSettings
+    /// Called once per failure (the registry records it in the cache).
+    package var onFailure: ((RegistryError, _ consecutive: Int) -> Void)?
+    /// Called after a successful call that follows failures.
+    package var onRecovery: (() -> Void)?
+
+    private var child: Child?
+    private var consecutiveFailures = 0
+    private var retryAt: UInt64 = 0
+    private var lastFailure: RegistryError?
+    private var callWriter = WireWriter()
+    private let imports = RemoteLayoutImport()
+    private var importInUse = false
+    /// Processes started so far (tests, `hudbench`).
+    package private(set) var starts = 0
+
+    private struct Child {
+        let pid: Int32
+        let socket: Int32
+        let exitWatch: Int32?
+        let region: SharedRegion
+        var reader = FrameReader()
+        var sequence: UInt32 = 0
+        var generation: UInt64?
+    }
+
+    package init(path: String, renderers: [RendererInfo], settings: RendererHostSettings) {
+        self.path = path
+        self.renderers = renderers
+        self.settings = settings
+    }
+
+    deinit { stop() }
+
+    /// True while a child is running.
+    package var isRunning: Bool { child != nil }
+
+    /// The pid of the running child (tests).
+    package var childProcessID: Int32? { child?.pid }
+
+    /// Stops the child: closes its channel, so a healthy child flushes what
+    /// the plugin printed and exits; after `graceMilliseconds` (or at once
+    /// with 0) SIGKILL to its whole group.
+    package func stop(graceMilliseconds: Int32 = 100) {
+        guard let running = child else { return }
+        child = nil
+        SystemCalls.closeDescriptor(running.socket)
+        if graceMilliseconds > 0, let watch = running.exitWatch {
+            _ = SystemCalls.pollReadable([watch], timeoutMilliseconds: graceMilliseconds)
+        }
+        SystemCalls.signal(-running.pid, SIGKILL)
+        SystemCalls.signal(running.pid, SIGKILL)
+        _ = SystemCalls.wait(running.pid)
+        if let watch = running.exitWatch { SystemCalls.closeDescriptor(watch) }
+    }
+
+    /// Forgets past failures (the file was replaced): the next call starts a child at once.
+    package func reset() {
+        stop()
+        consecutiveFailures = 0
+        retryAt = 0
+        lastFailure = nil
+    }
+
+    /// Starts the child now if it is not running (a call does this itself).
+    package func start() throws(RegistryError) {
+        guard child == nil else { return }
+        try startChild(for: renderers.first?.id ?? "?")
+    }
+
+    /// One layout call with renderer `index`; `body` sees the validated frame.
+    package func withFrame<R>(renderer index: Int, _ snapshot: ComplicationsSnapshot, environment: HudEnvironment,
+                             interaction: HudInteraction, _ body: (LayoutFrame) -> R) throws(RegistryError) -> R {
+        let info = renderers[index]
+        if child == nil { try startChild(for: info.id) }
+        guard var running = child else { throw hostFailure(info.id, .crashed, "did not start") }
+
+        if running.generation != snapshot.generation {
+            let bytes = snapshot.wire
+            guard running.region.write(bytes, at: SharedLayoutArea.complicationsOffset, capacity: SharedLayoutArea.complicationsCapacity) else {
+                throw .invalidComplications(field: "complications", reason: "are \(bytes.count) bytes encoded; a renderer host takes at most \(SharedLayoutArea.complicationsCapacity)")
+            }
+        }
+        callWriter.reset()
+        environment.wireEncode(into: &callWriter)
+        interaction.wireEncode(into: &callWriter)
+        guard running.region.write(callWriter.bytes, at: SharedLayoutArea.callOffset, capacity: SharedLayoutArea.callCapacity) else {
+            throw .invalidComplications(field: "environment", reason: "is \(callWriter.bytes.count) bytes encoded; a renderer host takes at most \(SharedLayoutArea.callCapacity)")
+        }
+        running.sequence &+= 1
+        let request = RendererHostFrame.LayoutRequest(
+            sequence: running.sequence, renderer: UInt32(index), generation: snapshot.generation,
+            complicationsBytes: running.generation == snapshot.generation ? 0 : UInt32(snapshot.wire.count),
+            callBytes: UInt32(callWriter.bytes.count))
+        running.generation = snapshot.generation
+        child = running
+
+        let reply = try exchange(.layout(request), id: info.id, timeout: settings.layoutTimeoutSeconds, what: "layout deadline")
+        guard case .layoutDone(let done) = reply, done.sequence == request.sequence else {
+            if case .callFailed(_, let reason) = reply {
+                throw fail(info.id, .protocolError, "could not rebuild the call's inputs (\(reason)), stopped")
+            }
+            throw fail(info.id, .protocolError, "answered a layout request with an unexpected frame, killed")
+        }
+        if consecutiveFailures > 0 {
+            consecutiveFailures = 0
+            lastFailure = nil
+            onRecovery?()
+        }
+        let raw = RawLayoutResult(status: done.status, count: done.count, capacity: min(done.capacity, UInt32(ABILimits.maxNodes)),
+                                  violations: Int(done.violations))
+        // A layout requested from inside `body` gets its own copy.
+        let target = importInUse ? RemoteLayoutImport() : imports
+        importInUse = true
+        defer { if target === imports { importInUse = false } }
+        return try target.withFrame(raw, insets: done.insets, hiddenPositions: done.hiddenPositions, stringBytes: Int(done.stringBytes),
+                                    from: running.region, info: info, body)
+    }
+
+    // MARK: - Starting
+
+    private func startChild(for id: String) throws(RegistryError) {
+        if let lastFailure, consecutiveFailures >= settings.maxConsecutiveFailures {
+            throw hostFailure(id, .rendererUnavailable, "failed \(consecutiveFailures) times in a row and is not restarted until the file changes; last: \(lastFailure)")
+        }
+        let now = SystemCalls.monotonicNanoseconds()
+        if let lastFailure, now < retryAt {
+            let wait = Double(retryAt - now) / 1e9
+            throw hostFailure(id, .rendererUnavailable, "is restarted in \(JSONValue.format((wait * 1000).rounded() / 1000)) s; last failure: \(lastFailure)")
+        }
+        let helper: String
+        switch SandboxHelper.locate() {
+        case .success(let found): helper = found
+        case .failure(let notFound): throw fail(id, .scanFailed, "could not start: \(notFound)")
+        }
+        let shared: (region: SharedRegion, descriptor: Int32)
+        switch SharedRegion.create() {
+        case .success(let made): shared = made
+        case .failure(let error): throw fail(id, .scanFailed, "could not start: memfd/mmap failed: \(error)")
+        }
+        let sockets: (Int32, Int32)
+        switch SystemCalls.socketPair() {
+        case .success(let pair): sockets = pair
+        case .failure(let error):
+            SystemCalls.closeDescriptor(shared.descriptor)
+            throw fail(id, .scanFailed, "could not start: socketpair failed: \(error)")
+        }
+        var environment = SystemCalls.environment()
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        let arguments = SandboxRequest.serve(SandboxServe(path: path, renderers: renderers.map(\.id), cpuSeconds: settings.cpuSeconds,
+                                                          allowInsecurePath: settings.allowInsecurePath)).arguments
+        var request = SpawnRequest(executable: helper, arguments: arguments, environment: environment)
+        request.redirections = [
+            .open(descriptor: 0, path: "/dev/null", mode: .read),
+            // Plugin output goes to stderr, never into the host's stdout.
+            .duplicate(from: 2, to: 1),
+            .duplicate(from: sockets.1, to: SandboxChannel.resultDescriptor),
+            .duplicate(from: shared.descriptor, to: SandboxChannel.sharedRegionDescriptor),
+        ]
+        request.newProcessGroup = true
+        request.defaultSignals = true
+        let spawned = SystemCalls.spawn(request)
+        SystemCalls.closeDescriptor(sockets.1)
+        SystemCalls.closeDescriptor(shared.descriptor)
+        let pid: Int32
+        switch spawned {
+        case .success(let started): pid = started
+        case .failure(let error):
+            SystemCalls.closeDescriptor(sockets.0)
+            throw fail(id, .scanFailed, "could not start: posix_spawn(\(helper)) failed: \(error)")
+        }
+        SystemCalls.setNonBlocking(sockets.0)
+        starts += 1
+        child = Child(pid: pid, socket: sockets.0, exitWatch: SystemCalls.processDescriptor(pid), region: shared.region)
+
+        let hello = try receive(id: id, timeout: settings.startTimeoutSeconds, what: "start-up deadline")
+        switch hello {
+        case .ready(let records):
+            if let problem = mismatch(records) { throw fail(id, .metadataMismatch, problem, stopWith: .metadataMismatch) }
+        case .loadFailed(let code, let reason):
+            let failure = FailureCode(rawValue: code) ?? .failed
+            throw fail(id, failure, "could not load the plugin: \(TextChecks.escapingControls(reason))", stopWith: failure)
+        default:
+            throw fail(id, .protocolError, "sent an unexpected first frame, killed")
+        }
+    }
+
+    /// What differs between the child's descriptors and the renderers the
+    /// catalog listed, or nil.
+    private func mismatch(_ records: [String]) -> String? {
+        guard records.count == renderers.count else {
+            return "the child serves \(records.count) of the \(renderers.count) renderers listed for the file"
+        }
+        for (index, (text, expected)) in zip(records, renderers).enumerated() {
+            guard let json = try? JSONParser.parse(text) else { return "a malformed descriptor record for '\(expected.id)'" }
+            switch RendererInfo.decodeRecord(json, path: path) {
+            case .failure(let error): return "renderer '\(expected.id)': \(error)"
+            case .success(let served):
+                if served.id != expected.id { return "renderer '\(expected.id)' is served as '\(served.id)'" }
+                let differences = RendererRegistry.differences(record: expected, descriptor: served)
+                if !differences.isEmpty { return "renderer '\(expected.id)' differs from what was listed: " + differences.joined(separator: "; ") }
+                // Metadata sections carry no description; the descriptor's, checked like every record text, fills it in.
+                renderers[index].summary = served.summary
+            }
+        }
+        return nil
+    }
+
+    // MARK: - The channel
+
+    private func exchange(_ frame: RendererHostFrame, id: String, timeout: Double, what: String) throws(RegistryError) -> RendererHostFrame {
+        guard let running = child else { throw hostFailure(id, .crashed, "is not running") }
+        guard SystemCalls.writeAll(running.socket, frame.encoded) else {
+            throw failFromExit(id, fallback: "closed its channel")
+        }
+        return try receive(id: id, timeout: timeout, what: what)
+    }
+
+    /// The next frame from the child, before `timeout` seconds pass (no
+    /// traffic extends it). Anything else ends the child with a typed error.
+    private func receive(id: String, timeout: Double, what: String) throws(RegistryError) -> RendererHostFrame {
+        let deadline = SystemCalls.monotonicNanoseconds() + UInt64(timeout * 1e9)
+        while var running = child {
+            switch running.reader.next() {
+            case .frame(let payload):
+                child = running
+                do {
+                    return try RendererHostFrame(payload: payload)
+                } catch {
+                    throw fail(id, .protocolError, "broke the channel's rules (\(error)), killed")
+                }
+            case .tooLarge(let length):
+                throw fail(id, .protocolError, "broke the channel's rules (a \(length)-byte frame; at most \(RendererHostFrame.maxPayload)), killed")
+            case .incomplete:
+                break
+            }
+            let now = SystemCalls.monotonicNanoseconds()
+            guard now < deadline else {
+                throw fail(id, .timedOut, "did not answer within \(JSONValue.format(timeout)) s (\(what)), killed")
+            }
+            let wait = Int32(min(1000, max(1, (deadline - now + 999_999) / 1_000_000)))
+            guard !SystemCalls.pollReadable([running.socket], timeoutMilliseconds: wait).isEmpty else { continue }
+            switch SystemCalls.read(running.socket, maximum: 65536) {
+            case .bytes(let chunk):
+                running.reader.append(chunk)
+                child = running
+            case .wouldBlock:
+                continue
+            case .endOfFile, .failed:
+                throw failFromExit(id, fallback: "closed its channel")
+            }
+        }
+        throw hostFailure(id, .crashed, "is not running")
+    }
+
+    /// The channel closed: the child ended (or is ending). Reports how,
+    /// waiting briefly on its pidfd for a crash to be reaped.
+    private func failFromExit(_ id: String, fallback: String) -> RegistryError {
+        guard let running = child else { return hostFailure(id, .crashed, fallback) }
+        if let watch = running.exitWatch { _ = SystemCalls.pollReadable([watch], timeoutMilliseconds: 1000) }
+        if let reaped = SystemCalls.wait(running.pid, blocking: false) {
+            child = nil
+            SystemCalls.closeDescriptor(running.socket)
+            SystemCalls.signal(-running.pid, SIGKILL)
+            if let watch = running.exitWatch { SystemCalls.closeDescriptor(watch) }
+            return recordFailure(id, termination: reaped.status)
+        }
+        return fail(id, .protocolError, "\(fallback) but did not exit, killed")
+    }
+
+    private func recordFailure(_ id: String, termination: ExitStatus) -> RegistryError {
+        let error: RegistryError = switch termination {
+        case .signaled(let signal): hostFailure(id, .crashed, "crashed (killed by \(SignalName.of(signal)))")
+        case .exited(let status): hostFailure(id, .exited, "exited with status \(status); renderers must never call exit()")
+        }
+        noteFailure(error)
+        return error
+    }
+
+    /// Kills the child and records `reason` as a failure of the host.
+    private func fail(_ id: String, _ code: FailureCode, _ reason: String, stopWith permanent: FailureCode? = nil) -> RegistryError {
+        stop(graceMilliseconds: 0)
+        let error = hostFailure(id, code, reason)
+        noteFailure(error, permanent: permanent != nil)
+        return error
+    }
+
+    private func noteFailure(_ error: RegistryError, permanent: Bool = false) {
+        consecutiveFailures = permanent ? max(settings.maxConsecutiveFailures, consecutiveFailures + 1) : consecutiveFailures + 1
+        lastFailure = error
+        let delay = settings.backoffSeconds * Double(1 << min(consecutiveFailures - 1, 6))
+        retryAt = SystemCalls.monotonicNanoseconds() + UInt64(delay * 1e9)
+        onFailure?(error, consecutiveFailures)
+    }
+
+    private func hostFailure(_ id: String, _ code: FailureCode, _ reason: String) -> RegistryError {
+        .rendererHostFailed(id: id, path: path, code: code, reason: reason)
+    }
+}

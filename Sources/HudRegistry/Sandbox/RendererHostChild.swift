@@ -1,0 +1,113 @@
+import HudUnsafe
+import Synchronization
+
+/// The renderer host child (`hudsandbox serve`): maps the shared region,
+/// applies every sandbox layer, loads the one plugin file, says which
+/// descriptors it found, then serves layout requests until its channel
+/// closes. It reports raw facts only (`RendererHostProtocol.swift`); the
+/// parent judges them.
+///
+/// The complications it rebuilds carry trap actions: the host's hit
+/// testing calls the host's own thunks, so a renderer calling one of these
+/// (in layout or from a thread of its own) is a contract violation,
+/// counted and reported with the next reply.
+package enum RendererHostChild {
+    package static func serve(_ request: SandboxServe) {
+        let channel = SandboxChannel.resultDescriptor
+        func send(_ frame: RendererHostFrame) { _ = SystemCalls.writeAll(channel, frame.encoded) }
+        let region: SharedRegion
+        switch SharedRegion.adopt(descriptor: SandboxChannel.sharedRegionDescriptor) {
+        case .success(let mapped): region = mapped
+        case .failure(let error):
+            send(.loadFailed(code: FailureCode.protocolError.rawValue, reason: "the shared region on descriptor 4 is unusable (\(error))"))
+            return
+        }
+        // The parent that started us: if it is gone, so are we.
+        guard SystemCalls.dieWithParent(expectedParent: SystemCalls.parentProcessID) else { return }
+
+        let renderers: [PluginRenderer]
+        do {
+            renderers = try load(request)
+        } catch {
+            send(.loadFailed(code: error.code.rawValue, reason: error.description))
+            return
+        }
+        send(.ready(records: renderers.map { $0.info.recordJSON.serialized(pretty: false) }))
+
+        let traps = TrapCounter()
+        var current: (generation: UInt64, snapshot: CComplications)?
+        var reader = FrameReader()
+        while true {
+            let payload: [UInt8]
+            switch reader.next() {
+            case .frame(let bytes): payload = bytes
+            case .tooLarge: return
+            case .incomplete:
+                guard case .bytes(let chunk) = SystemCalls.read(channel, maximum: 65536) else { return }  // closed: the host is done
+                reader.append(chunk)
+                continue
+            }
+            guard case .layout(let call) = try? RendererHostFrame(payload: payload) else { return }
+            do throws(ServeError) {
+                if call.complicationsBytes > 0 || current?.generation != call.generation {
+                    guard let bytes = region.read(at: SharedLayoutArea.complicationsOffset, count: Int(call.complicationsBytes),
+                                                  capacity: SharedLayoutArea.complicationsCapacity) else { throw ServeError("complications size \(call.complicationsBytes)") }
+                    let complications = try ServeError.wrap { () throws(WireError) in
+                        try HudPhoneComplications(wire: bytes) { _ in { traps.calls.add(1, ordering: .relaxed) } }
+                    }
+                    current = (call.generation, try ServeError.wrap { () throws(RegistryError) in try CComplications(complications) })
+                }
+                guard let snapshot = current?.snapshot, Int(call.renderer) < renderers.count,
+                      let bytes = region.read(at: SharedLayoutArea.callOffset, count: Int(call.callBytes), capacity: SharedLayoutArea.callCapacity) else {
+                    throw ServeError("renderer index \(call.renderer) or call size \(call.callBytes)")
+                }
+                var wire = WireReader(bytes)
+                let environment = try ServeError.wrap { () throws(WireError) in try HudEnvironment(wire: &wire) }
+                let interaction = try ServeError.wrap { () throws(WireError) in try HudInteraction(wire: &wire) }
+                var served = renderers[Int(call.renderer)].serve(snapshot, environment: environment, interaction: interaction, into: region)
+                served.raw.violations += traps.calls.exchange(0, ordering: .relaxed)
+                send(.layoutDone(.init(sequence: call.sequence, status: served.raw.status, count: served.raw.count,
+                                       capacity: served.raw.capacity, violations: UInt32(clamping: served.raw.violations),
+                                       stringBytes: UInt32(served.stringBytes), insets: served.insets,
+                                       hiddenPositions: served.hiddenPositions)))
+            } catch {
+                send(.callFailed(sequence: call.sequence, reason: error.description))
+            }
+        }
+    }
+
+    /// The path checks (with the real owners, before the namespaces), the
+    /// sandbox, then the load; the requested renderers in request order.
+    private static func load(_ request: SandboxServe) throws(RegistryError) -> [PluginRenderer] {
+        let resolved = try RendererRegistry.resolve(request.path)
+        if let refusal = PathSecurity(allowInsecure: request.allowInsecurePath).refusal(for: resolved.path) { throw refusal }
+        let layers = SandboxLayers.apply(.serve, cpuSeconds: request.cpuSeconds, addressSpaceBytes: 8 << 30)
+        if SandboxLayers.required, let missing = layers.first(where: { !$0.active }) {
+            throw .sandboxedLoadFailed(path: resolved.path, reasonCode: .sandboxIncomplete,
+                                       reason: "HUD_REQUIRE_SANDBOX=1 but the \(missing.name) layer is \(missing.detail); the plugin was not loaded")
+        }
+        let registry = RendererRegistry(security: PathSecurity(allowInsecure: true), isolation: .inProcess)
+        try registry.load(path: resolved.path)
+        return try request.renderers.map { id throws(RegistryError) in
+            guard let renderer = registry.inProcessRenderer(id: id) else {
+                throw registry.failures.first { $0.rendererID == id }
+                    ?? .unknownRenderer(id: id, known: registry.renderers.map(\.id))
+            }
+            return renderer
+        }
+    }
+
+    /// Actions called through the child's trap thunks (any thread).
+    private final class TrapCounter: Sendable {
+        let calls = Atomic<Int>(0)
+    }
+
+    private struct ServeError: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+
+        static func wrap<T, E: Error>(_ body: () throws(E) -> T) throws(ServeError) -> T {
+            do { return try body() } catch { throw ServeError("\(error)") }
+        }
+    }
+}

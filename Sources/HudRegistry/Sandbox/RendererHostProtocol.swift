@@ -1,0 +1,143 @@
+import HudUnsafe
+
+// The frames between the host and an out-of-process renderer host
+// (`hudsandbox serve`), on a socketpair (descriptor 3 in the child). Each
+// frame is a 32-bit little-endian length and that many payload bytes (at
+// most `maxPayload`); the payload's first byte says what it is. The large
+// data never travels here: inputs and node buffers are in the shared region
+// (`SharedLayoutArea`). A frame that breaks these rules ends the child as a
+// protocol error naming the plugin.
+//
+// The child sends facts, never verdicts: what its descriptors say (the
+// parent compares them with what `list` showed), the raw status, count and
+// capacity of a call, the actions a renderer tried to call, and where the
+// nodes' strings end. Every judgment is the parent's (`RawLayoutResult`,
+// `RemoteLayoutImport`).
+
+package enum RendererHostFrame: Sendable, Equatable {
+    /// Parent → child: lay out with renderer `renderer` (an index into the
+    /// ids the child was started with). The complications in the shared
+    /// region are `generation`; when `complicationsBytes` is non-zero they
+    /// were just rewritten and the child decodes them again.
+    case layout(LayoutRequest)
+    /// Child → parent, once, after loading: each requested renderer's
+    /// descriptor as a record (`RendererInfo.recordJSON`), in request order.
+    case ready(records: [String])
+    /// Child → parent, once, instead of `ready`: the plugin could not be used.
+    case loadFailed(code: String, reason: String)
+    /// Child → parent: the raw result of one call.
+    case layoutDone(LayoutReply)
+    /// Child → parent: the inputs of one call could not be rebuilt.
+    case callFailed(sequence: UInt32, reason: String)
+
+    package struct LayoutRequest: Sendable, Equatable {
+        package var sequence: UInt32
+        package var renderer: UInt32
+        package var generation: UInt64
+        package var complicationsBytes: UInt32
+        package var callBytes: UInt32
+    }
+
+    package struct LayoutReply: Sendable, Equatable {
+        package var sequence: UInt32
+        package var status: Int32
+        package var count: UInt32
+        package var capacity: UInt32
+        package var violations: UInt32
+        package var stringBytes: UInt32
+        package var insets: HudInsets
+        package var hiddenPositions: UInt32
+    }
+
+    /// The largest payload either side accepts.
+    package static let maxPayload = 64 << 10
+
+    /// Length prefix and payload.
+    package var encoded: [UInt8] {
+        var w = WireWriter()
+        switch self {
+        case .layout(let r):
+            w.u8(1)
+            w.u32(r.sequence); w.u32(r.renderer); w.u64(r.generation); w.u32(r.complicationsBytes); w.u32(r.callBytes)
+        case .ready(let records):
+            w.u8(10)
+            w.u32(UInt32(records.count))
+            for record in records { w.string(record) }
+        case .loadFailed(let code, let reason):
+            w.u8(11)
+            w.string(code); w.string(String(reason.utf8.prefix(8192)) ?? reason)
+        case .layoutDone(let r):
+            w.u8(12)
+            w.u32(r.sequence); w.i32(r.status); w.u32(r.count); w.u32(r.capacity); w.u32(r.violations); w.u32(r.stringBytes)
+            w.f64(r.insets.top); w.f64(r.insets.left); w.f64(r.insets.bottom); w.f64(r.insets.right)
+            w.u32(r.hiddenPositions)
+        case .callFailed(let sequence, let reason):
+            w.u8(13)
+            w.u32(sequence); w.string(String(reason.utf8.prefix(8192)) ?? reason)
+        }
+        var framed = WireWriter()
+        framed.u32(UInt32(w.bytes.count))
+        return framed.bytes + w.bytes
+    }
+
+    /// Decodes one payload (without its length prefix).
+    package init(payload: [UInt8]) throws(SandboxProtocolError) {
+        var r = WireReader(payload)
+        do {
+            switch try r.u8() {
+            case 1:
+                self = .layout(LayoutRequest(sequence: try r.u32(), renderer: try r.u32(), generation: try r.u64(),
+                                             complicationsBytes: try r.u32(), callBytes: try r.u32()))
+            case 10:
+                let count = Int(try r.u32())
+                guard count <= ABILimits.maxRenderers else { throw WireError("\(count) records; at most \(ABILimits.maxRenderers)") }
+                var records: [String] = []
+                for _ in 0..<count { records.append(try r.string()) }
+                self = .ready(records: records)
+            case 11:
+                self = .loadFailed(code: try r.string(), reason: try r.string())
+            case 12:
+                self = .layoutDone(LayoutReply(sequence: try r.u32(), status: try r.i32(), count: try r.u32(), capacity: try r.u32(),
+                                               violations: try r.u32(), stringBytes: try r.u32(),
+                                               insets: HudInsets(top: try r.f64(), left: try r.f64(), bottom: try r.f64(), right: try r.f64()),
+                                               hiddenPositions: try r.u32()))
+            case 13:
+                self = .callFailed(sequence: try r.u32(), reason: try r.string())
+            case let kind:
+                throw WireError("unknown frame kind \(kind)")
+            }
+            guard r.isAtEnd else { throw WireError("bytes left over in the frame") }
+        } catch {
+            throw SandboxProtocolError("a malformed frame: \(error)")
+        }
+    }
+}
+
+/// Reads whole frames from a stream socket: linear in the bytes received,
+/// every length checked against `RendererHostFrame.maxPayload` before any
+/// payload is buffered.
+package struct FrameReader {
+    private var pending: [UInt8] = []
+
+    package init() {}
+
+    package enum Next {
+        case frame([UInt8])
+        /// More bytes are needed.
+        case incomplete
+        case tooLarge(Int)
+    }
+
+    package mutating func append(_ bytes: [UInt8]) { pending += bytes }
+
+    /// The next complete payload, if one has arrived.
+    package mutating func next() -> Next {
+        guard pending.count >= 4 else { return .incomplete }
+        let length = Int(pending[0]) | Int(pending[1]) << 8 | Int(pending[2]) << 16 | Int(pending[3]) << 24
+        guard length <= RendererHostFrame.maxPayload else { return .tooLarge(length) }
+        guard pending.count >= 4 + length else { return .incomplete }
+        let payload = Array(pending[4..<4 + length])
+        pending.removeSubrange(..<(4 + length))
+        return .frame(payload)
+    }
+}

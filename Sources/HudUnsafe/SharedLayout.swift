@@ -1,0 +1,289 @@
+package import HudModel
+package import HudRendererAPI
+import CHudSystem
+import Glibc
+
+// The memory an out-of-process renderer host shares with its parent: one
+// memfd, sealed at its size, mapped by both. Owner: the parent creates it
+// and passes it to the child at spawn (descriptor 4); each side unmaps its
+// own mapping when its `SharedRegion` is released. Threads: one caller at a
+// time on each side; the socketpair's request/reply frames order every
+// access (the parent writes the inputs, then wakes the child; the child
+// writes the layout, then wakes the parent).
+//
+// The child is not trusted: after its reply the parent copies the nodes and
+// the strings it needs into its own memory and validates only that copy, so
+// a child that keeps writing cannot change what was checked, and every
+// string "pointer" in a shared node is an offset the parent bounds.
+
+/// The fixed layout of the shared region: inputs the parent writes, then
+/// the layout the child writes.
+package enum SharedLayoutArea {
+    /// The marshaled complications (`HudPhoneComplications.wireEncoded()`),
+    /// rewritten only when the published set changes.
+    package static let complicationsOffset = 0
+    package static let complicationsCapacity = 4 << 20
+    /// The per-call environment and interaction.
+    package static let callOffset = complicationsOffset + complicationsCapacity
+    package static let callCapacity = 64 << 10
+    /// `ABILimits.maxNodes` nodes, as the renderer wrote them, strings as offsets.
+    package static let nodesOffset = callOffset + callCapacity
+    package static let nodeStride = MemoryLayout<hud_node_t>.stride
+    package static let nodesCapacity = ABILimits.maxNodes * nodeStride
+    /// Every node string, NUL-terminated, at most its limit plus one byte
+    /// (one too many, so the parent sees a string that is too long).
+    package static let stringsOffset = (nodesOffset + nodesCapacity + 4095) & ~4095
+    package static let stringBytesPerNode = (Int(HUD_MAX_ICON_BYTES) + 2) + 2 * (Int(HUD_MAX_LABEL_BYTES) + 2)
+    package static let stringsCapacity = ABILimits.maxNodes * stringBytesPerNode
+    package static let size = (stringsOffset + stringsCapacity + 4095) & ~4095
+}
+
+/// One shared mapping of `SharedLayoutArea.size` bytes.
+package final class SharedRegion {
+    private let base: UnsafeMutableRawPointer
+    package let size: Int
+
+    private init(base: UnsafeMutableRawPointer, size: Int) {
+        self.base = base
+        self.size = size
+    }
+
+    deinit { munmap(base, size) }
+
+    /// Makes the memfd (close-on-exec), sizes and seals it, and maps it.
+    /// Returns the region and the descriptor to hand the child (the caller
+    /// closes it once the child has it).
+    package static func create(size: Int = SharedLayoutArea.size) -> Result<(region: SharedRegion, descriptor: Int32), SystemError> {
+        let made = hud_system_memfd("hud-renderer-host")
+        guard made >= 0 else { return .failure(.current) }
+        // Numbered at 10 or above, so the child's dup2 onto 3 and 4 cannot clobber it.
+        let fd = fcntl(made, F_DUPFD_CLOEXEC, 10)
+        close(made)
+        guard fd >= 0 else { return .failure(.current) }
+        guard ftruncate(fd, off_t(size)) == 0, hud_system_seal_size(fd) == 0 else {
+            let error = SystemError.current
+            close(fd)
+            return .failure(error)
+        }
+        switch map(fd, size: size) {
+        case .success(let region): return .success((region, fd))
+        case .failure(let error):
+            close(fd)
+            return .failure(error)
+        }
+    }
+
+    /// The child's side: maps the region passed as `descriptor` after
+    /// checking it is the sealed size the parent made (EINVAL if not), then closes the
+    /// descriptor (the mapping stays).
+    package static func adopt(descriptor fd: Int32, size: Int = SharedLayoutArea.size) -> Result<SharedRegion, SystemError> {
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return .failure(.current) }
+        guard Int(info.st_size) == size, isSizeSealed(fd) else { return .failure(SystemError(code: EINVAL)) }
+        return map(fd, size: size)
+    }
+
+    private static func map(_ fd: Int32, size: Int) -> Result<SharedRegion, SystemError> {
+        guard let pointer = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), pointer != MAP_FAILED else {
+            return .failure(.current)
+        }
+        return .success(SharedRegion(base: pointer, size: size))
+    }
+
+    /// True when the descriptor's size can no longer change (both size seals set).
+    package static func isSizeSealed(_ fd: Int32) -> Bool {
+        let seals = hud_system_seals(fd)
+        return seals >= 0 && seals & 0x6 == 0x6
+    }
+
+    /// Copies `bytes` to `offset`; false if they do not fit in `capacity`.
+    package func write(_ bytes: [UInt8], at offset: Int, capacity: Int) -> Bool {
+        guard bytes.count <= capacity, offset >= 0, offset + capacity <= size else { return false }
+        bytes.withUnsafeBytes { source in
+            if let from = source.baseAddress { (base + offset).copyMemory(from: from, byteCount: bytes.count) }
+        }
+        return true
+    }
+
+    /// A private copy of `count` bytes at `offset` (nil when out of bounds).
+    package func read(at offset: Int, count: Int, capacity: Int) -> [UInt8]? {
+        guard count >= 0, count <= capacity, offset >= 0, offset + capacity <= size else { return nil }
+        return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if count > 0 { UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: base + offset, byteCount: count) }
+            initialized = count
+        }
+    }
+
+    fileprivate var raw: UnsafeMutableRawPointer { base }
+}
+
+/// The child's side of a layout: copies what the renderer wrote into the
+/// shared region, turning each string pointer into `offset + 1` into the
+/// strings area (0 for NULL). Strings are read up to their limit plus one
+/// byte; a wild pointer crashes this (sandboxed) child, which the parent
+/// reports as a crash of the renderer.
+package enum LayoutExport {
+    /// Returns the number of string bytes written.
+    package static func write(_ output: hud_layout_t, buffer: LayoutBuffer, to region: SharedRegion) -> Int {
+        let count = min(Int(output.count), buffer.capacity, ABILimits.maxNodes)
+        let nodes = region.raw + SharedLayoutArea.nodesOffset
+        let strings = region.raw + SharedLayoutArea.stringsOffset
+        var used = 0
+        func copy(_ pointer: UnsafePointer<CChar>?, limit: Int) -> UnsafePointer<CChar>? {
+            guard let pointer else { return nil }
+            let length = strnlen(pointer, limit + 1)
+            (strings + used).copyMemory(from: pointer, byteCount: length)
+            (strings + used + length).storeBytes(of: 0, as: UInt8.self)
+            let token = used + 1
+            used += length + 1
+            return UnsafePointer(bitPattern: token)
+        }
+        for index in 0..<count {
+            var node = (buffer.nodes + index * buffer.stride).load(as: hud_node_t.self)
+            node.icon = copy(node.icon, limit: Int(HUD_MAX_ICON_BYTES))
+            node.label = copy(node.label, limit: Int(HUD_MAX_LABEL_BYTES))
+            node.accessibility_label = copy(node.accessibility_label, limit: Int(HUD_MAX_LABEL_BYTES))
+            (nodes + index * SharedLayoutArea.nodeStride).storeBytes(of: node, as: hud_node_t.self)
+        }
+        return used
+    }
+}
+
+/// The parent's side: a private copy of a layout a renderer host wrote,
+/// with string offsets turned back into pointers into the private copy,
+/// then validated by `LayoutValidator` exactly like an in-process layout.
+/// Reused across calls (no allocation once its buffers are large enough).
+package final class RemoteLayoutImport {
+    private var nodes = LayoutBuffer(capacity: 64)
+    private var strings: UnsafeMutableRawPointer
+    private var stringsCapacity: Int
+
+    package init() {
+        stringsCapacity = 16 << 10
+        strings = .allocate(byteCount: stringsCapacity, alignment: 16)
+    }
+
+    deinit { strings.deallocate() }
+
+    /// Copies, translates and validates the reply's layout, then hands
+    /// `body` a frame over the private copy (valid only inside `body`).
+    package func withFrame<R>(_ raw: RawLayoutResult, insets: HudInsets, hiddenPositions: UInt32, stringBytes: Int,
+                             from region: SharedRegion, info: RendererInfo,
+                             _ body: (LayoutFrame) -> R) throws(RegistryError) -> R {
+        try raw.check(info)
+        let count = Int(raw.count)
+        guard count <= ABILimits.maxNodes else {
+            throw .invalidLayout(id: info.id, origin: info.origin.description, node: nil, field: "count",
+                                 reason: "is \(count); at most \(ABILimits.maxNodes) nodes")
+        }
+        guard stringBytes >= 0, stringBytes <= SharedLayoutArea.stringsCapacity else {
+            throw .invalidLayout(id: info.id, origin: info.origin.description, node: nil, field: "strings",
+                                 reason: "the renderer host reported \(stringBytes) string bytes; the shared area holds \(SharedLayoutArea.stringsCapacity)")
+        }
+        if nodes.capacity < count { nodes = LayoutBuffer(capacity: count) }
+        if stringsCapacity < stringBytes + 1 {
+            strings.deallocate()
+            stringsCapacity = max(stringBytes + 1, stringsCapacity * 2)
+            strings = .allocate(byteCount: stringsCapacity, alignment: 16)
+        }
+        var output = hud_layout_t()
+        nodes.prepare(&output)
+        output.count = UInt32(count)
+        output.content_insets = hud_insets_t(top: insets.top, left: insets.left, bottom: insets.bottom, right: insets.right)
+        output.hidden_positions = hiddenPositions
+        nodes.noteWritten(status: Int32(HUD_STATUS_OK), count: UInt32(count))
+        nodes.nodes.copyMemory(from: region.raw + SharedLayoutArea.nodesOffset, byteCount: count * SharedLayoutArea.nodeStride)
+        strings.copyMemory(from: region.raw + SharedLayoutArea.stringsOffset, byteCount: stringBytes)
+        // Every string ends inside the copy: the validator's bounded reads stop here at the latest.
+        (strings + stringBytes).storeBytes(of: 0, as: UInt8.self)
+        for index in 0..<count {
+            let node = (nodes.nodes + index * nodes.stride).assumingMemoryBound(to: hud_node_t.self)
+            node.pointee.icon = try pointer(node.pointee.icon, index, "icon", stringBytes, info)
+            node.pointee.label = try pointer(node.pointee.label, index, "label", stringBytes, info)
+            node.pointee.accessibility_label = try pointer(node.pointee.accessibility_label, index, "accessibility_label", stringBytes, info)
+        }
+        do {
+            try LayoutValidator.validate(output, nodes: UnsafeRawPointer(nodes.nodes), stride: nodes.stride)
+        } catch {
+            throw error.registryError(info)
+        }
+        let current = nodes
+        return withExtendedLifetime(current) {
+            body(LayoutFrame(validated: output, nodes: UnsafeRawPointer(current.nodes), stride: current.stride))
+        }
+    }
+
+    private func pointer(_ token: UnsafePointer<CChar>?, _ index: Int, _ field: String, _ stringBytes: Int,
+                         _ info: RendererInfo) throws(RegistryError) -> UnsafePointer<CChar>? {
+        let value = UInt(bitPattern: token)
+        guard value != 0 else { return nil }
+        guard value - 1 < UInt(stringBytes) else {
+            throw .invalidLayout(id: info.id, origin: info.origin.description, node: index, field: field,
+                                 reason: "points outside the strings the renderer host wrote (offset \(value - 1) of \(stringBytes))")
+        }
+        return UnsafePointer((strings + Int(value - 1)).assumingMemoryBound(to: CChar.self))
+    }
+}
+
+extension SystemCalls {
+    /// `socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC)`.
+    package static func socketPair() -> Result<(Int32, Int32), SystemError> {
+        var fds: [Int32] = [-1, -1]
+        guard hud_system_socketpair(&fds) == 0 else { return .failure(.current) }
+        // Numbered at 10 or above (see `SharedRegion.create`).
+        let first = fcntl(fds[0], F_DUPFD_CLOEXEC, 10), second = fcntl(fds[1], F_DUPFD_CLOEXEC, 10)
+        let error = SystemError.current
+        close(fds[0])
+        close(fds[1])
+        guard first >= 0, second >= 0 else {
+            if first >= 0 { close(first) }
+            if second >= 0 { close(second) }
+            return .failure(error)
+        }
+        return .success((first, second))
+    }
+
+    /// `pidfd_open(pid)`: readable once `pid` has exited; nil if the kernel has none.
+    package static func processDescriptor(_ pid: Int32) -> Int32? {
+        let fd = hud_system_pidfd_open(pid)
+        guard fd >= 0 else { return nil }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        return fd
+    }
+
+    /// Asks for SIGKILL when the parent exits; false if the parent is already gone.
+    package static func dieWithParent(expectedParent: Int32) -> Bool {
+        _ = hud_system_parent_death_signal(SIGKILL)
+        return getppid() == expectedParent
+    }
+
+    /// `getppid()`.
+    package static var parentProcessID: Int32 { getppid() }
+}
+
+/// What a renderer host child reports for one call: the raw result, the
+/// layout header's fields, and how many string bytes it exported.
+package struct ServedLayout: Sendable {
+    package var raw: RawLayoutResult
+    package var insets: HudInsets
+    package var hiddenPositions: UInt32
+    package var stringBytes: Int
+}
+
+extension PluginRenderer {
+    /// The renderer host child's call: the raw layout call, then (when it
+    /// returned OK) its nodes and strings copied into `region`. Nothing is
+    /// judged here; the parent does that.
+    package func serve(_ snapshot: CComplications, environment: HudEnvironment, interaction: HudInteraction,
+                       into region: SharedRegion) -> ServedLayout {
+        var output = hud_layout_t()
+        let (status, violations) = rawCall(snapshot, environment, interaction, &output)
+        let buffer = currentBuffer
+        let raw = RawLayoutResult(status: status, count: output.count, capacity: UInt32(buffer.capacity), violations: violations)
+        let exported = status == Int32(HUD_STATUS_OK) && violations == 0 ? LayoutExport.write(output, buffer: buffer, to: region) : 0
+        let i = output.content_insets
+        return ServedLayout(raw: raw, insets: HudInsets(top: i.top, left: i.left, bottom: i.bottom, right: i.right),
+                            hiddenPositions: output.hidden_positions, stringBytes: exported)
+    }
+}
