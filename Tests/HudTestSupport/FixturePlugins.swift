@@ -25,6 +25,7 @@ package enum Fixture: String, CaseIterable, Sendable, CustomTestStringConvertibl
     case layoutFails = "layout_fails"
     case callsActionInLayout = "calls_action_in_layout"
     case titleLabel = "title_label"
+    case crashOnTitle = "crash_on_title"
 
     /// The file name of the compiled plugin.
     package var fileName: String { rawValue + ".so" }

@@ -75,6 +75,9 @@ package final class RendererHost {
     private var consecutiveFailures = 0
     private var retryAt: UInt64 = 0
     private var lastFailure: RegistryError?
+    /// The file as it was when it last failed: a changed file (rebuilt,
+    /// replaced) starts afresh, without backoff.
+    private var failedStamp: FileStamp?
     private var callWriter = WireWriter()
     private let imports = RemoteLayoutImport()
     private var importInUse = false
@@ -187,6 +190,11 @@ package final class RendererHost {
     // MARK: - Starting
 
     private func startChild(for id: String) throws(RegistryError) {
+        if lastFailure != nil, currentStamp() != failedStamp {
+            consecutiveFailures = 0
+            lastFailure = nil
+            failedStamp = nil
+        }
         if let lastFailure, consecutiveFailures >= settings.maxConsecutiveFailures {
             throw hostFailure(id, .rendererUnavailable, "failed \(consecutiveFailures) times in a row and is not restarted until the file changes; last: \(lastFailure)")
         }
@@ -355,9 +363,15 @@ package final class RendererHost {
     private func noteFailure(_ error: RegistryError, permanent: Bool = false) {
         consecutiveFailures = permanent ? max(settings.maxConsecutiveFailures, consecutiveFailures + 1) : consecutiveFailures + 1
         lastFailure = error
+        failedStamp = currentStamp()
         let delay = settings.backoffSeconds * Double(1 << min(consecutiveFailures - 1, 6))
         retryAt = SystemCalls.monotonicNanoseconds() + UInt64(delay * 1e9)
         onFailure?(error, consecutiveFailures)
+    }
+
+    private func currentStamp() -> FileStamp? {
+        guard case .success(let info) = SystemCalls.status(of: path) else { return nil }
+        return FileStamp(info)
     }
 
     private func hostFailure(_ id: String, _ code: FailureCode, _ reason: String) -> RegistryError {
