@@ -87,7 +87,43 @@ enum Budgets {
         } else {
             budgets.append(.init(name: "hudhost list, 1000 plugins, peak RSS", limit: "≤ 50 MB", measured: "not run", status: .notMeasured))
         }
+        isolation(report, &budgets)
         report.budgets = budgets
+    }
+
+    /// The renderer host's budgets (isolation issue): round trip ≤ 3× a bare
+    /// ping-pong, start ≤ 10 ms, `hudhost render` ≤ 2× in-process.
+    static func isolation(_ report: Report, _ budgets: inout [Report.Budget]) {
+        let served = report.timings.filter { $0.scenario == "isolation.layout.remote" }
+        if served.isEmpty {
+            budgets.append(.init(name: "Out-of-process layout round trip / bare ping-pong", limit: "≤ 3×", measured: "not run", status: .notMeasured))
+        } else {
+            var worst = 0.0
+            let parts = served.map { row -> String in
+                let ping = report.median("isolation.pingpong", row.subject) ?? .nan
+                let ratio = row.stats.median / ping
+                worst = max(worst, ratio)
+                return "\(short(row.subject)) \(fixed(row.stats.median / 1000, 1)) µs / \(fixed(ping / 1000, 1)) µs = \(fixed(ratio, 2))×"
+            }
+            budgets.append(.init(name: "Out-of-process layout round trip / bare ping-pong", limit: "≤ 3×",
+                                 measured: parts.joined(separator: ", "), status: worst <= 3 ? .pass : .miss))
+        }
+        if let start = report.timings.first(where: { $0.scenario == "isolation.host.start" }) {
+            budgets.append(.init(name: "Starting a sandboxed renderer host (median)", limit: "≤ 10 ms",
+                                 measured: "\(fixed(start.stats.median / 1e6, 2)) ms", status: start.stats.median <= 10e6 ? .pass : .miss))
+        } else {
+            budgets.append(.init(name: "Starting a sandboxed renderer host (median)", limit: "≤ 10 ms", measured: "not run", status: .notMeasured))
+        }
+        if let process = report.timings.first(where: { $0.scenario == "isolation.render.process" }),
+           let inProcess = report.timings.first(where: { $0.scenario == "isolation.render.in-process" }) {
+            let ratio = process.stats.median / inProcess.stats.median
+            budgets.append(.init(name: "hudhost render of a plugin style, process / in-process (median wall)", limit: "≤ 2×",
+                                 measured: "\(fixed(process.stats.median / 1e6, 1)) ms / \(fixed(inProcess.stats.median / 1e6, 1)) ms = \(fixed(ratio, 2))×",
+                                 status: ratio <= 2 ? .pass : .miss))
+        } else {
+            budgets.append(.init(name: "hudhost render of a plugin style, process / in-process (median wall)", limit: "≤ 2×",
+                                 measured: "not run", status: .notMeasured))
+        }
     }
 
     /// "tray" for "com.hudson.tray".

@@ -64,6 +64,10 @@ struct HudBench {
             progress("\(name)…")
             try step(&report)
         }
+        if options.selects("isolation") {
+            progress("isolation (renderer hosts)…")
+            try IsolationBench.measure(registry: registry, sampler: sampler, options: options, into: &report)
+        }
         if options.selects("allocations") {
             progress("allocations (LD_PRELOAD child)…")
             try Allocations.measure(options: options, into: &report)

@@ -21,6 +21,8 @@ struct Options {
         Benchmarks the HUD renderer registry (issue 7): layout through the
         registry vs a direct C call, full shell frames, publishing and libffi
         thunks, hit testing and taps, growth with modes and label length,
+        the out-of-process renderer host (round trip vs a bare socketpair
+        ping-pong, start-up, hudhost render end to end vs in-process),
         discovery of 10/100/1000 generated plugins (hudhost list: wall time and
         peak RSS), and heap allocations per steady-state layout (LD_PRELOAD
         malloc counter). Prints a Markdown table, then the budgets.
@@ -34,7 +36,7 @@ struct Options {
           --json             JSON instead of Markdown (schemaVersion 1)
           --filter NAME      run only scenarios whose name contains NAME
                              (layout, frame, publish, thunk, hit, tap, growth,
-                             discovery, allocations); repeatable
+                             isolation, discovery, allocations); repeatable
           --plugin PATH      also load this plugin; repeatable
           --builtin-only     only the built-in renderers
           --profile SCENARIO ID

@@ -21,5 +21,8 @@ case .validate(let validation): ConformanceChild.validate(validation)
 case .digest(let validation): ConformanceChild.digest(validation)
 case .layers: SandboxChild.reportLayers()
 case .serve(let serve): RendererHostChild.serve(serve)
+case .echo:
+    while case .bytes(let chunk) = SystemCalls.read(SandboxChannel.resultDescriptor, maximum: 4096),
+          SystemCalls.writeAll(SandboxChannel.resultDescriptor, chunk) {}
 }
 SystemCalls.exitImmediately(0)

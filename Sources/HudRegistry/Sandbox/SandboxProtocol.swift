@@ -35,6 +35,10 @@ package enum SandboxRequest: Sendable, Hashable {
     /// (the out-of-process renderer host; frames on descriptor 3, the
     /// shared region on descriptor 4).
     case serve(SandboxServe)
+    /// Echo every byte received on descriptor 3 until it closes: the bare
+    /// cross-process wake-up ping-pong `hudbench` measures a renderer
+    /// host's round trip against. Runs no plugin code.
+    case echo
 }
 
 /// The parameters of a renderer host child.
@@ -94,6 +98,8 @@ extension SandboxRequest {
             return ["digest"] + request.arguments
         case .layers:
             return ["layers"]
+        case .echo:
+            return ["echo"]
         case .serve(let serve):
             return ["serve", serve.path, "--cpu-seconds", String(serve.cpuSeconds)] + serve.renderers.flatMap { ["--renderer", $0] }
                 + (serve.allowInsecurePath ? ["--allow-insecure-path"] : [])
@@ -102,7 +108,7 @@ extension SandboxRequest {
 
     /// Decodes a child's command line (after argv[0]).
     package init(arguments: [String]) throws(SandboxProtocolError) {
-        guard let verb = arguments.first else { throw SandboxProtocolError("no request: expected scan, validate, digest, layers or serve") }
+        guard let verb = arguments.first else { throw SandboxProtocolError("no request: expected scan, validate, digest, layers, serve or echo") }
         let rest = Array(arguments.dropFirst())
         switch verb {
         case "scan":
@@ -120,6 +126,9 @@ extension SandboxRequest {
         case "layers":
             guard rest.isEmpty else { throw SandboxProtocolError("layers takes no arguments") }
             self = .layers
+        case "echo":
+            guard rest.isEmpty else { throw SandboxProtocolError("echo takes no arguments") }
+            self = .echo
         case "serve":
             var serve = SandboxServe(path: "", renderers: [], cpuSeconds: 0, allowInsecurePath: false)
             var paths: [String] = []
@@ -149,7 +158,7 @@ extension SandboxRequest {
             serve.path = paths[0]
             self = .serve(serve)
         default:
-            throw SandboxProtocolError("unknown request '\(verb)': expected scan, validate, digest, layers or serve")
+            throw SandboxProtocolError("unknown request '\(verb)': expected scan, validate, digest, layers, serve or echo")
         }
     }
 }
