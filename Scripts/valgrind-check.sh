@@ -7,8 +7,9 @@
 #
 #   Scripts/valgrind-check.sh            # needs valgrind (apt-get install valgrind)
 #
-# Children: `probe PATH`, scanning and `validate` normally run plugin code in
-# sandboxed child processes. Here `probe` and `validate` get --in-process, so
+# Children: `probe PATH`, scanning, `validate` and plugin renderers normally
+# run plugin code in sandboxed child processes. Here `probe` and `validate`
+# get --in-process and two renders --isolation in-process, so
 # the plugin code runs in the process valgrind watches; the remaining
 # children (the sandbox runs of `probe PATH` without --in-process, the
 # determinism-processes check's fresh processes) are left alone with
@@ -92,13 +93,17 @@ check 0 "" probe "$c_ring" --in-process
 check 0 "" probe "$c_ring"
 
 # render: every built-in style, scripted events, SVG and JSON output, and
-# ExampleRing from the search path and from --plugin.
+# ExampleRing from the search path and from --plugin: out of process (the
+# parent's side of the renderer host: shared memory, frames, copy-out) and
+# in-process (the plugin's layout in the watched process).
 check 0 "" render --style tray
 check 0 "" render --style scattered --rtl --json --events "longpress center; tap mode:minimal; tap center"
 check 0 "" render --style minimal --format svg --out "$work/out/minimal.svg" --reveal center
 check 0 "" render --scene Docs/examples/home.json --reveal center --stats
 check 0 "$work/ring-swiftpm" render --style $ring --json --reveal center
 check 0 "" render --plugin "$c_ring" --style $ring --events "longpress center; tap mode:tray"
+check 0 "$work/ring-swiftpm" render --isolation in-process --style $ring --json --reveal center
+check 0 "" render --isolation in-process --plugin "$c_ring" --style $ring --events "longpress center; tap mode:tray"
 
 # validate: the conformance suite in this process (standard profile).
 check 0 "" validate --in-process com.hudson.tray com.hudson.scattered com.hudson.minimal

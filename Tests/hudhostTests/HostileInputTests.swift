@@ -253,6 +253,40 @@ struct HostileInputTests {
         }
     }
 
+    /// A renderer that crashes in layout, run after run: each failure is
+    /// counted in the cache, the third turns the file into a failure record
+    /// (`list --failed`, `why`), and from then on it is skipped until the
+    /// file changes; `demo` shows every other style and exits 1.
+    @Test func aRendererThatKeepsCrashingIsRecordedAndSkippedUntilItsFileChanges() throws {
+        let directory = try DiscoveryFixtures.directory("crash-repeated")
+        let cache = try FixturePlugins.makeScratchDirectory("crash-repeated-cache")
+        let (path, _) = try Self.makePlugin("layout_segfault.c", in: directory)
+        let id = "org.hostile.layout-segfault"
+
+        let demo = try DiscoveryFixtures.hudhost(["demo", "--no-svg", "--quiet"], path: directory, cache: cache)
+        #expect(demo.status == 1, "\(demo.transcript)")
+        #expect(demo.stdout.contains("Shown 3 of 4 styles; failed: \(id)"), "\(demo.transcript)")
+        #expect(demo.stderr.contains("renderer '\(id)' (\(path)): its renderer host crashed (killed by SIGSEGV)"), "\(demo.transcript)")
+
+        for _ in 0..<2 {
+            let render = try DiscoveryFixtures.hudhost(["render", "--style", id, "--json"], path: directory, cache: cache)
+            #expect(render.status == 1, "\(render.transcript)")
+            #expect(try HudHost.json(render)["error"]?["code"]?.stringValue == "crashed", "\(render.stdout)")
+        }
+        let failed = try DiscoveryFixtures.hudhost(["list", "--json", "--failed"], path: directory, cache: cache)
+        let record = (try HudHost.json(failed)["failures"]?.arrayValue ?? []).first { $0["path"]?.stringValue == path }
+        #expect(record?["code"]?.stringValue == "crashed", "\(failed.stdout)")
+        #expect(record?["message"]?.stringValue?.contains("failed 3 times in a row") == true, "\(failed.stdout)")
+        let skipped = try DiscoveryFixtures.hudhost(["render", "--style", id, "--json"], path: directory, cache: cache)
+        #expect(skipped.status == 1, "\(skipped.transcript)")
+        #expect(try HudHost.json(skipped)["error"]?["code"]?.stringValue == "unknown-renderer", "\(skipped.stdout)")
+
+        // A new build of the file is tried again.
+        _ = try Self.makePlugin("layout_segfault.c", in: directory)
+        let again = try DiscoveryFixtures.hudhost(["render", "--style", id, "--json"], path: directory, cache: cache)
+        #expect(try HudHost.json(again)["error"]?["code"]?.stringValue == "crashed", "\(again.stdout)")
+    }
+
     // MARK: - The corpus itself
 
     @Test func everyCorpusItemHasAnAssertionAndEveryAssertionAnItem() {

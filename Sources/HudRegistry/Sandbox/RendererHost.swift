@@ -68,8 +68,10 @@ package final class RendererHost {
     package let settings: RendererHostSettings
     /// Called once per failure (the registry records it in the cache).
     package var onFailure: ((RegistryError, _ consecutive: Int) -> Void)?
-    /// Called after a successful call that follows failures.
+    /// Called after the first successful call, and after the first one
+    /// that follows failures (the cache clears a count kept across runs).
     package var onRecovery: (() -> Void)?
+    private var recoveryReported = false
 
     private var child: Child?
     private var consecutiveFailures = 0
@@ -172,9 +174,10 @@ package final class RendererHost {
             }
             throw fail(info.id, .protocolError, "answered a layout request with an unexpected frame, killed")
         }
-        if consecutiveFailures > 0 {
+        if consecutiveFailures > 0 || !recoveryReported {
             consecutiveFailures = 0
             lastFailure = nil
+            recoveryReported = true
             onRecovery?()
         }
         let raw = RawLayoutResult(status: done.status, count: done.count, capacity: min(done.capacity, UInt32(ABILimits.maxNodes)),
