@@ -2,8 +2,8 @@
 # The sandbox as an unprivileged user (CI runs as root; the layers must hold
 # for both). Creates a system user, has it scan a plugin whose init() tries
 # to escape (Tests/Fixtures/discovery/escape_attempts.c: write a file the
-# user may write, open an internet socket, exec, signal its parent, read its
-# memory, raise a limit), and fails unless every layer is active for that
+# user may write, read a file the user may read, fork, open an internet
+# socket, exec, signal its parent, read its memory, raise a limit), and fails unless every layer is active for that
 # user and the scan lists the plugin (its init() succeeds only if every
 # attempt was refused) without the file appearing.
 #
@@ -20,12 +20,13 @@ chmod 0755 "$work"
 mkdir "$work/plugins" "$work/home"
 cc -std=c11 -O2 -Wall -Wextra -Werror -shared -fPIC -I Sources/HudRendererAPI/include -I Tests/Fixtures/plugins \
   Tests/Fixtures/discovery/escape_attempts.c -o "$work/plugins/escape_attempts.so"
+echo "the user's own file, not for plugins" >"$work/home/secret"
 chown -R "$user" "$work/plugins" "$work/home"
 chmod 0755 "$work/plugins" "$work/home"
 
 as_user() {
   runuser -u "$user" -- env -i PATH=/usr/bin:/bin HOME="$work/home" HUD_RENDERER_PATH="$work/plugins" \
-    HUD_ESCAPE_FILE="$work/plugins/escaped" HUD_ESCAPE_PORT=9 HUD_ESCAPE_EXEC=1 "$@"
+    HUD_ESCAPE_FILE="$work/plugins/escaped" HUD_ESCAPE_PORT=9 HUD_ESCAPE_EXEC=1 HUD_ESCAPE_READ="$work/home/secret" "$@"
 }
 
 doctor=$(as_user "$bin/hudhost" doctor --json)

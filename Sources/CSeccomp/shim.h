@@ -26,6 +26,23 @@ static inline int hud_seccomp_deny_unless_arg(scmp_filter_ctx ctx, const char *n
     return seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(EPERM), number, 1, &compare);
 }
 
+// `name` fails with EPERM unless its argument `index` has one of the bits of
+// `mask` set (clone without CLONE_THREAD: a new process, not a thread).
+static inline int hud_seccomp_deny_unless_bits(scmp_filter_ctx ctx, const char *name, unsigned int index, scmp_datum_t mask) {
+    int number = seccomp_syscall_resolve_name(name);
+    if (number == __NR_SCMP_ERROR) return -ENOENT;
+    struct scmp_arg_cmp compare = {index, SCMP_CMP_MASKED_EQ, mask, 0};
+    return seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(EPERM), number, 1, &compare);
+}
+
+// `name` fails with ENOSYS, as if the kernel lacked it (clone3, whose
+// flags live in memory a filter cannot read: glibc then falls back to clone).
+static inline int hud_seccomp_unsupported(scmp_filter_ctx ctx, const char *name) {
+    int number = seccomp_syscall_resolve_name(name);
+    if (number == __NR_SCMP_ERROR) return -ENOENT;
+    return seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(ENOSYS), number, 0, NULL);
+}
+
 static inline int hud_seccomp_load(scmp_filter_ctx ctx) { return seccomp_load(ctx); }
 static inline void hud_seccomp_release(scmp_filter_ctx ctx) { seccomp_release(ctx); }
 

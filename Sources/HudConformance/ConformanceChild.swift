@@ -26,7 +26,10 @@ package enum ConformanceChild {
     /// Every sandbox layer; false (after saying why on stderr) when
     /// `HUD_REQUIRE_SANDBOX=1` and one is missing.
     private static func enterSandbox(_ purpose: SandboxLayers.Purpose, _ request: SandboxValidation) -> Bool {
-        let layers = SandboxLayers.apply(purpose, cpuSeconds: request.cpuSeconds, addressSpaceBytes: UInt64(request.memoryMegabytes) << 20)
+        var plugin: String?
+        if case .file(let path) = request.target { plugin = (try? RendererRegistry.resolve(path).path) ?? path }
+        let layers = SandboxLayers.apply(purpose, cpuSeconds: request.cpuSeconds, addressSpaceBytes: UInt64(request.memoryMegabytes) << 20,
+                                         pluginFile: plugin)
         if SandboxLayers.required, let missing = layers.first(where: { !$0.active }) {
             SandboxLimits.writeLine("hudsandbox: HUD_REQUIRE_SANDBOX=1 but the \(missing.name) layer is \(missing.detail); no plugin code was run", to: 2)
             return false

@@ -684,6 +684,8 @@ extension SystemCalls {
     package struct LandlockCoverage: Sendable, Hashable {
         package var abi: Int
         package var filesystemWrites: Bool
+        /// Reads (and execution) only beneath the readable paths.
+        package var reads: Bool
         package var tcp: Bool
         package var scopes: Bool
     }
@@ -692,16 +694,20 @@ extension SystemCalls {
     /// file may be created, written, truncated, renamed or removed anywhere
     /// except `writable` (opened for the rule now; a missing one is skipped);
     /// with ABI ≥ 4 no TCP bind or connect; with ABI ≥ 6 no signal to, and no
-    /// abstract socket of, a process outside the sandbox. Reads stay open.
-    package static func restrictWithLandlock(writable: [String]) -> Result<LandlockCoverage, SystemError> {
+    /// abstract socket of, a process outside the sandbox. With `readable`,
+    /// nothing may be read or executed either except beneath those paths
+    /// (and the writable ones); with nil, reads stay open.
+    package static func restrictWithLandlock(writable: [String], readable: [String]?) -> Result<LandlockCoverage, SystemError> {
         let abi = landlockABI()
         guard abi >= 1 else { return .failure(SystemError(code: ENOSYS)) }
+        let execute: UInt64 = 1 << 0, readFile: UInt64 = 1 << 2, readDirectory: UInt64 = 1 << 3
         var fs = HUD_LANDLOCK_ACCESS_FS_WRITE_FILE | HUD_LANDLOCK_ACCESS_FS_REMOVE_DIR | HUD_LANDLOCK_ACCESS_FS_REMOVE_FILE
             | HUD_LANDLOCK_ACCESS_FS_MAKE_CHAR | HUD_LANDLOCK_ACCESS_FS_MAKE_DIR | HUD_LANDLOCK_ACCESS_FS_MAKE_REG
             | HUD_LANDLOCK_ACCESS_FS_MAKE_SOCK | HUD_LANDLOCK_ACCESS_FS_MAKE_FIFO | HUD_LANDLOCK_ACCESS_FS_MAKE_BLOCK
             | HUD_LANDLOCK_ACCESS_FS_MAKE_SYM
         if abi >= 2 { fs |= HUD_LANDLOCK_ACCESS_FS_REFER }
         if abi >= 3 { fs |= HUD_LANDLOCK_ACCESS_FS_TRUNCATE }
+        if readable != nil { fs |= execute | readFile | readDirectory }
         let net: UInt64 = abi >= 4 ? HUD_LANDLOCK_ACCESS_NET_BIND_TCP | HUD_LANDLOCK_ACCESS_NET_CONNECT_TCP : 0
         let scoped: UInt64 = abi >= 6 ? HUD_LANDLOCK_SCOPE_SIGNAL | HUD_LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET : 0
         let size = abi >= 6 ? 24 : abi >= 4 ? 16 : 8
@@ -709,21 +715,37 @@ extension SystemCalls {
         guard ruleset >= 0 else { return .failure(.current) }
         defer { close(ruleset) }
         let fileWrites = HUD_LANDLOCK_ACCESS_FS_WRITE_FILE | (abi >= 3 ? HUD_LANDLOCK_ACCESS_FS_TRUNCATE : 0)
-        for path in writable {
+        let reads = readable != nil ? execute | readFile : 0
+        /// Allows `access` on `path` (a file) or beneath it (a directory:
+        /// plus listing it); a path that does not exist is skipped.
+        func allow(_ path: String, _ access: UInt64) -> Bool {
             let fd = open(path, 0o10000000 | O_CLOEXEC)  // O_PATH (hidden without _GNU_SOURCE)
-            guard fd >= 0 else { continue }
+            guard fd >= 0 else { return true }
             defer { close(fd) }
-            guard hud_system_landlock_allow_path(ruleset, UInt64(fileWrites), fd) == 0 else { return .failure(.current) }
+            var info = stat()
+            let isDirectory = fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+            let rights = isDirectory && access & readFile != 0 ? access | readDirectory : access
+            return hud_system_landlock_allow_path(ruleset, rights, fd) == 0
+        }
+        for path in writable {
+            guard allow(path, UInt64(fileWrites) | reads) else { return .failure(.current) }
+        }
+        for path in readable ?? [] {
+            guard allow(path, reads) else { return .failure(.current) }
         }
         guard hud_system_landlock_restrict(ruleset) == 0 else { return .failure(.current) }
-        return .success(LandlockCoverage(abi: abi, filesystemWrites: true, tcp: net != 0, scopes: scoped != 0))
+        return .success(LandlockCoverage(abi: abi, filesystemWrites: true, reads: readable != nil, tcp: net != 0, scopes: scoped != 0))
     }
 
     /// A seccomp filter (libseccomp), allowing every system call but these:
     /// `denied` fail with EPERM; each `(name, argument, value)` in
     /// `deniedUnless` fails with EPERM unless that argument equals the value.
     /// Names this architecture lacks are skipped.
-    package static func installSyscallFilter(denied: [String], deniedUnless: [(name: String, argument: UInt32, value: UInt64)])
+    /// `deniedUnlessBits`: the call fails unless its argument has one of
+    /// the mask's bits; `unsupported`: the call fails with ENOSYS.
+    package static func installSyscallFilter(denied: [String], deniedUnless: [(name: String, argument: UInt32, value: UInt64)],
+                                             deniedUnlessBits: [(name: String, argument: UInt32, mask: UInt64)] = [],
+                                             unsupported: [String] = [])
         -> Result<Void, SystemError> {
         guard let filter = hud_seccomp_allow_by_default() else { return .failure(SystemError(code: ENOMEM)) }
         defer { hud_seccomp_release(filter) }
@@ -733,6 +755,14 @@ extension SystemCalls {
         }
         for rule in deniedUnless {
             let status = hud_seccomp_deny_unless_arg(filter, rule.name, rule.argument, rule.value)
+            guard status == 0 || status == -ENOENT else { return .failure(SystemError(code: -status)) }
+        }
+        for rule in deniedUnlessBits {
+            let status = hud_seccomp_deny_unless_bits(filter, rule.name, rule.argument, rule.mask)
+            guard status == 0 || status == -ENOENT else { return .failure(SystemError(code: -status)) }
+        }
+        for name in unsupported {
+            let status = hud_seccomp_unsupported(filter, name)
             guard status == 0 || status == -ENOENT else { return .failure(SystemError(code: -status)) }
         }
         let loaded = hud_seccomp_load(filter)

@@ -45,9 +45,12 @@ struct IsolationTests {
         let directory = try DiscoveryFixtures.directory("escape", discovery: ["escape_attempts"])
         let cache = try FixturePlugins.makeScratchDirectory("escape-cache")
         let outside = try FixturePlugins.makeScratchDirectory("escape-outside") + "/written-by-plugin"
+        // A file this user can read, outside what a sandboxed child may read.
+        let secret = try FixturePlugins.makeScratchDirectory("escape-secret") + "/secret"
+        try "not for plugins".write(toFile: secret, atomically: false, encoding: .utf8)
         let listener = try Listener()
         let output = try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache, extra: [
-            "HUD_ESCAPE_FILE": outside, "HUD_ESCAPE_PORT": String(listener.port), "HUD_ESCAPE_EXEC": "1",
+            "HUD_ESCAPE_FILE": outside, "HUD_ESCAPE_PORT": String(listener.port), "HUD_ESCAPE_EXEC": "1", "HUD_ESCAPE_READ": secret,
         ])
         #expect(output.status == 0, "\(output.transcript)")
         let json = try HudHost.json(output)
@@ -65,6 +68,12 @@ struct IsolationTests {
         let outside = try FixturePlugins.makeScratchDirectory("escape-control") + "/written-by-plugin"
         let output = try HudHost.run(["probe", "--in-process", "--json", path], environment: ["HUD_ESCAPE_FILE": outside])
         #expect(output.status != 0, "\(output.transcript)")
+        // The same fixture with only the read and fork attempts: refused in
+        // the sandbox (above), possible here.
+        let secret = try FixturePlugins.makeScratchDirectory("escape-control-secret") + "/secret"
+        try "readable".write(toFile: secret, atomically: false, encoding: .utf8)
+        let reading = try HudHost.run(["probe", "--in-process", "--json", path], environment: ["HUD_ESCAPE_READ": secret])
+        #expect(try HudHost.json(reading)["error"]?["code"]?.stringValue == "init-failed", "\(reading.transcript)")
         #expect(try HudHost.json(output)["error"]?["code"]?.stringValue == "init-failed")
         #expect(FileManager.default.fileExists(atPath: outside))
     }

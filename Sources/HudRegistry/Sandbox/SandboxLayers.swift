@@ -34,7 +34,10 @@ package enum SandboxLayers {
     }
 
     /// Applies every layer and returns what each achieved.
-    package static func apply(_ purpose: Purpose, cpuSeconds: Int, addressSpaceBytes: UInt64) -> [SandboxLayer] {
+    ///
+    /// - Parameter pluginFile: the plugin the child will load (canonical
+    ///   path): its directory stays readable (for `$ORIGIN` siblings).
+    package static func apply(_ purpose: Purpose, cpuSeconds: Int, addressSpaceBytes: UInt64, pluginFile: String? = nil) -> [SandboxLayer] {
         let skipped = skipped
         func skip(_ name: String) -> SandboxLayer? {
             skipped.contains(name) ? SandboxLayer(name: name, active: false, detail: "skipped (HUD_SANDBOX_SKIP)") : nil
@@ -59,12 +62,15 @@ package enum SandboxLayers {
         if let skipped = skip("landlock") {
             layers.append(skipped)
         } else {
-            switch SystemCalls.restrictWithLandlock(writable: writable) {
+            let readable = readablePaths(pluginFile: pluginFile)
+            switch SystemCalls.restrictWithLandlock(writable: writable, readable: readable) {
             case .success(let coverage):
                 var covers = ["no file written, created or removed outside \(writable.joined(separator: ", "))"]
+                covers.append("nothing read or executed outside the system libraries, this helper's libraries"
+                              + (pluginFile == nil ? "" : ", the plugin's directory") + " and a few device and /proc/self files")
                 covers.append(coverage.tcp ? "no TCP bind or connect" : "TCP not covered (Landlock ABI < 4)")
                 covers.append(coverage.scopes ? "no signal or abstract socket outside the sandbox" : "signals not scoped (Landlock ABI < 6)")
-                layers.append(SandboxLayer(name: "landlock", active: true, detail: "ABI \(coverage.abi): " + covers.joined(separator: "; ") + "; reads are not restricted"))
+                layers.append(SandboxLayer(name: "landlock", active: true, detail: "ABI \(coverage.abi): " + covers.joined(separator: "; ")))
             case .failure(let error):
                 layers.append(SandboxLayer(name: "landlock", active: false, detail: "unavailable: \(error)"))
             }
@@ -86,9 +92,19 @@ package enum SandboxLayers {
         // own (it must be able to kill them); Landlock's signal scope keeps
         // it from signalling anything outside the sandbox.
         if purpose != .validate { conditional += [("kill", 0, pid), ("tgkill", 0, pid)] }
-        layers.append(skip("seccomp") ?? layer("seccomp", SystemCalls.installSyscallFilter(denied: denied, deniedUnless: conditional),
+        // No new processes, only threads: clone must carry CLONE_THREAD,
+        // clone3 looks absent (glibc's pthread_create falls back to clone),
+        // fork and vfork fail. A validate child starts its fresh-process
+        // helpers; LeakSanitizer stops the world from a cloned task.
+        let spawns = purpose != .validate && !sanitizer
+        let cloneThread: UInt64 = 0x0001_0000
+        if spawns { denied += ["fork", "vfork"] }
+        layers.append(skip("seccomp") ?? layer("seccomp", SystemCalls.installSyscallFilter(
+                            denied: denied, deniedUnless: conditional,
+                            deniedUnlessBits: spawns ? [("clone", 0, cloneThread)] : [], unsupported: spawns ? ["clone3"] : []),
                             "denied: execve, execveat, ptrace and process_vm_*, mount, bpf, perf_event_open, keyctl, "
-                                + "raising limits, signals to other processes, sockets other than AF_UNIX"))
+                                + "raising limits, signals to other processes, sockets other than AF_UNIX"
+                                + (spawns ? ", new processes (fork, vfork, clone without CLONE_THREAD; clone3 reads as absent)" : "")))
         layers.append(SandboxLayer(name: "process-group", active: true,
                                    detail: "its own process group, killed by the parent when the child ends or times out"))
         return layers
@@ -102,6 +118,28 @@ package enum SandboxLayers {
         case .success: SandboxLayer(name: name, active: true, detail: detail)
         case .failure(let error): SandboxLayer(name: name, active: false, detail: "unavailable: \(error)")
         }
+    }
+
+    /// What a sandboxed child may read: the system's libraries and the
+    /// loader's configuration, the directories of every file this helper
+    /// has mapped (its Swift runtime, wherever the toolchain put it), the
+    /// plugin's directory, `LD_LIBRARY_PATH`, a few device files, and its
+    /// own `/proc` entry and the CPU list glibc reads.
+    static func readablePaths(pluginFile: String?) -> [String] {
+        var paths = ["/usr", "/lib", "/lib64", "/lib32", "/libx32", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
+                     "/dev/zero", "/dev/urandom", "/dev/random", "/proc/\(SystemCalls.processID)", "/sys/devices/system/cpu"]
+        if case .success(let maps) = SystemCalls.readFile("/proc/self/maps", limit: 4 << 20) {
+            for line in String(decoding: maps, as: UTF8.self).split(separator: "\n") {
+                guard let slash = line.firstIndex(of: "/") else { continue }
+                let directory = PathSecurity.parent(of: String(line[slash...]))
+                if !paths.contains(directory) { paths.append(directory) }
+            }
+        }
+        if let pluginFile { paths.append(PathSecurity.parent(of: pluginFile)) }
+        for entry in (SearchPaths.secureEnvironment("LD_LIBRARY_PATH") ?? "").split(separator: ":") where entry.hasPrefix("/") {
+            paths.append(String(entry))
+        }
+        return paths
     }
 
     private static func sanitizerLogDirectories() -> [String] {

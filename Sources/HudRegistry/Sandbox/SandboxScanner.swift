@@ -95,7 +95,7 @@ package enum SandboxChild {
     private static func scanReply(path: String, allowInsecurePath: Bool) throws(RegistryError) -> String {
         let resolved = try RendererRegistry.resolve(path)
         if let refusal = PathSecurity(allowInsecure: allowInsecurePath).refusal(for: resolved.path) { throw refusal }
-        let layers = SandboxLayers.apply(.scan, cpuSeconds: 10, addressSpaceBytes: 8 << 30)
+        let layers = SandboxLayers.apply(.scan, cpuSeconds: 10, addressSpaceBytes: 8 << 30, pluginFile: resolved.path)
         if SandboxLayers.required, let missing = layers.first(where: { !$0.active }) {
             throw .sandboxedLoadFailed(path: resolved.path, reasonCode: .sandboxIncomplete,
                                        reason: "HUD_REQUIRE_SANDBOX=1 but the \(missing.name) layer is \(missing.detail); the plugin was not loaded")

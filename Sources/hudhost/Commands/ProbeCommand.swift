@@ -75,7 +75,8 @@ struct ProbeCommand: Command {
                     emitFailure(refusal)
                     return .loadFailure
                 }
-                let layers = SandboxLayers.apply(.digest, cpuSeconds: 20, addressSpaceBytes: 8 << 30)
+                let plugin = isPath ? ((try? RendererRegistry.resolve(Output.absolute(target)).path) ?? Output.absolute(target)) : nil
+                let layers = SandboxLayers.apply(.digest, cpuSeconds: 20, addressSpaceBytes: 8 << 30, pluginFile: plugin)
                 if SandboxLayers.required, let missing = layers.first(where: { !$0.active }) {
                     emitFailure(.sandboxedLoadFailed(path: target, reasonCode: .sandboxIncomplete,
                                                      reason: "HUD_REQUIRE_SANDBOX=1 but the \(missing.name) layer is \(missing.detail); the plugin was not loaded"))

@@ -1,8 +1,9 @@
 /*
  * escape_attempts.c — no metadata section, so it is scanned in the sandbox.
- * Its init() tries what a hostile plugin would: write a file, connect to a
- * TCP port, execute a program, signal and read the memory of its parent,
- * raise its limits, open an internet socket. init() succeeds only when
+ * Its init() tries what a hostile plugin would: write a file, read a file
+ * outside the system libraries, connect to a TCP port, execute a program,
+ * start a process, signal and read the memory of its parent, raise its
+ * limits, open an internet socket. init() succeeds only when
  * every attempt was refused, so a scan that lists the renderer proves the
  * sandbox held; any success makes init() fail with its own status (the
  * scan then reports init-failed). Paths and the port come from HUD_ESCAPE_*;
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static int escaped(void) {
@@ -27,6 +29,17 @@ static int escaped(void) {
     if (file) {
         int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         if (fd >= 0) { escapes |= 1; close(fd); }
+    }
+    const char *secret = getenv("HUD_ESCAPE_READ");
+    if (secret) {
+        int fd = open(secret, O_RDONLY);
+        if (fd >= 0) { escapes |= 128; close(fd); }
+    }
+    pid_t child = fork();
+    if (child == 0) _exit(0);
+    if (child > 0) {
+        escapes |= 64;
+        waitpid(child, NULL, 0);
     }
     const char *port = getenv("HUD_ESCAPE_PORT");
     if (port) {
