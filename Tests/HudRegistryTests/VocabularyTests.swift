@@ -70,4 +70,21 @@ struct CacheLocationTests {
         #expect(accepted.save() == nil)
         #expect(RegistryCache(directory: base + "/xdg-mine/hud", searchPath: ["/nowhere"]).allRecords.count == 1)
     }
+
+    /// Saving creates the cache directory and nothing above it: a
+    /// mistyped XDG_CACHE_HOME makes no directories.
+    @Test func savingNeverCreatesTheDirectoriesAboveTheCache() throws {
+        let base = try FixturePlugins.makeScratchDirectory("cache-parents")
+        let missing = RegistryCache(directory: base + "/no/such/xdg/hud", searchPath: ["/nowhere"])
+        missing.store(Self.record())
+        let problem = missing.save()
+        #expect(problem?.contains("does not exist") == true, "\(String(describing: problem))")
+        #expect(!FileManager.default.fileExists(atPath: base + "/no"))
+
+        let present = RegistryCache(directory: base + "/hud", searchPath: ["/nowhere"])
+        present.store(Self.record())
+        #expect(present.save() == nil)
+        var info = stat()
+        #expect(stat(base + "/hud", &info) == 0 && info.st_mode & 0o777 == 0o700)
+    }
 }

@@ -336,12 +336,21 @@ public final class RegistryCache {
 
     /// Creates `directory` (and parents) as 0700; refuses one that others can write.
     static func makePrivateDirectory(_ directory: String) -> String? {
-        var prefix = ""
-        for component in directory.split(separator: "/") {
-            prefix += "/" + component
-            if case .failure(let error) = SystemCalls.makeDirectory(prefix, mode: 0o700), error.code != EEXIST {
-                return "cannot create \(prefix): \(error)"
+        // Only the cache directory itself is created, and `~/.cache` when it
+        // is missing; never any other directory on the way (a mistyped
+        // XDG_CACHE_HOME must not make system directories).
+        let parent = PathSecurity.parent(of: directory)
+        if case .failure = SystemCalls.status(of: parent) {
+            guard let home = SearchPaths.secureEnvironment("HOME"), parent == home + "/.cache",
+                  case .success(let info) = SystemCalls.status(of: home), info.isDirectory else {
+                return "\(parent), which should hold the cache, does not exist; create it or point XDG_CACHE_HOME elsewhere (hudhost does not create it)"
             }
+            if case .failure(let error) = SystemCalls.makeDirectory(parent, mode: 0o700), error.code != EEXIST {
+                return "cannot create \(parent): \(error)"
+            }
+        }
+        if case .failure(let error) = SystemCalls.makeDirectory(directory, mode: 0o700), error.code != EEXIST {
+            return "cannot create \(directory): \(error)"
         }
         if let problem = untrustedDirectory(directory) { return problem }
         if case .success(let info) = SystemCalls.status(of: directory, followLinks: false), info.mode & 0o077 != 0 {

@@ -79,9 +79,15 @@ public final class RendererRegistry {
     /// - Parameter expected: what a sandboxed scan reported for a file
     ///   without a metadata section; the descriptors must match it, so what
     ///   `list` showed is what runs.
+    /// - Parameter checked: the file's stamp when it was checked (its
+    ///   sandboxed trial load); a file that differs now is refused.
     @discardableResult
-    public func load(path: String, expected: [RendererInfo]? = nil) throws(RegistryError) -> [RendererInfo] {
+    public func load(path: String, expected: [RendererInfo]? = nil, checked: FileStamp? = nil) throws(RegistryError) -> [RendererInfo] {
         let resolved = try Self.resolve(path)
+        let stamp = Self.stamp(resolved.path)
+        if let checked, stamp != checked {
+            throw .insecurePath(path: resolved.path, reason: "the file changed after its sandboxed trial load; it is checked again on the next run")
+        }
         if let identity = resolved.identity, loadedFiles.contains(identity) {
             return renderers.filter { $0.origin == .file(resolved.path) }
         }
@@ -102,8 +108,9 @@ public final class RendererRegistry {
         } catch {}
         let loader = try EntryLoader.open(path: resolved.path) { () throws(RegistryError) in
             // The checks above cover every directory on the path, so nobody else
-            // could swap the file; confirm the loader mapped the checked file.
-            if let identity = resolved.identity, FileIdentity(path: resolved.path) != identity {
+            // could swap the file; confirm the loader mapped the checked file
+            // (same device, inode, size and modification time).
+            if let stamp, Self.stamp(resolved.path) != stamp {
                 throw .insecurePath(path: resolved.path, reason: "the file changed between the checks and dlopen")
             }
         }
@@ -152,7 +159,7 @@ public final class RendererRegistry {
             }
             let before = failures.count
             do {
-                try load(path: path, expected: source == .elfSection ? nil : renderers)
+                try load(path: path, expected: source == .elfSection ? nil : renderers, checked: catalog.cache?.record(for: path)?.stamp)
                 // A file whose descriptors contradict what it told the catalog
                 // is not listed again as available until it changes.
                 if let mismatch = failures[before...].first(where: { $0.code == .metadataMismatch }) {
@@ -410,6 +417,12 @@ public final class RendererRegistry {
             throw .notAFile(path: path, reason: info.isDirectory ? "it is a directory" : "it is not a regular file")
         }
         return (canonical, FileIdentity(info))
+    }
+
+    /// The file's stamp now, or nil if it cannot be `stat`ed.
+    static func stamp(_ path: String) -> FileStamp? {
+        guard case .success(let info) = SystemCalls.status(of: path) else { return nil }
+        return FileStamp(info)
     }
 
     /// The `*.so` files directly inside `directory`, sorted by name.

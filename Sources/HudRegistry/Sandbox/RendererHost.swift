@@ -372,10 +372,7 @@ package final class RendererHost {
         onFailure?(error, consecutiveFailures)
     }
 
-    private func currentStamp() -> FileStamp? {
-        guard case .success(let info) = SystemCalls.status(of: path) else { return nil }
-        return FileStamp(info)
-    }
+    private func currentStamp() -> FileStamp? { RendererRegistry.stamp(path) }
 
     private func hostFailure(_ id: String, _ code: FailureCode, _ reason: String) -> RegistryError {
         .rendererHostFailed(id: id, path: path, code: code, reason: reason)
