@@ -25,19 +25,8 @@ enum ConformanceChecks {
         case "robust-modes": robustModes(context)
         case "robust-viewports": robustViewports(context)
         case "robust-text-sizes": robustTextSizes(context)
-        case "geometry-hit-size": perLayout(context, "every interactive node has a ≥ 44×44 hit region containing its frame") { l, _ in GeometryRules.hitSize(l) }
-        case "geometry-hit-overlap": perLayout(context, "no two controls' hit regions overlap") { l, _ in GeometryRules.overlap(l) }
-        case "geometry-safe-bands": perLayout(context, "nothing interactive in the safe-area bands") { l, c in GeometryRules.safeBands(l, c.environment) }
-        case "geometry-positions-once": perLayout(context, "every published position shown once or reported hidden") { l, c in
-            GeometryRules.positionsOnce(l, c.complications, interaction: c.interaction) }
-        case "geometry-chip-side": perLayout(context, "every chip on its slot's outer side") { l, c in GeometryRules.chipSide(l, c.environment) }
-        case "geometry-mode-picker": perLayout(context, "the picker appears exactly when modes are revealed, one item per mode") { l, c in
-            GeometryRules.modePicker(l, c.complications, c.interaction) }
-        case "geometry-content-insets": perLayout(context, "content insets fit and cover the bottom-inset chrome") { l, c in GeometryRules.contentInsets(l, c.environment) }
-        case "geometry-nav-bar": perLayout(context, "navigation-bar items inside the bar") { l, c in GeometryRules.navigationBar(l, c.environment) }
         case "geometry-rtl-mirror": mirror(context)
-        case "geometry-supported-positions": perLayout(context, "draws exactly its supported positions") { l, c in
-            GeometryRules.supportedPositions(l, c.complications, supported: context.info.supportedPositions) }
+        case let id where layoutRules[id] != nil: perLayout(context, id)
         case "a11y-labels": labels(context)
         case "a11y-contrast": contrast(context)
         case "thread-safety": DeterminismChecks.threadSafety(context)
@@ -113,18 +102,34 @@ enum ConformanceChecks {
     }
 
     static func valid(_ context: RendererContext) -> CheckOutcome {
-        var problems = ProblemList()
-        for evaluated in context.geometry {
+        validOutcome(context.geometry.map { evaluated in
             let call = evaluated.call
-            if call.status != Int32(HUD_STATUS_OK) {
-                problems.add(evaluated.testCase, ["layout() returned \(statusText(call.status))"])
-            } else if Int(call.count) > call.capacity {
-                problems.add(evaluated.testCase, ["HUD_STATUS_OK with count \(call.count) above the capacity \(call.capacity)"])
-            } else if case .failure(let error)? = call.decoded {
-                problems.add(evaluated.testCase, ["\(error)"])
+            if call.status != Int32(HUD_STATUS_OK) { return (evaluated.testCase, .failure(Problem("layout() returned \(statusText(call.status))"))) }
+            if Int(call.count) > call.capacity {
+                return (evaluated.testCase, .failure(Problem("HUD_STATUS_OK with count \(call.count) above the capacity \(call.capacity)")))
             }
+            if case .failure(let error)? = call.decoded { return (evaluated.testCase, .failure(Problem("\(error)"))) }
+            return (evaluated.testCase, evaluated.layout.map { .success($0) } ?? .failure(Problem("no layout")))
+        })
+    }
+
+    /// Why a case produced no layout, as a sentence.
+    struct Problem: Error {
+        let text: String
+        init(_ text: String) { self.text = text }
+    }
+
+    /// One case and what came of it: the validated layout or the problem.
+    typealias JudgedCase = (testCase: LayoutCase, layout: Result<HudLayout, Problem>)
+
+    /// `output-valid` over judged cases (the child's raw calls, or the
+    /// layouts the host obtained itself through a renderer host).
+    static func validOutcome(_ cases: [JudgedCase]) -> CheckOutcome {
+        var problems = ProblemList()
+        for (testCase, layout) in cases {
+            if case .failure(let problem) = layout { problems.add(testCase, [problem.text]) }
         }
-        return problems.outcome(passed: "\(context.geometry.count) layouts on \(DevicePreset.all.count) devices pass the host's validation")
+        return problems.outcome(passed: "\(cases.count) layouts on \(DevicePreset.all.count) devices pass the host's validation")
     }
 
     // MARK: - Output contract
@@ -316,20 +321,46 @@ enum ConformanceChecks {
 
     // MARK: - Geometry and accessibility
 
-    static func perLayout(_ context: RendererContext, _ passed: String, _ rule: (HudLayout, LayoutCase) -> [String]) -> CheckOutcome {
+    /// The rules judged on every decoded geometry layout, by check id: what
+    /// a pass says, and the rule (problems found in one layout).
+    static let layoutRules: [String: (passed: String, rule: @Sendable (HudLayout, LayoutCase, RendererInfo) -> [String])] = [
+        "geometry-hit-size": ("every interactive node has a ≥ 44×44 hit region containing its frame", { l, _, _ in GeometryRules.hitSize(l) }),
+        "geometry-hit-overlap": ("no two controls' hit regions overlap", { l, _, _ in GeometryRules.overlap(l) }),
+        "geometry-safe-bands": ("nothing interactive in the safe-area bands", { l, c, _ in GeometryRules.safeBands(l, c.environment) }),
+        "geometry-positions-once": ("every published position shown once or reported hidden", { l, c, _ in
+            GeometryRules.positionsOnce(l, c.complications, interaction: c.interaction) }),
+        "geometry-chip-side": ("every chip on its slot's outer side", { l, c, _ in GeometryRules.chipSide(l, c.environment) }),
+        "geometry-mode-picker": ("the picker appears exactly when modes are revealed, one item per mode", { l, c, _ in
+            GeometryRules.modePicker(l, c.complications, c.interaction) }),
+        "geometry-content-insets": ("content insets fit and cover the bottom-inset chrome", { l, c, _ in GeometryRules.contentInsets(l, c.environment) }),
+        "geometry-nav-bar": ("navigation-bar items inside the bar", { l, c, _ in GeometryRules.navigationBar(l, c.environment) }),
+        "geometry-supported-positions": ("draws exactly its supported positions", { l, c, info in
+            GeometryRules.supportedPositions(l, c.complications, supported: info.supportedPositions) }),
+    ]
+
+    static func perLayout(_ context: RendererContext, _ id: String) -> CheckOutcome {
+        layoutRuleOutcome(id, context.decodedGeometry, info: context.info)
+    }
+
+    /// The outcome of the layout rule `id` over `layouts`.
+    static func layoutRuleOutcome(_ id: String, _ layouts: [(LayoutCase, HudLayout)], info: RendererInfo) -> CheckOutcome {
+        guard let (passed, rule) = layoutRules[id] else { return .problem("unknown layout rule '\(id)'") }
         var problems = ProblemList()
-        let decoded = context.decodedGeometry
-        for (testCase, layout) in decoded { problems.add(testCase, rule(layout, testCase)) }
-        return problems.outcome(passed: "\(decoded.count) layouts: \(passed)")
+        for (testCase, layout) in layouts { problems.add(testCase, rule(layout, testCase, info)) }
+        return problems.outcome(passed: "\(layouts.count) layouts: \(passed)")
     }
 
     static func mirror(_ context: RendererContext) -> CheckOutcome {
-        if context.info.capabilities.contains(.rtlNotMirrored) {
+        mirrorOutcome(context.geometry.map { ($0.testCase, $0.layout) }, info: context.info)
+    }
+
+    /// `geometry-rtl-mirror` over the geometry cases (nil: no layout).
+    static func mirrorOutcome(_ geometry: [(testCase: LayoutCase, layout: HudLayout?)], info: RendererInfo) -> CheckOutcome {
+        if info.capabilities.contains(.rtlNotMirrored) {
             return .notApplicable("the renderer declares HUD_CAPABILITY_RTL_NOT_MIRRORED")
         }
         var problems = ProblemList()
         var pairs = 0
-        let geometry = context.geometry
         for (index, evaluated) in geometry.enumerated() where evaluated.testCase.environment.layoutDirection == .leftToRight {
             guard let ltr = evaluated.layout else { continue }
             let twinName = evaluated.testCase.name.replacingFirst(" ltr ", with: " rtl ")

@@ -59,6 +59,11 @@ package struct ConformanceSupervisor: Sendable {
             }
         case .sandbox(let executable, let timeout, let cpu, let memory):
             results = sandboxed(target, executable: executable, timeout: timeout, cpu: cpu, memory: memory)
+            // The child shares its process with the plugin: the output and
+            // geometry verdicts are the host's own (ParentJudgment).
+            if case .file(let path, _) = target, results.contains(where: { ParentJudgment.judged.contains($0.checkID) }) {
+                results = ParentJudgment.apply(to: results, path: path, allowInsecurePath: true, layoutTimeoutSeconds: min(timeout, 10))
+            }
         }
         results = completed(results)
         let unloadable = results.first { $0.checkID == "abi-load" && $0.status == .failed }?.message

@@ -103,6 +103,26 @@ struct ValidateTests {
         #expect(failures.first?.status == expectation.status, "\(failures)")
     }
 
+    /// A plugin that writes the child's result lines itself ("every check
+    /// passed") and exits: the host's own layouts through a renderer host
+    /// find the crash, and the claims that depend on it are not reported
+    /// as passed.
+    @Test func aPluginForgingTheChildsResultsIsJudgedByTheHost() throws {
+        let output = try Self.validate([try ValidateFixture.path("forges_results"), "--format", "json"] + Self.quick)
+        #expect(output.status == 1, "\(output.transcript)")
+        let results = Self.results(try HudHost.json(output))
+        let basic = results.first { $0["check"]?.stringValue == "layout-basic" }
+        #expect(basic?["status"]?.stringValue == "crashed", "\(output.stdout)")
+        #expect(basic?["message"]?.stringValue?.contains("the host's own layout") == true, "\(output.stdout)")
+        #expect(basic?["details"]?.arrayValue?.first?.stringValue == "the sandboxed child reported passed: all good", "\(output.stdout)")
+        for check in ["geometry-finite", "output-valid", "geometry-hit-size"] {
+            let result = results.first { $0["check"]?.stringValue == check }
+            #expect(result?["status"]?.stringValue == "skipped", "\(check): \(output.stdout)")
+            #expect(result?["message"]?.stringValue == "not verified: layout-basic failed in the host's own run", "\(output.stdout)")
+        }
+        #expect(!results.contains { $0["status"]?.stringValue == "passed" && $0["check"]?.stringValue == "layout-basic" })
+    }
+
     @Test func theCorrectFixturePassesEveryStrictCheck() throws {
         let output = try Self.validate([try ValidateFixture.path("correct"), "--format", "json"] + Self.roomy)
         #expect(output.status == 0, "\(output.transcript)")

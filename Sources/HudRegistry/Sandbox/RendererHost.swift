@@ -237,7 +237,9 @@ package final class RendererHost {
         ]
         request.newProcessGroup = true
         request.defaultSignals = true
-        let spawned = SystemCalls.spawn(request)
+        // Under the spawn lock: no other thread's pipe (made without
+        // O_CLOEXEC, SandboxProcess) can leak into this child meanwhile.
+        let spawned = SystemCalls.spawnLock.withLock { _ in SystemCalls.spawn(request) }
         SystemCalls.closeDescriptor(sockets.1)
         SystemCalls.closeDescriptor(shared.descriptor)
         let pid: Int32

@@ -1,0 +1,183 @@
+import HudRegistry
+
+/// The host's own judgment of a plugin file, made in the parent after a
+/// sandboxed `validate` child reported: the child runs in the same process
+/// as the plugin, so plugin code can write result lines itself and claim
+/// checks passed. Here the parent loads the file the way every host does (a
+/// sandboxed scan, then a renderer host it drives itself, Docs/ISOLATION.md),
+/// lays out the reference case and the whole geometry matrix with its own
+/// inputs, and judges the output and geometry checks from the layouts it
+/// validated itself, with the same rules the child applies.
+///
+/// A pass is reported only where the host's own run agrees. Where the
+/// child claimed a pass (or a warning) and the host found a problem, the
+/// host's result replaces the child's and says so; a file the host cannot
+/// load, or a renderer whose host crashes on the reference layout, fails
+/// the matching check and every check the child claimed that depends on it
+/// is skipped as unverified. Failures the child reported are kept (a plugin
+/// gains nothing by failing itself).
+///
+/// Still the child's word: the loading checks that need the plugin's entry
+/// in the same address space (reference counting, descriptor stability,
+/// struct sizes, extensions), and the output checks on raw buffers (guard
+/// bytes, every field written, inputs unchanged), determinism, robustness,
+/// threads, allocations and fuzzing.
+package enum ParentJudgment {
+    /// The checks the host judges from its own layouts.
+    package static let judged: Set<String> = Set(["layout-basic", "output-valid", "geometry-finite", "geometry-rtl-mirror"])
+        .union(ConformanceChecks.layoutRules.keys)
+
+    /// Which loading check a load failure code breaks.
+    static func loadingCheck(for code: FailureCode) -> String {
+        switch code {
+        case .openFailed, .notAFile, .notELF, .truncated, .wrongClass, .wrongMachine, .notSharedObject, .executable, .corrupt: "abi-load"
+        case .missingEntrySymbol, .nullEntry: "abi-entry-symbol"
+        case .incompatibleABI, .structTooSmall: "abi-version"
+        case .invalidDescriptor, .invalidRendererCount, .duplicateID, .noRenderers: "abi-descriptors"
+        default: "abi-init"
+        }
+    }
+
+    /// `results` with the host's verdicts applied (see the type's comment).
+    package static func apply(to results: [CheckResult], path: String, allowInsecurePath: Bool, layoutTimeoutSeconds: Double) -> [CheckResult] {
+        let renderers = Array(Set(results.compactMap(\.renderer))).sorted()
+        let registry = RendererRegistry(security: PathSecurity(allowInsecure: allowInsecurePath), isolation: .process)
+        var settings = RendererHostSettings()
+        settings.layoutTimeoutSeconds = layoutTimeoutSeconds
+        settings.backoffSeconds = 0
+        settings.maxConsecutiveFailures = .max
+        settings.allowInsecurePath = allowInsecurePath
+        registry.hostSettings = settings
+        var merged = results
+        do {
+            try registry.load(checking: path)
+        } catch {
+            let check = loadingCheck(for: error.code)
+            override(&merged, check: check, renderer: nil, with: host(check, renderer: nil, status: status(of: error), "the host's own sandboxed load failed: \(error)"))
+            return merged
+        }
+        for id in renderers {
+            guard registry.info(id: id) != nil else {
+                override(&merged, check: "abi-descriptors", renderer: nil,
+                         with: host("abi-descriptors", renderer: nil, status: .failed, "the child reported renderer '\(id)', but the host's own load of the file has no such renderer"))
+                continue
+            }
+            judge(id, registry: registry, into: &merged)
+        }
+        return merged
+    }
+
+    private static func judge(_ id: String, registry: RendererRegistry, into results: inout [CheckResult]) {
+        let style = HudPhoneComplicationsStyle(name: id)
+        func layout(_ testCase: LayoutCase) -> Result<HudLayout, RegistryError> {
+            do {
+                let snapshot = try ComplicationsSnapshot(testCase.complications.make())
+                return .success(try registry.layout(style: style, snapshot: snapshot, environment: testCase.environment,
+                                                    interaction: testCase.interaction))
+            } catch {
+                return .failure(error)
+            }
+        }
+        // layout-basic is about the call (status, count, staying alive), as
+        // in the child; what the nodes hold is other checks' business.
+        if case .failure(let error) = layout(ConformanceInputs.basic), breaksTheCall(error) {
+            override(&results, check: "layout-basic", renderer: id,
+                     with: host("layout-basic", renderer: id, status: status(of: error), "the host's own layout of \(ConformanceInputs.basic.name): \(error)"))
+            return
+        }
+        // A case whose layout called an action yields no nodes here (the
+        // registry refuses it); output-no-action-calls reports that, so the
+        // case is left out of the host's judgment rather than counted twice.
+        let geometry = ConformanceInputs.geometryMatrix.map { ($0, layout($0)) }.filter { _, result in
+            if case .failure(.actionCalledDuringLayout) = result { return false }
+            return true
+        }
+        let decoded = geometry.compactMap { testCase, result in (try? result.get()).map { (testCase, $0) } }
+        let geometricFields = ["frame.", "hit.", "corner_radius", "stroke_width", "font_size", "content_insets."]
+        var outcomes: [String: CheckOutcome] = [:]
+        outcomes["output-valid"] = ConformanceChecks.validOutcome(geometry.map { testCase, result in
+            (testCase, result.mapError { ConformanceChecks.Problem("\($0)") })
+        })
+        var finite = ProblemList()
+        for (testCase, result) in geometry {
+            switch result {
+            case .success(let layout): finite.add(testCase, GeometryRules.onScreen(layout, testCase.environment))
+            case .failure(let error):
+                if case .invalidLayout(_, _, _, let field, _) = error, geometricFields.contains(where: { field.hasPrefix($0) }) {
+                    finite.add(testCase, ["\(error)"])
+                }
+            }
+        }
+        outcomes["geometry-finite"] = finite.outcome(passed: "\(geometry.count) layouts: every number finite, every frame on screen")
+        guard let info = registry.info(id: id) else { return }
+        for rule in ConformanceChecks.layoutRules.keys { outcomes[rule] = ConformanceChecks.layoutRuleOutcome(rule, decoded, info: info) }
+        outcomes["geometry-rtl-mirror"] = ConformanceChecks.mirrorOutcome(geometry.map { ($0.0, try? $0.1.get()) }, info: info)
+        for (check, outcome) in outcomes {
+            guard case .problem = outcome, let definition = ConformanceCatalog.check(check) else { continue }
+            var result = outcome.result(for: definition, renderer: id, milliseconds: 0)
+            result.message = "the host's own run: " + result.message
+            override(&results, check: check, renderer: id, with: result)
+        }
+    }
+
+    /// Replaces the child's result for (`check`, `renderer`) when it claimed
+    /// success, and marks every claimed success that depends on it as
+    /// unverified. A result the child did not report is not added.
+    private static func override(_ results: inout [CheckResult], check: String, renderer: String?, with verdict: CheckResult) {
+        guard let index = results.firstIndex(where: { $0.checkID == check && $0.renderer == renderer }),
+              results[index].claimsSuccess else { return }
+        let claimed = results[index]
+        var replaced = verdict
+        replaced.details = ["the sandboxed child reported \(claimed.status.rawValue): \(claimed.message)"] + verdict.details
+        replaced.milliseconds = claimed.milliseconds
+        results[index] = replaced
+        let blocked = dependents(of: check)
+        for (position, result) in results.enumerated()
+        where blocked.contains(result.checkID) && (renderer == nil || result.renderer == renderer) && result.claimsSuccess {
+            results[position] = CheckResult(checkID: result.checkID, renderer: result.renderer, status: .skipped,
+                                            message: "not verified: \(check) failed in the host's own run",
+                                            details: ["the sandboxed child reported \(result.status.rawValue): \(result.message)"],
+                                            milliseconds: result.milliseconds)
+        }
+    }
+
+    /// Every check that requires `check`, directly or not.
+    static func dependents(of check: String) -> Set<String> {
+        var found: Set<String> = []
+        var frontier = [check]
+        while let next = frontier.popLast() {
+            for candidate in ConformanceCatalog.checks where candidate.requires.contains(next) && found.insert(candidate.id).inserted {
+                frontier.append(candidate.id)
+            }
+        }
+        return found
+    }
+
+    /// True when `error` means the call itself failed (the renderer host
+    /// died or hung, a failure status, a count that never settled or
+    /// overran the buffer), not that the nodes break a rule.
+    static func breaksTheCall(_ error: RegistryError) -> Bool {
+        switch error {
+        case .rendererHostFailed, .layoutFailed, .layoutTooLarge: true
+        case .invalidLayout(_, _, let node, let field, _): node == nil && field == "count"
+        default: false
+        }
+    }
+
+    private static func status(of error: RegistryError) -> CheckStatus {
+        switch error.code {
+        case .crashed, .exited: .crashed
+        case .timedOut: .timedOut
+        default: .failed
+        }
+    }
+
+    private static func host(_ check: String, renderer: String?, status: CheckStatus, _ message: String) -> CheckResult {
+        CheckResult(checkID: check, renderer: renderer, status: status, message: message)
+    }
+}
+
+extension CheckResult {
+    /// Passed or warned: what a forged report would claim.
+    var claimsSuccess: Bool { status == .passed || status == .warning }
+}
