@@ -287,6 +287,38 @@ struct HostileInputTests {
         #expect(try HudHost.json(again)["error"]?["code"]?.stringValue == "crashed", "\(again.stdout)")
     }
 
+    /// No renderer host outlives the command that started it, whether its
+    /// renderer worked or crashed.
+    @Test func noRendererHostOutlivesTheCommand() throws {
+        let directory = try DiscoveryFixtures.directory("host-lifetime")
+        let cache = try FixturePlugins.makeScratchDirectory("host-lifetime-cache")
+        let (good, _) = try Self.makePlugin("noisy_init.c", in: directory)
+        let (bad, _) = try Self.makePlugin("layout_abort.c", in: directory)
+        for (path, id, status) in [(good, "org.hostile.noisy", Int32(0)), (bad, "org.hostile.layout-abort", 1)] {
+            let output = try DiscoveryFixtures.hudhost(["render", "--plugin", path, "--style", id, "--json"], path: "", cache: cache)
+            #expect(output.status == status, "\(output.transcript)")
+            // The host reaps its renderer host before exiting; a bounded wait
+            // only guards against a slow /proc, it measures nothing.
+            var survivors: [String] = []
+            for _ in 0..<50 {
+                survivors = Self.processes(mentioning: path)
+                if survivors.isEmpty { break }
+                usleep(100_000)
+            }
+            #expect(survivors.isEmpty, "still running after hudhost exited: \(survivors)")
+        }
+    }
+
+    /// Command lines of live processes that mention `text`.
+    static func processes(mentioning text: String) -> [String] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.filter { $0.allSatisfy(\.isNumber) }.compactMap { pid in
+            guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return nil }
+            let line = String(decoding: data.map { $0 == 0 ? 32 : $0 }, as: UTF8.self)
+            return line.contains(text) ? "\(pid): \(line)" : nil
+        }
+    }
+
     // MARK: - The corpus itself
 
     @Test func everyCorpusItemHasAnAssertionAndEveryAssertionAnItem() {
