@@ -116,10 +116,17 @@ struct DiscoveryTests {
         // would run in a renderer host.
         _ = try DiscoveryFixtures.hudhost(["render", "--style", "tray"], path: directory, cache: cache, extra: ["HUD_FIXTURE_MARKER": marker])
         #expect(!FileManager.default.fileExists(atPath: marker))
-        // In-process isolation does dlopen it here, which shows the marker works.
-        _ = try DiscoveryFixtures.hudhost(["render", "--style", "tray", "--isolation", "in-process"], path: directory, cache: cache,
-                                          extra: ["HUD_FIXTURE_MARKER": marker])
+        // HUD_ISOLATION=in-process dlopens it here, which shows the marker works.
+        _ = try DiscoveryFixtures.hudhost(["render", "--style", "tray"], path: directory, cache: cache,
+                                          extra: ["HUD_FIXTURE_MARKER": marker, "HUD_ISOLATION": "in-process"])
         #expect(FileManager.default.fileExists(atPath: marker))
+        // An unknown value is a usage error, like the flag's.
+        for (arguments, extra) in [(["render", "--style", "tray"], ["HUD_ISOLATION": "thread"]),
+                                   (["render", "--style", "tray", "--isolation", "thread"], [:])] {
+            let refused = try DiscoveryFixtures.hudhost(arguments, path: directory, cache: cache, extra: extra)
+            #expect(refused.status == 2, "\(refused.transcript)")
+            #expect(refused.stderr.contains("thread") && refused.stderr.contains("in-process"), "\(refused.transcript)")
+        }
     }
 
     @Test func aWarmCatalogScanReadsNoPluginFile() throws {

@@ -79,13 +79,14 @@ public final class RendererRegistry {
     /// - Parameter expected: what a sandboxed scan reported for a file
     ///   without a metadata section; the descriptors must match it, so what
     ///   `list` showed is what runs.
-    /// - Parameter checked: the file's stamp when it was checked (its
-    ///   sandboxed trial load); a file that differs now is refused.
+    /// - Parameter checked: the cache's record of the file when it was
+    ///   checked (its sandboxed trial load); a file whose stamp (device,
+    ///   inode, size, mtime) or build-id differs now is refused.
     @discardableResult
-    public func load(path: String, expected: [RendererInfo]? = nil, checked: FileStamp? = nil) throws(RegistryError) -> [RendererInfo] {
+    public func load(path: String, expected: [RendererInfo]? = nil, checked: PluginRecord? = nil) throws(RegistryError) -> [RendererInfo] {
         let resolved = try Self.resolve(path)
         let stamp = Self.stamp(resolved.path)
-        if let checked, stamp != checked {
+        if let checked, stamp != checked.stamp {
             throw .insecurePath(path: resolved.path, reason: "the file changed after its sandboxed trial load; it is checked again on the next run")
         }
         if let identity = resolved.identity, loadedFiles.contains(identity) {
@@ -106,6 +107,9 @@ public final class RendererRegistry {
         } catch where error.kind == .badMetadata || error.kind == .corrupt || error.kind == .executable {
             throw .invalidELF(path: resolved.path, kind: error.kind, reason: error.reason)
         } catch {}
+        if let checked, let expectedID = checked.buildID, metadata.buildID != expectedID {
+            throw .insecurePath(path: resolved.path, reason: "its build-id is \(metadata.buildID ?? "missing"), not the \(expectedID) its sandboxed trial load saw")
+        }
         let loader = try EntryLoader.open(path: resolved.path) { () throws(RegistryError) in
             // The checks above cover every directory on the path, so nobody else
             // could swap the file; confirm the loader mapped the checked file
@@ -159,7 +163,7 @@ public final class RendererRegistry {
             }
             let before = failures.count
             do {
-                try load(path: path, expected: source == .elfSection ? nil : renderers, checked: catalog.cache?.record(for: path)?.stamp)
+                try load(path: path, expected: source == .elfSection ? nil : renderers, checked: catalog.cache?.record(for: path))
                 // A file whose descriptors contradict what it told the catalog
                 // is not listed again as available until it changes.
                 if let mismatch = failures[before...].first(where: { $0.code == .metadataMismatch }) {

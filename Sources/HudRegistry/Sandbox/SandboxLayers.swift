@@ -20,9 +20,8 @@ public struct SandboxLayer: Sendable, Hashable {
 /// the kernel refuses is reported inactive and the rest still apply —
 /// unless `HUD_REQUIRE_SANDBOX=1`, when the child refuses to go on.
 package enum SandboxLayers {
-    /// What the child is for. No child may execute anything; a `validate`
-    /// child may signal processes it started (Landlock keeps it from
-    /// signalling anything outside the sandbox).
+    /// What the child is for. No child may execute anything, start a
+    /// process, or signal any process but itself.
     package enum Purpose: Sendable { case scan, validate, digest, report, serve }
 
     /// Layers `HUD_SANDBOX_SKIP` (comma-separated: namespaces, landlock,
@@ -88,15 +87,14 @@ package enum SandboxLayers {
         let pid = UInt64(UInt32(bitPattern: SystemCalls.processID))
         var conditional: [(name: String, argument: UInt32, value: UInt64)] = [("socket", 0, UInt64(AF_UNIX))]  // local sockets only
         if !sanitizer { conditional.append(("prlimit64", 2, 0)) }  // reading limits only
-        // Signals only to itself. A validate child supervises helpers of its
-        // own (it must be able to kill them); Landlock's signal scope keeps
-        // it from signalling anything outside the sandbox.
-        if purpose != .validate { conditional += [("kill", 0, pid), ("tgkill", 0, pid)] }
+        // Signals only to itself (no child starts processes: the validate
+        // suite's fresh-process digests are started by the parent).
+        conditional += [("kill", 0, pid), ("tgkill", 0, pid)]
         // No new processes, only threads: clone must carry CLONE_THREAD,
         // clone3 looks absent (glibc's pthread_create falls back to clone),
-        // fork and vfork fail. A validate child starts its fresh-process
-        // helpers; LeakSanitizer stops the world from a cloned task.
-        let spawns = purpose != .validate && !sanitizer
+        // fork and vfork fail. LeakSanitizer stops the world from a cloned
+        // task, so sanitizer builds keep process creation.
+        let spawns = !sanitizer
         let cloneThread: UInt64 = 0x0001_0000
         if spawns { denied += ["fork", "vfork"] }
         layers.append(skip("seccomp") ?? layer("seccomp", SystemCalls.installSyscallFilter(
