@@ -43,6 +43,20 @@ static inline int hud_seccomp_unsupported(scmp_filter_ctx ctx, const char *name)
     return seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(ENOSYS), number, 0, NULL);
 }
 
+// A filter that answers ENOSYS to every system call not allowed by a rule.
+static inline scmp_filter_ctx hud_seccomp_deny_by_default(void) { return seccomp_init(SCMP_ACT_ERRNO(ENOSYS)); }
+
+// Allows `name`: always (`index` < 0), or when argument `index` equals
+// `value`, or (`masked`) when it has every bit of `value` set.
+static inline int hud_seccomp_allow(scmp_filter_ctx ctx, const char *name, int index, scmp_datum_t value, int masked) {
+    int number = seccomp_syscall_resolve_name(name);
+    if (number == __NR_SCMP_ERROR) return -ENOENT;
+    if (index < 0) return seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, number, 0, NULL);
+    struct scmp_arg_cmp compare = {(unsigned int)index, masked ? SCMP_CMP_MASKED_EQ : SCMP_CMP_EQ, value, value};
+    if (!masked) compare.datum_b = 0;
+    return seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, number, 1, &compare);
+}
+
 static inline int hud_seccomp_load(scmp_filter_ctx ctx) { return seccomp_load(ctx); }
 static inline void hud_seccomp_release(scmp_filter_ctx ctx) { seccomp_release(ctx); }
 

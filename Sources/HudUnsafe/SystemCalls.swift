@@ -769,5 +769,30 @@ extension SystemCalls {
         return loaded == 0 ? .success(()) : .failure(SystemError(code: -loaded))
     }
 
+    /// A seccomp allow-list (libseccomp): every system call not allowed
+    /// fails with ENOSYS; `allowed` always pass; each of `allowedIf` passes
+    /// when its argument equals the value (or, `masked`, has all its bits);
+    /// `denied` fail with EPERM (a clearer answer for what is forbidden on
+    /// purpose). Names this architecture lacks are skipped.
+    package static func installAllowList(allowed: [String], allowedIf: [(name: String, argument: Int32, value: UInt64, masked: Bool)],
+                                         denied: [String]) -> Result<Void, SystemError> {
+        guard let filter = hud_seccomp_deny_by_default() else { return .failure(SystemError(code: ENOMEM)) }
+        defer { hud_seccomp_release(filter) }
+        for name in allowed {
+            let status = hud_seccomp_allow(filter, name, -1, 0, 0)
+            guard status == 0 || status == -ENOENT else { return .failure(SystemError(code: -status)) }
+        }
+        for rule in allowedIf {
+            let status = hud_seccomp_allow(filter, rule.name, rule.argument, rule.value, rule.masked ? 1 : 0)
+            guard status == 0 || status == -ENOENT else { return .failure(SystemError(code: -status)) }
+        }
+        for name in denied {
+            let status = hud_seccomp_deny(filter, name)
+            guard status == 0 || status == -ENOENT else { return .failure(SystemError(code: -status)) }
+        }
+        let loaded = hud_seccomp_load(filter)
+        return loaded == 0 ? .success(()) : .failure(SystemError(code: -loaded))
+    }
+
     package static var processID: Int32 { getpid() }
 }

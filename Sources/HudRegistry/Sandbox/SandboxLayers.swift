@@ -75,37 +75,79 @@ package enum SandboxLayers {
             }
         }
 
-        var denied = ["ptrace", "process_vm_readv", "process_vm_writev", "mount", "umount2", "pivot_root", "bpf",
-                      "perf_event_open", "keyctl", "add_key", "request_key", "setrlimit", "kexec_load", "init_module",
-                      "finit_module", "delete_module", "reboot", "swapon", "swapoff", "setns"]
-        // LeakSanitizer stops the world with ptrace, and every sanitizer
-        // runtime sets RLIMIT_CORE when a process it instruments starts (a
-        // validate child's fresh helpers): a sanitizer build keeps both.
-        let sanitizer = SandboxLimits.runsUnderSanitizer
-        if sanitizer { denied.removeAll { $0 == "ptrace" || $0 == "setrlimit" } }
-        denied += ["execve", "execveat"]
-        let pid = UInt64(UInt32(bitPattern: SystemCalls.processID))
-        var conditional: [(name: String, argument: UInt32, value: UInt64)] = [("socket", 0, UInt64(AF_UNIX))]  // local sockets only
-        if !sanitizer { conditional.append(("prlimit64", 2, 0)) }  // reading limits only
-        // Signals only to itself (no child starts processes: the validate
-        // suite's fresh-process digests are started by the parent).
-        conditional += [("kill", 0, pid), ("tgkill", 0, pid)]
-        // No new processes, only threads: clone must carry CLONE_THREAD,
-        // clone3 looks absent (glibc's pthread_create falls back to clone),
-        // fork and vfork fail. LeakSanitizer stops the world from a cloned
-        // task, so sanitizer builds keep process creation.
-        let spawns = !sanitizer
-        let cloneThread: UInt64 = 0x0001_0000
-        if spawns { denied += ["fork", "vfork"] }
-        layers.append(skip("seccomp") ?? layer("seccomp", SystemCalls.installSyscallFilter(
-                            denied: denied, deniedUnless: conditional,
-                            deniedUnlessBits: spawns ? [("clone", 0, cloneThread)] : [], unsupported: spawns ? ["clone3"] : []),
-                            "denied: execve, execveat, ptrace and process_vm_*, mount, bpf, perf_event_open, keyctl, "
-                                + "raising limits, signals to other processes, sockets other than AF_UNIX"
-                                + (spawns ? ", new processes (fork, vfork, clone without CLONE_THREAD; clone3 reads as absent)" : "")))
+        layers.append(skip("seccomp") ?? seccomp())
         layers.append(SandboxLayer(name: "process-group", active: true,
                                    detail: "its own process group, killed by the parent when the child ends or times out"))
         return layers
+    }
+
+    /// The system calls a sandboxed child may make: what glibc, the Swift
+    /// runtime, libffi and a renderer need to allocate memory, run threads,
+    /// load libraries, read files, tell the time and talk on its channel.
+    /// Everything else fails with ENOSYS; the dangerous ones listed in
+    /// `forbidden` with EPERM.
+    static let allowedSystemCalls = [
+        // Files and descriptors (Landlock decides which paths).
+        "read", "write", "readv", "writev", "pread64", "pwrite64", "preadv", "pwritev", "preadv2", "pwritev2",
+        "close", "lseek", "fstat", "newfstatat", "fstatat64", "stat", "lstat", "statx", "statfs", "fstatfs",
+        "access", "faccessat", "faccessat2", "open", "openat", "openat2", "readlink", "readlinkat", "getdents64", "getcwd",
+        "fcntl", "dup", "dup2", "dup3", "pipe", "pipe2", "fsync", "fdatasync", "umask", "fadvise64", "copy_file_range",
+        // Memory.
+        "mmap", "munmap", "mprotect", "mremap", "madvise", "brk", "msync", "mincore", "mlock", "munlock", "membarrier",
+        // Threads and scheduling (clone only for threads, below).
+        "futex", "futex_waitv", "set_robust_list", "get_robust_list", "rseq", "set_tid_address", "sched_yield",
+        "sched_getaffinity", "sched_setaffinity", "sched_getparam", "sched_getscheduler", "sched_get_priority_max",
+        "sched_get_priority_min", "getcpu", "arch_prctl", "prctl",
+        // Signals to itself; the process's identity.
+        "rt_sigaction", "rt_sigprocmask", "rt_sigreturn", "rt_sigsuspend", "rt_sigtimedwait", "sigaltstack",
+        "getpid", "gettid", "getppid", "getuid", "geteuid", "getgid", "getegid", "getgroups", "getresuid", "getresgid",
+        "getpgrp", "getpgid", "getsid",
+        // Time, waiting, randomness, the machine.
+        "clock_gettime", "clock_getres", "clock_nanosleep", "nanosleep", "gettimeofday", "time",
+        "poll", "ppoll", "select", "pselect6", "epoll_create1", "epoll_ctl", "epoll_wait", "epoll_pwait", "epoll_pwait2",
+        "eventfd2", "timerfd_create", "timerfd_settime", "timerfd_gettime", "restart_syscall",
+        "getrandom", "uname", "sysinfo", "getrlimit", "getrusage", "times",
+        // The channel (an AF_UNIX socketpair made by the parent).
+        "sendmsg", "recvmsg", "sendto", "recvfrom", "shutdown", "getsockopt", "setsockopt", "getsockname", "getpeername",
+        "exit", "exit_group",
+    ]
+
+    /// Denied with EPERM, so a plugin's error says "not permitted".
+    static let forbiddenSystemCalls = [
+        "execve", "execveat", "fork", "vfork", "ptrace", "process_vm_readv", "process_vm_writev", "mount", "umount2",
+        "pivot_root", "setns", "unshare", "bpf", "perf_event_open", "keyctl", "add_key", "request_key", "setrlimit",
+        "kexec_load", "init_module", "finit_module", "delete_module", "reboot", "swapon", "swapoff", "connect", "bind",
+        "listen", "accept", "accept4", "chroot", "setuid", "setgid", "setreuid", "setregid", "setresuid", "setresgid",
+        "setgroups", "setsid", "setpgid", "kill", "tkill", "tgkill", "memfd_create", "userfaultfd", "io_uring_setup",
+    ]
+
+    /// The seccomp layer: an allow-list, or in sanitizer builds (whose
+    /// runtimes use system calls no list can foresee: ptrace to stop the
+    /// world, clones, limits) the deny-list of the dangerous ones.
+    private static func seccomp() -> SandboxLayer {
+        let pid = UInt64(UInt32(bitPattern: SystemCalls.processID))
+        let cloneThread: UInt64 = 0x0001_0000
+        let ioctlRequests: [UInt64] = [0x5401, 0x5413, 0x541B, 0x5421]  // TCGETS, TIOCGWINSZ, FIONREAD, FIONBIO
+        let common = "denied: execve, execveat, ptrace and process_vm_*, mount, bpf, perf_event_open, keyctl, raising limits, "
+            + "signals to other processes, sockets other than AF_UNIX"
+        if SandboxLimits.runsUnderSanitizer {
+            let denied = forbiddenSystemCalls.filter { !["ptrace", "setrlimit", "fork", "vfork", "kill", "tkill", "tgkill", "connect", "bind",
+                                                        "listen", "accept", "accept4", "setsid", "setpgid", "memfd_create"].contains($0) }
+            return layer("seccomp", SystemCalls.installSyscallFilter(
+                denied: denied, deniedUnless: [("socket", 0, UInt64(AF_UNIX)), ("kill", 0, pid), ("tgkill", 0, pid)]),
+                "deny-list (sanitizer build): " + common)
+        }
+        var conditional: [(name: String, argument: Int32, value: UInt64, masked: Bool)] = [
+            ("clone", 0, cloneThread, true),  // threads, never processes (clone3 is absent: glibc falls back)
+            ("socket", 0, UInt64(AF_UNIX), false), ("socketpair", 0, UInt64(AF_UNIX), false),
+            ("kill", 0, pid, false), ("tgkill", 0, pid, false),
+            ("prlimit64", 2, 0, false),  // reading limits only
+        ]
+        conditional += ioctlRequests.map { ("ioctl", 1, $0, false) }
+        return layer("seccomp", SystemCalls.installAllowList(allowed: allowedSystemCalls, allowedIf: conditional,
+                                                             denied: forbiddenSystemCalls.filter { !["kill", "tgkill"].contains($0) }),
+                     "allow-list of \(allowedSystemCalls.count + 7) system calls (everything else fails with ENOSYS); " + common
+                        + "; no new processes (clone only for threads)")
     }
 
     /// True when `HUD_REQUIRE_SANDBOX=1`: plugin code runs only with every layer active.

@@ -1,5 +1,5 @@
 /*
- * layout_overrun.c — a renderer whose layout() writes 64 MiB past the end of its node buffer (SIGSEGV at the first unmapped page).
+ * layout_overrun.c — a renderer whose layout() writes past the end of its node buffer, a byte per page, until the first unmapped page (SIGSEGV).
  * Its init() is fine, so discovery lists it and the trial load passes;
  * only layout() misbehaves. The renderer runs in a sandboxed renderer
  * host: `render --style org.hostile.layout-overrun` exits 1 with an error naming the renderer and
@@ -20,7 +20,10 @@ static hud_status_t hostile_layout(const hud_renderer_descriptor_t *self, const 
     (void)complications;
     (void)environment;
     (void)interaction;
-    memset((char *)layout->nodes, 0x41, (size_t)64 << 20);
+    /* Plain stores (no memset a sanitizer could intercept and report),
+     * one per page, until one lands on an unmapped page. */
+    volatile char *end = (volatile char *)layout->nodes + (size_t)layout->capacity * sizeof(hud_node_t);
+    for (size_t offset = 0; offset < ((size_t)1 << 40); offset += 4096) end[offset] = 0x41;
     layout->count = 0;
     return HUD_STATUS_OK;
 }
