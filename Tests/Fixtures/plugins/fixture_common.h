@@ -20,6 +20,18 @@ static inline const void *fixture_no_extension(const hud_renderer_descriptor_t *
     return NULL;
 }
 
+/* The signature of a layout function named NAME, for fixtures whose point is
+ * what its body does; FIXTURE_UNUSED_INPUTS silences the inputs it ignores. */
+#define FIXTURE_LAYOUT_FUNCTION(NAME)                                                                       \
+    static hud_status_t NAME(const hud_renderer_descriptor_t *self, const hud_complications_t *complications, \
+                             const hud_environment_t *environment, const hud_interaction_t *interaction,     \
+                             hud_layout_t *layout)
+#define FIXTURE_UNUSED_INPUTS \
+    (void)self;               \
+    (void)complications;      \
+    (void)environment;        \
+    (void)interaction
+
 /* A correct descriptor (all five positions, no capabilities) with the given
  * id, display name and layout function. */
 #define FIXTURE_DESCRIPTOR(ID, NAME, LAYOUT)                                \

@@ -13,13 +13,8 @@
 
 #include "fixture_common.h"
 
-static hud_status_t hostile_layout(const hud_renderer_descriptor_t *self, const hud_complications_t *complications,
-                                   const hud_environment_t *environment, const hud_interaction_t *interaction,
-                                   hud_layout_t *layout) {
-    (void)self;
-    (void)complications;
-    (void)environment;
-    (void)interaction;
+FIXTURE_LAYOUT_FUNCTION(hostile_layout) {
+    FIXTURE_UNUSED_INPUTS;
     (void)layout;
     exit(0);
 }

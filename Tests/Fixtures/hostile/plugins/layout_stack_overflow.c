@@ -16,13 +16,7 @@
 /* Never cleared; volatile so the compiler cannot prove the recursion endless. */
 static volatile int keep_going = 1;
 
-static hud_status_t hostile_layout(const hud_renderer_descriptor_t *self, const hud_complications_t *complications,
-                                   const hud_environment_t *environment, const hud_interaction_t *interaction,
-                                   hud_layout_t *layout) {
-    (void)self;
-    (void)complications;
-    (void)environment;
-    (void)interaction;
+FIXTURE_LAYOUT_FUNCTION(hostile_layout) {
     if (!keep_going) return HUD_STATUS_OK;
     volatile char frame[4096];
     frame[0] = (char)layout->count;
