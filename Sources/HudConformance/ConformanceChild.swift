@@ -1,8 +1,9 @@
 package import HudRegistry
+import HudUnsafe
 
 /// The child side of `validate` and `digest` requests, run inside the
 /// sandbox helper (`hudsandbox`): limits first, then the checks, streaming
-/// one line per event on `SandboxChannel.resultDescriptor`. It never
+/// one frame per event on `SandboxChannel.resultDescriptor`. It never
 /// writes to stdout (that belongs to the plugin under test, and is checked).
 package enum ConformanceChild {
     package static func validate(_ request: SandboxValidation) {
@@ -13,14 +14,14 @@ package enum ConformanceChild {
             if let unit = ConformanceUnit(unit) { blocked[unit] = status }
         }
         runner(request).run(skipping: skipping, blocked: blocked) { event in
-            SandboxLimits.writeLine(event.json.serialized(pretty: false), to: SandboxChannel.resultDescriptor)
+            SandboxLimits.writeFrame(event.json.serialized(pretty: false), to: SandboxChannel.resultDescriptor)
         }
     }
 
     package static func digest(_ request: SandboxValidation) {
         guard enterSandbox(.digest, request) else { return }
         guard let renderer = request.renderer else { return }
-        SandboxLimits.writeLine(runner(request).digestLine(renderer: renderer), to: SandboxChannel.resultDescriptor)
+        SandboxLimits.writeFrame(runner(request).digestLine(renderer: renderer), to: SandboxChannel.resultDescriptor)
     }
 
     /// Every sandbox layer; false (after saying why on stderr) when
@@ -31,7 +32,7 @@ package enum ConformanceChild {
         let layers = SandboxLayers.apply(purpose, cpuSeconds: request.cpuSeconds, addressSpaceBytes: UInt64(request.memoryMegabytes) << 20,
                                          pluginFile: plugin)
         if SandboxLayers.required, let missing = layers.first(where: { !$0.active }) {
-            SandboxLimits.writeLine("hudsandbox: HUD_REQUIRE_SANDBOX=1 but the \(missing.name) layer is \(missing.detail); no plugin code was run", to: 2)
+            SystemCalls.writeAll(2, "hudsandbox: HUD_REQUIRE_SANDBOX=1 but the \(missing.name) layer is \(missing.detail); no plugin code was run\n")
             return false
         }
         return true

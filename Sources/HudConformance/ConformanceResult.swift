@@ -51,7 +51,7 @@ package struct CheckResult: Sendable, Hashable {
         status == .passed || status == .warning || (status == .skipped && notApplicable)
     }
 
-    // MARK: - Wire format (one JSON object per line)
+    // MARK: - Wire format (one JSON object per result frame)
 
     package var json: JSONValue {
         var members: [(String, JSONValue)] = [

@@ -223,7 +223,16 @@ public final class RendererRegistry {
         let host = RendererHost(path: path, renderers: wanted, settings: hostSettings)
         if let cache {
             let limit = hostSettings.maxConsecutiveFailures
-            host.onFailure = { error, _ in cache.noteHostFailure(path: path, code: error.code, reason: error.description, limit: limit) }
+            host.onFailure = { error, consecutive in
+                // A failure that cannot pass (a load failure, a mismatch) or
+                // the limit reached in this run: skipped until the file changes.
+                if consecutive >= limit {
+                    cache.markFailed(path: path, code: error.code, reason: error.description)
+                    cache.save()
+                } else {
+                    cache.noteHostFailure(path: path, code: error.code, reason: error.description, limit: limit)
+                }
+            }
             host.onRecovery = { cache.noteHostRecovered(path: path) }
         }
         hosts[path] = host

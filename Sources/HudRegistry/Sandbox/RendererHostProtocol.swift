@@ -75,9 +75,7 @@ package enum RendererHostFrame: Sendable, Equatable {
             w.u8(13)
             w.u32(sequence); w.string(String(reason.utf8.prefix(8192)) ?? reason)
         }
-        var framed = WireWriter()
-        framed.u32(UInt32(w.bytes.count))
-        return framed.bytes + w.bytes
+        return FrameReader.frame(w.bytes)
     }
 
     /// Decodes one payload (without its length prefix).
@@ -113,13 +111,17 @@ package enum RendererHostFrame: Sendable, Equatable {
     }
 }
 
-/// Reads whole frames from a stream socket: linear in the bytes received,
-/// every length checked against `RendererHostFrame.maxPayload` before any
-/// payload is buffered.
+/// Reads whole frames from a stream (a socket or a pipe): linear in the
+/// bytes received (consumed bytes are dropped in blocks, not per frame),
+/// every length checked against `maxPayload` before its payload is
+/// buffered. Used for the renderer host's channel and every other sandboxed
+/// child's result channel.
 package struct FrameReader {
     private var pending: [UInt8] = []
+    private var start = 0
+    package let maxPayload: Int
 
-    package init() {}
+    package init(maxPayload: Int = RendererHostFrame.maxPayload) { self.maxPayload = maxPayload }
 
     package enum Next {
         case frame([UInt8])
@@ -128,16 +130,28 @@ package struct FrameReader {
         case tooLarge(Int)
     }
 
-    package mutating func append(_ bytes: [UInt8]) { pending += bytes }
+    package mutating func append(_ bytes: [UInt8]) {
+        if start > 65536 {
+            pending.removeSubrange(..<start)
+            start = 0
+        }
+        pending += bytes
+    }
 
     /// The next complete payload, if one has arrived.
     package mutating func next() -> Next {
-        guard pending.count >= 4 else { return .incomplete }
-        let length = Int(pending[0]) | Int(pending[1]) << 8 | Int(pending[2]) << 16 | Int(pending[3]) << 24
-        guard length <= RendererHostFrame.maxPayload else { return .tooLarge(length) }
-        guard pending.count >= 4 + length else { return .incomplete }
-        let payload = Array(pending[4..<4 + length])
-        pending.removeSubrange(..<(4 + length))
+        guard pending.count - start >= 4 else { return .incomplete }
+        let length = Int(pending[start]) | Int(pending[start + 1]) << 8 | Int(pending[start + 2]) << 16 | Int(pending[start + 3]) << 24
+        guard length <= maxPayload else { return .tooLarge(length) }
+        guard pending.count - start >= 4 + length else { return .incomplete }
+        let payload = Array(pending[start + 4..<start + 4 + length])
+        start += 4 + length
         return .frame(payload)
+    }
+
+    /// Encodes `payload` as one frame: its length (32-bit little-endian), then the bytes.
+    package static func frame(_ payload: [UInt8]) -> [UInt8] {
+        let count = UInt32(payload.count)
+        return [UInt8(count & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count >> 16 & 0xFF), UInt8(count >> 24)] + payload
     }
 }

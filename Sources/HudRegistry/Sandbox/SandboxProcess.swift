@@ -5,8 +5,8 @@ import Glibc
 /// `hudhost probe … --sandbox-child`): stdin from /dev/null, the child's
 /// stdout captured (plugin code must not print; it can never reach the
 /// parent's stdout), stderr inherited, and results streamed as one JSON
-/// object per line on a dedicated pipe (fd 3 in the child). A wall-clock
-/// timeout, reset by every line, is enforced here: on expiry the child's
+/// object per length-prefixed frame on a dedicated pipe (fd 3 in the child). A wall-clock
+/// timeout, reset only by progress, is enforced here: on expiry the child's
 /// whole process group gets SIGKILL. CPU and address-space limits are set
 /// by the child itself (`SandboxLimits.apply`) before it loads anything.
 ///
@@ -16,12 +16,12 @@ package enum SandboxProcess {
     package enum Termination: Sendable, Equatable, CustomStringConvertible {
         case exited(Int32)
         case signaled(Int32)
-        /// Killed by us after `timeoutSeconds` without a line.
+        /// Killed by us after `timeoutSeconds` without progress.
         case timedOut(seconds: Double)
         /// The child could not be started.
         case spawnFailed(String)
-        /// The child broke the channel's rules (a line over the size cap,
-        /// too many lines) and was killed.
+        /// The child broke the channel's rules (a frame over the size cap,
+        /// too many frames) and was killed.
         case protocolError(String)
 
         package var description: String {
@@ -45,18 +45,19 @@ package enum SandboxProcess {
     /// The file descriptor results arrive on, in the child.
     package static let resultDescriptor: Int32 = 3
 
-    /// The longest result line accepted, in bytes (the largest real one, a
+    /// The largest result frame accepted, in bytes (the largest real one, a
     /// validate result with its details, is a few KiB).
-    package static let maxLineBytes = 1 << 20
-    /// The most result lines one child may send.
-    package static let maxLines = 100_000
+    package static let maxFrameBytes = 1 << 20
+    /// The most result frames one child may send.
+    package static let maxFrames = 100_000
 
-    /// Spawns and supervises one child; `onLine` gets each result line and
-    /// says whether it was progress. The deadline is `timeoutSeconds` from
-    /// the start or from the last line `onLine` called progress: traffic
-    /// alone never extends it. With `resetOnLine` false (scans) nothing
-    /// does. Lines are found in linear time, a line over `maxLineBytes` or
-    /// more than `maxLines` lines end the child as a protocol error.
+    /// Spawns and supervises one child; `onLine` gets each result (one
+    /// length-prefixed frame, `FrameReader`) and says whether it was
+    /// progress. The deadline is `timeoutSeconds` from the start or from the
+    /// last result `onLine` called progress: traffic alone never extends
+    /// it. With `resetOnLine` false (scans) nothing does. Frames are read in
+    /// linear time; a frame over `maxFrameBytes` or more than `maxFrames`
+    /// frames end the child as a protocol error.
     package static func run(executable: String, arguments: [String], timeoutSeconds: Double,
                            environment extra: [String: String] = [:], resetOnLine: Bool = true,
                            onLine: (String) -> Bool) -> Outcome {
@@ -69,8 +70,8 @@ package enum SandboxProcess {
             SystemCalls.closeDescriptor(child.results)
             SystemCalls.closeDescriptor(child.stdout)
         }
-        var pending: [UInt8] = []
-        var lineStart = 0, scanned = 0, lines = 0
+        var frames = FrameReader(maxPayload: maxFrameBytes)
+        var count = 0
         var violation: String?
         var captured: [UInt8] = []
         var capturedBytes = 0
@@ -87,29 +88,26 @@ package enum SandboxProcess {
                 switch SystemCalls.read(fd, maximum: 65536) {
                 case .bytes(let chunk):
                     if isResults {
-                        pending += chunk
-                        // Each byte is looked at once: `scanned` remembers how
-                        // far the search for a newline got.
-                        while let newline = pending[scanned...].firstIndex(of: 10) {
-                            let line = String(decoding: pending[lineStart..<newline], as: UTF8.self)
-                            lineStart = newline + 1
-                            scanned = lineStart
-                            lines += 1
-                            guard lines <= maxLines else {
-                                violation = "more than \(maxLines) result lines"
+                        frames.append(chunk)
+                        while true {
+                            switch frames.next() {
+                            case .incomplete:
+                                break
+                            case .tooLarge(let length):
+                                violation = "a \(length)-byte result frame; at most \(maxFrameBytes)"
                                 return false
+                            case .frame(let payload):
+                                count += 1
+                                guard count <= maxFrames else {
+                                    violation = "more than \(maxFrames) result frames"
+                                    return false
+                                }
+                                if onLine(String(decoding: payload, as: UTF8.self)), resetOnLine {
+                                    deadline = SystemCalls.monotonicNanoseconds() + timeout
+                                }
+                                continue
                             }
-                            if onLine(line), resetOnLine { deadline = SystemCalls.monotonicNanoseconds() + timeout }
-                        }
-                        scanned = pending.count
-                        guard pending.count - lineStart <= maxLineBytes else {
-                            violation = "a result line longer than \(maxLineBytes) bytes"
-                            return false
-                        }
-                        if lineStart > 65536 {
-                            pending.removeSubrange(..<lineStart)
-                            scanned -= lineStart
-                            lineStart = 0
+                            break
                         }
                     } else {
                         capturedBytes += chunk.count
@@ -170,9 +168,9 @@ package enum SandboxProcess {
         }
     }
 
-    /// Runs a child that answers with one line (a scan, a digest, a layer
-    /// report): the first line it wrote, if any, and how it ended. The
-    /// deadline is fixed; lines after the first are ignored.
+    /// Runs a child that answers with one frame (a scan, a digest, a layer
+    /// report): the first result it wrote, if any, and how it ended. The
+    /// deadline is fixed; results after the first are ignored.
     package static func reply(executable: String, arguments: [String], timeoutSeconds: Double) -> (line: String?, outcome: Outcome) {
         var first: String?
         let outcome = run(executable: executable, arguments: arguments, timeoutSeconds: timeoutSeconds, resetOnLine: false) { line in
@@ -258,9 +256,10 @@ package enum SandboxLimits {
     /// timeout but drops RLIMIT_AS.
     package static let runsUnderSanitizer = ["__asan_init", "__tsan_init", "__msan_init"].contains { DynamicLibrary.processDefines($0) }
 
-    /// Writes one line to `descriptor`, whole (retrying short writes).
-    package static func writeLine(_ text: String, to descriptor: Int32) {
-        SystemCalls.writeAll(descriptor, Array(text.utf8) + [10])
+    /// Writes one result to `descriptor` as one length-prefixed frame,
+    /// whole (retrying short writes).
+    package static func writeFrame(_ text: String, to descriptor: Int32) {
+        SystemCalls.writeAll(descriptor, FrameReader.frame(Array(text.utf8)))
     }
 }
 

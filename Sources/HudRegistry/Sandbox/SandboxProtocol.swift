@@ -1,7 +1,7 @@
 /// The protocol between the host and its sandboxed child (`hudsandbox`),
 /// both halves in one file: what the parent asks (a `SandboxRequest`,
 /// written as the child's command line) and what the child answers (JSON
-/// lines on `SandboxChannel.resultDescriptor`). The parent encodes with the
+/// frames on `SandboxChannel.resultDescriptor`). The parent encodes with the
 /// same code the child decodes with, so the two cannot drift.
 ///
 /// Conformance events (`validate`) are lines of `ConformanceEvent` JSON,
@@ -228,7 +228,7 @@ extension SandboxValidation {
     }
 }
 
-/// The one line a `scan` child writes: the renderers the file registered
+/// The one frame a `scan` child writes: the renderers the file registered
 /// and the failures of those it offered but the host refused, or the
 /// error that stopped the load.
 package enum ScanReply {
@@ -243,7 +243,7 @@ package enum ScanReply {
         JSONValue.object([("error", json(error))]).serialized(pretty: false)
     }
 
-    /// What a reply line says about the file at `path`, or nil for a line
+    /// What a reply says about the file at `path`, or nil for a reply
     /// that is not a reply.
     package static func decode(_ line: String, path: String) -> PluginCatalog.ScanOutcome? {
         guard let json = try? JSONParser.parse(line) else { return nil }
@@ -276,7 +276,7 @@ package enum ScanReply {
     }
 }
 
-/// The one line a `layers` child writes: each layer and whether it held.
+/// The one frame a `layers` child writes: each layer and whether it held.
 package enum LayerReport {
     package static func encode(_ layers: [SandboxLayer]) -> String {
         JSONValue.object([("layers", .array(layers.map { layer in

@@ -89,7 +89,7 @@ package enum SandboxChild {
         } catch {
             reply = ScanReply.encode(error: error)
         }
-        SandboxLimits.writeLine(reply, to: SandboxChannel.resultDescriptor)
+        SandboxLimits.writeFrame(reply, to: SandboxChannel.resultDescriptor)
     }
 
     private static func scanReply(path: String, allowInsecurePath: Bool) throws(RegistryError) -> String {
@@ -110,6 +110,6 @@ package enum SandboxChild {
     /// Applies every layer, exactly as a scan would, and reports each one.
     package static func reportLayers() {
         let layers = SandboxLayers.apply(.report, cpuSeconds: 10, addressSpaceBytes: 8 << 30)
-        SandboxLimits.writeLine(LayerReport.encode(layers), to: SandboxChannel.resultDescriptor)
+        SandboxLimits.writeFrame(LayerReport.encode(layers), to: SandboxChannel.resultDescriptor)
     }
 }

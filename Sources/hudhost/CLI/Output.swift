@@ -80,7 +80,7 @@ enum Output {
             defer { value = nil }
             return value ?? Captured()
         }
-        SandboxLimits.writeLine(JSONValue.object([
+        SandboxLimits.writeFrame(JSONValue.object([
             ("stdout", .string(captured.stdout)), ("stderr", .string(captured.stderr)), ("exit", .number(Double(status.rawValue))),
         ]).serialized(pretty: false), to: SandboxProcess.resultDescriptor)
     }

@@ -1,9 +1,11 @@
 /*
  * chatty_channel.c — no metadata section. Its init() abuses the sandbox's
  * result channel (descriptor 3), as HUD_CHATTY says:
- *   long      2 MiB without a newline, then it waits: a protocol error;
- *   newlines  an empty line every 100 ms, forever: traffic that must not
- *             count as progress, so the child still times out.
+ *   long      2 MiB of 'x' (read as a frame length far over the cap), then
+ *             it waits: a protocol error;
+ *   newlines  an empty frame (a zero length) every 100 ms, forever:
+ *             well-formed traffic that must not count as progress, so the
+ *             child still times out.
  */
 #define _GNU_SOURCE
 #include "fixture_common.h"
@@ -22,7 +24,8 @@ static hud_status_t chatty_init(void) {
         sleep(30);
     } else if (mode && strcmp(mode, "newlines") == 0) {
         for (;;) {
-            if (write(3, "\n", 1) < 0) break;
+            static const char empty_frame[4] = {0, 0, 0, 0};
+            if (write(3, empty_frame, sizeof empty_frame) < 0) break;
             usleep(100 * 1000);
         }
     }

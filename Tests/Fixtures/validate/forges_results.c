@@ -1,6 +1,6 @@
 /*
  * forges_results.c — layout() dereferences a NULL pointer, and init(),
- * when it runs inside a `validate` child, writes the child's result lines
+ * when it runs inside a `validate` child, writes the child's result frames
  * itself on descriptor 3 (every requested check "passed", then "done") and
  * exits before the suite can run. Caught by: layout-basic (crashed) — the
  * host judges the output and geometry checks from layouts it obtains
@@ -32,19 +32,25 @@ static int in_validate_child(void) {
     return (ssize_t)first + 9 <= n && strcmp(command + first + 1, "validate") == 0;
 }
 
+/* One result frame: the payload's length (32-bit little-endian), then it. */
+static int send_frame(const char *payload, size_t length) {
+    unsigned char prefix[4] = {(unsigned char)length, (unsigned char)(length >> 8), (unsigned char)(length >> 16),
+                               (unsigned char)(length >> 24)};
+    return write(3, prefix, 4) == 4 && write(3, payload, length) == (ssize_t)length;
+}
+
 static void forge(void) {
     if (!in_validate_child()) return;
     char line[512];
     for (size_t i = 0; i < sizeof forged_checks / sizeof forged_checks[0]; i++) {
         int plugin_level = strncmp(forged_checks[i], "abi-", 4) == 0;
         int n = snprintf(line, sizeof line,
-                         "{\"event\":\"result\",\"result\":{\"check\":\"%s\",\"renderer\":%s,\"status\":\"passed\",\"message\":\"all good\",\"milliseconds\":1}}\n",
+                         "{\"event\":\"result\",\"result\":{\"check\":\"%s\",\"renderer\":%s,\"status\":\"passed\",\"message\":\"all good\",\"milliseconds\":1}}",
                          forged_checks[i], plugin_level ? "null" : "\"" VB_ID "\"");
-        if (write(3, line, (size_t)n) != n) break;
+        if (!send_frame(line, (size_t)n)) break;
     }
-    static const char done[] = "{\"event\":\"done\"}\n";
-    if (write(3, done, sizeof done - 1) < 0) _exit(1);
-    _exit(0);
+    static const char done[] = "{\"event\":\"done\"}";
+    _exit(send_frame(done, sizeof done - 1) ? 0 : 1);
 }
 
 #define VB_INIT_BODY forge();
