@@ -26,7 +26,7 @@ chmod 0755 "$work/plugins" "$work/home"
 
 as_user() {
   runuser -u "$user" -- env -i PATH=/usr/bin:/bin HOME="$work/home" HUD_RENDERER_PATH="$work/plugins" \
-    HUD_ESCAPE_FILE="$work/plugins/escaped" HUD_ESCAPE_PORT=9 HUD_ESCAPE_EXEC=1 HUD_ESCAPE_FORK=1 HUD_ESCAPE_READ="$work/home/secret" "$@"
+    HUD_ESCAPE_FILE="$work/plugins/escaped" HUD_ESCAPE_PORT=9 HUD_ESCAPE_EXEC=1 HUD_ESCAPE_FORK=1 HUD_ESCAPE_READ="$work/home/secret" HUD_ESCAPE_SCRATCH=hud-unprivileged-scratch "$@"
 }
 
 doctor=$(as_user "$bin/hudhost" doctor --json)

@@ -49,7 +49,20 @@ static inline int hud_system_close_from(unsigned int first) { return (int)syscal
 #define HUD_CLONE_NEWUTS 0x04000000
 #define HUD_CLONE_NEWUSER 0x10000000
 #define HUD_CLONE_NEWNET 0x40000000
+#define HUD_CLONE_NEWNS 0x00020000
 static inline int hud_system_unshare(int flags) { return (int)syscall(SYS_unshare, flags); }
+
+// In a new mount namespace: every mount private (MS_REC | MS_PRIVATE), so
+// nothing propagates to or from the host's.
+static inline int hud_system_private_mounts(void) {
+    return (int)syscall(SYS_mount, "none", "/", (const char *)0, 16384UL | (1UL << 18), (const void *)0);
+}
+
+// A private tmpfs at `path` (MS_NOSUID | MS_NODEV | MS_NOEXEC, 16 MiB, mode
+// 0700): the sandboxed child's scratch directory, gone when it exits.
+static inline int hud_system_mount_scratch(const char *path) {
+    return (int)syscall(SYS_mount, "tmpfs", path, "tmpfs", 2UL | 4UL | 8UL, "size=16m,mode=0700");
+}
 
 // Landlock (syscalls 444-446 on every architecture since Linux 5.13).
 #define HUD_LANDLOCK_ACCESS_FS_WRITE_FILE (1ULL << 1)

@@ -662,9 +662,12 @@ extension SystemCalls {
     /// namespace maps only this process's own uid and gid to themselves (no
     /// privilege is gained); the network namespace has no interface but a
     /// downed loopback, so no connection leaves it.
-    package static func enterNamespaces() -> Result<Void, SystemError> {
+    /// Returns the private scratch directory (a tmpfs mounted at
+    /// `scratch` in the new mount namespace), or nil if it could not be
+    /// mounted (the namespaces still hold).
+    package static func enterNamespaces(scratch: String) -> Result<String?, SystemError> {
         let uid = geteuid(), gid = getegid()
-        let flags = HUD_CLONE_NEWUSER | HUD_CLONE_NEWNET | HUD_CLONE_NEWIPC | HUD_CLONE_NEWUTS
+        let flags = HUD_CLONE_NEWUSER | HUD_CLONE_NEWNET | HUD_CLONE_NEWIPC | HUD_CLONE_NEWUTS | HUD_CLONE_NEWNS
         guard hud_system_unshare(Int32(flags)) == 0 else { return .failure(.current) }
         for (file, text) in [("/proc/self/setgroups", "deny"), ("/proc/self/uid_map", "\(uid) \(uid) 1"), ("/proc/self/gid_map", "\(gid) \(gid) 1")] {
             let fd = open(file, O_WRONLY | O_CLOEXEC)
@@ -674,7 +677,8 @@ extension SystemCalls {
             close(fd)
             guard written else { return .failure(error) }
         }
-        return .success(())
+        guard hud_system_private_mounts() == 0 else { return .failure(.current) }
+        return .success(hud_system_mount_scratch(scratch) == 0 ? scratch : nil)
     }
 
     /// The Landlock ABI version the kernel speaks (0: none).
@@ -697,7 +701,9 @@ extension SystemCalls {
     /// abstract socket of, a process outside the sandbox. With `readable`,
     /// nothing may be read or executed either except beneath those paths
     /// (and the writable ones); with nil, reads stay open.
-    package static func restrictWithLandlock(writable: [String], readable: [String]?) -> Result<LandlockCoverage, SystemError> {
+    /// Beneath each `scratch` directory everything is allowed (create,
+    /// write, remove, list).
+    package static func restrictWithLandlock(writable: [String], readable: [String]?, scratch: [String] = []) -> Result<LandlockCoverage, SystemError> {
         let abi = landlockABI()
         guard abi >= 1 else { return .failure(SystemError(code: ENOSYS)) }
         let execute: UInt64 = 1 << 0, readFile: UInt64 = 1 << 2, readDirectory: UInt64 = 1 << 3
@@ -732,6 +738,9 @@ extension SystemCalls {
         }
         for path in readable ?? [] {
             guard allow(path, reads) else { return .failure(.current) }
+        }
+        for path in scratch {
+            guard allow(path, UInt64(fs) & ~(abi >= 2 ? HUD_LANDLOCK_ACCESS_FS_REFER : 0)) else { return .failure(.current) }
         }
         guard hud_system_landlock_restrict(ruleset) == 0 else { return .failure(.current) }
         return .success(LandlockCoverage(abi: abi, filesystemWrites: true, reads: readable != nil, tcp: net != 0, scopes: scoped != 0))

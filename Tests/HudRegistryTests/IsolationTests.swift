@@ -49,8 +49,10 @@ struct IsolationTests {
         let secret = try FixturePlugins.makeScratchDirectory("escape-secret") + "/secret"
         try "not for plugins".write(toFile: secret, atomically: false, encoding: .utf8)
         let listener = try Listener()
+        let scratchName = "hud-escape-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let output = try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache, extra: [
             "HUD_ESCAPE_FILE": outside, "HUD_ESCAPE_PORT": String(listener.port), "HUD_ESCAPE_EXEC": "1", "HUD_ESCAPE_READ": secret,
+            "HUD_ESCAPE_SCRATCH": scratchName,
         ].merging(SandboxLimits.runsUnderSanitizer ? [:] : ["HUD_ESCAPE_FORK": "1"]) { $1 })
         #expect(output.status == 0, "\(output.transcript)")
         let json = try HudHost.json(output)
@@ -59,6 +61,8 @@ struct IsolationTests {
                 "\(output.stdout)")
         #expect(!FileManager.default.fileExists(atPath: outside), "the plugin wrote outside the sandbox")
         #expect(!listener.wasContacted, "the plugin connected to a TCP port on the host")
+        // What it left in its scratch directory stayed in the sandbox.
+        #expect(!FileManager.default.fileExists(atPath: SandboxLayers.scratchDirectory + "/" + scratchName))
     }
 
     /// The control: the same attempts, made without the sandbox (in this

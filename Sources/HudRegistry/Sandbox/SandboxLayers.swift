@@ -52,8 +52,21 @@ package enum SandboxLayers {
         layers.append(layer("no-new-privs", SystemCalls.setNoNewPrivileges(), "execve can never gain privileges"))
         layers.append(layer("descriptors", SystemCalls.closeDescriptors(from: SandboxChannel.resultDescriptor + 1),
                             "only stdin (/dev/null), stdout and stderr (captured) and the result channel stay open"))
-        layers.append(skip("namespaces") ?? layer("namespaces", SystemCalls.enterNamespaces(),
-                            "own user (uid \(geteuid()) mapped to itself), network (no interface), IPC and UTS namespaces"))
+        var scratch: String?
+        if let skipped = skip("namespaces") {
+            layers.append(skipped)
+        } else {
+            switch SystemCalls.enterNamespaces(scratch: scratchDirectory) {
+            case .success(let mounted):
+                scratch = mounted
+                if let mounted { SystemCalls.setEnvironment("TMPDIR", mounted) }
+                layers.append(SandboxLayer(name: "namespaces", active: true, detail: "own user (uid \(geteuid()) mapped to itself), "
+                    + "network (no interface), IPC, UTS and mount namespaces; "
+                    + (mounted.map { "a private 16 MiB tmpfs scratch directory at \($0) (TMPDIR)" } ?? "no scratch directory (\(scratchDirectory) could not be mounted)")))
+            case .failure(let error):
+                layers.append(SandboxLayer(name: "namespaces", active: false, detail: "unavailable: \(error)"))
+            }
+        }
 
         // Sanitizer builds write their reports to files (log_path): that
         // directory stays writable, or a finding in a child would be lost.
@@ -62,9 +75,9 @@ package enum SandboxLayers {
             layers.append(skipped)
         } else {
             let readable = readablePaths(pluginFile: pluginFile)
-            switch SystemCalls.restrictWithLandlock(writable: writable, readable: readable) {
+            switch SystemCalls.restrictWithLandlock(writable: writable, readable: readable, scratch: scratch.map { [$0] } ?? []) {
             case .success(let coverage):
-                var covers = ["no file written, created or removed outside \(writable.joined(separator: ", "))"]
+                var covers = ["no file written, created or removed outside \((writable + (scratch.map { [$0 + " (scratch)"] } ?? [])).joined(separator: ", "))"]
                 covers.append("nothing read or executed outside the system libraries, this helper's libraries"
                               + (pluginFile == nil ? "" : ", the plugin's directory") + " and a few device and /proc/self files")
                 covers.append(coverage.tcp ? "no TCP bind or connect" : "TCP not covered (Landlock ABI < 4)")
@@ -92,6 +105,8 @@ package enum SandboxLayers {
         "close", "lseek", "fstat", "newfstatat", "fstatat64", "stat", "lstat", "statx", "statfs", "fstatfs",
         "access", "faccessat", "faccessat2", "open", "openat", "openat2", "readlink", "readlinkat", "getdents64", "getcwd",
         "fcntl", "dup", "dup2", "dup3", "pipe", "pipe2", "fsync", "fdatasync", "umask", "fadvise64", "copy_file_range",
+        "unlink", "unlinkat", "rename", "renameat", "renameat2", "mkdir", "mkdirat", "rmdir", "ftruncate", "fallocate",
+        "fchmod", "fchmodat", "utimensat", "flock",  // only ever inside the scratch directory: Landlock
         // Memory.
         "mmap", "munmap", "mprotect", "mremap", "madvise", "brk", "msync", "mincore", "mlock", "munlock", "membarrier",
         // Threads and scheduling (clone only for threads, below).
@@ -149,6 +164,12 @@ package enum SandboxLayers {
                      "allow-list of \(allowedSystemCalls.count + 7) system calls (everything else fails with ENOSYS); " + common
                         + "; no new processes (clone only for threads)")
     }
+
+    /// Where a child's private scratch tmpfs is mounted (in its own mount
+    /// namespace, over the host's directory, which it hides): `/dev/shm`,
+    /// the one temporary directory no plugin file or sanitizer report
+    /// lives in (a plugin under `/tmp` must stay visible to the loader).
+    package static let scratchDirectory = "/dev/shm"
 
     /// True when `HUD_REQUIRE_SANDBOX=1`: plugin code runs only with every layer active.
     package static var required: Bool { SearchPaths.secureEnvironment("HUD_REQUIRE_SANDBOX") == "1" }

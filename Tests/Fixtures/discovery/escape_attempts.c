@@ -1,6 +1,7 @@
 /*
  * escape_attempts.c — no metadata section, so it is scanned in the sandbox.
- * Its init() tries what a hostile plugin would: write a file, read a file
+ * Its init() uses its private scratch directory ($TMPDIR, which must work
+ * and stay private) and tries what a hostile plugin would: write a file, read a file
  * outside the system libraries, connect to a TCP port, execute a program,
  * start a process, signal and read the memory of its parent, raise its
  * limits, open an internet socket. init() succeeds only when
@@ -30,6 +31,20 @@ static int escaped(void) {
     if (file) {
         int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         if (fd >= 0) { escapes |= 1; close(fd); }
+    }
+    /* The one place it may write: its private scratch directory ($TMPDIR).
+     * A file it cannot make there counts as a failure too. */
+    const char *scratch_name = getenv("HUD_ESCAPE_SCRATCH");
+    const char *tmpdir = getenv("TMPDIR");
+    if (scratch_name) {
+        char scratch[4096];
+        snprintf(scratch, sizeof scratch, "%s/%s", tmpdir ? tmpdir : "/tmp", scratch_name);
+        int fd = open(scratch, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (fd < 0 || write(fd, "x", 1) != 1 || unlink(scratch) != 0) escapes |= 256;
+        if (fd >= 0) close(fd);
+        /* Left behind on purpose: it must not appear in the host's directory. */
+        fd = open(scratch, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (fd >= 0) close(fd);
     }
     const char *secret = getenv("HUD_ESCAPE_READ");
     if (secret) {
