@@ -248,76 +248,94 @@ enum ConformanceChecks {
         return problems.outcome(passed: "\(cases.count) \(passed)")
     }
 
-    static func robustComplications(_ context: RendererContext) -> CheckOutcome {
-        var cases: [LayoutCase] = []
-        for environment in [ConformanceInputs.device(.default), ConformanceInputs.device(.iphoneSE, .landscape, .rightToLeft)] {
-            for (name, spec) in ConformanceInputs.complicationSets {
-                cases.append(LayoutCase(name: "\(name), \(ConformanceInputs.describe(environment))", complications: spec, environment: environment))
-                for position in Position.allCases where !(spec.slots[position]?.modes.isEmpty ?? true) {
-                    cases.append(LayoutCase(name: "\(name), \(position) revealed and pressed, \(ConformanceInputs.describe(environment))", complications: spec,
-                                            environment: environment, interaction: HudInteraction(pressed: .slot(position), revealedPosition: position)))
-                }
-            }
-        }
-        return robust(context, cases, allowUnsupported: false, passed: "complication sets laid out")
+    /// A robustness check's inputs: the cases, whether UNSUPPORTED is an
+    /// acceptable answer, and what a pass says.
+    struct RobustSuite {
+        var cases: [LayoutCase]
+        var allowUnsupported: Bool
+        var passed: String
     }
 
-    static func robustStrings(_ context: RendererContext) -> CheckOutcome {
-        var cases: [LayoutCase] = []
-        for (name, spec, title) in ConformanceInputs.oddStringSets() {
-            for direction in HudLayoutDirection.allCases {
-                var environment = ConformanceInputs.device(.iphoneSE, .portrait, direction, textSize: .accessibility5)
-                environment.navigationTitle = title
-                cases.append(LayoutCase(name: "\(name), \(direction.rawValue)", complications: spec, environment: environment,
-                                        interaction: HudInteraction(revealedPosition: .center)))
-            }
-        }
-        return robust(context, cases, allowUnsupported: false, passed: "layouts with extreme strings")
+    static func robustComplications(_ context: RendererContext) -> CheckOutcome { robust(context, robustSuites["robust-complications"]!) }
+    static func robustStrings(_ context: RendererContext) -> CheckOutcome { robust(context, robustSuites["robust-strings"]!) }
+    static func robustModes(_ context: RendererContext) -> CheckOutcome { robust(context, robustSuites["robust-modes"]!) }
+    static func robustViewports(_ context: RendererContext) -> CheckOutcome { robust(context, robustSuites["robust-viewports"]!) }
+    static func robustTextSizes(_ context: RendererContext) -> CheckOutcome { robust(context, robustSuites["robust-text-sizes"]!) }
+
+    static func robust(_ context: RendererContext, _ suite: RobustSuite) -> CheckOutcome {
+        robust(context, suite.cases, allowUnsupported: suite.allowUnsupported, passed: suite.passed)
     }
 
-    static func robustModes(_ context: RendererContext) -> CheckOutcome {
-        var cases: [LayoutCase] = []
-        for count in [1, 8, Int(HUD_MAX_MODES)] {
-            var spec = ComplicationsSpec.plain
-            for position in Position.allCases { spec.slots[position]?.modes = ComplicationsSpec.modes(count) }
-            for device in [DevicePreset.iphoneSE, .iphone16ProMax] {
-                for orientation in DevicePreset.Orientation.allCases {
-                    let environment = ConformanceInputs.device(device, orientation)
-                    for position in Position.allCases {
-                        cases.append(LayoutCase(name: "\(count) modes on every slot, \(position) revealed, last pressed, \(device.id) \(orientation.rawValue)",
-                                                complications: spec, environment: environment,
-                                                interaction: HudInteraction(pressed: .mode(position, index: count - 1), revealedPosition: position)))
+    /// Every robustness check's inputs, by check id (the child runs them
+    /// through its raw harness, the host through a renderer host).
+    static let robustSuites: [String: RobustSuite] = [
+        "robust-complications": RobustSuite(cases: {
+            var cases: [LayoutCase] = []
+            for environment in [ConformanceInputs.device(.default), ConformanceInputs.device(.iphoneSE, .landscape, .rightToLeft)] {
+                for (name, spec) in ConformanceInputs.complicationSets {
+                    cases.append(LayoutCase(name: "\(name), \(ConformanceInputs.describe(environment))", complications: spec, environment: environment))
+                    for position in Position.allCases where !(spec.slots[position]?.modes.isEmpty ?? true) {
+                        cases.append(LayoutCase(name: "\(name), \(position) revealed and pressed, \(ConformanceInputs.describe(environment))", complications: spec,
+                                                environment: environment, interaction: HudInteraction(pressed: .slot(position), revealedPosition: position)))
                     }
                 }
             }
-        }
-        return robust(context, cases, allowUnsupported: false, passed: "layouts with 1 to \(HUD_MAX_MODES) modes")
-    }
-
-    static func robustViewports(_ context: RendererContext) -> CheckOutcome {
-        var cases: [LayoutCase] = []
-        for (name, environment) in ConformanceInputs.viewports {
-            for (setName, spec) in [("reference", ComplicationsSpec.reference), ("empty", .empty)] {
-                cases.append(LayoutCase(name: "\(setName), \(name)", complications: spec, environment: environment,
-                                        interaction: setName == "reference" ? HudInteraction(revealedPosition: .center) : .idle))
-            }
-        }
-        return robust(context, cases, allowUnsupported: true, passed: "degenerate screens handled")
-    }
-
-    static func robustTextSizes(_ context: RendererContext) -> CheckOutcome {
-        var cases: [LayoutCase] = []
-        for textSize in TextSizeCategory.allCases {
-            for device in DevicePreset.all {
-                for orientation in DevicePreset.Orientation.allCases {
-                    cases.append(LayoutCase(name: "reference, center revealed, \(ConformanceInputs.name(device, orientation, .leftToRight, textSize))",
-                                            complications: .reference, environment: ConformanceInputs.device(device, orientation, textSize: textSize),
+            return cases
+        }(), allowUnsupported: false, passed: "complication sets laid out"),
+        "robust-strings": RobustSuite(cases: {
+            var cases: [LayoutCase] = []
+            for (name, spec, title) in ConformanceInputs.oddStringSets() {
+                for direction in HudLayoutDirection.allCases {
+                    var environment = ConformanceInputs.device(.iphoneSE, .portrait, direction, textSize: .accessibility5)
+                    environment.navigationTitle = title
+                    cases.append(LayoutCase(name: "\(name), \(direction.rawValue)", complications: spec, environment: environment,
                                             interaction: HudInteraction(revealedPosition: .center)))
                 }
             }
-        }
-        return robust(context, cases, allowUnsupported: false, passed: "layouts over every text size")
-    }
+            return cases
+        }(), allowUnsupported: false, passed: "layouts with extreme strings"),
+        "robust-modes": RobustSuite(cases: {
+            var cases: [LayoutCase] = []
+            for count in [1, 8, Int(HUD_MAX_MODES)] {
+                var spec = ComplicationsSpec.plain
+                for position in Position.allCases { spec.slots[position]?.modes = ComplicationsSpec.modes(count) }
+                for device in [DevicePreset.iphoneSE, .iphone16ProMax] {
+                    for orientation in DevicePreset.Orientation.allCases {
+                        let environment = ConformanceInputs.device(device, orientation)
+                        for position in Position.allCases {
+                            cases.append(LayoutCase(name: "\(count) modes on every slot, \(position) revealed, last pressed, \(device.id) \(orientation.rawValue)",
+                                                    complications: spec, environment: environment,
+                                                    interaction: HudInteraction(pressed: .mode(position, index: count - 1), revealedPosition: position)))
+                        }
+                    }
+                }
+            }
+            return cases
+        }(), allowUnsupported: false, passed: "layouts with 1 to \(HUD_MAX_MODES) modes"),
+        "robust-viewports": RobustSuite(cases: {
+            var cases: [LayoutCase] = []
+            for (name, environment) in ConformanceInputs.viewports {
+                for (setName, spec) in [("reference", ComplicationsSpec.reference), ("empty", .empty)] {
+                    cases.append(LayoutCase(name: "\(setName), \(name)", complications: spec, environment: environment,
+                                            interaction: setName == "reference" ? HudInteraction(revealedPosition: .center) : .idle))
+                }
+            }
+            return cases
+        }(), allowUnsupported: true, passed: "degenerate screens handled"),
+        "robust-text-sizes": RobustSuite(cases: {
+            var cases: [LayoutCase] = []
+            for textSize in TextSizeCategory.allCases {
+                for device in DevicePreset.all {
+                    for orientation in DevicePreset.Orientation.allCases {
+                        cases.append(LayoutCase(name: "reference, center revealed, \(ConformanceInputs.name(device, orientation, .leftToRight, textSize))",
+                                                complications: .reference, environment: ConformanceInputs.device(device, orientation, textSize: textSize),
+                                                interaction: HudInteraction(revealedPosition: .center)))
+                    }
+                }
+            }
+            return cases
+        }(), allowUnsupported: false, passed: "layouts over every text size"),
+    ]
 
     // MARK: - Geometry and accessibility
 

@@ -8,10 +8,13 @@ import Synchronization
 /// Determinism, concurrency and performance checks.
 enum DeterminismChecks {
     /// A spread of geometry cases (every 12th) plus the contrast cases' first few.
-    static func sampleCases(_ context: RendererContext) -> [LayoutCase] {
+    static func sampleCases(_ context: RendererContext) -> [LayoutCase] { sampleInputs }
+
+    /// Every twelfth geometry case and the first contrast cases.
+    static let sampleInputs: [LayoutCase] = {
         let geometry = ConformanceInputs.geometryMatrix
         return stride(from: 0, to: geometry.count, by: 12).map { geometry[$0] } + ConformanceInputs.contrastMatrix.prefix(8)
-    }
+    }()
 
     static func repeatable(_ context: RendererContext) -> CheckOutcome {
         var problems = ProblemList()

@@ -1,4 +1,5 @@
 import HudRegistry
+import HudRendererAPI
 
 /// The host's own judgment of a plugin file, made in the parent after a
 /// sandboxed `validate` child reported: the child runs in the same process
@@ -17,15 +18,16 @@ import HudRegistry
 /// is skipped as unverified. Failures the child reported are kept (a plugin
 /// gains nothing by failing itself).
 ///
-/// Still the child's word: the loading checks that need the plugin's entry
-/// in the same address space (reference counting, descriptor stability,
-/// struct sizes, extensions), and the output checks on raw buffers (guard
-/// bytes, every field written, inputs unchanged), determinism, robustness,
-/// threads, allocations and fuzzing.
+/// Also judged here: every robustness suite and `determinism-repeat` (on
+/// the decoded layouts). Still the child's word: the loading checks that
+/// need the plugin's entry in the same address space (reference counting,
+/// descriptor stability, struct sizes, extensions), the output checks on
+/// raw buffers (guard bytes, every field written, inputs unchanged,
+/// needed count), threads, allocations, timing and fuzzing.
 package enum ParentJudgment {
     /// The checks the host judges from its own layouts.
-    package static let judged: Set<String> = Set(["layout-basic", "output-valid", "geometry-finite", "geometry-rtl-mirror"])
-        .union(ConformanceChecks.layoutRules.keys)
+    package static let judged: Set<String> = Set(["layout-basic", "output-valid", "geometry-finite", "geometry-rtl-mirror", "determinism-repeat"])
+        .union(ConformanceChecks.layoutRules.keys).union(ConformanceChecks.robustSuites.keys)
 
     /// Which loading check a load failure code breaks.
     static func loadingCheck(for code: FailureCode) -> String {
@@ -112,6 +114,32 @@ package enum ParentJudgment {
         guard let info = registry.info(id: id) else { return }
         for rule in ConformanceChecks.layoutRules.keys { outcomes[rule] = ConformanceChecks.layoutRuleOutcome(rule, decoded, info: info) }
         outcomes["geometry-rtl-mirror"] = ConformanceChecks.mirrorOutcome(geometry.map { ($0.0, try? $0.1.get()) }, info: info)
+        func claimed(_ check: String) -> Bool { results.contains { $0.checkID == check && $0.renderer == id && $0.claimsSuccess } }
+        for (check, suite) in ConformanceChecks.robustSuites where claimed(check) {
+            var problems = ProblemList()
+            for testCase in suite.cases {
+                switch layout(testCase) {
+                case .success, .failure(.actionCalledDuringLayout): break  // the latter is output-no-action-calls' finding
+                case .failure(.layoutFailed(_, _, let status)) where suite.allowUnsupported && status == Int32(HUD_STATUS_UNSUPPORTED): break
+                case .failure(let error): problems.add(testCase, ["\(error)"])
+                }
+            }
+            outcomes[check] = problems.outcome(passed: "\(suite.cases.count) \(suite.passed)")
+        }
+        if claimed("determinism-repeat") {
+            var problems = ProblemList()
+            for testCase in DeterminismChecks.sampleInputs {
+                let first = layout(testCase)
+                guard case .success(let expected) = first else { continue }  // output-valid's finding
+                for attempt in 2...3 {
+                    guard case .success(let again) = layout(testCase), again == expected else {
+                        problems.add(testCase, ["call \(attempt) differs from call 1 (the decoded layouts); layout() must be a pure function of its inputs"])
+                        break
+                    }
+                }
+            }
+            outcomes["determinism-repeat"] = problems.outcome(passed: "\(DeterminismChecks.sampleInputs.count) inputs × 3 calls gave identical layouts")
+        }
         for (check, outcome) in outcomes {
             guard case .problem = outcome, let definition = ConformanceCatalog.check(check) else { continue }
             var result = outcome.result(for: definition, renderer: id, milliseconds: 0)

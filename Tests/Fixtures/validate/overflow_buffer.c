@@ -1,5 +1,5 @@
 /*
- * overflow_buffer.c — Writes every node it counts, ignoring the capacity (the count and status stay right). Caught by: output-guard-bytes.
+ * overflow_buffer.c — Writes every node it counts, ignoring the capacity (the count and status stay right). Caught by: output-guard-bytes; in a real host the overrun corrupts the heap, so the host's own run also fails robust-modes (64 modes: the renderer host crashes).
  */
 #include <string.h>
 #define VB_ID "org.fixture.validate.overflow"
