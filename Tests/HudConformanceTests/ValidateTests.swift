@@ -39,7 +39,11 @@ struct ValidateTests {
 
     /// Short timeouts and few fuzz iterations keep the suite fast; the seed
     /// is fixed so a failure here reproduces with the same command line.
-    static let quick = ["--profile", "strict", "--seed", "20250101", "--timeout", "3", "--fuzz-iterations", "40"]
+    static let quick = ["--profile", "strict", "--seed", "20250101", "--timeout", underSanitizer ? "20" : "3", "--fuzz-iterations", "40"]
+    /// The suite under AddressSanitizer or ThreadSanitizer (Scripts/sanitizer-tests.sh
+    /// exports their options): plugin children run 5–15× slower there, so a
+    /// 3-second unit deadline would turn slowness into `timed-out`.
+    static let underSanitizer = ["ASAN_OPTIONS", "TSAN_OPTIONS"].contains { ProcessInfo.processInfo.environment[$0] != nil }
     /// For runs where no check may hang: the timeout only bounds a hang, so
     /// a generous one keeps a loaded machine (four parallel runs of three
     /// children under ThreadSanitizer on two cores) from turning slowness
