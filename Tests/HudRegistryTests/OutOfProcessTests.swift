@@ -57,6 +57,26 @@ struct OutOfProcessTests {
         #expect(remote.allHosts.values.map(\.starts) == [1])
     }
 
+    /// The renderer host's sandbox refuses to read a file this user can
+    /// read (outside the system libraries and the plugin's directory); the
+    /// same renderer in this process reads it.
+    @Test func aRendererInItsHostCannotReadTheUsersFiles() throws {
+        let secret = try FixturePlugins.makeScratchDirectory("host-secret") + "/secret"
+        try "private".write(toFile: secret, atomically: false, encoding: .utf8)
+        let snapshot = try ComplicationsSnapshot(HudPhoneComplications(center: .init(icon: "doc", label: secret) {}))
+        let style = HudPhoneComplicationsStyle(name: "org.fixture.reads-file")
+        // The plugin in a directory of its own (its directory stays readable).
+        let plugin = try FixturePlugins.makeScratchDirectory("reads-plugin") + "/reads_file.so"
+        try FileManager.default.copyItem(atPath: try FixturePlugins.path(of: .readsFile), toPath: plugin)
+        let local = RendererRegistry(isolation: .inProcess)
+        try local.load(path: plugin)
+        let remote = RendererRegistry(isolation: .process)
+        try remote.load(checking: plugin)
+        let environment = HudEnvironment(device: .iphone16Pro)
+        #expect(try local.layout(style: style, snapshot: snapshot, environment: environment).nodes.first?.label == "readable")
+        #expect(try remote.layout(style: style, snapshot: snapshot, environment: environment).nodes.first?.label == "refused")
+    }
+
     @Test func aRendererCallingAnActionInItsHostIsAViolationAndNoHostActionRuns() throws {
         let registry = try Self.remoteRegistry(.callsActionInLayout)
         var fired = 0

@@ -339,7 +339,7 @@ struct PluginLoadingTests {
         let registry = RendererRegistry()
         let report = registry.discoverWithoutSandbox(SearchPaths(directories: [directory]))
 
-        let goodIDs = Self.simpleIDs + ["org.fixture.many", "org.fixture.title-label", "org.fixture.crash-on-title"]
+        let goodIDs = Self.simpleIDs + ["org.fixture.many", "org.fixture.title-label", "org.fixture.crash-on-title", "org.fixture.reads-file"]
         let layoutFailureIDs = Self.layoutFailures.map(\.id)
         #expect(Set(report.loaded.map(\.id)) == Set(goodIDs + layoutFailureIDs))
         #expect(report.loaded.count == goodIDs.count + layoutFailureIDs.count)

@@ -26,6 +26,7 @@ package enum Fixture: String, CaseIterable, Sendable, CustomTestStringConvertibl
     case callsActionInLayout = "calls_action_in_layout"
     case titleLabel = "title_label"
     case crashOnTitle = "crash_on_title"
+    case readsFile = "reads_file"
 
     /// The file name of the compiled plugin.
     package var fileName: String { rawValue + ".so" }

@@ -191,8 +191,13 @@ package enum SandboxLayers {
                      "/dev/zero", "/dev/urandom", "/dev/random", "/proc/\(SystemCalls.processID)", "/sys/devices/system/cpu"]
         if case .success(let maps) = SystemCalls.readFile("/proc/self/maps", limit: 4 << 20) {
             for line in String(decoding: maps, as: UTF8.self).split(separator: "\n") {
-                guard let slash = line.firstIndex(of: "/") else { continue }
-                let directory = PathSecurity.parent(of: String(line[slash...]))
+                // Only files that still exist: a deleted one (a memfd, the
+                // renderer host's shared region; ThreadSanitizer's
+                // /tmp/tsan.rodata.PID) would open its whole directory.
+                guard let slash = line.firstIndex(of: "/"), !line.hasSuffix(" (deleted)") else { continue }
+                let file = String(line[slash...])
+                guard case .success(let info) = SystemCalls.status(of: file), info.isRegularFile else { continue }
+                let directory = PathSecurity.parent(of: file)
                 if !paths.contains(directory) { paths.append(directory) }
             }
         }
