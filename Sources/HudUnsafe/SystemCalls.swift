@@ -393,11 +393,15 @@ extension SystemCalls {
 
     /// One `read(2)` of at most `maximum` bytes (retried on EINTR).
     package static func read(_ fd: Int32, maximum: Int) -> ReadResult {
-        var buffer = [UInt8](repeating: 0, count: maximum)
         while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n > 0 { return .bytes(Array(buffer[..<n])) }
-            if n == 0 { return .endOfFile }
+            // One allocation, not zeroed: the array holds exactly what was read.
+            var result = 0
+            let bytes = [UInt8](unsafeUninitializedCapacity: max(1, maximum)) { buffer, initialized in
+                result = Glibc.read(fd, buffer.baseAddress, maximum)
+                initialized = max(0, result)
+            }
+            if result > 0 { return .bytes(bytes) }
+            if result == 0 { return .endOfFile }
             if errno == EINTR { continue }
             return errno == EAGAIN ? .wouldBlock : .failed(.current)
         }

@@ -320,7 +320,7 @@ package final class RendererHost {
             }
             let wait = Int32(min(1000, max(1, (deadline - now + 999_999) / 1_000_000)))
             guard !SystemCalls.pollReadable([running.socket], timeoutMilliseconds: wait).isEmpty else { continue }
-            switch SystemCalls.read(running.socket, maximum: 65536) {
+            switch SystemCalls.read(running.socket, maximum: 4096) {  // a reply is ~80 bytes; larger frames take more reads
             case .bytes(let chunk):
                 running.reader.append(chunk)
                 child = running

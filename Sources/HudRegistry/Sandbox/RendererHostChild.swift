@@ -36,6 +36,7 @@ package enum RendererHostChild {
 
         let traps = TrapCounter()
         var current: (generation: UInt64, snapshot: CComplications)?
+        var lastCall: (bytes: [UInt8], environment: HudEnvironment, interaction: HudInteraction)?
         var reader = FrameReader()
         while true {
             let payload: [UInt8]
@@ -43,7 +44,7 @@ package enum RendererHostChild {
             case .frame(let bytes): payload = bytes
             case .tooLarge: return
             case .incomplete:
-                guard case .bytes(let chunk) = SystemCalls.read(channel, maximum: 65536) else { return }  // closed: the host is done
+                guard case .bytes(let chunk) = SystemCalls.read(channel, maximum: 4096) else { return }  // closed: the host is done
                 reader.append(chunk)
                 continue
             }
@@ -61,9 +62,15 @@ package enum RendererHostChild {
                       let bytes = region.read(at: SharedLayoutArea.callOffset, count: Int(call.callBytes), capacity: SharedLayoutArea.callCapacity) else {
                     throw ServeError("renderer index \(call.renderer) or call size \(call.callBytes)")
                 }
-                var wire = WireReader(bytes)
-                let environment = try ServeError.wrap { () throws(WireError) in try HudEnvironment(wire: &wire) }
-                let interaction = try ServeError.wrap { () throws(WireError) in try HudInteraction(wire: &wire) }
+                // A frame loop sends the same environment and interaction
+                // again and again: decode them only when the bytes change.
+                if lastCall?.bytes != bytes {
+                    var wire = WireReader(bytes)
+                    let environment = try ServeError.wrap { () throws(WireError) in try HudEnvironment(wire: &wire) }
+                    let interaction = try ServeError.wrap { () throws(WireError) in try HudInteraction(wire: &wire) }
+                    lastCall = (bytes, environment, interaction)
+                }
+                guard let (_, environment, interaction) = lastCall else { throw ServeError("no call inputs") }
                 var served = renderers[Int(call.renderer)].serve(snapshot, environment: environment, interaction: interaction, into: region)
                 served.raw.violations += traps.calls.exchange(0, ordering: .relaxed)
                 send(.layoutDone(.init(sequence: call.sequence, status: served.raw.status, count: served.raw.count,

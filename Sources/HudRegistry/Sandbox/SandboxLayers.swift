@@ -190,15 +190,20 @@ package enum SandboxLayers {
         var paths = ["/usr", "/lib", "/lib64", "/lib32", "/libx32", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
                      "/dev/zero", "/dev/urandom", "/dev/random", "/proc/\(SystemCalls.processID)", "/sys/devices/system/cpu"]
         if case .success(let maps) = SystemCalls.readFile("/proc/self/maps", limit: 4 << 20) {
+            // Each mapped file once (a library has several mappings).
+            var files: [Substring] = []
+            var seen: Set<Substring> = []
             for line in String(decoding: maps, as: UTF8.self).split(separator: "\n") {
+                guard let slash = line.firstIndex(of: "/"), !line.hasSuffix(" (deleted)") else { continue }
+                if seen.insert(line[slash...]).inserted { files.append(line[slash...]) }
+            }
+            for file in files.map(String.init) {
+                let directory = PathSecurity.parent(of: file)
                 // Only files that still exist: a deleted one (a memfd, the
                 // renderer host's shared region; ThreadSanitizer's
                 // /tmp/tsan.rodata.PID) would open its whole directory.
-                guard let slash = line.firstIndex(of: "/"), !line.hasSuffix(" (deleted)") else { continue }
-                let file = String(line[slash...])
-                guard case .success(let info) = SystemCalls.status(of: file), info.isRegularFile else { continue }
-                let directory = PathSecurity.parent(of: file)
-                if !paths.contains(directory) { paths.append(directory) }
+                guard !paths.contains(directory), case .success(let info) = SystemCalls.status(of: file), info.isRegularFile else { continue }
+                paths.append(directory)
             }
         }
         if let pluginFile { paths.append(PathSecurity.parent(of: pluginFile)) }

@@ -66,9 +66,13 @@ package enum SandboxProcess {
         case .success(let value): child = value
         case .failure(let failure): return Outcome(termination: .spawnFailed(failure.message), stdout: [], stdoutBytes: 0)
         }
+        // Readable once the child has exited: waiting on it, not sleeping,
+        // once both pipes are closed.
+        let exitWatch = SystemCalls.processDescriptor(child.pid)
         defer {
             SystemCalls.closeDescriptor(child.results)
             SystemCalls.closeDescriptor(child.stdout)
+            if let exitWatch { SystemCalls.closeDescriptor(exitWatch) }
         }
         var frames = FrameReader(maxPayload: maxFrameBytes)
         var count = 0
@@ -154,11 +158,12 @@ package enum SandboxProcess {
             if resultsOpen { open.append(child.results) }
             if stdoutOpen { open.append(child.stdout) }
             let wait = Int32(min(100, max(1, (deadline - now) / 1_000_000)))
+            if let exitWatch { open.append(exitWatch) }
             if open.isEmpty {
-                SystemCalls.sleep(milliseconds: UInt32(wait))
+                SystemCalls.sleep(milliseconds: UInt32(wait))  // no pidfd (a kernel before 5.3)
                 continue
             }
-            for fd in SystemCalls.pollReadable(open, timeoutMilliseconds: wait) {
+            for fd in SystemCalls.pollReadable(open, timeoutMilliseconds: wait) where fd != exitWatch {
                 if fd == child.results {
                     resultsOpen = drain(child.results, isResults: true)
                 } else {
