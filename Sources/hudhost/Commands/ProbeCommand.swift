@@ -171,13 +171,16 @@ struct ProbeCommand: Command {
             }
         }
         let sampleFailed = samples.contains { if case .failure = $0.1 { true } else { false } }
+        // As registered now: a renderer host fills in what its metadata
+        // section does not carry (the description) once it has started.
+        let shown = renderers.map { registry.info(id: $0.id) ?? $0 }
         if json {
             Output.out(JSONValue.object([
                 ("schemaVersion", .number(Double(LayoutJSON.schemaVersion))),
                 ("target", .string(target)),
-                ("renderers", .array(renderers.map { info in
+                ("renderers", .array(shown.map { info in
                     var members = LayoutJSON.renderer(info).objectValue ?? []
-                    if let result = samples.first(where: { $0.0 == info })?.1 {
+                    if let result = samples.first(where: { $0.0.id == info.id })?.1 {
                         switch result {
                         case .success(let layout): members.append(("sampleLayout", LayoutJSON.layout(layout)))
                         case .failure(let error): members.append(("sampleError", LayoutJSON.error(error)))
@@ -188,7 +191,7 @@ struct ProbeCommand: Command {
                 ("failures", .array(failures.map(LayoutJSON.error))),
             ]).serialized())
         } else {
-            for info in renderers {
+            for info in shown {
                 Output.line("\(info.name) — \(info.id)")
                 Output.out(Table.format([
                     ["  version", info.version],
@@ -199,7 +202,7 @@ struct ProbeCommand: Command {
                     ["  positions", Position.allCases.filter(info.supportedPositions.contains).map(\.description).joined(separator: ", ")],
                     ["  capabilities", info.capabilities.names.isEmpty ? "none" : info.capabilities.names.joined(separator: ", ")],
                 ]))
-                if let result = samples.first(where: { $0.0 == info })?.1 {
+                if let result = samples.first(where: { $0.0.id == info.id })?.1 {
                     switch result {
                     case .success(let layout):
                         let presenter = AsciiPresenter(columns: 40)
