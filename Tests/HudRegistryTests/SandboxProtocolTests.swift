@@ -26,6 +26,9 @@ struct SandboxProtocolTests {
         .validate(validation),
         .validate(SandboxValidation(target: .builtin)),
         .digest(validation),
+        .layers,
+        .echo,
+        .serve(SandboxServe(path: "/tmp/a b/libx.so", renderers: ["org.x.a", "org.x.b"], cpuSeconds: 3600, allowInsecurePath: true, parent: 4242)),
     ])
     func everyRequestSurvivesItsCommandLine(_ request: SandboxRequest) throws {
         #expect(try SandboxRequest(arguments: request.arguments) == request)
@@ -41,6 +44,10 @@ struct SandboxProtocolTests {
         (["validate", "--builtin", "--seed"], "--seed needs a value"),
         (["validate", "--builtin", "--exec", "/bin/sh"], "unknown option '--exec'"),
         (["digest", "--builtin"], "digest needs --renderer ID"),
+        (["serve", "/a.so"], "serve takes one plugin path and at least one --renderer ID"),
+        (["serve", "/a.so", "--renderer", "x.y", "--parent", "-3"], "--parent needs a whole number"),
+        (["serve", "/a.so", "--renderer", "x.y", "--exec", "/bin/sh"], "unknown serve option '--exec'"),
+        (["echo", "extra"], "echo takes no arguments"),
     ])
     func malformedCommandLinesAreRefusedWithTheReason(_ arguments: [String], _ reason: String) {
         #expect {

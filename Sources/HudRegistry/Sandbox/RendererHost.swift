@@ -226,7 +226,8 @@ package final class RendererHost {
         var environment = SystemCalls.environment()
         environment["SWIFT_BACKTRACE"] = "enable=no"
         let arguments = SandboxRequest.serve(SandboxServe(path: path, renderers: renderers.map(\.id), cpuSeconds: settings.cpuSeconds,
-                                                          allowInsecurePath: settings.allowInsecurePath)).arguments
+                                                          allowInsecurePath: settings.allowInsecurePath,
+                                                          parent: SystemCalls.processID)).arguments
         var request = SpawnRequest(executable: helper, arguments: arguments, environment: environment)
         request.redirections = [
             .open(descriptor: 0, path: "/dev/null", mode: .read),

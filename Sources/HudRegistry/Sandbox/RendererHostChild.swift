@@ -22,8 +22,10 @@ package enum RendererHostChild {
             send(.loadFailed(code: FailureCode.protocolError.rawValue, reason: "the shared region on descriptor 4 is unusable (\(error))"))
             return
         }
-        // The parent that started us: if it is gone, so are we.
-        guard SystemCalls.dieWithParent(expectedParent: SystemCalls.parentProcessID) else { return }
+        // SIGKILL when the parent goes (PR_SET_PDEATHSIG: strictly, when the
+        // parent's thread that started us exits; the host stops its renderer
+        // hosts before such a thread ends). Gone already: exit now.
+        guard SystemCalls.dieWithParent(expectedParent: request.parent) else { return }
 
         let renderers: [PluginRenderer]
         do {

@@ -47,12 +47,16 @@ package struct SandboxServe: Sendable, Hashable {
     package var renderers: [String]
     package var cpuSeconds: Int
     package var allowInsecurePath: Bool
+    /// The host's pid: a child whose parent is already someone else (the
+    /// host died before the child asked to die with it) exits at once.
+    package var parent: Int32 = 0
 
-    package init(path: String, renderers: [String], cpuSeconds: Int, allowInsecurePath: Bool) {
+    package init(path: String, renderers: [String], cpuSeconds: Int, allowInsecurePath: Bool, parent: Int32 = 0) {
         self.path = path
         self.renderers = renderers
         self.cpuSeconds = cpuSeconds
         self.allowInsecurePath = allowInsecurePath
+        self.parent = parent
     }
 }
 
@@ -101,7 +105,8 @@ extension SandboxRequest {
         case .echo:
             return ["echo"]
         case .serve(let serve):
-            return ["serve", serve.path, "--cpu-seconds", String(serve.cpuSeconds)] + serve.renderers.flatMap { ["--renderer", $0] }
+            return ["serve", serve.path, "--cpu-seconds", String(serve.cpuSeconds), "--parent", String(serve.parent)]
+                + serve.renderers.flatMap { ["--renderer", $0] }
                 + (serve.allowInsecurePath ? ["--allow-insecure-path"] : [])
         }
     }
@@ -136,13 +141,13 @@ extension SandboxRequest {
             while index < rest.count {
                 switch rest[index] {
                 case "--allow-insecure-path": serve.allowInsecurePath = true
-                case "--renderer", "--cpu-seconds":
+                case "--renderer", "--cpu-seconds", "--parent":
                     guard index + 1 < rest.count else { throw SandboxProtocolError("\(rest[index]) needs a value") }
                     if rest[index] == "--renderer" {
                         serve.renderers.append(rest[index + 1])
                     } else {
-                        guard let seconds = Int(rest[index + 1]), seconds >= 0 else { throw SandboxProtocolError("--cpu-seconds needs a whole number") }
-                        serve.cpuSeconds = seconds
+                        guard let number = Int32(rest[index + 1]), number >= 0 else { throw SandboxProtocolError("\(rest[index]) needs a whole number") }
+                        if rest[index] == "--parent" { serve.parent = number } else { serve.cpuSeconds = Int(number) }
                     }
                     index += 1
                 case let option where option.hasPrefix("--"):
