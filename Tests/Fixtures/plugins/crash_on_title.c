@@ -9,11 +9,7 @@
 
 #include "fixture_common.h"
 
-static hud_status_t crash_layout(const hud_renderer_descriptor_t *self,
-                                 const hud_complications_t *complications,
-                                 const hud_environment_t *environment,
-                                 const hud_interaction_t *interaction,
-                                 hud_layout_t *layout) {
+FIXTURE_LAYOUT_FUNCTION(crash_layout) {
     (void)self;
     (void)complications;
     (void)interaction;
