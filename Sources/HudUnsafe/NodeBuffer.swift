@@ -52,15 +52,7 @@ package final class PluginRenderer {
         defer { frameInUse = false }
         var output = hud_layout_t()
         _ = try call(snapshot, environment, interaction, &output)
-        do {
-            try LayoutValidator.validate(output, nodes: UnsafeRawPointer(buffer.nodes), stride: buffer.stride)
-        } catch {
-            throw error.registryError(info)
-        }
-        let current = buffer
-        return withExtendedLifetime(current) {
-            body(LayoutFrame(validated: output, nodes: UnsafeRawPointer(current.nodes), stride: current.stride))
-        }
+        return try buffer.withValidatedFrame(output, info: info, body)
     }
 
     private func call(_ snapshot: CComplications, _ environment: HudEnvironment, _ interaction: HudInteraction,
@@ -176,6 +168,20 @@ package final class LayoutBuffer {
         output.node_stride = UInt32(stride)
         output.nodes = nodes
         output.capacity = UInt32(capacity)
+    }
+
+    /// Validates the first `output.count` nodes in place and hands `body`
+    /// a frame over them, keeping this buffer alive while it reads (the one
+    /// path from written nodes to a `LayoutFrame`, in-process and remote).
+    package func withValidatedFrame<R>(_ output: hud_layout_t, info: RendererInfo, _ body: (LayoutFrame) -> R) throws(RegistryError) -> R {
+        do {
+            try LayoutValidator.validate(output, nodes: UnsafeRawPointer(nodes), stride: stride)
+        } catch {
+            throw error.registryError(info)
+        }
+        return withExtendedLifetime(self) {
+            body(LayoutFrame(validated: output, nodes: UnsafeRawPointer(nodes), stride: stride))
+        }
     }
 
     /// Records how much of the buffer a call may have written.

@@ -203,15 +203,7 @@ package final class RemoteLayoutImport {
             node.pointee.label = try pointer(node.pointee.label, index, "label", stringBytes, info)
             node.pointee.accessibility_label = try pointer(node.pointee.accessibility_label, index, "accessibility_label", stringBytes, info)
         }
-        do {
-            try LayoutValidator.validate(output, nodes: UnsafeRawPointer(nodes.nodes), stride: nodes.stride)
-        } catch {
-            throw error.registryError(info)
-        }
-        let current = nodes
-        return withExtendedLifetime(current) {
-            body(LayoutFrame(validated: output, nodes: UnsafeRawPointer(current.nodes), stride: current.stride))
-        }
+        return try nodes.withValidatedFrame(output, info: info, body)
     }
 
     private func pointer(_ token: UnsafePointer<CChar>?, _ index: Int, _ field: String, _ stringBytes: Int,
@@ -231,17 +223,7 @@ extension SystemCalls {
     package static func socketPair() -> Result<(Int32, Int32), SystemError> {
         var fds: [Int32] = [-1, -1]
         guard hud_system_socketpair(&fds) == 0 else { return .failure(.current) }
-        // Numbered at 10 or above (see `SharedRegion.create`).
-        let first = fcntl(fds[0], F_DUPFD_CLOEXEC, 10), second = fcntl(fds[1], F_DUPFD_CLOEXEC, 10)
-        let error = SystemError.current
-        close(fds[0])
-        close(fds[1])
-        guard first >= 0, second >= 0 else {
-            if first >= 0 { close(first) }
-            if second >= 0 { close(second) }
-            return .failure(error)
-        }
-        return .success((first, second))
+        return moveAboveStandard(fds[0], fds[1])
     }
 
     /// `pidfd_open(pid)`: readable once `pid` has exited; nil if the kernel has none.

@@ -367,17 +367,23 @@ extension SystemCalls {
     package static func makePipe() -> Result<(read: Int32, write: Int32), SystemError> {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { return .failure(.current) }
-        let read = fcntl(fds[0], F_DUPFD_CLOEXEC, 10)
-        let write = fcntl(fds[1], F_DUPFD_CLOEXEC, 10)
+        return moveAboveStandard(fds[0], fds[1]).map { (read: $0.0, write: $0.1) }
+    }
+
+    /// Replaces two descriptors by close-on-exec copies numbered at 10 or
+    /// above, so a child's `dup2` onto 0–4 can never clobber them; on
+    /// failure both are closed.
+    package static func moveAboveStandard(_ first: Int32, _ second: Int32) -> Result<(Int32, Int32), SystemError> {
+        let a = fcntl(first, F_DUPFD_CLOEXEC, 10), b = fcntl(second, F_DUPFD_CLOEXEC, 10)
         let error = SystemError.current
-        close(fds[0])
-        close(fds[1])
-        guard read >= 0, write >= 0 else {
-            if read >= 0 { close(read) }
-            if write >= 0 { close(write) }
+        close(first)
+        close(second)
+        guard a >= 0, b >= 0 else {
+            if a >= 0 { close(a) }
+            if b >= 0 { close(b) }
             return .failure(error)
         }
-        return .success((read, write))
+        return .success((a, b))
     }
 
     package static func setNonBlocking(_ fd: Int32) {
