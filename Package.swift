@@ -1,4 +1,5 @@
 // swift-tools-version: 6.2
+// SPDX-License-Identifier: MIT
 // The Hudson HUD renderer registry: a stable C ABI for HUD renderers, a host
 // that loads them with dlopen, the three built-in styles, and the `hudhost` CLI.
 //

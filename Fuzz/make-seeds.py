@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Writes the checked-in seed corpora under Fuzz/corpus/ (run once by hand
 after a format change; Fuzz/run.sh only reads them).
 

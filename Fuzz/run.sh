@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Builds the libFuzzer targets in Fuzz/Targets and runs each for a bounded
 # time; fails if any target finds a crash, a sanitizer report, a leak or a
 # hang.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Runs the Swift Testing suite under a sanitizer and fails on any report.
 #
 #   Scripts/sanitizer-tests.sh address [swift test options...]   # ASan + LeakSanitizer

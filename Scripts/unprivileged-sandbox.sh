@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The sandbox as an unprivileged user (CI runs as root; the layers must hold
 # for both). Creates a system user, has it scan a plugin whose init() tries
 # to escape (Tests/Fixtures/discovery/escape_attempts.c: write a file the

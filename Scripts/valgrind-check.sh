@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # valgrind memcheck over hudhost list, probe, render and validate, on the
 # built-ins and ExampleRing (the SwiftPM-built libExampleRing.so and the
 # standalone C build a plugin author makes). Fails on any memcheck error or

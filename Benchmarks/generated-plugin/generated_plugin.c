@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * generated_plugin.c — one source, compiled N times with a different
  * -DHUDGEN_INDEX=<4 digits> into N distinct plugins for hudbench's discovery

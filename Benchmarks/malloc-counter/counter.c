@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * counter.c — a malloc-counting interposer for hudbench.
  *

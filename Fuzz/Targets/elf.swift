@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer entry point: the ELF metadata reader and the .hud_renderers record parser.
 // What is done with each input: FuzzHarness.elf in
 // Tests/hudhostTests/FuzzHarness.swift, which Fuzz/run.sh compiles into

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer entry point: the --events grammar (Docs/EVENTS.md), played against a demo shell.
 // What is done with each input: FuzzHarness.events in
 // Tests/hudhostTests/FuzzHarness.swift, which Fuzz/run.sh compiles into

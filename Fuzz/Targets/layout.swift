@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer entry point: the layout validator fed arbitrary node buffers.
 // What is done with each input: FuzzHarness.layout in
 // Tests/hudhostTests/FuzzHarness.swift, which Fuzz/run.sh compiles into

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer entry point: scene files (Docs/SCENES.md) from raw bytes to pixels.
 // What is done with each input: FuzzHarness.scene in
 // Tests/hudhostTests/FuzzHarness.swift, which Fuzz/run.sh compiles into

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ring.c — ExampleRing, a Hudson HUD renderer in plain C11.
  *

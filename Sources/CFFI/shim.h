@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // libffi for Swift. The globals libffi exports (ffi_type_void, ...) are
 // mutable C globals that Swift 6 rejects as not concurrency-safe; they are
 // reached through these accessors instead. libffi never writes them after

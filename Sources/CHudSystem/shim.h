@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Small Linux shims the Glibc module does not expose to Swift.
 // Every symbol carries the hud_system_ prefix.
 #ifndef HUD_SYSTEM_SHIM_H

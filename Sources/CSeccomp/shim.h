@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // libseccomp for Swift: seccomp_rule_add is variadic, which Swift cannot
 // call, so the rules the sandbox needs are built here. Every symbol carries
 // the hud_seccomp_ prefix.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 public import HudRegistry
 /// Draws a layout to scale in the terminal, like the seed's diagram: the
 /// screen outline, the navigation bar with its title, containers (the tray,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 package import HudRegistry
 /// The JSON form of layouts and renderer descriptions. The schema is
 /// documented in Docs/JSON.md and Docs/schemas/; every document carries

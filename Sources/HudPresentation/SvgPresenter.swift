@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 public import HudRegistry
 /// Draws a layout as a standalone SVG 1.1 picture of the screen at 1× points:
 /// the device outline with its display corner radius, the background (the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 public import HudRegistry
 /// The seed's example complications: list, menu, settings, shell, and the
 /// accent center whose long-press modes switch render styles. The modes

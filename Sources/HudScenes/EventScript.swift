@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 public import HudRegistry
 /// A small language for scripting the shell (`hudhost render --events`):
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 public import HudRegistry
 /// A named action in a scene file. Scene files cannot carry closures, so a
 /// slot's action is a small command the host carries out when it fires.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 public import HudRegistry
 /// A JSON scene: the complications a page publishes (with named actions),
 /// its title and the style to render it with. Schema: Docs/SCENES.md.

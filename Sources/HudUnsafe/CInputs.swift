@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 package import HudModel
 package import HudRendererAPI
 import Glibc

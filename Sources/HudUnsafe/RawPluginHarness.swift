@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 package import HudModel
 import HudRendererAPI
 import BuiltinRenderers

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import HudRegistry
 import HudScenes
 import HudUnsafe

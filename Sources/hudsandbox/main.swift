@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // hudsandbox: the sandboxed child the host starts to run plugin code it
 // does not trust in its own process (a scan of a file without metadata, a
 // conformance run, a fresh-process digest, an out-of-process renderer). Its command line is a

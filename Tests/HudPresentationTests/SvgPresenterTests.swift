@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 @testable import HudRegistry
 @testable import HudUnsafe
 @testable import HudScenes

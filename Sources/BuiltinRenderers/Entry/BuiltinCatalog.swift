@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import HudRendererAPI
 
 /// The built-ins' renderer descriptors: three `hud_renderer_descriptor_t`

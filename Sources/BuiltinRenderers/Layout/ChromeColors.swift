@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import HudRendererAPI
 
 /// Every color the built-ins draw with, resolved from the host's palette

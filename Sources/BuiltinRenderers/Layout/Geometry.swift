@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import HudRendererAPI
 
 /// The built-in styles' metrics, in points, and the rect arithmetic they

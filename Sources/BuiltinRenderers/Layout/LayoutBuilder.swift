@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import HudRendererAPI
 
 /// Collects one layout's nodes in the LTR working frame, then writes them to

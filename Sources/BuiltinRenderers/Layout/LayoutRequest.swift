@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import HudRendererAPI
 
 /// One layout() call's inputs, validated and read once.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import HudRendererAPI
 
 /// `.minimal`: the center slot only, for focus and takeover flows.

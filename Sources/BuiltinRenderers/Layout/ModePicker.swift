@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import HudRendererAPI
 
 /// The long-press mode picker: a card of mode items (icon over label) next

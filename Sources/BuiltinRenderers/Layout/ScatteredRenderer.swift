@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import HudRendererAPI
 
 /// `.scattered`: all five slots float as overlays; no tray, no inset.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import HudRendererAPI
 
 /// A slot and its optional secondary chip, placed as one unit: the group is

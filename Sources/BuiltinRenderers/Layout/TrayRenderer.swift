@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import HudRendererAPI
 
 /// `.tray`, the default: the top two slots become navigation-bar items; the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// The iPhone screens the host can lay out for (the reference device table).
 public struct DevicePreset: Sendable, Hashable {
     /// CLI name, e.g. `iphone-16-pro`.

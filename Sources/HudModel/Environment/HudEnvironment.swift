@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Everything about the screen and the user a renderer may depend on.
 /// The host builds it (usually from a `DevicePreset`); the registry marshals
 /// it into the ABI's `hud_environment_t` for each layout call.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// A size in points.
 public struct HudSize: Sendable, Hashable, Codable {
     public var width: Double

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Dynamic Type categories and their body-size scale factors (size / 17).
 public enum TextSizeCategory: String, Sendable, Hashable, CaseIterable, Codable {
     case extraSmall = "xS"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// What hit testing reads from a node: the one rule shared by `HudLayout`
 /// and the in-place frame view, so the two can never disagree.
 package protocol HitTestable {

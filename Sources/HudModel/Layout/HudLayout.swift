@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// What a renderer returned for one (complications, environment,
 /// interaction): validated and decoded into Swift values. The one node list
 /// that every presenter (ASCII, SVG, JSON) and hit testing read.

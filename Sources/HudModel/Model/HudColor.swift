@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// An sRGB color with straight (not premultiplied) alpha, 8 bits a channel.
 /// Crosses the ABI as `0xRRGGBBAA`.
 public struct HudColor: Sendable, Hashable, CustomStringConvertible {

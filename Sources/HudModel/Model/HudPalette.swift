@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Hudson's color tokens. `HudPalette.stable` is the stable dark palette of
 /// the design tokens; `.hudson` appearance always uses it. `HudPalette.light`
 /// is what `.system` appearance uses when the scheme is light (see

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// The five programmable affordances a page publishes, one optional slot per
 /// position (the seed's `HudPhoneComplications`).
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Which renderer the shell dispatches the published complications to.
 ///
 /// The paved path is a variant enum (`.tray`, `.scattered`, `.minimal`);

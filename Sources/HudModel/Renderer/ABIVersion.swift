@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import HudRendererAPI
 
 /// An ABI version, `major.minor`. Majors must match between a plugin and

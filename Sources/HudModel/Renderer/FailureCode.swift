@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Why a plugin file or a renderer failed, as a stable code: the one list
 /// every report uses (`RegistryError.code`, the registry cache, `hudhost
 /// list`/`why`/`probe` text and JSON). The raw values are the kebab-case

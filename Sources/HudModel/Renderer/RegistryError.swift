@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Everything that can go wrong loading, registering or running a renderer.
 /// Each case carries where (path, renderer id) and why; `description` says
 /// what to do next. The library never prints and never exits: callers decide.

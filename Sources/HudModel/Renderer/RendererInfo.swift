@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// One renderer's description: what its descriptor says once loaded, or
 /// what its file's `.hud_renderers` metadata record says without running it
 /// (then `summary` is empty: records carry no description). The one type

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// A renderer description as a JSON record — what the registry cache
 /// stores and what a sandboxed scan child replies — one encoding read and
 /// written by both: `{"id", "name", "version", "vendor", "abi" (packed),

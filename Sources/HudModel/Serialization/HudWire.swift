@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The byte encoding of a layout call's inputs, for a renderer that runs in
 // another process (the out-of-process renderer host, Docs/ISOLATION.md):
 // the complications (without their closures), the environment and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// A strict JSON parser over UTF-8 bytes, with limits against hostile input:
 /// nesting depth, document size and string length. Errors carry the line
 /// and column.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// A JSON document with object keys kept in order, so output is stable and
 /// reads well (`schemaVersion` first). Parsing is strict RFC 8259 with
 /// limits, and errors say where (line:column) and why.

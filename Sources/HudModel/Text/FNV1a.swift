@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// 64-bit FNV-1a: a fast, stable, non-cryptographic hash for cache file
 /// names, layout digests and seeds. Not for anything an attacker chooses.
 package struct FNV1a: Sendable, Hashable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Small string helpers shared by the parsers of the package.
 extension StringProtocol {
     package func trimmingWhitespace() -> String {

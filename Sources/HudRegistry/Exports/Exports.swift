@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A host links HudRegistry and sees the whole host API: the seed's model,
 // the environment, layouts and renderer descriptions live in HudModel (the
 // vocabulary the internal HudUnsafe target also speaks) and are re-exported

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 package import HudUnsafe
 
 /// The set of renderers a host can dispatch to. Built-ins and plugins

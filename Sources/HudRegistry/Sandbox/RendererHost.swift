@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import Glibc
 package import HudUnsafe
 import Synchronization

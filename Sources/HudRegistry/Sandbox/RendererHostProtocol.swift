@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import HudUnsafe
 
 // The frames between the host and an out-of-process renderer host

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// The protocol between the host and its sandboxed child (`hudsandbox`),
 /// both halves in one file: what the parent asks (a `SandboxRequest`,
 /// written as the child's command line) and what the child answers (JSON

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// One page of the shell's page tree: a title, the complications it
 /// publishes (nil: it publishes nothing) and its child content.
 ///

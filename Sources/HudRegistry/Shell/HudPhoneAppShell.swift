@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import HudUnsafe
 /// The seed's `HudPhoneAppShell`, headless: a navigation stack of pages,
 /// the complications they publish (last non-nil writer wins), a render

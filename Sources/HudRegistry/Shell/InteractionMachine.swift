@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// The host-owned gesture state machine: turns timestamped pointer events
 /// and the current layout into presses, taps, long presses, picker reveals
 /// and the actions to fire. Renderers never see gestures; they only get the

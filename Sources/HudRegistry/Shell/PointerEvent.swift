@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// One pointer event fed to the shell, with an explicit timestamp in
 /// seconds. Time only moves through these timestamps: nothing sleeps, so
 /// interaction is deterministic and testable.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * hud_renderer.h — the Hudson HUD renderer ABI, version 1.0.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 import HudRegistry
 import HudPresentation
 import HudScenes

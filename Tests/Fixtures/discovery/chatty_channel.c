@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * chatty_channel.c — no metadata section. Its init() abuses the sandbox's
  * result channel (descriptor 3), as HUD_CHATTY says:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * control_chars_descriptor.c — a descriptor name with a newline and an ANSI
  * escape, which would draw a fake row in `hudhost list`. No metadata

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * control_chars_metadata.c — a .hud_renderers record whose vendor carries a
  * carriage return and an escape sequence. Listing must report bad-metadata

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * crash_on_load.c — no metadata section, and init() dereferences NULL.
  * Scanning it must become a `crashed` failure record; the host survives.

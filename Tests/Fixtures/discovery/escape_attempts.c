@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * escape_attempts.c — no metadata section, so it is scanned in the sandbox.
  * Its init() uses its private scratch directory ($TMPDIR, which must work

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * hang_on_load.c — no metadata section, and init() never returns.
  * Scanning it must become a `timed-out` failure record.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * meta_crash_on_load.c — a correct .hud_renderers section (so listing it
  * runs no code), but init() dereferences NULL. Its first load must happen

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * meta_good.c — a correct plugin that also carries its metadata in the
  * .hud_renderers ELF section, so `hudhost list` never needs to run it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * meta_mismatch.c — its .hud_renderers record says version 9.9.9 while the
  * descriptor says 1.0.0. Listing shows the metadata; loading reports

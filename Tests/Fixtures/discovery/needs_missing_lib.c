@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * needs_missing_lib.c — linked against libhudmissingdep.so, which the test
  * deletes after linking: dlopen fails with "cannot open shared object

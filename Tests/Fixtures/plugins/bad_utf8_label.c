@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bad_utf8_label.c — broken at layout time: its one node's label holds
  * bytes that are not UTF-8 (0xFF 0xFE). Expected from layout:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * calls_action_in_layout.c — loads fine, but layout() calls the center
  * slot's action, which the ABI forbids. Expected from layout:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * count_over_capacity.c — broken at layout time: returns HUD_STATUS_OK with
  * count = capacity + 5 (it writes nothing, so never past the buffer). OK

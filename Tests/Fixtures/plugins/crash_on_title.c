@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * crash_on_title.c — a correct plugin that aborts in layout() when the
  * navigation title is "crash" (a crash a test can trigger mid-session).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * duplicate_id.c — a correct plugin whose renderer id, org.fixture.simple,
  * is also good_simple's. Loaded after good_simple, the host must keep

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fixture_common.h — boilerplate shared by the test fixture plugins.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * good_many_nodes.c — a correct renderer (org.fixture.many) that emits 200
  * non-interactive container nodes, more than the host's first buffer (64

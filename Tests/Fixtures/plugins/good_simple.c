@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * good_simple.c — a correct plugin with two renderers.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * init_fails.c — broken: init() returns HUD_STATUS_INTERNAL_ERROR. The host
  * must not use the plugin (nor call deinit() for that init()).

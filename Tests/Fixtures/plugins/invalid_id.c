@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * invalid_id.c — broken: the renderer id "Not A Valid Id" is not
  * lowercase reverse-DNS. Expected: RegistryError.invalidDescriptor on the

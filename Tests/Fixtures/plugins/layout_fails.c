@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * layout_fails.c — loads fine, but layout() always returns
  * HUD_STATUS_UNSUPPORTED. Expected from layout: RegistryError.layoutFailed

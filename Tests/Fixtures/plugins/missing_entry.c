@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * missing_entry.c — broken: a valid shared object that exports no
  * hud_renderer_get_entry. It exports a near miss instead (the kind of typo

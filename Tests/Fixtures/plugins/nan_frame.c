@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * nan_frame.c — broken at layout time: loads fine, but its one node has
  * frame.x = NaN. Expected from layout: RegistryError.invalidLayout, node 0,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * null_layout.c — broken: the descriptor's layout function is NULL.
  * Expected: RegistryError.invalidDescriptor on the field "layout", and no

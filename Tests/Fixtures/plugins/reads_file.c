@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * reads_file.c — a renderer that tries to open, for reading, the file named
  * by the center slot's label, and says in its one node's label whether it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * small_descriptor.c — broken: the one descriptor's struct_size is 16,
  * smaller than the ABI 1.0 descriptor. Everything else is correct.

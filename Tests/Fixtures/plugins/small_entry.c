@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * small_entry.c — broken: hud_entry_t.struct_size is 8, smaller than the
  * ABI 1.0 entry structure (the host must not read the function pointers).

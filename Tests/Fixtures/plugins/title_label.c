@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * title_label.c — a correct plugin whose one node's label points INTO the
  * environment (navigation_title), which the header allows ("point into the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * wrong_major.c — broken: built for renderer ABI 2.0 (major 2), which this
  * host (major 1) must refuse before calling anything else in the plugin.

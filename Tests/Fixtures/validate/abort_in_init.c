@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * abort_in_init.c — init() calls abort() (SIGABRT). Caught by: abi-init (crashed).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * calls_action.c — layout() calls the center slot's action. Caught by: output-no-action-calls.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * chip_inner_side.c — Corner chips are on the slot's inner side. Caught by: geometry-chip-side.
  */

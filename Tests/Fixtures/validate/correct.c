@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * correct.c — A correct renderer: breaks no rule (the control).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * crash_in_layout.c — layout() dereferences a NULL pointer (SIGSEGV). Caught by: layout-basic (crashed).
  */

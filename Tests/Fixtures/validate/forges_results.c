@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * forges_results.c — layout() dereferences a NULL pointer, and init(),
  * when it runs inside a `validate` child, writes the child's result frames

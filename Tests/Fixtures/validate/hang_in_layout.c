@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * hang_in_layout.c — layout() never returns. Caught by: layout-basic (timed-out).
  */

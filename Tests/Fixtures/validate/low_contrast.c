@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * low_contrast.c — Standard and destructive slots draw their icon in hairline_standard. Caught by: a11y-contrast.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * missing_entry.c — Exports no hud_renderer_get_entry. Caught by: abi-entry-symbol.
  */

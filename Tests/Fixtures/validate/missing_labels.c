@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * missing_labels.c — Slots have no accessibility label. Caught by: a11y-labels.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * modifies_input.c — layout() increments complications->reserved. Caught by: output-inputs-unchanged.
  */

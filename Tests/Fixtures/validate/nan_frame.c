@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * nan_frame.c — The center slot's frame.x is NaN. Caught by: geometry-finite.
  */

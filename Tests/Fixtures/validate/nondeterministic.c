@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * nondeterministic.c — Every other call shifts every node 0.25 pt right (a call counter). Caught by: determinism-repeat.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * overflow_buffer.c — Writes every node it counts, ignoring the capacity (the count and status stay right). Caught by: output-guard-bytes; in a real host the overrun corrupts the heap, so the host's own run also fails robust-modes (64 modes: the renderer host crashes).
  */

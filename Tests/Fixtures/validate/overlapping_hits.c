@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * overlapping_hits.c — Control chips' hit regions are 16 pt wider, reaching into their slot's. Caught by: geometry-hit-overlap.
  */

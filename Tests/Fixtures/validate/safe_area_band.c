@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * safe_area_band.c — The top slots sit halfway up the top safe-area inset. Caught by: geometry-safe-bands.
  */

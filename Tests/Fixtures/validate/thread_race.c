@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * thread_race.c — Declares HUD_CAPABILITY_THREAD_SAFE but builds each node in one static scratch node. Caught by: thread-safety.
  */

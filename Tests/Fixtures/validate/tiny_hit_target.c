@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tiny_hit_target.c — Slots have a 30x30 visual and hit region. Caught by: geometry-hit-size.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * validate_base.h — a correct, complete renderer for the `hudhost validate`
  * fixtures. Each fixture defines at most a couple of VB_* hooks before

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * wrong_count.c — With a short buffer it reports capacity + 1 instead of the count it needs. Caught by: output-needed-count.
  */

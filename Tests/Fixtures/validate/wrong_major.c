@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * wrong_major.c — Built for ABI 2.0. Caught by: abi-version.
  */

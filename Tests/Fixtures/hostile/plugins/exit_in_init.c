@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * exit_in_init.c — a plugin whose init() calls exit(7). No metadata
  * section, so discovery scans it in a sandboxed child: the host survives

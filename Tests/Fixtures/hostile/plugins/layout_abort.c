@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * layout_abort.c — a renderer whose layout() calls abort() (SIGABRT).
  * Its init() is fine, so discovery lists it and the trial load passes;

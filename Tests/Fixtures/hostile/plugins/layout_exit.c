@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * layout_exit.c — a renderer whose layout() calls exit(0): in-process this made render --format json exit 0 with empty stdout.
  * Its init() is fine, so discovery lists it and the trial load passes;

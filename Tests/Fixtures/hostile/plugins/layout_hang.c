@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * layout_hang.c — a renderer whose layout() never returns (a busy loop).
  * Its init() is fine, so discovery lists it and the trial load passes;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * layout_overrun.c — a renderer whose layout() writes past the end of its node buffer, a byte per page, until the first unmapped page (SIGSEGV).
  * Its init() is fine, so discovery lists it and the trial load passes;

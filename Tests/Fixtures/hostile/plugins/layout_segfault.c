@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * layout_segfault.c — a renderer whose layout() writes through a null pointer (SIGSEGV).
  * Its init() is fine, so discovery lists it and the trial load passes;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * layout_stack_overflow.c — a renderer whose layout() recurses without end until the stack overflows.
  * Its init() is fine, so discovery lists it and the trial load passes;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * layout_wild_pointer.c — a renderer whose layout() returns a node whose label points at unmapped memory.
  * Its init() is fine, so discovery lists it and the trial load passes;

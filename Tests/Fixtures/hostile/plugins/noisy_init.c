@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * noisy_init.c — a plugin that writes to standard output while it loads:
  * its constructor writes straight to file descriptor 1, and init() leaves
