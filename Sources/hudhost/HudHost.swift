@@ -20,19 +20,30 @@ enum HudHost {
         CommandEntry(DoctorCommand.self),
         CommandEntry(SdkCommand.self),
         CommandEntry(ValidateCommand.self),
+        CommandEntry(CompletionsCommand.self),
+        CommandEntry(ManCommand.self),
     ]
+
+    /// hudhost's release; `--version` prints it with the ABI version.
+    static let version = "1.0.0"
+
+    /// The commands a user sees: in the usage list, the man pages and the
+    /// completions.
+    static var documentedCommands: [CommandEntry] { commands.filter { !$0.isHidden && !$0.name.hasPrefix("_") } }
 
     static let usage = """
         hudhost — the Hudson HUD renderer host
 
         USAGE: hudhost <command> [options]
+               hudhost --version
 
         COMMANDS
-        \(commands.filter { !$0.name.hasPrefix("_") && !$0.isHidden }.map { "  " + $0.name.padding(10) + $0.summary }.joined(separator: "\n"))
+        \(documentedCommands.map { "  " + $0.name.padding(12) + $0.summary }.joined(separator: "\n"))
 
         Run `hudhost <command> --help` for a command's options and examples.
 
         GLOBAL OPTIONS
+          --version           print hudhost's version and the renderer ABI version
           --require-sandbox   run plugin code only where every sandbox layer is
                               active (the same as HUD_REQUIRE_SANDBOX=1; see
                               `hudhost doctor` and Docs/ISOLATION.md)
@@ -60,6 +71,10 @@ enum HudHost {
             Output.error(usage)
             return .usage
         }
+        if name == "--version" {
+            Output.line("hudhost \(version) (renderer ABI \(SdkCommand.abiVersion))")
+            return .ok
+        }
         if ["--help", "-h", "help"].contains(name) {
             if arguments.count > 1, let command = commands.first(where: { $0.name == arguments[1] }) {
                 Output.out(command.help + "\n")
@@ -69,7 +84,7 @@ enum HudHost {
             return .ok
         }
         guard let command = commands.first(where: { $0.name == name }) else {
-            Output.error("hudhost: unknown command '\(name)'; commands: \(commands.filter { !$0.isHidden && !$0.name.hasPrefix("_") }.map(\.name).joined(separator: ", "))")
+            Output.error("hudhost: unknown command '\(name)'; commands: \(documentedCommands.map(\.name).joined(separator: ", "))")
             return .usage
         }
         let result: Result<ExitCode, UsageError>

@@ -8,12 +8,33 @@ import HudUnsafe
 /// so unknown or malformed input is a usage error before any work starts.
 struct Arguments {
     struct Option: Sendable {
+        /// What an option's value is, for the shell completions.
+        enum Value: Sendable, Equatable {
+            /// Free text (a number, a title, an id).
+            case text
+            /// A path to a file.
+            case file
+            /// A path to a directory.
+            case directory
+            /// One of these words.
+            case choices([String])
+        }
+
         let name: String
         let takesValue: Bool
         let repeatable: Bool
+        let value: Value?
+        /// Used between hudhost and its own children only: accepted, but
+        /// neither documented nor completed.
+        var isInternal = false
 
-        static func flag(_ name: String) -> Option { Option(name: name, takesValue: false, repeatable: false) }
-        static func value(_ name: String, repeatable: Bool = false) -> Option { Option(name: name, takesValue: true, repeatable: repeatable) }
+        static func flag(_ name: String) -> Option { Option(name: name, takesValue: false, repeatable: false, value: nil) }
+        static func internalFlag(_ name: String) -> Option {
+            Option(name: name, takesValue: false, repeatable: false, value: nil, isInternal: true)
+        }
+        static func value(_ name: String, _ value: Value = .text, repeatable: Bool = false) -> Option {
+            Option(name: name, takesValue: true, repeatable: repeatable, value: value)
+        }
     }
 
     private(set) var values: [String: [String]] = [:]

@@ -17,10 +17,14 @@ protocol Command: SendableMetatype {
     func run() -> ExitCode
     /// Internal commands (e.g. `_sandbox`) are left out of the usage list.
     static var isHidden: Bool { get }
+    /// What the command's arguments are, for the shell completions; nil
+    /// when it takes none.
+    static var arguments: Arguments.Option.Value? { get }
 }
 
 extension Command {
     static var isHidden: Bool { false }
+    static var arguments: Arguments.Option.Value? { nil }
 }
 
 /// A subcommand as plain values. hudhost dispatches through these rather
@@ -32,6 +36,7 @@ struct CommandEntry: Sendable {
     let help: String
     let options: [Arguments.Option]
     let isHidden: Bool
+    let arguments: Arguments.Option.Value?
     let execute: @Sendable (Arguments) -> Result<ExitCode, UsageError>
 
     init<C: Command>(_ command: C.Type) {
@@ -40,6 +45,7 @@ struct CommandEntry: Sendable {
         help = C.help
         options = C.options
         isHidden = C.isHidden
+        arguments = C.arguments
         execute = { arguments in
             do throws(UsageError) {
                 return .success(try C(arguments).run())
@@ -53,8 +59,8 @@ struct CommandEntry: Sendable {
 /// Options every registry-using command shares.
 struct RegistryOptions {
     static let options: [Arguments.Option] = [
-        .value("--plugin", repeatable: true), .flag("--builtin-only"), .flag("--allow-insecure-path"), .flag("--no-cache"),
-        .value("--isolation"), .value("--layout-timeout"),
+        .value("--plugin", .file, repeatable: true), .flag("--builtin-only"), .flag("--allow-insecure-path"), .flag("--no-cache"),
+        .value("--isolation", .choices(RendererIsolation.allCases.map(\.rawValue))), .value("--layout-timeout"),
     ]
 
     static let help = """
@@ -169,8 +175,9 @@ struct RegistryOptions {
 /// Options describing the screen and the user, shared by render and probe.
 struct EnvironmentOptions {
     static let options: [Arguments.Option] = [
-        .value("--device"), .flag("--landscape"), .flag("--rtl"), .value("--scheme"), .value("--appearance"),
-        .value("--text-size"), .value("--title"), .flag("--reduce-transparency"), .flag("--increase-contrast"),
+        .value("--device", .choices(DevicePreset.all.map(\.id))), .flag("--landscape"), .flag("--rtl"),
+        .value("--scheme", .choices(["dark", "light"])), .value("--appearance", .choices(["hudson", "system"])),
+        .value("--text-size", .choices(TextSizeCategory.allCases.map(\.rawValue))), .value("--title"), .flag("--reduce-transparency"), .flag("--increase-contrast"),
     ]
 
     static let help = """

@@ -14,7 +14,7 @@ struct DemoCommand: Command {
     static let name = "demo"
     static let summary = "Walk the seed's demo through every registered style; write SVGs"
     static let options: [Arguments.Option] = RegistryOptions.options + EnvironmentOptions.options + [
-        .value("--out"), .flag("--no-svg"), .value("--columns"), .flag("--quiet"), .flag("--help"),
+        .value("--out", .directory), .flag("--no-svg"), .value("--columns"), .flag("--quiet"), .flag("--help"),
     ]
     static let help = """
         USAGE: hudhost demo [--out DIR] [--no-svg] [--device ID] [--rtl] [options]

@@ -11,8 +11,9 @@ import HudUnsafe
 struct ProbeCommand: Command {
     static let name = "probe"
     static let summary = "Load one plugin or renderer and describe it, with a sample layout"
+    static let arguments: Arguments.Option.Value? = .file
     static let options: [Arguments.Option] = RegistryOptions.options + EnvironmentOptions.options + [
-        .flag("--json"), .flag("--no-sample"), .flag("--in-process"), .flag("--sandbox-child"), .flag("--help"),
+        .flag("--json"), .flag("--no-sample"), .flag("--in-process"), .internalFlag("--sandbox-child"), .flag("--help"),
     ]
     static let help = """
         USAGE: hudhost probe <path-to-.so | renderer-id> [--json] [--no-sample] [options]

@@ -12,8 +12,9 @@ struct RenderCommand: Command {
     static let name = "render"
     static let summary = "Lay out complications with a renderer and draw them (ascii, svg, json)"
     static let options: [Arguments.Option] = RegistryOptions.options + EnvironmentOptions.options + [
-        .value("--style"), .value("--format"), .flag("--json"), .value("--scene"), .value("--reveal"), .value("--columns"),
-        .value("--events"), .value("--long-press"), .value("--out"), .flag("--hit-regions"), .flag("--stats"), .flag("--help"),
+        .value("--style"), .value("--format", .choices(["ascii", "svg", "json"])), .flag("--json"), .value("--scene", .file),
+        .value("--reveal", .choices(Position.allCases.map(\.description))), .value("--columns"),
+        .value("--events"), .value("--long-press"), .value("--out", .file), .flag("--hit-regions"), .flag("--stats"), .flag("--help"),
     ]
     static let help = """
         USAGE: hudhost render [--style ID] [--device ID] [--rtl] [--format ascii|svg|json]

@@ -13,9 +13,10 @@ import HudUnsafe
 struct ValidateCommand: Command {
     static let name = "validate"
     static let summary = "Check plugins or renderers against the ABI and layout rules (conformance suite)"
+    static let arguments: Arguments.Option.Value? = .file
     static let options: [Arguments.Option] = [
-        .value("--profile"), .value("--include", repeatable: true), .value("--exclude", repeatable: true), .value("--seed"),
-        .flag("--in-process"), .value("-j"), .value("--jobs"), .value("--format"), .value("--output"), .flag("--werror"),
+        .value("--profile", .choices(ConformanceProfile.allCases.map(\.rawValue))), .value("--include", repeatable: true), .value("--exclude", repeatable: true), .value("--seed"),
+        .flag("--in-process"), .value("-j"), .value("--jobs"), .value("--format", .choices(["text", "json", "junit", "tap"])), .value("--output", .file), .flag("--werror"),
         .flag("--list-checks"), .flag("--json"), .value("--timeout"), .value("--fuzz-iterations"), .value("--memory-mb"),
         .value("--cpu-seconds"), .flag("--verbose"), .flag("--help"),
     ]
@@ -51,7 +52,8 @@ struct ValidateCommand: Command {
           --output FILE       write the report to FILE instead of stdout
           --werror            warnings count as failures for the exit code
           --timeout S         seconds a single check may run (default 60)
-          --fuzz-iterations N random inputs per renderer for `fuzz` (default 150)
+          --fuzz-iterations N
+                              random inputs per renderer for `fuzz` (default 150)
           --memory-mb N       address-space limit of the sandbox (default 4096)
           --cpu-seconds N     CPU-time limit of the sandbox (default 600)
           --verbose           text: show details of passed checks too

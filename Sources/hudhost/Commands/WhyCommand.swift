@@ -12,6 +12,7 @@ import HudUnsafe
 struct WhyCommand: Command {
     static let name = "why"
     static let summary = "Explain step by step why a renderer is or is not available"
+    static let arguments: Arguments.Option.Value? = .file
     static let options: [Arguments.Option] = RegistryOptions.options + [.flag("--help")]
     static let help = """
         USAGE: hudhost why <renderer-id | path-to-.so> [--allow-insecure-path] [--no-cache]
@@ -21,6 +22,9 @@ struct WhyCommand: Command {
         security checks, the metadata (ELF section, sandboxed scan or cache), the
         HUD_RENDERERS_DISABLE / HUD_RENDERERS_SELECT filters, the outcome of
         loading the plugin now in a sandboxed child, and its last validation.
+
+        OPTIONS
+        \(RegistryOptions.help)
 
         EXAMPLES
           hudhost why com.hudson.tray

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+import Foundation
+import Testing
+import HudTestSupport
+
+/// Help, man pages and shell completions come from one source per command
+/// (its option declarations and its --help text) and must agree; the
+/// completion scripts must parse and complete; every source carries its
+/// licence line.
+@Suite struct DocumentationTests {
+    static let commands = ["list", "probe", "render", "demo", "why", "cache", "doctor", "sdk", "validate", "completions"]
+
+    static func installed(_ tool: String) -> Bool {
+        ["/usr/bin/", "/bin/", "/usr/local/bin/"].contains { FileManager.default.isExecutableFile(atPath: $0 + tool) }
+    }
+
+    /// The options the fish script completes for `command` (made from the
+    /// declarations), each with its description (made from --help).
+    static func completedOptions(_ fish: String, command: String) -> [String: String] {
+        var options: [String: String] = [:]
+        let prefix = "complete -c hudhost -n '__fish_seen_subcommand_from \(command)' "
+        for line in fish.split(separator: "\n").map(String.init) where line.hasPrefix(prefix) {
+            let words = line.dropFirst(prefix.count).split(separator: " ", maxSplits: 2).map(String.init)
+            guard words.count >= 2, words[0] == "-l" || words[0] == "-s" else { continue }
+            let name = (words[0] == "-l" ? "--" : "-") + words[1]
+            let description = line.firstRange(of: " -d '").map { String(line[$0.upperBound...].dropLast()) } ?? ""
+            options[name] = description
+        }
+        return options
+    }
+
+    /// The option names a man page documents (`.TP` entries starting with `\fB-`).
+    static func documentedOptions(_ page: String) -> Set<String> {
+        var names: Set<String> = []
+        let lines = page.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for (index, line) in lines.enumerated() where line == ".TP" && index + 1 < lines.count {
+            var entry = Substring(lines[index + 1])
+            while let start = entry.firstRange(of: "\\fB\\-") {
+                let rest = entry[start.upperBound...]
+                guard let end = rest.firstRange(of: "\\fR") else { break }
+                names.insert("-" + rest[..<end.lowerBound].replacing("\\-", with: "-"))
+                entry = rest[end.upperBound...]
+            }
+        }
+        return names
+    }
+
+    @Test func everyDeclaredOptionIsDocumentedAndEveryDocumentedOptionIsDeclared() throws {
+        let fish = try HudHost.run(["completions", "fish"])
+        #expect(fish.status == 0)
+        let manDirectory = try FixturePlugins.makeScratchDirectory("man")
+        let man = try HudHost.run(["_man", manDirectory])
+        #expect(man.status == 0, "\(man.stderr)")
+        for command in Self.commands {
+            let completed = Self.completedOptions(fish.stdout, command: command)
+            #expect(completed["--help"] != nil, "\(command): --help is not completed")
+            for (option, description) in completed {
+                #expect(!description.isEmpty, "\(command) \(option) is declared but not documented in `hudhost \(command) --help`")
+            }
+            let page = try String(contentsOfFile: manDirectory + "/hudhost-\(command).1", encoding: .utf8)
+            for option in Self.documentedOptions(page) {
+                #expect(completed[option] != nil, "\(command) \(option) is documented in --help but not declared (so it is refused)")
+            }
+        }
+    }
+
+    @Test func manPagesCoverEveryCommandAndAreCleanRoff() throws {
+        let directory = try FixturePlugins.makeScratchDirectory("man-lint")
+        let result = try HudHost.run(["_man", directory])
+        #expect(result.status == 0)
+        let pages = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        #expect(pages == (["hudhost"] + Self.commands.map { "hudhost-\($0)" }).map { $0 + ".1" }.sorted())
+        let tool = try String(contentsOfFile: directory + "/hudhost.1", encoding: .utf8)
+        for command in Self.commands { #expect(tool.contains(".BR hudhost\\-\(command) (1)"), "hudhost.1 does not point to hudhost-\(command)(1)") }
+        let render = try String(contentsOfFile: directory + "/hudhost-render.1", encoding: .utf8)
+        for section in [".SH NAME", ".SH SYNOPSIS", ".SH DESCRIPTION", ".SH OPTIONS", ".SH EXAMPLES", ".SH EXIT CODES"] {
+            #expect(render.contains(section), "hudhost-render.1 lacks \(section)")
+        }
+        guard Self.installed("groff") else { return }
+        for page in pages {
+            let lint = try FixturePlugins.run(["groff", "-man", "-ww", "-z", directory + "/" + page])
+            #expect(lint.status == 0 && lint.stderr.isEmpty, "\(page): \(lint.stderr)")
+        }
+    }
+
+    @Test func bashCompletesCommandsOptionsAndValues() throws {
+        let script = try FixturePlugins.makeScratchDirectory("completion") + "/hudhost.bash"
+        let generated = try HudHost.run(["completions", "bash"])
+        try generated.stdout.write(toFile: script, atomically: true, encoding: .utf8)
+        func complete(_ words: [String]) throws -> [String] {
+            let array = words.map { "'\($0)'" }.joined(separator: " ")
+            let program = "source '\(script)'; COMP_WORDS=(hudhost \(array)); COMP_CWORD=\(words.count); _hudhost; printf '%s\\n' \"${COMPREPLY[@]}\""
+            let result = try FixturePlugins.run(["bash", "-c", program])
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stdout.split(separator: "\n").map(String.init)
+        }
+        #expect(try complete(["ren"]) == ["render"])
+        #expect(try complete(["--ver"]) == ["--version"])
+        #expect(try complete(["render", "--format", ""]) == ["ascii", "svg", "json"])
+        #expect(try complete(["validate", "--profile", "st"]) == ["standard", "strict"])
+        #expect(try complete(["render", "--device", "iphone-16-pro"]).contains("iphone-16-pro-max"))
+        #expect(try complete(["demo", "--no-"]) == ["--no-cache", "--no-svg"])
+        #expect(try complete(["completions", "z"]) == ["zsh"])
+    }
+
+    @Test(.enabled(if: installed("zsh") && installed("fish"), "needs zsh and fish (apt-get install zsh fish; .ci/run installs them)"))
+    func zshAndFishScriptsParseAndComplete() throws {
+        let directory = try FixturePlugins.makeScratchDirectory("completion-shells")
+        for shell in ["zsh", "fish"] {
+            let generated = try HudHost.run(["completions", shell])
+            try generated.stdout.write(toFile: directory + "/hudhost." + shell, atomically: true, encoding: .utf8)
+        }
+        let zsh = try FixturePlugins.run(["zsh", "-n", directory + "/hudhost.zsh"])
+        #expect(zsh.status == 0, "\(zsh.stderr)")
+        let fish = try FixturePlugins.run(["fish", "--no-execute", directory + "/hudhost.fish"])
+        #expect(fish.status == 0, "\(fish.stderr)")
+        let completion = try FixturePlugins.run(["fish", "-c", "source \(directory)/hudhost.fish; complete -C 'hudhost validate --format '"])
+        #expect(completion.stdout.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) } == ["json", "junit", "tap", "text"])
+    }
+
+    @Test func versionNamesTheReleaseAndTheABI() throws {
+        let version = try HudHost.run(["--version"])
+        #expect(version.status == 0)
+        let abi = try HudHost.run(["sdk", "--abi-version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(version.stdout.wholeMatch(of: /hudhost [0-9]+\.[0-9]+\.[0-9]+ \(renderer ABI [0-9]+\.[0-9]+\)\n/) != nil, "\(version.stdout)")
+        #expect(version.stdout.contains("(renderer ABI \(abi))"))
+    }
+
+    @Test func everySourceCarriesItsLicenceLine() throws {
+        let listing = try FixturePlugins.run(["git", "-C", FixturePlugins.repositoryRoot, "ls-files"])
+        try #require(listing.status == 0, "git ls-files: \(listing.stderr)")
+        let suffixes = [".swift", ".c", ".h", ".sh", ".py", ".modulemap", ".rs"]
+        let named: Set<String> = [".ci/run", "Makefile"]
+        let paths: [String] = listing.stdout.split(separator: "\n").map(String.init)
+        let sources = paths.filter { path in named.contains(path) || suffixes.contains { path.hasSuffix($0) } }
+        #expect(sources.count > 100)
+        #expect(FileManager.default.fileExists(atPath: FixturePlugins.repositoryRoot + "/LICENSE"))
+        for path in sources {
+            let text = try String(contentsOfFile: FixturePlugins.repositoryRoot + "/" + path, encoding: .utf8)
+            #expect(text.prefix(400).contains("SPDX-License-Identifier: MIT"), "\(path) has no SPDX-License-Identifier line")
+        }
+    }
+}
