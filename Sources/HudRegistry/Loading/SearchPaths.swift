@@ -4,7 +4,9 @@ import CHudSystem
 
 /// Where the registry looks for renderer plugins, in order:
 /// `HUD_RENDERER_PATH` (colon-separated, absolute entries only), then
-/// `~/.local/lib/hud/renderers`, `/usr/local/lib/hud/renderers`,
+/// `~/.local/lib/hud/renderers`, the install's own `<prefix>/lib/hud/renderers`
+/// (when this program runs from `<prefix>/bin` of a `make install`, see
+/// `installDirectory`), `/usr/local/lib/hud/renderers`,
 /// `/usr/lib/hud/renderers`. The working directory is never searched.
 /// In a setuid/setgid process the environment is ignored (`secure_getenv`).
 public struct SearchPaths: Sendable, Hashable {
@@ -44,8 +46,24 @@ public struct SearchPaths: Sendable, Hashable {
         if let home = secureEnvironment("HOME"), home.hasPrefix("/") {
             paths.directories.append(home + "/.local/lib/hud/renderers")
         }
+        if let installed = installDirectory, !systemDirectories.contains(installed) {
+            paths.directories.append(installed)
+        }
         paths.directories += systemDirectories
         return paths
+    }
+
+    /// `<prefix>/lib/hud/renderers` when this program is `<prefix>/bin/X` of
+    /// an install (`<prefix>/libexec/hud/hudsandbox` exists beside it), so an
+    /// install under any `PREFIX` finds the renderers installed with it.
+    public static var installDirectory: String? {
+        guard let own = SystemCalls.ownExecutable() else { return nil }
+        let bin = PathSecurity.parent(of: own)
+        guard bin.hasSuffix("/bin") else { return nil }
+        let prefix = PathSecurity.parent(of: bin)
+        let root = prefix == "/" ? "" : prefix
+        guard SystemCalls.isAccessible(root + "/libexec/hud/" + SandboxHelper.executableName, executable: true) else { return nil }
+        return root + "/lib/hud/renderers"
     }
 
     /// True when the process runs with elevated privileges (setuid, setgid

@@ -14,7 +14,8 @@ struct SdkCommand: Command {
     static let name = "sdk"
     static let summary = "Print the compiler flags, include dir and ABI version for building plugins"
     static let options: [Arguments.Option] = [
-        .flag("--cflags"), .flag("--include-dir"), .flag("--abi-version"), .flag("--pkg-config"), .flag("--json"), .flag("--help"),
+        .flag("--cflags"), .flag("--include-dir"), .flag("--abi-version"), .flag("--pkg-config"), .value("--prefix", .directory),
+        .flag("--json"), .flag("--help"),
     ]
     static let help = """
         USAGE: hudhost sdk [--cflags] [--include-dir] [--abi-version] [--pkg-config] [--json]
@@ -35,7 +36,12 @@ struct SdkCommand: Command {
           --cflags            the compiler flags: -I<include dir>
           --include-dir       the directory holding hud_renderer.h
           --abi-version       the ABI version this host implements (major.minor)
-          --pkg-config        a hud-renderer.pc file (prefix, includedir, Version, Cflags)
+          --pkg-config        a hud-renderer.pc file: Cflags, Version, and the variables
+                              abi_version, rendererdir (where plugins are installed)
+                              and helperdir (where hudsandbox is)
+          --prefix DIR        with --pkg-config: the file for an install at DIR
+                              (<DIR>/include/hud, <DIR>/lib/hud/renderers,
+                              <DIR>/libexec/hud), as `make install` writes it
           --json              everything above as JSON (schemaVersion 1); not
                               combined with the other options
 
@@ -55,6 +61,7 @@ struct SdkCommand: Command {
     let includeDir: Bool
     let abiVersion: Bool
     let pkgConfig: Bool
+    let prefix: String?
     let json: Bool
 
     init(_ arguments: Arguments) throws(UsageError) {
@@ -64,15 +71,25 @@ struct SdkCommand: Command {
         abiVersion = arguments.flag("--abi-version")
         pkgConfig = arguments.flag("--pkg-config")
         json = arguments.flag("--json")
+        prefix = arguments.value("--prefix")
+        if let prefix {
+            guard pkgConfig, !(cflags || includeDir || abiVersion || json) else { throw UsageError("--prefix goes with --pkg-config alone") }
+            guard prefix.hasPrefix("/") else { throw UsageError("--prefix must be an absolute directory; got '\(prefix)'") }
+        }
         if json, cflags || includeDir || abiVersion || pkgConfig {
             throw UsageError("--json prints everything; it is not combined with --cflags, --include-dir, --abi-version or --pkg-config")
         }
     }
 
     func run() -> ExitCode {
-        // --abi-version alone needs no header.
+        // --abi-version alone needs no header; an install's pkg-config
+        // file is described by its prefix alone.
         if abiVersion, !(cflags || includeDir || pkgConfig) {
             Output.line(Self.abiVersion)
+            return .ok
+        }
+        if let prefix {
+            Output.out(SdkLocation.pkgConfig(prefix: prefix, version: Self.abiVersion))
             return .ok
         }
         let sdk: SdkLocation
@@ -149,21 +166,35 @@ struct SdkLocation {
     var header: String { includeDirectory + "/" + Self.headerName }
     var cflags: String { "-I" + includeDirectory }
 
-    /// A pkg-config file for the header (header-only: no Libs).
+    /// A pkg-config file for the header (header-only: no Libs). For an
+    /// install, every path is below `${prefix}`.
     func pkgConfig(version: String) -> String {
-        let prefix = Self.parent(of: includeDirectory)
-        let includedir = includeDirectory == prefix + "/include" ? "${prefix}/include" : includeDirectory
-        return """
-            # hud-renderer.pc, written by `hudhost sdk --pkg-config`
-            prefix=\(prefix)
-            includedir=\(includedir)
+        if layout == .installed { return Self.pkgConfig(prefix: Self.parent(of: Self.parent(of: includeDirectory)), version: version) }
+        let helper = (try? SandboxHelper.locate().get()).map(Self.parent(of:)) ?? Self.parent(of: executable)
+        let renderers = SearchPaths.standard().directories.first { $0.hasSuffix("/.local/lib/hud/renderers") } ?? SearchPaths.systemDirectories[0]
+        return Self.pkgConfigText(variables: [("prefix", Self.parent(of: includeDirectory)), ("includedir", includeDirectory),
+                                              ("rendererdir", renderers), ("helperdir", helper)], version: version)
+    }
 
-            Name: hud-renderer
-            Description: The Hudson HUD renderer ABI (hud_renderer.h) for renderer plugins
-            Version: \(version)
-            Cflags: -I${includedir}
+    /// The pkg-config file of an install at `prefix` (`make install`).
+    static func pkgConfig(prefix: String, version: String) -> String {
+        pkgConfigText(variables: [("prefix", prefix), ("includedir", "${prefix}/include/hud"),
+                                  ("rendererdir", "${prefix}/lib/hud/renderers"), ("helperdir", "${prefix}/libexec/hud")],
+                      version: version)
+    }
 
-            """
+    private static func pkgConfigText(variables: [(String, String)], version: String) -> String {
+        """
+        # hud-renderer.pc, written by `hudhost sdk --pkg-config`
+        \(variables.map { "\($0.0)=\($0.1)" }.joined(separator: "\n"))
+        abi_version=\(version)
+
+        Name: hud-renderer
+        Description: The Hudson HUD renderer ABI (hud_renderer.h) for renderer plugins
+        Version: \(version)
+        Cflags: -I${includedir}
+
+        """
     }
 
     /// The header was nowhere to be found.

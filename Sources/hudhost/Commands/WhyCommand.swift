@@ -183,6 +183,7 @@ struct WhyCommand: Command {
 
     static func origin(of directory: String, in paths: SearchPaths) -> String {
         if SearchPaths.systemDirectories.contains(directory) { return "system directory" }
+        if directory == SearchPaths.installDirectory { return "this install's renderer directory" }
         if directory.hasSuffix("/.local/lib/hud/renderers") { return "user directory ($HOME)" }
         return "HUD_RENDERER_PATH"
     }
