@@ -20,6 +20,7 @@ enum HudHost {
         CommandEntry(DoctorCommand.self),
         CommandEntry(SdkCommand.self),
         CommandEntry(ValidateCommand.self),
+        CommandEntry(NewCommand.self),
         CommandEntry(CompletionsCommand.self),
         CommandEntry(ManCommand.self),
     ]

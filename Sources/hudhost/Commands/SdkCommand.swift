@@ -164,6 +164,13 @@ struct SdkLocation {
     let executable: String
 
     var header: String { includeDirectory + "/" + Self.headerName }
+
+    /// The generated Rust bindings (Sources/HudRendererAPI/bindings/rust in
+    /// a checkout, `<prefix>/share/hud/rust` in an install).
+    var rustBindings: String {
+        let base = Self.parent(of: Self.parent(of: includeDirectory))
+        return base + (layout == .installed ? "/share/hud/rust/" : "/bindings/rust/") + "hud_renderer.rs"
+    }
     var cflags: String { "-I" + includeDirectory }
 
     /// A pkg-config file for the header (header-only: no Libs). For an
