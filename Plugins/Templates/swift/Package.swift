@@ -1,0 +1,26 @@
+// swift-tools-version: 6.0
+// SPDX-License-Identifier: MIT
+// @NAME@ (@ID@), a Hudson HUD renderer plugin in Swift.
+//
+//   swift build -c release        .build/release/lib@LIB@.so
+//   hudhost validate --profile strict .build/release/lib@LIB@.so
+//
+// Three targets make the one shared object:
+//   HudRendererAPI   the SDK header, by absolute path (Sources/HudRendererAPI/module.modulemap)
+//   @IDENT@_entry    C: the static descriptor, its .hud_renderers metadata record
+//                    and the exported hud_renderer_get_entry (Sources/Entry)
+//   @IDENT@          Swift: the layout, exported to C as @IDENT@_layout (Sources/Layout)
+import PackageDescription
+
+let package = Package(
+    name: "@LIB@",
+    products: [
+        .library(name: "@LIB@", type: .dynamic, targets: ["@IDENT@_entry", "@IDENT@"]),
+    ],
+    targets: [
+        .systemLibrary(name: "HudRendererAPI", path: "Sources/HudRendererAPI"),
+        .target(name: "@IDENT@_entry", path: "Sources/Entry"),
+        .target(name: "@IDENT@", dependencies: ["HudRendererAPI"], path: "Sources/Layout"),
+    ],
+    swiftLanguageModes: [.v6]
+)
