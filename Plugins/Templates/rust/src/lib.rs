@@ -50,7 +50,11 @@ use hud_renderer::*;
 // two cannot disagree (the host refuses a renderer whose record differs).
 const ID: &CStr = c"@ID@";
 const NAME: &CStr = c"@NAME@";
-const VERSION: &CStr = c"0.1.0";
+/// The package version, from Cargo.toml.
+const VERSION: &CStr = match CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes()) {
+    Ok(version) => version,
+    Err(_) => panic!("the package version is not a C string"),
+};
 const VENDOR: &CStr = c"@NAME@ authors";
 const DESCRIPTION: &CStr = c"Corner slots in the safe area's corners, the center slot at the bottom \
 middle, chips on the outer side, long-press modes in a card beside the slot.";
