@@ -4,18 +4,21 @@
 //! the SDK's generated bindings (`bindings/rust/hud_renderer.rs`, next to
 //! `hudhost sdk --include-dir`) can replace this file as they are.
 //!
-//! Every type, field and constant mirrors the header exactly; the header
-//! (units, owners, thread tags) is the documentation. Integer typedefs are
-//! type aliases, C enums are constants of those types, nullable function
-//! pointers are `Option<unsafe extern "C" fn ...>`, `const char *` is
-//! `*const c_char`.
+//! Every type, field and constant mirrors the header exactly, and is
+//! spelled as the generated file spells it; the header (units, owners,
+//! thread tags) is the documentation. Integer typedefs are type aliases, C
+//! enums are constants of those types, plain integer macros are `i32`
+//! (unsigned ones `u32`), nullable function pointers are
+//! `Option<unsafe extern "C" fn ...>`, `const char *` is `*const c_char`.
 
 use core::ffi::{c_char, c_void};
 
 // Versions
 
-pub const HUD_ABI_VERSION_MAJOR: u32 = 1;
-pub const HUD_ABI_VERSION_MINOR: u32 = 0;
+pub const HUD_ABI_VERSION_MAJOR: i32 = 1;
+pub const HUD_ABI_VERSION_MINOR: i32 = 0;
+/// `HUD_ABI_MAKE_VERSION(HUD_ABI_VERSION_MAJOR, HUD_ABI_VERSION_MINOR)`.
+pub const HUD_ABI_VERSION: u32 = ((HUD_ABI_VERSION_MAJOR as u32) << 16) | (HUD_ABI_VERSION_MINOR as u32 & 0xFFFF);
 
 // Status codes
 
@@ -27,14 +30,14 @@ pub const HUD_STATUS_UNSUPPORTED: hud_status_t = -2;
 
 // Limits
 
-pub const HUD_MAX_MODES: u32 = 64;
+pub const HUD_MAX_MODES: i32 = 64;
 
 // Small value types
 
 pub type hud_rgba_t = u32;
 
 #[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct hud_rect_t {
     pub x: f64,
     pub y: f64,
@@ -43,7 +46,7 @@ pub struct hud_rect_t {
 }
 
 #[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct hud_insets_t {
     pub top: f64,
     pub left: f64,

@@ -474,7 +474,7 @@ unsafe fn check<'a>(
         for &slot in &c.slots {
             let Some(slot) = slot.as_ref() else { continue };
             if (slot.struct_size as usize) < SLOT_1_0
-                || slot.mode_count > HUD_MAX_MODES
+                || slot.mode_count > HUD_MAX_MODES as u32
                 || (slot.mode_count > 0 && slot.modes.is_null())
             {
                 return Err(HUD_STATUS_INVALID_ARGUMENT);
@@ -626,7 +626,7 @@ struct Record(hud_renderer_metadata_t);
 static METADATA: Record = Record(hud_renderer_metadata_t {
     magic: field(b"HUDMETA1"), // HUD_METADATA_MAGIC: 8 bytes, no NUL stored
     record_size: size_of::<hud_renderer_metadata_t>() as u32,
-    abi_version: ABI_VERSION,
+    abi_version: HUD_ABI_VERSION,
     supported_positions: POSITIONS,
     capabilities: CAPABILITIES,
     id: padded(ID),
@@ -634,9 +634,6 @@ static METADATA: Record = Record(hud_renderer_metadata_t {
     version: padded(VERSION),
     vendor: padded(VENDOR),
 });
-
-/// HUD_ABI_VERSION: major in the high 16 bits, minor in the low 16.
-const ABI_VERSION: u32 = (HUD_ABI_VERSION_MAJOR << 16) | (HUD_ABI_VERSION_MINOR & 0xFFFF);
 
 /// Successful init() calls not yet matched by deinit(). init and deinit run
 /// on the main thread only; renderer_count() may read it from any thread.
@@ -670,7 +667,7 @@ unsafe extern "C" fn starter_renderer_at(index: u32) -> *const hud_renderer_desc
 }
 
 static ENTRY: Shared<hud_entry_t> = Shared(hud_entry_t {
-    abi_version: ABI_VERSION,
+    abi_version: HUD_ABI_VERSION,
     struct_size: size_of::<hud_entry_t>() as u32,
     init: Some(starter_init),
     deinit: Some(starter_deinit),
