@@ -100,7 +100,9 @@ run() {
 built() {
     local so=$1
     [ -f "$so" ] || { echo "error: $so was not built" >&2; return 1; }
-    if command -v readelf >/dev/null 2>&1 && ! readelf -S "$so" | grep -q '\.hud_renderers'; then
+    # grep reads all of readelf's output (no -q): under pipefail an early exit
+    # would fail readelf with SIGPIPE.
+    if command -v readelf >/dev/null 2>&1 && ! readelf -S "$so" | grep '\.hud_renderers' >/dev/null; then
         echo "error: $so has no .hud_renderers metadata section" >&2
         return 1
     fi

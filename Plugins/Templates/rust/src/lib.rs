@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 //! @NAME@ (@ID@), a Hudson HUD renderer plugin in Rust.
 //!
-//! Made by `hudhost new` from the Starter template. It uses only `std`, the
-//! ABI bindings in `hud_renderer.rs` and no state, and passes
+//! Made by `hudhost new` from the Starter template. It has no dependencies
+//! beyond the ABI bindings in `hud_renderer.rs`, keeps no state, and passes
 //! `hudhost validate --profile strict` as generated; change the metrics and
 //! the placement code below and re-run the validator after every change.
 //!
@@ -435,8 +435,9 @@ unsafe fn check<'a>(
     interaction: *const hud_interaction_t,
     layout: *mut hud_layout_t,
 ) -> Result<Inputs<'a>, hud_status_t> {
-    // SAFETY: non-NULL pointers point to the host's structures (the caller's
-    // promise); each struct_size is checked before any other field is read.
+    // SAFETY: non-NULL pointers point to the host's structures, at least
+    // their 1.0 size (the caller's promise); each struct_size is checked
+    // before any other field is used.
     unsafe {
         let (Some(c), Some(env), Some(interaction), Some(out)) =
             (c.as_ref(), env.as_ref(), interaction.as_ref(), layout.as_mut())
