@@ -32,6 +32,13 @@ usage() {
 [ $# -eq 1 ] || usage
 [ -x "$1" ] && [ -f "$1" ] || { echo "error: $1 is not an executable file" >&2; usage; }
 
+for template in ${TEMPLATES:-}; do
+    case $template in
+        c | rust | swift) ;;
+        *) echo "error: unknown template '$template' in TEMPLATES (c, rust, swift)" >&2; exit 2 ;;
+    esac
+done
+
 HUDHOST=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TEMPLATES_DIR=$ROOT/Plugins/Templates
@@ -153,10 +160,6 @@ check_swift() {
 }
 
 for template in $TEMPLATES; do
-    case $template in
-        c | rust | swift) ;;
-        *) echo "error: unknown template '$template' (c, rust, swift)" >&2; exit 2 ;;
-    esac
     step "$template: Plugins/Templates/$template → $WORK/$template"
     # A subshell with errexit of its own: in an `if` condition bash would
     # ignore errexit inside the check.
