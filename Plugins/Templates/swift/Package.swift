@@ -20,7 +20,15 @@ let package = Package(
     targets: [
         .systemLibrary(name: "HudRendererAPI", path: "Sources/HudRendererAPI"),
         .target(name: "@IDENT@_entry", path: "Sources/Entry"),
-        .target(name: "@IDENT@", dependencies: ["HudRendererAPI"], path: "Sources/Layout"),
+        .target(
+            name: "@IDENT@",
+            dependencies: ["HudRendererAPI"],
+            path: "Sources/Layout",
+            // The Swift runtime linked in, so the plugin needs only system
+            // libraries wherever it is installed (README.md, "What it needs
+            // at run time"). Remove to link the toolchain's runtime instead.
+            linkerSettings: [.unsafeFlags(["-static-stdlib"])]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
