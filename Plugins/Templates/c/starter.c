@@ -44,7 +44,7 @@
 #define STARTER_ID "@ID@"
 #define STARTER_NAME "@NAME@"
 #define STARTER_VERSION "0.1.0"
-#define STARTER_VENDOR "@NAME@ authors"
+#define STARTER_VENDOR "Example vendor" /* your name or organization */
 #define STARTER_DESCRIPTION                                                        \
     "Corner slots in the safe area's corners, the center slot at the bottom "   \
     "middle, chips on the outer side, long-press modes in a card beside the slot."

@@ -55,7 +55,7 @@ const VERSION: &CStr = match CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_V
     Ok(version) => version,
     Err(_) => panic!("the package version is not a C string"),
 };
-const VENDOR: &CStr = c"@NAME@ authors";
+const VENDOR: &CStr = c"Example vendor"; // your name or organization
 const DESCRIPTION: &CStr = c"Corner slots in the safe area's corners, the center slot at the bottom \
 middle, chips on the outer side, long-press modes in a card beside the slot.";
 /// The positions this renderer draws. A slot published anywhere else is
