@@ -1,0 +1,684 @@
+// SPDX-License-Identifier: MIT
+//! @NAME@ (@ID@), a Hudson HUD renderer plugin in Rust.
+//!
+//! Made by `hudhost new` from the Starter template. It has no dependencies
+//! beyond the ABI bindings in `hud_renderer.rs`, keeps no state, and passes
+//! `hudhost validate --profile strict` as generated; change the metrics and
+//! the placement code below and re-run the validator after every change.
+//!
+//! The Starter layout, in points, in a left-to-right working frame. For RTL
+//! the safe area's left and right insets are swapped first and every
+//! rectangle is mirrored at the end (x' = W - x - w), so "left" below means
+//! leading.
+//!
+//! - Corner slots: 48 x 48 rounded squares, 16 inside the safe area's sides;
+//!   the top ones 8 below the navigation bar (or the safe top), the bottom
+//!   ones 16 above the bottom safe edge.
+//! - The center slot: a 56 pt circle at the middle of the safe area,
+//!   bottom-aligned with the bottom corners.
+//! - A secondary chip: a 24 pt circle on its slot's outer side (leading of a
+//!   leading slot, trailing of a trailing slot and of the center), vertically
+//!   centered, 12 from the slot, so its 44 x 44 hit region stays clear of the
+//!   slot's. A corner slot moves inward to make room.
+//! - The revealed slot's long-press modes: 44 pt items 8 apart in a card
+//!   (8 padding), in rows as wide as the safe area allows (16 margins), 12
+//!   above a bottom or center slot or 12 below a top one, centered on the
+//!   slot and kept inside the safe area. Painted above everything else.
+//! - Interactive nodes get a hit region of at least 44 x 44 centered on their
+//!   frame; the others an all-zero one. Every node floats: content insets
+//!   are zero.
+//!
+//! Nothing here may panic: a panic aborts the renderer host (Cargo.toml sets
+//! `panic = "abort"`, as unwinding into C is undefined), which the host
+//! reports as a crash.
+
+#[allow(dead_code, non_camel_case_types, non_upper_case_globals)]
+mod hud_renderer;
+
+use core::ffi::{c_char, c_void, CStr};
+use core::mem::{offset_of, size_of};
+use core::ptr;
+use core::sync::atomic::{AtomicU32, Ordering};
+
+use hud_renderer::*;
+
+// ---------------------------------------------------------------------------
+// What the host reads about this renderer
+// ---------------------------------------------------------------------------
+
+// The descriptor and the metadata record below are built from these, so the
+// two cannot disagree (the host refuses a renderer whose record differs).
+const ID: &CStr = c"@ID@";
+const NAME: &CStr = c"@NAME@";
+/// The package version, from Cargo.toml.
+const VERSION: &CStr = match CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes()) {
+    Ok(version) => version,
+    Err(_) => panic!("the package version is not a C string"),
+};
+const VENDOR: &CStr = c"Example vendor"; // your name or organization
+const DESCRIPTION: &CStr = c"Corner slots in the safe area's corners, the center slot at the bottom \
+middle, chips on the outer side, long-press modes in a card beside the slot.";
+/// The positions this renderer draws. A slot published anywhere else is
+/// reported in `hidden_positions` instead.
+const POSITIONS: u32 = HUD_POSITION_ALL_BITS;
+/// `layout()` reads only its arguments and keeps nothing.
+const CAPABILITIES: u32 = HUD_CAPABILITY_THREAD_SAFE;
+
+// ---------------------------------------------------------------------------
+// Metrics (pt)
+// ---------------------------------------------------------------------------
+
+const CORNER_SIZE: f64 = 48.0; // a corner slot
+const CORNER_RADIUS: f64 = 14.0; // its corner radius
+const CENTER_SIZE: f64 = 56.0; // the center slot's diameter
+const CHIP_SIZE: f64 = 24.0; // a secondary chip's diameter
+const CHIP_GAP: f64 = 12.0; // slot edge to chip edge
+const SIDE_MARGIN: f64 = 16.0; // slots and the picker from the safe sides
+const TOP_MARGIN: f64 = 8.0; // top slots below the navigation bar
+const BOTTOM_MARGIN: f64 = 16.0; // bottom slots above the bottom safe edge
+const MODE_SIZE: f64 = 44.0; // a mode item
+const MODE_RADIUS: f64 = 10.0; // its corner radius
+const MODE_GAP: f64 = 8.0; // between two mode items
+const PICKER_PADDING: f64 = 8.0; // the card around its items
+const PICKER_RADIUS: f64 = 16.0; // the card's corner radius
+const PICKER_OFFSET: f64 = 12.0; // slot edge to card edge
+const MIN_HIT: f64 = 44.0; // the smallest touch target, both ways
+const MAX_LENGTH: f64 = 1e6; // larger screens are refused as unsupported
+
+// Paint order: slots under their chips, the picker above both.
+const Z_SLOT: i32 = 10;
+const Z_CHIP: i32 = 11;
+const Z_PICKER: i32 = 20;
+const Z_MODE: i32 = 21;
+
+// The bytes of each input up to and including the last 1.0 field this
+// renderer reads. An input's struct_size must cover them; comparing with
+// size_of instead would refuse a 1.0 host's structures after an update to
+// bindings of a newer 1.x header, whose structures have grown.
+const COMPLICATIONS_1_0: usize = offset_of!(hud_complications_t, slots) + size_of::<[*const hud_slot_t; 5]>();
+const SLOT_1_0: usize = offset_of!(hud_slot_t, action) + size_of::<hud_action_fn>();
+const SECONDARY_1_0: usize = offset_of!(hud_secondary_t, action) + size_of::<hud_action_fn>();
+const MODE_1_0: usize = offset_of!(hud_mode_t, action) + size_of::<hud_action_fn>();
+const ENVIRONMENT_1_0: usize = offset_of!(hud_environment_t, reserved) + size_of::<u32>();
+const PALETTE_1_0: usize = offset_of!(hud_palette_t, hairline_standard) + size_of::<hud_rgba_t>();
+const INTERACTION_1_0: usize = offset_of!(hud_interaction_t, reserved) + size_of::<u32>();
+const LAYOUT_1_0: usize = offset_of!(hud_layout_t, reserved) + size_of::<u32>();
+const NODE_1_0: usize = offset_of!(hud_node_t, accessibility_label) + size_of::<*const c_char>();
+
+// ---------------------------------------------------------------------------
+// Small geometry
+// ---------------------------------------------------------------------------
+
+/// `value` clamped into [lower, upper]; `lower` wins when they cross.
+fn clamp(value: f64, lower: f64, upper: f64) -> f64 {
+    value.min(upper).max(lower)
+}
+
+fn rect(x: f64, y: f64, width: f64, height: f64) -> hud_rect_t {
+    hud_rect_t { x, y, width, height }
+}
+
+/// `frame` grown to at least MIN_HIT both ways, around its center.
+fn hit_region(frame: hud_rect_t) -> hud_rect_t {
+    let width = frame.width.max(MIN_HIT);
+    let height = frame.height.max(MIN_HIT);
+    rect(frame.x - (width - frame.width) / 2.0, frame.y - (height - frame.height) / 2.0, width, height)
+}
+
+fn position_bit(position: hud_position_t) -> u32 {
+    1u32 << position
+}
+
+// ---------------------------------------------------------------------------
+// One layout() call's working frame
+// ---------------------------------------------------------------------------
+
+struct Frame<'a> {
+    /// The screen's width.
+    width: f64,
+    /// The safe area, left and right insets swapped in RTL.
+    safe: hud_rect_t,
+    /// Nothing interactive above this: the navigation bar's bottom.
+    top: f64,
+    rtl: bool,
+    palette: &'a hud_palette_t,
+    interaction: &'a hud_interaction_t,
+}
+
+impl<'a> Frame<'a> {
+    fn new(env: &hud_environment_t, palette: &'a hud_palette_t, interaction: &'a hud_interaction_t) -> Self {
+        let rtl = env.layout_direction == HUD_LAYOUT_DIRECTION_RTL;
+        let mut inset = env.safe_area;
+        if rtl {
+            // Lay out as LTR with the physical insets swapped.
+            core::mem::swap(&mut inset.left, &mut inset.right);
+        }
+        // Insets larger than the screen leave an empty safe area, never a
+        // negative one.
+        let x = inset.left.min(env.screen_width);
+        let y = inset.top.min(env.screen_height);
+        let safe = rect(
+            x,
+            y,
+            (env.screen_width - inset.right - x).max(0.0),
+            (env.screen_height - inset.bottom - y).max(0.0),
+        );
+        let bar = env.navigation_bar;
+        let bar_bottom = if bar.height > 0.0 { bar.y + bar.height } else { safe.y };
+        Frame {
+            width: env.screen_width,
+            safe,
+            top: clamp(bar_bottom, safe.y, safe.y + safe.height),
+            rtl,
+            palette,
+            interaction,
+        }
+    }
+
+    fn is_pressed(&self, position: hud_position_t, part: hud_part_t, mode_index: i32) -> bool {
+        let i = self.interaction;
+        i.pressed_position == position
+            && i.pressed_part == part
+            && (part != HUD_PART_MODE || i.pressed_mode_index == mode_index)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Nodes
+// ---------------------------------------------------------------------------
+
+/// `text` if it is non-empty, else `fallback`.
+///
+/// # Safety
+/// `text` is NULL or a NUL-terminated string.
+unsafe fn text_or(text: *const c_char, fallback: *const c_char) -> *const c_char {
+    // SAFETY: a non-NULL `text` has at least its NUL to read.
+    if !text.is_null() && unsafe { *text } != 0 {
+        text
+    } else {
+        fallback
+    }
+}
+
+/// Hudson's tintStrong: the color at 60% opacity.
+fn tint_strong(color: hud_rgba_t) -> hud_rgba_t {
+    (color & 0xFFFF_FF00) | 0x99
+}
+
+/// Appends one node, copying only the bytes both sides know (the host's
+/// node_stride may differ from our size_of), and counting it even when the
+/// buffer is full: the two-call idiom, as `hud_layout_push_node` in C.
+fn push_node(out: &mut hud_layout_t, node: &hud_node_t) {
+    let index = out.count;
+    out.count = out.count.saturating_add(1);
+    if index >= out.capacity {
+        return;
+    }
+    let stride = out.node_stride as usize;
+    let bytes = size_of::<hud_node_t>().min(stride);
+    // SAFETY: check() made sure `nodes` holds `capacity` nodes of `stride`
+    // bytes, and index < capacity.
+    unsafe {
+        let destination = out.nodes.cast::<u8>().add(index as usize * stride);
+        ptr::copy_nonoverlapping((node as *const hud_node_t).cast::<u8>(), destination, bytes);
+    }
+}
+
+/// The status of a layout that used `push_node`, as `hud_layout_finish` in C.
+fn finish(out: &hud_layout_t) -> hud_status_t {
+    if out.count > out.capacity {
+        HUD_STATUS_BUFFER_TOO_SMALL
+    } else {
+        HUD_STATUS_OK
+    }
+}
+
+/// A solid node with every field but colors and strings set; interactive
+/// ones get their hit region and pressed state.
+#[allow(clippy::too_many_arguments)]
+fn node(
+    f: &Frame,
+    kind: hud_node_kind_t,
+    position: hud_position_t,
+    part: hud_part_t,
+    mode_index: i32,
+    frame: hud_rect_t,
+    shape: hud_shape_t,
+    corner_radius: f64,
+    z: i32,
+    interactive: bool,
+) -> hud_node_t {
+    // SAFETY: every field of hud_node_t is an integer, a float, a raw
+    // pointer or an Option of a function pointer: all-zero is valid (the C
+    // `hud_node_t node = {0}`), and it stays valid when a newer header
+    // appends fields.
+    let mut node: hud_node_t = unsafe { core::mem::zeroed() };
+    node.kind = kind;
+    node.position = position;
+    node.part = part;
+    node.mode_index = mode_index;
+    node.frame = frame;
+    node.shape = shape;
+    node.material = HUD_MATERIAL_SOLID;
+    node.corner_radius = corner_radius;
+    node.placement = HUD_PLACEMENT_OVERLAY;
+    node.z = z;
+    if interactive {
+        node.hit = hit_region(frame);
+        node.flags = HUD_NODE_FLAG_INTERACTIVE;
+        if f.is_pressed(position, part, mode_index) {
+            node.flags |= HUD_NODE_FLAG_PRESSED;
+        }
+    }
+    node
+}
+
+/// Mirrors a node for RTL and appends it.
+fn push(out: &mut hud_layout_t, f: &Frame, mut node: hud_node_t) {
+    if f.rtl {
+        node.frame.x = f.width - node.frame.x - node.frame.width;
+        if node.flags & HUD_NODE_FLAG_INTERACTIVE != 0 {
+            node.hit.x = f.width - node.hit.x - node.hit.width;
+        }
+    }
+    push_node(out, &node);
+}
+
+/// A slot button in its role's colors.
+fn emit_slot(out: &mut hud_layout_t, f: &Frame, position: hud_position_t, slot: &hud_slot_t, frame: hud_rect_t) {
+    let pal = f.palette;
+    let center = position == HUD_POSITION_CENTER;
+    let (shape, radius) = if center {
+        (HUD_SHAPE_CIRCLE, frame.width / 2.0)
+    } else {
+        (HUD_SHAPE_ROUNDED_RECTANGLE, CORNER_RADIUS)
+    };
+    let mut n = node(f, HUD_NODE_KIND_SLOT, position, HUD_PART_SLOT, -1, frame, shape, radius, Z_SLOT, true);
+    (n.fill, n.icon_color, n.stroke) = match slot.role {
+        HUD_ROLE_ACCENT => (pal.accent, pal.bg, tint_strong(pal.accent)),
+        HUD_ROLE_DESTRUCTIVE => (pal.status_error, pal.ink, tint_strong(pal.status_error)),
+        // HUD_ROLE_STANDARD, and roles from a newer host.
+        _ => (pal.surface, pal.ink, pal.hairline_standard),
+    };
+    n.stroke_width = 1.0;
+    n.icon = slot.icon;
+    // SAFETY: the host's strings are NULL or NUL-terminated.
+    n.accessibility_label = unsafe { text_or(slot.label, text_or(slot.icon, c"Complication".as_ptr())) };
+    push(out, f, n);
+}
+
+/// A secondary chip: a control when it has an action, else a badge.
+fn emit_chip(out: &mut hud_layout_t, f: &Frame, position: hud_position_t, chip: &hud_secondary_t, frame: hud_rect_t) {
+    let pal = f.palette;
+    let interactive = chip.action.is_some();
+    let mut n = node(f, HUD_NODE_KIND_SECONDARY, position, HUD_PART_SECONDARY, -1, frame, HUD_SHAPE_CIRCLE,
+                     frame.width / 2.0, Z_CHIP, interactive);
+    n.fill = pal.surface;
+    n.icon_color = pal.muted;
+    n.stroke = pal.hairline_subtle;
+    n.stroke_width = 0.5;
+    n.icon = chip.icon;
+    // SAFETY: the host's strings are NULL or NUL-terminated.
+    n.accessibility_label = unsafe { text_or(chip.label, text_or(chip.icon, c"Secondary".as_ptr())) };
+    push(out, f, n);
+}
+
+/// A slot and its chip; returns the slot's frame. (x, y) is the slot's
+/// top-left corner; the chip goes on the slot's left when `chip_on_left`.
+#[allow(clippy::too_many_arguments)]
+fn emit_group(
+    out: &mut hud_layout_t,
+    f: &Frame,
+    position: hud_position_t,
+    slot: &hud_slot_t,
+    x: f64,
+    y: f64,
+    size: f64,
+    chip_on_left: bool,
+) -> hud_rect_t {
+    let frame = rect(x, y, size, size);
+    emit_slot(out, f, position, slot, frame);
+    // SAFETY: check() made sure a non-NULL secondary covers the 1.0 fields.
+    if let Some(chip) = unsafe { slot.secondary.as_ref() } {
+        let chip_x = if chip_on_left { x - CHIP_GAP - CHIP_SIZE } else { x + size + CHIP_GAP };
+        let chip_y = y + (size - CHIP_SIZE) / 2.0;
+        emit_chip(out, f, position, chip, rect(chip_x, chip_y, CHIP_SIZE, CHIP_SIZE));
+    }
+    frame
+}
+
+/// The revealed slot's modes: a non-interactive CONTAINER card, then one
+/// MODE_ITEM per mode, leading to trailing and top to bottom.
+fn emit_picker(out: &mut hud_layout_t, f: &Frame, position: hud_position_t, slot: &hud_slot_t, slot_frame: hud_rect_t) {
+    let pitch = MODE_SIZE + MODE_GAP;
+    let count = slot.mode_count; // 1...HUD_MAX_MODES here
+    let room = f.safe.width - 2.0 * SIDE_MARGIN - 2.0 * PICKER_PADDING;
+    let fit = (room + MODE_GAP) / pitch; // items per row; may be < 1
+    let columns = if fit >= count as f64 {
+        count
+    } else if fit >= 1.0 {
+        fit as u32
+    } else {
+        1
+    };
+    let rows = count.div_ceil(columns);
+    let width = columns as f64 * pitch - MODE_GAP + 2.0 * PICKER_PADDING;
+    let height = rows as f64 * pitch - MODE_GAP + 2.0 * PICKER_PADDING;
+
+    let opens_below = position == HUD_POSITION_TOP_LEFT || position == HUD_POSITION_TOP_RIGHT;
+    let y = if opens_below {
+        slot_frame.y + slot_frame.height + PICKER_OFFSET
+    } else {
+        slot_frame.y - PICKER_OFFSET - height
+    };
+    let x = slot_frame.x + slot_frame.width / 2.0 - width / 2.0;
+    let card = rect(
+        clamp(x, f.safe.x + SIDE_MARGIN, f.safe.x + f.safe.width - SIDE_MARGIN - width),
+        clamp(y, f.top, f.safe.y + f.safe.height - height),
+        width,
+        height,
+    );
+
+    let mut n = node(f, HUD_NODE_KIND_CONTAINER, position, HUD_PART_CONTAINER, -1, card,
+                     HUD_SHAPE_ROUNDED_RECTANGLE, PICKER_RADIUS, Z_PICKER, false);
+    n.fill = f.palette.chrome;
+    n.stroke = f.palette.border;
+    n.stroke_width = 1.0;
+    n.accessibility_label = c"Modes".as_ptr();
+    push(out, f, n);
+
+    for i in 0..count {
+        // SAFETY: check() made sure `modes` holds mode_count non-NULL modes
+        // covering the 1.0 fields.
+        let mode = unsafe { &**slot.modes.add(i as usize) };
+        let frame = rect(
+            card.x + PICKER_PADDING + (i % columns) as f64 * pitch,
+            card.y + PICKER_PADDING + (i / columns) as f64 * pitch,
+            MODE_SIZE,
+            MODE_SIZE,
+        );
+        let mut item = node(f, HUD_NODE_KIND_MODE_ITEM, position, HUD_PART_MODE, i as i32, frame,
+                            HUD_SHAPE_ROUNDED_RECTANGLE, MODE_RADIUS, Z_MODE, true);
+        item.fill = f.palette.surface;
+        item.icon_color = f.palette.ink;
+        item.stroke = f.palette.hairline_standard;
+        item.stroke_width = 1.0;
+        item.icon = mode.icon;
+        // SAFETY: the host's strings are NULL or NUL-terminated.
+        item.accessibility_label = unsafe { text_or(mode.label, text_or(mode.icon, c"Mode".as_ptr())) };
+        push(out, f, item);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// layout()
+// ---------------------------------------------------------------------------
+
+struct Inputs<'a> {
+    complications: &'a hud_complications_t,
+    environment: &'a hud_environment_t,
+    palette: &'a hud_palette_t,
+    interaction: &'a hud_interaction_t,
+    out: &'a mut hud_layout_t,
+}
+
+/// Every input this renderer reads, checked against the header's rules:
+/// INVALID_ARGUMENT for what breaks them, UNSUPPORTED for screens too large
+/// to lay out.
+///
+/// # Safety
+/// Each pointer is NULL or points to the host's structure of that type, as
+/// the header promises for layout()'s arguments.
+unsafe fn check<'a>(
+    c: *const hud_complications_t,
+    env: *const hud_environment_t,
+    interaction: *const hud_interaction_t,
+    layout: *mut hud_layout_t,
+) -> Result<Inputs<'a>, hud_status_t> {
+    // SAFETY: non-NULL pointers point to the host's structures, at least
+    // their 1.0 size (the caller's promise); each struct_size is checked
+    // before any other field is used.
+    unsafe {
+        let (Some(c), Some(env), Some(interaction), Some(out)) =
+            (c.as_ref(), env.as_ref(), interaction.as_ref(), layout.as_mut())
+        else {
+            return Err(HUD_STATUS_INVALID_ARGUMENT);
+        };
+        if (c.struct_size as usize) < COMPLICATIONS_1_0
+            || (env.struct_size as usize) < ENVIRONMENT_1_0
+            || (interaction.struct_size as usize) < INTERACTION_1_0
+            || (out.struct_size as usize) < LAYOUT_1_0
+            || (out.node_stride as usize) < NODE_1_0
+            || (out.capacity > 0 && out.nodes.is_null())
+        {
+            return Err(HUD_STATUS_INVALID_ARGUMENT);
+        }
+        let Some(palette) = env.palette.as_ref() else { return Err(HUD_STATUS_INVALID_ARGUMENT) };
+        if (palette.struct_size as usize) < PALETTE_1_0 {
+            return Err(HUD_STATUS_INVALID_ARGUMENT);
+        }
+        let inset = env.safe_area;
+        let lengths = [env.screen_width, env.screen_height, inset.top, inset.left, inset.bottom, inset.right,
+                       env.navigation_bar.y, env.navigation_bar.height];
+        for length in lengths {
+            // NaN, infinite or negative: invalid; merely huge: unsupported.
+            if !(length >= 0.0 && length.is_finite()) {
+                return Err(HUD_STATUS_INVALID_ARGUMENT);
+            }
+            if length > MAX_LENGTH {
+                return Err(HUD_STATUS_UNSUPPORTED);
+            }
+        }
+        if env.screen_width <= 0.0 || env.screen_height <= 0.0 {
+            return Err(HUD_STATUS_INVALID_ARGUMENT);
+        }
+        for &slot in &c.slots {
+            let Some(slot) = slot.as_ref() else { continue };
+            if (slot.struct_size as usize) < SLOT_1_0
+                || slot.mode_count > HUD_MAX_MODES as u32
+                || (slot.mode_count > 0 && slot.modes.is_null())
+            {
+                return Err(HUD_STATUS_INVALID_ARGUMENT);
+            }
+            if let Some(chip) = slot.secondary.as_ref() {
+                if (chip.struct_size as usize) < SECONDARY_1_0 {
+                    return Err(HUD_STATUS_INVALID_ARGUMENT);
+                }
+            }
+            for m in 0..slot.mode_count as usize {
+                match (*slot.modes.add(m)).as_ref() {
+                    Some(mode) if mode.struct_size as usize >= MODE_1_0 => {}
+                    _ => return Err(HUD_STATUS_INVALID_ARGUMENT),
+                }
+            }
+        }
+        Ok(Inputs { complications: c, environment: env, palette, interaction, out })
+    }
+}
+
+unsafe extern "C" fn starter_layout(
+    self_: *const hud_renderer_descriptor_t,
+    complications: *const hud_complications_t,
+    environment: *const hud_environment_t,
+    interaction: *const hud_interaction_t,
+    layout: *mut hud_layout_t,
+) -> hud_status_t {
+    if self_.is_null() {
+        return HUD_STATUS_INVALID_ARGUMENT;
+    }
+    // SAFETY: layout()'s arguments are NULL or the host's structures.
+    let inputs = match unsafe { check(complications, environment, interaction, layout) } {
+        Ok(inputs) => inputs,
+        Err(status) => return status,
+    };
+    let Inputs { complications: c, environment: env, palette, interaction, out } = inputs;
+    let f = Frame::new(env, palette, interaction);
+    let safe = f.safe;
+    let top = f.top + TOP_MARGIN;
+    let bottom = safe.y + safe.height - BOTTOM_MARGIN; // bottom slots end here
+    let chip_room = CHIP_SIZE + CHIP_GAP;
+
+    out.count = 0;
+    out.hidden_positions = 0;
+    let mut frames = [hud_rect_t::default(); 5]; // each shown slot's frame, LTR
+    for p in 0..HUD_POSITION_COUNT {
+        // SAFETY: check() validated every non-NULL slot.
+        let Some(slot) = (unsafe { c.slots[p as usize].as_ref() }) else { continue };
+        if POSITIONS & position_bit(p) == 0 {
+            out.hidden_positions |= position_bit(p);
+            continue;
+        }
+        let chip = if slot.secondary.is_null() { 0.0 } else { chip_room };
+        frames[p as usize] = if p == HUD_POSITION_CENTER {
+            // The chip on the trailing side.
+            emit_group(out, &f, p, slot, safe.x + safe.width / 2.0 - CENTER_SIZE / 2.0, bottom - CENTER_SIZE,
+                       CENTER_SIZE, false)
+        } else {
+            let leading = p == HUD_POSITION_TOP_LEFT || p == HUD_POSITION_BOTTOM_LEFT;
+            let on_top = p == HUD_POSITION_TOP_LEFT || p == HUD_POSITION_TOP_RIGHT;
+            let x = if leading {
+                safe.x + SIDE_MARGIN + chip
+            } else {
+                safe.x + safe.width - SIDE_MARGIN - chip - CORNER_SIZE
+            };
+            let y = if on_top { top } else { bottom - CORNER_SIZE };
+            // The chip on the outer side: left of a leading slot.
+            emit_group(out, &f, p, slot, x, y, CORNER_SIZE, leading)
+        };
+    }
+
+    // The host reveals only a slot with modes; draw the picker only for a
+    // slot this layout shows.
+    let revealed = interaction.revealed_position;
+    if (0..HUD_POSITION_COUNT).contains(&revealed) && POSITIONS & position_bit(revealed) != 0 {
+        // SAFETY: check() validated every non-NULL slot.
+        if let Some(slot) = unsafe { c.slots[revealed as usize].as_ref() } {
+            if slot.mode_count > 0 {
+                emit_picker(out, &f, revealed, slot, frames[revealed as usize]);
+            }
+        }
+    }
+
+    out.content_insets = hud_insets_t::default(); // everything floats
+    finish(out)
+}
+
+// ---------------------------------------------------------------------------
+// The descriptor, its metadata record and the entry
+// ---------------------------------------------------------------------------
+
+unsafe extern "C" fn starter_get_extension(
+    _self: *const hud_renderer_descriptor_t,
+    _extension_id: *const c_char,
+) -> *const c_void {
+    ptr::null() // no extensions
+}
+
+/// A static the host reads through raw pointers.
+#[repr(transparent)]
+struct Shared<T>(T);
+
+// SAFETY: the wrapped descriptor and entry are immutable, and their
+// pointers lead only to string literals and functions: nothing any thread
+// can change.
+unsafe impl<T> Sync for Shared<T> {}
+
+static DESCRIPTOR: Shared<hud_renderer_descriptor_t> = Shared(hud_renderer_descriptor_t {
+    struct_size: size_of::<hud_renderer_descriptor_t>() as u32,
+    capabilities: CAPABILITIES,
+    id: ID.as_ptr(),
+    name: NAME.as_ptr(),
+    version: VERSION.as_ptr(),
+    vendor: VENDOR.as_ptr(),
+    description: DESCRIPTION.as_ptr(),
+    supported_positions: POSITIONS,
+    reserved: 0,
+    layout: Some(starter_layout),
+    get_extension: Some(starter_get_extension),
+});
+
+/// `bytes` zero-padded to N bytes; more than N is a compile error.
+const fn field<const N: usize>(bytes: &[u8]) -> [c_char; N] {
+    assert!(bytes.len() <= N, "a metadata field is too long");
+    let mut field = [0 as c_char; N];
+    let mut i = 0;
+    while i < bytes.len() {
+        field[i] = bytes[i] as c_char;
+        i += 1;
+    }
+    field
+}
+
+/// A string NUL-padded to N bytes, at least one NUL stored; a string that
+/// does not fit is a compile error.
+const fn padded<const N: usize>(text: &CStr) -> [c_char; N] {
+    assert!(text.to_bytes().len() < N, "a metadata string does not fit its field");
+    field(text.to_bytes())
+}
+
+/// A metadata record, 8-byte aligned as HUD_RENDERER_METADATA makes it.
+#[repr(C, align(8))]
+struct Record(hud_renderer_metadata_t);
+
+/// The same facts as plain bytes in the .hud_renderers ELF section, so
+/// `hudhost list` shows this plugin without running any of its code.
+#[link_section = ".hud_renderers"]
+#[used]
+static METADATA: Record = Record(hud_renderer_metadata_t {
+    magic: field(b"HUDMETA1"), // HUD_METADATA_MAGIC: 8 bytes, no NUL stored
+    record_size: size_of::<hud_renderer_metadata_t>() as u32,
+    abi_version: HUD_ABI_VERSION,
+    supported_positions: POSITIONS,
+    capabilities: CAPABILITIES,
+    id: padded(ID),
+    name: padded(NAME),
+    version: padded(VERSION),
+    vendor: padded(VENDOR),
+});
+
+/// Successful init() calls not yet matched by deinit(). init and deinit run
+/// on the main thread only; renderer_count() may read it from any thread.
+static INIT_COUNT: AtomicU32 = AtomicU32::new(0);
+
+unsafe extern "C" fn starter_init() -> hud_status_t {
+    INIT_COUNT.fetch_add(1, Ordering::SeqCst);
+    HUD_STATUS_OK
+}
+
+unsafe extern "C" fn starter_deinit() {
+    // Harmless at zero.
+    let _ = INIT_COUNT.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |count| count.checked_sub(1));
+}
+
+unsafe extern "C" fn starter_renderer_count() -> u32 {
+    if INIT_COUNT.load(Ordering::SeqCst) > 0 {
+        1
+    } else {
+        0
+    }
+}
+
+unsafe extern "C" fn starter_renderer_at(index: u32) -> *const hud_renderer_descriptor_t {
+    // SAFETY: starter_renderer_count only reads an atomic.
+    if index < unsafe { starter_renderer_count() } {
+        &DESCRIPTOR.0
+    } else {
+        ptr::null()
+    }
+}
+
+static ENTRY: Shared<hud_entry_t> = Shared(hud_entry_t {
+    abi_version: HUD_ABI_VERSION,
+    struct_size: size_of::<hud_entry_t>() as u32,
+    init: Some(starter_init),
+    deinit: Some(starter_deinit),
+    renderer_count: Some(starter_renderer_count),
+    renderer_at: Some(starter_renderer_at),
+});
+
+/// The one symbol the host looks up: the entry, the same pointer on every
+/// call, with no side effects.
+#[no_mangle]
+pub extern "C" fn hud_renderer_get_entry() -> *const hud_entry_t {
+    &ENTRY.0
+}
