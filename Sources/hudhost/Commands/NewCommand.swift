@@ -29,7 +29,7 @@ struct NewCommand: Command {
         the SDK's header. Each builds with one command:
           c       make                               -> lib<name>.so
           rust    cargo build --release --offline    -> target/release/lib<name>.so
-          swift   swift build -c release             -> .build/release/lib<Name>.so
+          swift   swift build -c release             -> .build/release/lib<name>.so
         and its README says how to validate and install it.
 
         OPTIONS
@@ -78,11 +78,23 @@ struct NewCommand: Command {
         return trimmed.isEmpty ? "starter" : trimmed
     }
 
-    /// An identifier for C, Rust and Swift from the id's last label.
+    /// Words C, Rust, Swift or Cargo reserve: an identifier never is one.
+    static let reservedWords: Set<String> = [
+        "as", "async", "await", "break", "case", "char", "class", "const", "continue", "crate", "default", "do", "double", "dyn",
+        "else", "enum", "extern", "false", "float", "fn", "for", "func", "goto", "if", "impl", "import", "in", "int", "let", "long",
+        "loop", "match", "mod", "move", "mut", "nil", "pub", "ref", "return", "self", "short", "signed", "sizeof", "static",
+        "struct", "super", "switch", "test", "trait", "true", "try", "type", "typedef", "union", "unsafe", "unsigned", "use",
+        "var", "void", "where", "while",
+    ]
+
+    /// An identifier for C, Rust and Swift ([a-z][a-z0-9_]*) from the id's
+    /// last label: `-` becomes `_`, a leading digit gets `r_`, a reserved
+    /// word gets `_style`.
     static func identifier(from id: String) -> String {
         let last = String(id.split(separator: ".").last ?? "starter")
         var ident = String(last.map { $0 == "-" ? "_" : $0 })
         if ident.first?.isNumber == true { ident = "r_" + ident }
+        if reservedWords.contains(ident) { ident += "_style" }
         return ident
     }
 
@@ -122,14 +134,15 @@ struct NewCommand: Command {
                 return .loadFailure
             }
         }
-        let build = switch language {
-        case "rust": "cargo build --release --offline"
-        case "swift": "swift build -c release"
-        default: "make"
+        let (build, library) = switch language {
+        case "rust": ("cargo build --release --offline", "target/release/lib\(ident).so")
+        case "swift": ("swift build -c release", ".build/release/lib\(ident).so")
+        default: ("make", "lib\(ident).so")
         }
         Output.line("Created \(language) renderer plugin '\(id)' (\(displayName)) in \(directory): \(files.count) files.")
         Output.line("Build it:     cd \(directory) && \(build)")
-        Output.line("Validate it:  see \(directory)/README.md (hudhost validate --profile strict <the .so>)")
+        Output.line("Validate it:  hudhost validate --profile strict \(directory)/\(library)")
+        Output.line("Read:         \(directory)/README.md (what to change, how to install)")
         return .ok
     }
 

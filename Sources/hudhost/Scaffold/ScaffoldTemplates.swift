@@ -20,11 +20,2485 @@ enum ScaffoldTemplates {
     }
 
     static let c: [File] = [
+        File(path: ".gitignore", contents: #"""
+# SPDX-License-Identifier: MIT
+/lib*.so
+# sdk/hud-renderer.pc holds this machine's SDK paths: `hudhost sdk --pkg-config > sdk/hud-renderer.pc`
+/sdk/
+
+"""#),
+        File(path: "Makefile", contents: #"""
+# SPDX-License-Identifier: MIT
+# @NAME@ (@ID@), a Hudson HUD renderer plugin in C.
+#
+#   make              build lib@LIB@.so
+#   make validate     run the conformance suite on it (strict profile)
+#   make install      copy it into ~/.local/lib/hud/renderers (RENDERERDIR)
+#   make clean        remove what make built
+#
+# The SDK's pkg-config file is sdk/hud-renderer.pc (written by
+# `hudhost sdk --pkg-config`); it comes first on PKG_CONFIG_PATH, so an
+# installed hud-renderer.pc is used only when sdk/ has none.
+
+LIB := @LIB@
+SOURCES := starter.c
+HUDHOST ?= hudhost
+RENDERERDIR ?= $(HOME)/.local/lib/hud/renderers
+
+export PKG_CONFIG_PATH := $(CURDIR)/sdk$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
+
+# GNU Make before 4.4 does not pass exported variables to $(shell), hence
+# the explicit PKG_CONFIG_PATH.
+HUD_CFLAGS := $(shell PKG_CONFIG_PATH='$(PKG_CONFIG_PATH)' pkg-config --cflags hud-renderer 2>/dev/null)
+
+.PHONY: all validate install clean
+
+all: lib$(LIB).so
+
+lib$(LIB).so: $(SOURCES) $(wildcard sdk/hud-renderer.pc)
+	@pkg-config --exists hud-renderer || { \
+	  echo "error: pkg-config finds no hud-renderer.pc (PKG_CONFIG_PATH=$(PKG_CONFIG_PATH))." >&2; \
+	  echo "Write the SDK's: mkdir -p sdk && $(HUDHOST) sdk --pkg-config > sdk/hud-renderer.pc" >&2; \
+	  exit 1; }
+	cc -std=c11 -O2 -Wall -Wextra -Werror -shared -fPIC $(HUD_CFLAGS) $(CFLAGS) $(SOURCES) -o $@ $(LDFLAGS)
+
+validate: lib$(LIB).so
+	$(HUDHOST) validate --profile strict ./lib$(LIB).so
+
+install: lib$(LIB).so
+	install -d -m 0755 $(RENDERERDIR)
+	install -m 0644 lib$(LIB).so $(RENDERERDIR)/lib$(LIB).so
+
+clean:
+	rm -f lib$(LIB).so
+
+"""#),
+        File(path: "README.md", contents: #"""
+<!-- SPDX-License-Identifier: MIT -->
+# @NAME@
+
+A Hudson HUD renderer plugin in plain C11 (renderer id `@ID@`), made by
+`hudhost new` from the Starter template. It builds to `lib@LIB@.so`, which
+needs no library at run time (`readelf -d lib@LIB@.so | grep NEEDED` prints
+nothing; calling into libc would add `libc.so.6`, which every host has; libm
+needs `-lm` in `LDFLAGS`), and passes `hudhost validate --profile strict` as
+generated.
+
+## Build, validate, install
+
+```sh
+make                 # lib@LIB@.so
+make validate        # hudhost validate --profile strict ./lib@LIB@.so
+make install         # into ~/.local/lib/hud/renderers (RENDERERDIR=... to change)
+make clean
+```
+
+`make validate HUDHOST=/path/to/hudhost` uses another hudhost. The build
+line is `cc -std=c11 -O2 -Wall -Wextra -Werror -shared -fPIC` plus the SDK's
+`pkg-config --cflags hud-renderer`; `CFLAGS=...` adds flags.
+
+The SDK is found through `sdk/hud-renderer.pc`, which `hudhost new` wrote
+from `hudhost sdk --pkg-config`; the Makefile puts `sdk/` first on
+`PKG_CONFIG_PATH`. It holds absolute paths of this machine's SDK: after
+moving the project or updating hudhost, rewrite it with
+
+```sh
+mkdir -p sdk && hudhost sdk --pkg-config > sdk/hud-renderer.pc
+```
+
+(or delete `sdk/` to use an installed `hud-renderer.pc`).
+
+Once installed, `hudhost list` shows the renderer (read from the file's
+`.hud_renderers` section, without running it) and
+`hudhost render --style @ID@` draws with it. Without installing:
+`hudhost render --plugin ./lib@LIB@.so --style @ID@ --reveal center`. The
+host refuses a plugin file or directory that others can write to
+(`chmod go-w`).
+
+## Where to change things
+
+Everything is in `starter.c`:
+
+- **What the host shows**: `STARTER_ID`, `STARTER_NAME`, `STARTER_VERSION`,
+  `STARTER_VENDOR`, `STARTER_DESCRIPTION` at the top. The descriptor and
+  the metadata record are both built from them; the host refuses a renderer
+  whose two copies differ.
+- **Which positions it draws**: `STARTER_POSITIONS`. Published slots
+  elsewhere are reported in `hidden_positions`.
+- **Sizes and spacing**: the `STARTER_*` metrics. The chip gap (12) and the
+  8 pt gap between mode items are what keep 44 × 44 hit regions apart; the
+  validator's `geometry-hit-overlap` says when a change breaks that.
+- **Placement**: `starter_layout` (slots and chips),
+  `starter_emit_picker` (the long-press modes), `starter_emit_slot` and
+  `starter_emit_chip` (colors, from the palette by role).
+
+Lay out in the left-to-right working frame and let `starter_push` mirror
+for RTL; write nodes only through it (it uses `hud_layout_push_node`, the
+two-call idiom). Run `make validate` after every change: each failure names
+the rule, the case and the node. The contract and the rules are in the
+SDK's docs: `PLUGIN_GUIDE.md`, `ABI.md` and `CONFORMANCE.md`.
+
+"""#),
+        File(path: "starter.c", contents: #"""
+/* SPDX-License-Identifier: MIT */
+/*
+ * starter.c — @NAME@ (@ID@), a Hudson HUD renderer in plain C11.
+ *
+ * Made by `hudhost new` from the Starter template. It needs only the SDK
+ * header (no libm, no state) and passes `hudhost validate --profile strict`
+ * as generated; change the metrics and the placement functions below and
+ * re-run `make validate` after every change.
+ *
+ * The Starter layout, in points, in a left-to-right working frame. For RTL
+ * the safe area's left and right insets are swapped first and every
+ * rectangle is mirrored at the end (x' = W - x - w), so "left" below means
+ * leading.
+ *
+ *   - Corner slots: 48 x 48 rounded squares, 16 inside the safe area's
+ *     sides; the top ones 8 below the navigation bar (or the safe top), the
+ *     bottom ones 16 above the bottom safe edge.
+ *   - The center slot: a 56 pt circle at the middle of the safe area,
+ *     bottom-aligned with the bottom corners.
+ *   - A secondary chip: a 24 pt circle on its slot's outer side (leading of
+ *     a leading slot, trailing of a trailing slot and of the center),
+ *     vertically centered, 12 from the slot, so its 44 x 44 hit region
+ *     stays clear of the slot's. A corner slot moves inward to make room.
+ *   - The revealed slot's long-press modes: 44 pt items 8 apart in a card
+ *     (8 padding), in rows as wide as the safe area allows (16 margins),
+ *     12 above a bottom or center slot or 12 below a top one, centered on
+ *     the slot and kept inside the safe area. The card and its items are
+ *     painted above everything else.
+ *   - Interactive nodes get a hit region of at least 44 x 44 centered on
+ *     their frame; the others an all-zero one. Every node floats: content
+ *     insets are zero.
+ */
+#include <stdatomic.h>
+#include <stddef.h>
+
+#include "hud_renderer.h"
+
+/* ------------------------------------------------------------------------ */
+/* What the host reads about this renderer                                   */
+/* ------------------------------------------------------------------------ */
+
+/* The descriptor and the metadata record below are built from these, so the
+ * two cannot disagree (the host refuses a renderer whose record differs). */
+#define STARTER_ID "@ID@"
+#define STARTER_NAME "@NAME@"
+#define STARTER_VERSION "0.1.0"
+#define STARTER_VENDOR "Example vendor" /* your name or organization */
+#define STARTER_DESCRIPTION                                                        \
+    "Corner slots in the safe area's corners, the center slot at the bottom "   \
+    "middle, chips on the outer side, long-press modes in a card beside the slot."
+/* The positions this renderer draws. A slot published anywhere else is
+ * reported in hidden_positions instead. */
+#define STARTER_POSITIONS HUD_POSITION_ALL_BITS
+/* layout() reads only its arguments and keeps nothing. */
+#define STARTER_CAPABILITIES HUD_CAPABILITY_THREAD_SAFE
+
+/* ------------------------------------------------------------------------ */
+/* Metrics (pt)                                                              */
+/* ------------------------------------------------------------------------ */
+
+#define STARTER_CORNER_SIZE 48.0    /* a corner slot */
+#define STARTER_CORNER_RADIUS 14.0  /* its corner radius */
+#define STARTER_CENTER_SIZE 56.0    /* the center slot's diameter */
+#define STARTER_CHIP_SIZE 24.0      /* a secondary chip's diameter */
+#define STARTER_CHIP_GAP 12.0       /* slot edge to chip edge */
+#define STARTER_SIDE_MARGIN 16.0    /* slots and the picker from the safe sides */
+#define STARTER_TOP_MARGIN 8.0      /* top slots below the navigation bar */
+#define STARTER_BOTTOM_MARGIN 16.0  /* bottom slots above the bottom safe edge */
+#define STARTER_MODE_SIZE 44.0      /* a mode item */
+#define STARTER_MODE_RADIUS 10.0    /* its corner radius */
+#define STARTER_MODE_GAP 8.0        /* between two mode items */
+#define STARTER_PICKER_PADDING 8.0  /* the card around its items */
+#define STARTER_PICKER_RADIUS 16.0  /* the card's corner radius */
+#define STARTER_PICKER_OFFSET 12.0  /* slot edge to card edge */
+#define STARTER_MIN_HIT 44.0        /* the smallest touch target, both ways */
+#define STARTER_MAX_LENGTH 1e6      /* larger screens are refused as unsupported */
+
+/* Paint order: slots under their chips, the picker above both. */
+#define STARTER_Z_SLOT 10
+#define STARTER_Z_CHIP 11
+#define STARTER_Z_PICKER 20
+#define STARTER_Z_MODE 21
+
+/* The bytes of `type` up to and including `field`. An input's struct_size
+ * must cover the 1.0 fields this renderer reads; comparing with sizeof
+ * instead would refuse a 1.0 host's structures after a rebuild against a
+ * newer 1.x header, whose structures have grown. */
+#define STARTER_END_OF(type, field) (offsetof(type, field) + sizeof(((type *)0)->field))
+
+/* ------------------------------------------------------------------------ */
+/* Small geometry                                                            */
+/* ------------------------------------------------------------------------ */
+
+static double starter_min(double a, double b) { return a < b ? a : b; }
+static double starter_max(double a, double b) { return a > b ? a : b; }
+
+/* `value` clamped into [lower, upper]; `lower` wins when they cross. */
+static double starter_clamp(double value, double lower, double upper) {
+    return starter_max(lower, starter_min(value, upper));
+}
+
+static hud_rect_t starter_rect(double x, double y, double width, double height) {
+    return (hud_rect_t){x, y, width, height};
+}
+
+/* `frame` grown to at least STARTER_MIN_HIT both ways, around its center. */
+static hud_rect_t starter_hit(hud_rect_t frame) {
+    double width = starter_max(STARTER_MIN_HIT, frame.width);
+    double height = starter_max(STARTER_MIN_HIT, frame.height);
+    return starter_rect(frame.x - (width - frame.width) / 2, frame.y - (height - frame.height) / 2,
+                        width, height);
+}
+
+/* ------------------------------------------------------------------------ */
+/* One layout() call's working frame                                         */
+/* ------------------------------------------------------------------------ */
+
+typedef struct starter_frame {
+    double width;    /* the screen */
+    hud_rect_t safe; /* the safe area, left and right insets swapped in RTL */
+    double top;      /* nothing interactive above this: the navigation bar's bottom */
+    int rtl;
+    const hud_palette_t *palette;
+    const hud_interaction_t *interaction;
+} starter_frame_t;
+
+static starter_frame_t starter_frame_make(const hud_environment_t *env,
+                                          const hud_interaction_t *interaction) {
+    starter_frame_t f;
+    hud_insets_t in = env->safe_area;
+    f.rtl = env->layout_direction == HUD_LAYOUT_DIRECTION_RTL;
+    if (f.rtl) { /* lay out as LTR with the physical insets swapped */
+        double left = in.left;
+        in.left = in.right;
+        in.right = left;
+    }
+    f.width = env->screen_width;
+    /* Insets larger than the screen leave an empty safe area, never a
+     * negative one. */
+    f.safe.x = starter_min(in.left, env->screen_width);
+    f.safe.y = starter_min(in.top, env->screen_height);
+    f.safe.width = starter_max(0, env->screen_width - in.right - f.safe.x);
+    f.safe.height = starter_max(0, env->screen_height - in.bottom - f.safe.y);
+    hud_rect_t bar = env->navigation_bar;
+    double bar_bottom = bar.height > 0 ? bar.y + bar.height : f.safe.y;
+    f.top = starter_clamp(bar_bottom, f.safe.y, f.safe.y + f.safe.height);
+    f.palette = env->palette;
+    f.interaction = interaction;
+    return f;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Nodes                                                                     */
+/* ------------------------------------------------------------------------ */
+
+/* `text` if it is non-empty, else `fallback`. */
+static const char *starter_text(const char *text, const char *fallback) {
+    return text != NULL && text[0] != '\0' ? text : fallback;
+}
+
+/* Hudson's tintStrong: the color at 60% opacity. */
+static hud_rgba_t starter_tint_strong(hud_rgba_t color) {
+    return (color & 0xFFFFFF00u) | 0x99u;
+}
+
+static int starter_is_pressed(const starter_frame_t *f, hud_position_t position, hud_part_t part,
+                              int32_t mode_index) {
+    const hud_interaction_t *i = f->interaction;
+    return i->pressed_position == position && i->pressed_part == part &&
+           (part != HUD_PART_MODE || i->pressed_mode_index == mode_index);
+}
+
+/* A solid node with every field but colors and strings set; interactive
+ * ones get their hit region and pressed state. */
+static hud_node_t starter_node(const starter_frame_t *f, hud_node_kind_t kind,
+                               hud_position_t position, hud_part_t part, int32_t mode_index,
+                               hud_rect_t frame, hud_shape_t shape, double corner_radius, int z,
+                               int interactive) {
+    hud_node_t node = {0};
+    node.kind = kind;
+    node.position = position;
+    node.part = part;
+    node.mode_index = mode_index;
+    node.frame = frame;
+    node.shape = shape;
+    node.material = HUD_MATERIAL_SOLID;
+    node.corner_radius = corner_radius;
+    node.placement = HUD_PLACEMENT_OVERLAY;
+    node.z = z;
+    if (interactive) {
+        node.hit = starter_hit(frame);
+        node.flags = HUD_NODE_FLAG_INTERACTIVE;
+        if (starter_is_pressed(f, position, part, mode_index)) node.flags |= HUD_NODE_FLAG_PRESSED;
+    }
+    return node;
+}
+
+/* Mirrors a node for RTL and appends it (counted even when the buffer is
+ * full: the two-call idiom). */
+static void starter_push(hud_layout_t *layout, const starter_frame_t *f, hud_node_t node) {
+    if (f->rtl) {
+        node.frame.x = f->width - node.frame.x - node.frame.width;
+        if (node.flags & HUD_NODE_FLAG_INTERACTIVE) node.hit.x = f->width - node.hit.x - node.hit.width;
+    }
+    hud_layout_push_node(layout, &node);
+}
+
+/* A slot button in its role's colors. */
+static void starter_emit_slot(hud_layout_t *layout, const starter_frame_t *f,
+                              hud_position_t position, const hud_slot_t *slot, hud_rect_t frame) {
+    const hud_palette_t *pal = f->palette;
+    int center = position == HUD_POSITION_CENTER;
+    hud_node_t node = starter_node(f, HUD_NODE_KIND_SLOT, position, HUD_PART_SLOT, -1, frame,
+                                   center ? HUD_SHAPE_CIRCLE : HUD_SHAPE_ROUNDED_RECTANGLE,
+                                   center ? frame.width / 2 : STARTER_CORNER_RADIUS,
+                                   STARTER_Z_SLOT, 1);
+    switch (slot->role) {
+    case HUD_ROLE_ACCENT:
+        node.fill = pal->accent;
+        node.icon_color = pal->bg;
+        node.stroke = starter_tint_strong(pal->accent);
+        break;
+    case HUD_ROLE_DESTRUCTIVE:
+        node.fill = pal->status_error;
+        node.icon_color = pal->ink;
+        node.stroke = starter_tint_strong(pal->status_error);
+        break;
+    default: /* HUD_ROLE_STANDARD, and roles from a newer host */
+        node.fill = pal->surface;
+        node.icon_color = pal->ink;
+        node.stroke = pal->hairline_standard;
+        break;
+    }
+    node.stroke_width = 1;
+    node.icon = slot->icon;
+    node.accessibility_label = starter_text(slot->label, starter_text(slot->icon, "Complication"));
+    starter_push(layout, f, node);
+}
+
+/* A secondary chip: a control when it has an action, else a badge. */
+static void starter_emit_chip(hud_layout_t *layout, const starter_frame_t *f,
+                              hud_position_t position, const hud_secondary_t *chip,
+                              hud_rect_t frame) {
+    const hud_palette_t *pal = f->palette;
+    hud_node_t node = starter_node(f, HUD_NODE_KIND_SECONDARY, position, HUD_PART_SECONDARY, -1,
+                                   frame, HUD_SHAPE_CIRCLE, frame.width / 2, STARTER_Z_CHIP,
+                                   chip->action != NULL);
+    node.fill = pal->surface;
+    node.icon_color = pal->muted;
+    node.stroke = pal->hairline_subtle;
+    node.stroke_width = 0.5;
+    node.icon = chip->icon;
+    node.accessibility_label = starter_text(chip->label, starter_text(chip->icon, "Secondary"));
+    starter_push(layout, f, node);
+}
+
+/* A slot and its chip. (slot_x, slot_y) is the slot's top-left corner. The
+ * chip goes on the slot's left when `chip_on_left`, else on its right. */
+static void starter_emit_group(hud_layout_t *layout, const starter_frame_t *f,
+                               hud_position_t position, const hud_slot_t *slot, double slot_x,
+                               double slot_y, double size, int chip_on_left, hud_rect_t *slot_frame) {
+    *slot_frame = starter_rect(slot_x, slot_y, size, size);
+    starter_emit_slot(layout, f, position, slot, *slot_frame);
+    if (slot->secondary == NULL) return;
+    double chip_x = chip_on_left ? slot_x - STARTER_CHIP_GAP - STARTER_CHIP_SIZE
+                                 : slot_x + size + STARTER_CHIP_GAP;
+    double chip_y = slot_y + (size - STARTER_CHIP_SIZE) / 2;
+    starter_emit_chip(layout, f, position, slot->secondary,
+                      starter_rect(chip_x, chip_y, STARTER_CHIP_SIZE, STARTER_CHIP_SIZE));
+}
+
+/* The revealed slot's modes: a non-interactive CONTAINER card, then one
+ * MODE_ITEM per mode, leading to trailing and top to bottom. */
+static void starter_emit_picker(hud_layout_t *layout, const starter_frame_t *f,
+                                hud_position_t position, const hud_slot_t *slot,
+                                hud_rect_t slot_frame) {
+    const double pitch = STARTER_MODE_SIZE + STARTER_MODE_GAP;
+    uint32_t count = slot->mode_count; /* 1...HUD_MAX_MODES here */
+    double room = f->safe.width - 2 * STARTER_SIDE_MARGIN - 2 * STARTER_PICKER_PADDING;
+    double fit = (room + STARTER_MODE_GAP) / pitch; /* items per row; may be < 1 */
+    uint32_t columns = fit >= count ? count : fit >= 1 ? (uint32_t)fit : 1;
+    uint32_t rows = (count + columns - 1) / columns;
+    double width = columns * pitch - STARTER_MODE_GAP + 2 * STARTER_PICKER_PADDING;
+    double height = rows * pitch - STARTER_MODE_GAP + 2 * STARTER_PICKER_PADDING;
+
+    int opens_below = position == HUD_POSITION_TOP_LEFT || position == HUD_POSITION_TOP_RIGHT;
+    double y = opens_below ? slot_frame.y + slot_frame.height + STARTER_PICKER_OFFSET
+                           : slot_frame.y - STARTER_PICKER_OFFSET - height;
+    double x = slot_frame.x + slot_frame.width / 2 - width / 2;
+    hud_rect_t card = starter_rect(
+        starter_clamp(x, f->safe.x + STARTER_SIDE_MARGIN,
+                      f->safe.x + f->safe.width - STARTER_SIDE_MARGIN - width),
+        starter_clamp(y, f->top, f->safe.y + f->safe.height - height), width, height);
+
+    hud_node_t node = starter_node(f, HUD_NODE_KIND_CONTAINER, position, HUD_PART_CONTAINER, -1,
+                                   card, HUD_SHAPE_ROUNDED_RECTANGLE, STARTER_PICKER_RADIUS,
+                                   STARTER_Z_PICKER, 0);
+    node.fill = f->palette->chrome;
+    node.stroke = f->palette->border;
+    node.stroke_width = 1;
+    node.accessibility_label = "Modes";
+    starter_push(layout, f, node);
+
+    for (uint32_t i = 0; i < count; i++) {
+        const hud_mode_t *mode = slot->modes[i];
+        hud_rect_t frame = starter_rect(card.x + STARTER_PICKER_PADDING + (i % columns) * pitch,
+                                        card.y + STARTER_PICKER_PADDING + (i / columns) * pitch,
+                                        STARTER_MODE_SIZE, STARTER_MODE_SIZE);
+        hud_node_t item = starter_node(f, HUD_NODE_KIND_MODE_ITEM, position, HUD_PART_MODE,
+                                       (int32_t)i, frame, HUD_SHAPE_ROUNDED_RECTANGLE,
+                                       STARTER_MODE_RADIUS, STARTER_Z_MODE, 1);
+        item.fill = f->palette->surface;
+        item.icon_color = f->palette->ink;
+        item.stroke = f->palette->hairline_standard;
+        item.stroke_width = 1;
+        item.icon = mode->icon;
+        item.accessibility_label = starter_text(mode->label, starter_text(mode->icon, "Mode"));
+        starter_push(layout, f, item);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* layout()                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* Every input this renderer reads, checked against the header's rules:
+ * INVALID_ARGUMENT for what breaks them, UNSUPPORTED for screens too large
+ * to lay out. */
+static hud_status_t starter_check(const hud_complications_t *c, const hud_environment_t *env,
+                                  const hud_interaction_t *interaction, const hud_layout_t *layout) {
+    if (c == NULL || env == NULL || interaction == NULL || layout == NULL)
+        return HUD_STATUS_INVALID_ARGUMENT;
+    if (c->struct_size < STARTER_END_OF(hud_complications_t, slots) ||
+        env->struct_size < STARTER_END_OF(hud_environment_t, reserved) ||
+        interaction->struct_size < STARTER_END_OF(hud_interaction_t, reserved) ||
+        layout->struct_size < STARTER_END_OF(hud_layout_t, reserved) ||
+        layout->node_stride < STARTER_END_OF(hud_node_t, accessibility_label) ||
+        (layout->capacity > 0 && layout->nodes == NULL))
+        return HUD_STATUS_INVALID_ARGUMENT;
+    if (env->palette == NULL ||
+        env->palette->struct_size < STARTER_END_OF(hud_palette_t, hairline_standard))
+        return HUD_STATUS_INVALID_ARGUMENT;
+    const double lengths[] = {env->screen_width,   env->screen_height,    env->safe_area.top,
+                              env->safe_area.left, env->safe_area.bottom, env->safe_area.right,
+                              env->navigation_bar.y, env->navigation_bar.height};
+    for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++) {
+        /* NaN, infinite or negative: invalid; merely huge: unsupported. */
+        if (!(lengths[i] >= 0 && lengths[i] - lengths[i] == 0)) return HUD_STATUS_INVALID_ARGUMENT;
+        if (lengths[i] > STARTER_MAX_LENGTH) return HUD_STATUS_UNSUPPORTED;
+    }
+    if (env->screen_width <= 0 || env->screen_height <= 0) return HUD_STATUS_INVALID_ARGUMENT;
+
+    for (int p = 0; p < HUD_POSITION_COUNT; p++) {
+        const hud_slot_t *slot = c->slots[p];
+        if (slot == NULL) continue;
+        if (slot->struct_size < STARTER_END_OF(hud_slot_t, action) ||
+            slot->mode_count > HUD_MAX_MODES || (slot->mode_count > 0 && slot->modes == NULL))
+            return HUD_STATUS_INVALID_ARGUMENT;
+        const hud_secondary_t *chip = slot->secondary;
+        if (chip != NULL && chip->struct_size < STARTER_END_OF(hud_secondary_t, action))
+            return HUD_STATUS_INVALID_ARGUMENT;
+        for (uint32_t m = 0; m < slot->mode_count; m++) {
+            const hud_mode_t *mode = slot->modes[m];
+            if (mode == NULL || mode->struct_size < STARTER_END_OF(hud_mode_t, action))
+                return HUD_STATUS_INVALID_ARGUMENT;
+        }
+    }
+    return HUD_STATUS_OK;
+}
+
+static hud_status_t starter_layout(const hud_renderer_descriptor_t *self,
+                                   const hud_complications_t *complications,
+                                   const hud_environment_t *environment,
+                                   const hud_interaction_t *interaction, hud_layout_t *layout) {
+    if (self == NULL) return HUD_STATUS_INVALID_ARGUMENT;
+    hud_status_t status = starter_check(complications, environment, interaction, layout);
+    if (status != HUD_STATUS_OK) return status;
+
+    starter_frame_t f = starter_frame_make(environment, interaction);
+    const hud_rect_t safe = f.safe;
+    const double top = f.top + STARTER_TOP_MARGIN;
+    const double bottom = safe.y + safe.height - STARTER_BOTTOM_MARGIN; /* bottom slots end here */
+    const double chip_room = STARTER_CHIP_SIZE + STARTER_CHIP_GAP;
+
+    layout->count = 0;
+    layout->hidden_positions = 0;
+    hud_rect_t frames[HUD_POSITION_COUNT] = {{0}}; /* each shown slot's frame, LTR */
+    for (hud_position_t p = 0; p < HUD_POSITION_COUNT; p++) {
+        const hud_slot_t *slot = complications->slots[p];
+        if (slot == NULL) continue;
+        if (!(STARTER_POSITIONS & HUD_POSITION_BIT(p))) {
+            layout->hidden_positions |= HUD_POSITION_BIT(p);
+            continue;
+        }
+        int chip = slot->secondary != NULL;
+        if (p == HUD_POSITION_CENTER) {
+            /* The chip on the trailing side. */
+            starter_emit_group(layout, &f, p, slot,
+                               safe.x + safe.width / 2 - STARTER_CENTER_SIZE / 2,
+                               bottom - STARTER_CENTER_SIZE, STARTER_CENTER_SIZE, 0, &frames[p]);
+            continue;
+        }
+        int leading = p == HUD_POSITION_TOP_LEFT || p == HUD_POSITION_BOTTOM_LEFT;
+        int on_top = p == HUD_POSITION_TOP_LEFT || p == HUD_POSITION_TOP_RIGHT;
+        double x = leading ? safe.x + STARTER_SIDE_MARGIN + (chip ? chip_room : 0)
+                           : safe.x + safe.width - STARTER_SIDE_MARGIN - (chip ? chip_room : 0) -
+                                 STARTER_CORNER_SIZE;
+        double y = on_top ? top : bottom - STARTER_CORNER_SIZE;
+        /* The chip on the outer side: left of a leading slot. */
+        starter_emit_group(layout, &f, p, slot, x, y, STARTER_CORNER_SIZE, leading, &frames[p]);
+    }
+
+    /* The host reveals only a slot with modes; draw the picker only for a
+     * slot this layout shows. */
+    hud_position_t revealed = interaction->revealed_position;
+    if (revealed >= 0 && revealed < HUD_POSITION_COUNT) {
+        const hud_slot_t *slot = complications->slots[revealed];
+        if (slot != NULL && slot->mode_count > 0 && (STARTER_POSITIONS & HUD_POSITION_BIT(revealed)))
+            starter_emit_picker(layout, &f, revealed, slot, frames[revealed]);
+    }
+
+    layout->content_insets = (hud_insets_t){0, 0, 0, 0}; /* everything floats */
+    return hud_layout_finish(layout);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The descriptor, its metadata record and the entry                         */
+/* ------------------------------------------------------------------------ */
+
+static const void *starter_get_extension(const hud_renderer_descriptor_t *self,
+                                         const char *extension_id) {
+    (void)self;
+    (void)extension_id;
+    return NULL; /* no extensions */
+}
+
+static const hud_renderer_descriptor_t starter_descriptor = {
+    .struct_size = sizeof(hud_renderer_descriptor_t),
+    .capabilities = STARTER_CAPABILITIES,
+    .id = STARTER_ID,
+    .name = STARTER_NAME,
+    .version = STARTER_VERSION,
+    .vendor = STARTER_VENDOR,
+    .description = STARTER_DESCRIPTION,
+    .supported_positions = STARTER_POSITIONS,
+    .layout = starter_layout,
+    .get_extension = starter_get_extension,
+};
+
+/* The same facts as plain bytes in the .hud_renderers ELF section, so
+ * `hudhost list` shows this plugin without running any of its code. */
+HUD_RENDERER_METADATA(starter_metadata, STARTER_ID, STARTER_NAME, STARTER_VERSION, STARTER_VENDOR,
+                      STARTER_POSITIONS, STARTER_CAPABILITIES);
+
+/* Successful init() calls not yet matched by deinit(). init and deinit run
+ * on the main thread only; renderer_count() may read it from any thread. */
+static atomic_uint starter_init_count;
+
+static hud_status_t starter_init(void) {
+    atomic_fetch_add(&starter_init_count, 1u);
+    return HUD_STATUS_OK;
+}
+
+static void starter_deinit(void) {
+    if (atomic_load(&starter_init_count) > 0) atomic_fetch_sub(&starter_init_count, 1u);
+}
+
+static uint32_t starter_renderer_count(void) {
+    return atomic_load(&starter_init_count) > 0 ? 1 : 0;
+}
+
+static const hud_renderer_descriptor_t *starter_renderer_at(uint32_t index) {
+    return index < starter_renderer_count() ? &starter_descriptor : NULL;
+}
+
+static const hud_entry_t starter_entry = {
+    .abi_version = HUD_ABI_VERSION,
+    .struct_size = sizeof(hud_entry_t),
+    .init = starter_init,
+    .deinit = starter_deinit,
+    .renderer_count = starter_renderer_count,
+    .renderer_at = starter_renderer_at,
+};
+
+HUD_EXPORT const hud_entry_t *HUD_ENTRY_SYMBOL(void) { return &starter_entry; }
+
+"""#),
     ]
 
     static let rust: [File] = [
+        File(path: ".gitignore", contents: #"""
+# SPDX-License-Identifier: MIT
+/target
+
+"""#),
+        File(path: "Cargo.toml", contents: #"""
+# SPDX-License-Identifier: MIT
+# @NAME@ (@ID@), a Hudson HUD renderer plugin in Rust.
+#
+#   cargo build --release --offline     target/release/lib@LIB@.so
+#   hudhost validate --profile strict target/release/lib@LIB@.so
+
+[package]
+name = "@LIB@"
+version = "0.1.0"
+edition = "2021"
+# c"" literals and offset_of! need 1.77; the SDK's generated bindings, which
+# may replace src/hud_renderer.rs, need 1.82.
+rust-version = "1.82"
+publish = false
+
+[lib]
+# A C-ABI shared object: lib@LIB@.so exports hud_renderer_get_entry only.
+crate-type = ["cdylib"]
+path = "src/lib.rs"
+
+[dependencies]
+
+[profile.release]
+# Unwinding out of an extern "C" function into the host is undefined; a
+# panic aborts the renderer host instead, which reports it as a crash.
+panic = "abort"
+
+[profile.dev]
+panic = "abort"
+
+"""#),
+        File(path: "README.md", contents: #"""
+<!-- SPDX-License-Identifier: MIT -->
+# @NAME@
+
+A Hudson HUD renderer plugin in Rust (renderer id `@ID@`), made by
+`hudhost new` from the Starter template: a `cdylib` with no dependencies
+that exports one symbol, `hud_renderer_get_entry`. It passes
+`hudhost validate --profile strict` as generated.
+
+## Build, validate, install
+
+```sh
+cargo build --release --offline                             # target/release/lib@LIB@.so
+hudhost validate --profile strict target/release/lib@LIB@.so
+mkdir -p ~/.local/lib/hud/renderers
+install -m 0644 target/release/lib@LIB@.so ~/.local/lib/hud/renderers/
+hudhost list                                                # shows @ID@
+```
+
+Without installing: `hudhost render --plugin target/release/lib@LIB@.so
+--style @ID@ --reveal center`. The host refuses a plugin file or directory
+that others can write to (`chmod go-w`).
+
+At run time the library needs only glibc and `libgcc_s`
+(`readelf -d target/release/lib@LIB@.so | grep NEEDED`: `libgcc_s.so.1`,
+`libc.so.6`, `ld-linux-*.so.2`). `panic = "abort"`
+in `Cargo.toml` is deliberate: unwinding out of an `extern "C"` function
+into the host is undefined behaviour, so a panic aborts the sandboxed
+renderer host instead, and hudhost reports it as a crash of this renderer
+(and draws a built-in style). The layout is written not to panic.
+
+## Where to change things
+
+- **What the host shows**: `ID`, `NAME`, `VENDOR`, `DESCRIPTION` at the
+  top of `src/lib.rs`, and the version in `Cargo.toml`. The descriptor and the `.hud_renderers`
+  metadata record (`#[link_section = ".hud_renderers"] #[used] static
+  METADATA`) are both built from them; the host refuses a renderer whose two
+  copies differ, and a string too long for its record is a compile error.
+- **Which positions it draws**: `POSITIONS`. Published slots elsewhere are
+  reported in `hidden_positions`.
+- **Sizes and spacing**: the metric constants. The chip gap (12) and the
+  8 pt gap between mode items are what keep 44 × 44 hit regions apart; the
+  validator's `geometry-hit-overlap` says when a change breaks that.
+- **Placement**: `starter_layout` (slots and chips), `emit_picker` (the
+  long-press modes), `emit_slot` and `emit_chip` (colors, from the palette
+  by role).
+
+Lay out in the left-to-right working frame and let `push` mirror for RTL;
+write nodes only through it (`push_node` is the two-call idiom of the C
+header's `hud_layout_push_node`). Run the validator after every change:
+each failure names the rule, the case and the node.
+
+## The bindings
+
+`src/hud_renderer.rs` is the ABI 1.0 as `#[repr(C)]` Rust, with the C
+header's names (`hud_node_t`, `hud_layout_t`, `HUD_STATUS_OK`, …): only the
+part this renderer uses. The SDK ships complete generated bindings
+(`bindings/rust/hud_renderer.rs` beside `hudhost sdk --include-dir`); copy
+that file over this one to use everything the header offers.
+
+"""#),
+        File(path: "src/hud_renderer.rs", contents: #"""
+// SPDX-License-Identifier: MIT
+//! The Hudson HUD renderer ABI 1.0 (`hud_renderer.h`) as `#[repr(C)]`
+//! Rust: the subset this renderer uses, with the C header's names so that
+//! the SDK's generated bindings (`bindings/rust/hud_renderer.rs`, next to
+//! `hudhost sdk --include-dir`) can replace this file as they are.
+//!
+//! Every type, field and constant mirrors the header exactly, and is
+//! spelled as the generated file spells it; the header (units, owners,
+//! thread tags) is the documentation. Integer typedefs are type aliases, C
+//! enums are constants of those types, plain integer macros are `i32`
+//! (unsigned ones `u32`), nullable function pointers are
+//! `Option<unsafe extern "C" fn ...>`, `const char *` is `*const c_char`.
+
+use core::ffi::{c_char, c_void};
+
+// Versions
+
+pub const HUD_ABI_VERSION_MAJOR: i32 = 1;
+pub const HUD_ABI_VERSION_MINOR: i32 = 0;
+/// `HUD_ABI_MAKE_VERSION(HUD_ABI_VERSION_MAJOR, HUD_ABI_VERSION_MINOR)`.
+pub const HUD_ABI_VERSION: u32 = ((HUD_ABI_VERSION_MAJOR as u32) << 16) | (HUD_ABI_VERSION_MINOR as u32 & 0xFFFF);
+
+// Status codes
+
+pub type hud_status_t = i32;
+pub const HUD_STATUS_OK: hud_status_t = 0;
+pub const HUD_STATUS_BUFFER_TOO_SMALL: hud_status_t = 1;
+pub const HUD_STATUS_INVALID_ARGUMENT: hud_status_t = -1;
+pub const HUD_STATUS_UNSUPPORTED: hud_status_t = -2;
+
+// Limits
+
+pub const HUD_MAX_MODES: i32 = 64;
+
+// Small value types
+
+pub type hud_rgba_t = u32;
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct hud_rect_t {
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct hud_insets_t {
+    pub top: f64,
+    pub left: f64,
+    pub bottom: f64,
+    pub right: f64,
+}
+
+pub type hud_position_t = i32;
+pub const HUD_POSITION_NONE: hud_position_t = -1;
+pub const HUD_POSITION_TOP_LEFT: hud_position_t = 0;
+pub const HUD_POSITION_TOP_RIGHT: hud_position_t = 1;
+pub const HUD_POSITION_BOTTOM_LEFT: hud_position_t = 2;
+pub const HUD_POSITION_BOTTOM_RIGHT: hud_position_t = 3;
+pub const HUD_POSITION_CENTER: hud_position_t = 4;
+pub const HUD_POSITION_COUNT: hud_position_t = 5;
+pub const HUD_POSITION_ALL_BITS: u32 = 0x1F;
+
+pub type hud_role_t = i32;
+pub const HUD_ROLE_STANDARD: hud_role_t = 0;
+pub const HUD_ROLE_ACCENT: hud_role_t = 1;
+pub const HUD_ROLE_DESTRUCTIVE: hud_role_t = 2;
+
+pub type hud_layout_direction_t = i32;
+pub const HUD_LAYOUT_DIRECTION_LTR: hud_layout_direction_t = 0;
+pub const HUD_LAYOUT_DIRECTION_RTL: hud_layout_direction_t = 1;
+
+pub type hud_color_scheme_t = i32;
+pub type hud_appearance_t = i32;
+
+pub type hud_action_fn = Option<unsafe extern "C" fn()>;
+
+// Inputs: the complications
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct hud_mode_t {
+    pub struct_size: u32,
+    pub reserved: u32,
+    pub id: *const c_char,
+    pub icon: *const c_char,
+    pub label: *const c_char,
+    pub action: hud_action_fn,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct hud_secondary_t {
+    pub struct_size: u32,
+    pub reserved: u32,
+    pub icon: *const c_char,
+    pub label: *const c_char,
+    pub action: hud_action_fn,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct hud_slot_t {
+    pub struct_size: u32,
+    pub role: hud_role_t,
+    pub icon: *const c_char,
+    pub label: *const c_char,
+    pub secondary: *const hud_secondary_t,
+    pub modes: *const *const hud_mode_t,
+    pub mode_count: u32,
+    pub reserved: u32,
+    pub action: hud_action_fn,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct hud_complications_t {
+    pub struct_size: u32,
+    pub reserved: u32,
+    pub slots: [*const hud_slot_t; 5],
+}
+
+// Inputs: the environment
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct hud_palette_t {
+    pub struct_size: u32,
+    pub reserved: u32,
+    pub bg: hud_rgba_t,
+    pub surface: hud_rgba_t,
+    pub chrome: hud_rgba_t,
+    pub ink: hud_rgba_t,
+    pub muted: hud_rgba_t,
+    pub dim: hud_rgba_t,
+    pub border: hud_rgba_t,
+    pub accent: hud_rgba_t,
+    pub status_ok: hud_rgba_t,
+    pub status_warn: hud_rgba_t,
+    pub status_error: hud_rgba_t,
+    pub status_info: hud_rgba_t,
+    pub hairline_subtle: hud_rgba_t,
+    pub hairline_standard: hud_rgba_t,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct hud_environment_t {
+    pub struct_size: u32,
+    pub layout_direction: hud_layout_direction_t,
+    pub screen_width: f64,
+    pub screen_height: f64,
+    pub safe_area: hud_insets_t,
+    pub scale: f64,
+    pub text_scale: f64,
+    pub color_scheme: hud_color_scheme_t,
+    pub appearance: hud_appearance_t,
+    pub palette: *const hud_palette_t,
+    pub navigation_bar: hud_rect_t,
+    pub navigation_title: *const c_char,
+    pub accessibility: u32,
+    pub reserved: u32,
+}
+
+// Inputs: the interaction state
+
+pub type hud_part_t = i32;
+pub const HUD_PART_NONE: hud_part_t = -1;
+pub const HUD_PART_SLOT: hud_part_t = 0;
+pub const HUD_PART_SECONDARY: hud_part_t = 1;
+pub const HUD_PART_MODE: hud_part_t = 2;
+pub const HUD_PART_CONTAINER: hud_part_t = 3;
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct hud_interaction_t {
+    pub struct_size: u32,
+    pub pressed_position: hud_position_t,
+    pub pressed_part: hud_part_t,
+    pub pressed_mode_index: i32,
+    pub revealed_position: hud_position_t,
+    pub reserved: u32,
+}
+
+// Output: layout nodes
+
+pub type hud_node_kind_t = i32;
+pub const HUD_NODE_KIND_CONTAINER: hud_node_kind_t = 0;
+pub const HUD_NODE_KIND_SLOT: hud_node_kind_t = 1;
+pub const HUD_NODE_KIND_SECONDARY: hud_node_kind_t = 2;
+pub const HUD_NODE_KIND_MODE_ITEM: hud_node_kind_t = 3;
+
+pub type hud_shape_t = i32;
+pub const HUD_SHAPE_RECTANGLE: hud_shape_t = 0;
+pub const HUD_SHAPE_ROUNDED_RECTANGLE: hud_shape_t = 1;
+pub const HUD_SHAPE_CIRCLE: hud_shape_t = 2;
+pub const HUD_SHAPE_CAPSULE: hud_shape_t = 3;
+
+pub type hud_material_t = i32;
+pub const HUD_MATERIAL_NONE: hud_material_t = 0;
+pub const HUD_MATERIAL_SOLID: hud_material_t = 1;
+pub const HUD_MATERIAL_GLASS: hud_material_t = 2;
+pub const HUD_MATERIAL_REGULAR: hud_material_t = 3;
+
+pub type hud_placement_t = i32;
+pub const HUD_PLACEMENT_OVERLAY: hud_placement_t = 0;
+pub const HUD_PLACEMENT_NAVIGATION_BAR: hud_placement_t = 1;
+pub const HUD_PLACEMENT_BOTTOM_INSET: hud_placement_t = 2;
+
+pub const HUD_NODE_FLAG_PRESSED: u32 = 0x1;
+pub const HUD_NODE_FLAG_INTERACTIVE: u32 = 0x2;
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct hud_node_t {
+    pub kind: hud_node_kind_t,
+    pub position: hud_position_t,
+    pub part: hud_part_t,
+    pub mode_index: i32,
+    pub frame: hud_rect_t,
+    pub hit: hud_rect_t,
+    pub shape: hud_shape_t,
+    pub material: hud_material_t,
+    pub corner_radius: f64,
+    pub stroke_width: f64,
+    pub font_size: f64,
+    pub fill: hud_rgba_t,
+    pub stroke: hud_rgba_t,
+    pub icon_color: hud_rgba_t,
+    pub text_color: hud_rgba_t,
+    pub placement: hud_placement_t,
+    pub z: i32,
+    pub flags: u32,
+    pub reserved: u32,
+    pub icon: *const c_char,
+    pub label: *const c_char,
+    pub accessibility_label: *const c_char,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct hud_layout_t {
+    pub struct_size: u32,
+    pub node_stride: u32,
+    pub nodes: *mut c_void,
+    pub capacity: u32,
+    pub count: u32,
+    pub content_insets: hud_insets_t,
+    pub hidden_positions: u32,
+    pub reserved: u32,
+}
+
+// The renderer descriptor
+
+pub const HUD_CAPABILITY_THREAD_SAFE: u32 = 0x1;
+
+pub type hud_layout_fn = Option<
+    unsafe extern "C" fn(
+        self_: *const hud_renderer_descriptor_t,
+        complications: *const hud_complications_t,
+        environment: *const hud_environment_t,
+        interaction: *const hud_interaction_t,
+        layout: *mut hud_layout_t,
+    ) -> hud_status_t,
+>;
+
+pub type hud_get_extension_fn = Option<
+    unsafe extern "C" fn(self_: *const hud_renderer_descriptor_t, extension_id: *const c_char) -> *const c_void,
+>;
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct hud_renderer_descriptor_t {
+    pub struct_size: u32,
+    pub capabilities: u32,
+    pub id: *const c_char,
+    pub name: *const c_char,
+    pub version: *const c_char,
+    pub vendor: *const c_char,
+    pub description: *const c_char,
+    pub supported_positions: u32,
+    pub reserved: u32,
+    pub layout: hud_layout_fn,
+    pub get_extension: hud_get_extension_fn,
+}
+
+// The entry structure
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct hud_entry_t {
+    pub abi_version: u32,
+    pub struct_size: u32,
+    pub init: Option<unsafe extern "C" fn() -> hud_status_t>,
+    pub deinit: Option<unsafe extern "C" fn()>,
+    pub renderer_count: Option<unsafe extern "C" fn() -> u32>,
+    pub renderer_at: Option<unsafe extern "C" fn(index: u32) -> *const hud_renderer_descriptor_t>,
+}
+
+// Metadata readable without running plugin code
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct hud_renderer_metadata_t {
+    pub magic: [c_char; 8],
+    pub record_size: u32,
+    pub abi_version: u32,
+    pub supported_positions: u32,
+    pub capabilities: u32,
+    pub id: [c_char; 72],
+    pub name: [c_char; 136],
+    pub version: [c_char; 40],
+    pub vendor: [c_char; 136],
+}
+
+"""#),
+        File(path: "src/lib.rs", contents: #"""
+// SPDX-License-Identifier: MIT
+//! @NAME@ (@ID@), a Hudson HUD renderer plugin in Rust.
+//!
+//! Made by `hudhost new` from the Starter template. It has no dependencies
+//! beyond the ABI bindings in `hud_renderer.rs`, keeps no state, and passes
+//! `hudhost validate --profile strict` as generated; change the metrics and
+//! the placement code below and re-run the validator after every change.
+//!
+//! The Starter layout, in points, in a left-to-right working frame. For RTL
+//! the safe area's left and right insets are swapped first and every
+//! rectangle is mirrored at the end (x' = W - x - w), so "left" below means
+//! leading.
+//!
+//! - Corner slots: 48 x 48 rounded squares, 16 inside the safe area's sides;
+//!   the top ones 8 below the navigation bar (or the safe top), the bottom
+//!   ones 16 above the bottom safe edge.
+//! - The center slot: a 56 pt circle at the middle of the safe area,
+//!   bottom-aligned with the bottom corners.
+//! - A secondary chip: a 24 pt circle on its slot's outer side (leading of a
+//!   leading slot, trailing of a trailing slot and of the center), vertically
+//!   centered, 12 from the slot, so its 44 x 44 hit region stays clear of the
+//!   slot's. A corner slot moves inward to make room.
+//! - The revealed slot's long-press modes: 44 pt items 8 apart in a card
+//!   (8 padding), in rows as wide as the safe area allows (16 margins), 12
+//!   above a bottom or center slot or 12 below a top one, centered on the
+//!   slot and kept inside the safe area. Painted above everything else.
+//! - Interactive nodes get a hit region of at least 44 x 44 centered on their
+//!   frame; the others an all-zero one. Every node floats: content insets
+//!   are zero.
+//!
+//! Nothing here may panic: a panic aborts the renderer host (Cargo.toml sets
+//! `panic = "abort"`, as unwinding into C is undefined), which the host
+//! reports as a crash.
+
+#[allow(dead_code, non_camel_case_types, non_upper_case_globals)]
+mod hud_renderer;
+
+use core::ffi::{c_char, c_void, CStr};
+use core::mem::{offset_of, size_of};
+use core::ptr;
+use core::sync::atomic::{AtomicU32, Ordering};
+
+use hud_renderer::*;
+
+// ---------------------------------------------------------------------------
+// What the host reads about this renderer
+// ---------------------------------------------------------------------------
+
+// The descriptor and the metadata record below are built from these, so the
+// two cannot disagree (the host refuses a renderer whose record differs).
+const ID: &CStr = c"@ID@";
+const NAME: &CStr = c"@NAME@";
+/// The package version, from Cargo.toml.
+const VERSION: &CStr = match CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes()) {
+    Ok(version) => version,
+    Err(_) => panic!("the package version is not a C string"),
+};
+const VENDOR: &CStr = c"Example vendor"; // your name or organization
+const DESCRIPTION: &CStr = c"Corner slots in the safe area's corners, the center slot at the bottom \
+middle, chips on the outer side, long-press modes in a card beside the slot.";
+/// The positions this renderer draws. A slot published anywhere else is
+/// reported in `hidden_positions` instead.
+const POSITIONS: u32 = HUD_POSITION_ALL_BITS;
+/// `layout()` reads only its arguments and keeps nothing.
+const CAPABILITIES: u32 = HUD_CAPABILITY_THREAD_SAFE;
+
+// ---------------------------------------------------------------------------
+// Metrics (pt)
+// ---------------------------------------------------------------------------
+
+const CORNER_SIZE: f64 = 48.0; // a corner slot
+const CORNER_RADIUS: f64 = 14.0; // its corner radius
+const CENTER_SIZE: f64 = 56.0; // the center slot's diameter
+const CHIP_SIZE: f64 = 24.0; // a secondary chip's diameter
+const CHIP_GAP: f64 = 12.0; // slot edge to chip edge
+const SIDE_MARGIN: f64 = 16.0; // slots and the picker from the safe sides
+const TOP_MARGIN: f64 = 8.0; // top slots below the navigation bar
+const BOTTOM_MARGIN: f64 = 16.0; // bottom slots above the bottom safe edge
+const MODE_SIZE: f64 = 44.0; // a mode item
+const MODE_RADIUS: f64 = 10.0; // its corner radius
+const MODE_GAP: f64 = 8.0; // between two mode items
+const PICKER_PADDING: f64 = 8.0; // the card around its items
+const PICKER_RADIUS: f64 = 16.0; // the card's corner radius
+const PICKER_OFFSET: f64 = 12.0; // slot edge to card edge
+const MIN_HIT: f64 = 44.0; // the smallest touch target, both ways
+const MAX_LENGTH: f64 = 1e6; // larger screens are refused as unsupported
+
+// Paint order: slots under their chips, the picker above both.
+const Z_SLOT: i32 = 10;
+const Z_CHIP: i32 = 11;
+const Z_PICKER: i32 = 20;
+const Z_MODE: i32 = 21;
+
+// The bytes of each input up to and including the last 1.0 field this
+// renderer reads. An input's struct_size must cover them; comparing with
+// size_of instead would refuse a 1.0 host's structures after an update to
+// bindings of a newer 1.x header, whose structures have grown.
+const COMPLICATIONS_1_0: usize = offset_of!(hud_complications_t, slots) + size_of::<[*const hud_slot_t; 5]>();
+const SLOT_1_0: usize = offset_of!(hud_slot_t, action) + size_of::<hud_action_fn>();
+const SECONDARY_1_0: usize = offset_of!(hud_secondary_t, action) + size_of::<hud_action_fn>();
+const MODE_1_0: usize = offset_of!(hud_mode_t, action) + size_of::<hud_action_fn>();
+const ENVIRONMENT_1_0: usize = offset_of!(hud_environment_t, reserved) + size_of::<u32>();
+const PALETTE_1_0: usize = offset_of!(hud_palette_t, hairline_standard) + size_of::<hud_rgba_t>();
+const INTERACTION_1_0: usize = offset_of!(hud_interaction_t, reserved) + size_of::<u32>();
+const LAYOUT_1_0: usize = offset_of!(hud_layout_t, reserved) + size_of::<u32>();
+const NODE_1_0: usize = offset_of!(hud_node_t, accessibility_label) + size_of::<*const c_char>();
+
+// ---------------------------------------------------------------------------
+// Small geometry
+// ---------------------------------------------------------------------------
+
+/// `value` clamped into [lower, upper]; `lower` wins when they cross.
+fn clamp(value: f64, lower: f64, upper: f64) -> f64 {
+    value.min(upper).max(lower)
+}
+
+fn rect(x: f64, y: f64, width: f64, height: f64) -> hud_rect_t {
+    hud_rect_t { x, y, width, height }
+}
+
+/// `frame` grown to at least MIN_HIT both ways, around its center.
+fn hit_region(frame: hud_rect_t) -> hud_rect_t {
+    let width = frame.width.max(MIN_HIT);
+    let height = frame.height.max(MIN_HIT);
+    rect(frame.x - (width - frame.width) / 2.0, frame.y - (height - frame.height) / 2.0, width, height)
+}
+
+fn position_bit(position: hud_position_t) -> u32 {
+    1u32 << position
+}
+
+// ---------------------------------------------------------------------------
+// One layout() call's working frame
+// ---------------------------------------------------------------------------
+
+struct Frame<'a> {
+    /// The screen's width.
+    width: f64,
+    /// The safe area, left and right insets swapped in RTL.
+    safe: hud_rect_t,
+    /// Nothing interactive above this: the navigation bar's bottom.
+    top: f64,
+    rtl: bool,
+    palette: &'a hud_palette_t,
+    interaction: &'a hud_interaction_t,
+}
+
+impl<'a> Frame<'a> {
+    fn new(env: &hud_environment_t, palette: &'a hud_palette_t, interaction: &'a hud_interaction_t) -> Self {
+        let rtl = env.layout_direction == HUD_LAYOUT_DIRECTION_RTL;
+        let mut inset = env.safe_area;
+        if rtl {
+            // Lay out as LTR with the physical insets swapped.
+            core::mem::swap(&mut inset.left, &mut inset.right);
+        }
+        // Insets larger than the screen leave an empty safe area, never a
+        // negative one.
+        let x = inset.left.min(env.screen_width);
+        let y = inset.top.min(env.screen_height);
+        let safe = rect(
+            x,
+            y,
+            (env.screen_width - inset.right - x).max(0.0),
+            (env.screen_height - inset.bottom - y).max(0.0),
+        );
+        let bar = env.navigation_bar;
+        let bar_bottom = if bar.height > 0.0 { bar.y + bar.height } else { safe.y };
+        Frame {
+            width: env.screen_width,
+            safe,
+            top: clamp(bar_bottom, safe.y, safe.y + safe.height),
+            rtl,
+            palette,
+            interaction,
+        }
+    }
+
+    fn is_pressed(&self, position: hud_position_t, part: hud_part_t, mode_index: i32) -> bool {
+        let i = self.interaction;
+        i.pressed_position == position
+            && i.pressed_part == part
+            && (part != HUD_PART_MODE || i.pressed_mode_index == mode_index)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Nodes
+// ---------------------------------------------------------------------------
+
+/// `text` if it is non-empty, else `fallback`.
+///
+/// # Safety
+/// `text` is NULL or a NUL-terminated string.
+unsafe fn text_or(text: *const c_char, fallback: *const c_char) -> *const c_char {
+    // SAFETY: a non-NULL `text` has at least its NUL to read.
+    if !text.is_null() && unsafe { *text } != 0 {
+        text
+    } else {
+        fallback
+    }
+}
+
+/// Hudson's tintStrong: the color at 60% opacity.
+fn tint_strong(color: hud_rgba_t) -> hud_rgba_t {
+    (color & 0xFFFF_FF00) | 0x99
+}
+
+/// Appends one node, copying only the bytes both sides know (the host's
+/// node_stride may differ from our size_of), and counting it even when the
+/// buffer is full: the two-call idiom, as `hud_layout_push_node` in C.
+fn push_node(out: &mut hud_layout_t, node: &hud_node_t) {
+    let index = out.count;
+    out.count = out.count.saturating_add(1);
+    if index >= out.capacity {
+        return;
+    }
+    let stride = out.node_stride as usize;
+    let bytes = size_of::<hud_node_t>().min(stride);
+    // SAFETY: check() made sure `nodes` holds `capacity` nodes of `stride`
+    // bytes, and index < capacity.
+    unsafe {
+        let destination = out.nodes.cast::<u8>().add(index as usize * stride);
+        ptr::copy_nonoverlapping((node as *const hud_node_t).cast::<u8>(), destination, bytes);
+    }
+}
+
+/// The status of a layout that used `push_node`, as `hud_layout_finish` in C.
+fn finish(out: &hud_layout_t) -> hud_status_t {
+    if out.count > out.capacity {
+        HUD_STATUS_BUFFER_TOO_SMALL
+    } else {
+        HUD_STATUS_OK
+    }
+}
+
+/// A solid node with every field but colors and strings set; interactive
+/// ones get their hit region and pressed state.
+#[allow(clippy::too_many_arguments)]
+fn node(
+    f: &Frame,
+    kind: hud_node_kind_t,
+    position: hud_position_t,
+    part: hud_part_t,
+    mode_index: i32,
+    frame: hud_rect_t,
+    shape: hud_shape_t,
+    corner_radius: f64,
+    z: i32,
+    interactive: bool,
+) -> hud_node_t {
+    // SAFETY: every field of hud_node_t is an integer, a float, a raw
+    // pointer or an Option of a function pointer: all-zero is valid (the C
+    // `hud_node_t node = {0}`), and it stays valid when a newer header
+    // appends fields.
+    let mut node: hud_node_t = unsafe { core::mem::zeroed() };
+    node.kind = kind;
+    node.position = position;
+    node.part = part;
+    node.mode_index = mode_index;
+    node.frame = frame;
+    node.shape = shape;
+    node.material = HUD_MATERIAL_SOLID;
+    node.corner_radius = corner_radius;
+    node.placement = HUD_PLACEMENT_OVERLAY;
+    node.z = z;
+    if interactive {
+        node.hit = hit_region(frame);
+        node.flags = HUD_NODE_FLAG_INTERACTIVE;
+        if f.is_pressed(position, part, mode_index) {
+            node.flags |= HUD_NODE_FLAG_PRESSED;
+        }
+    }
+    node
+}
+
+/// Mirrors a node for RTL and appends it.
+fn push(out: &mut hud_layout_t, f: &Frame, mut node: hud_node_t) {
+    if f.rtl {
+        node.frame.x = f.width - node.frame.x - node.frame.width;
+        if node.flags & HUD_NODE_FLAG_INTERACTIVE != 0 {
+            node.hit.x = f.width - node.hit.x - node.hit.width;
+        }
+    }
+    push_node(out, &node);
+}
+
+/// A slot button in its role's colors.
+fn emit_slot(out: &mut hud_layout_t, f: &Frame, position: hud_position_t, slot: &hud_slot_t, frame: hud_rect_t) {
+    let pal = f.palette;
+    let center = position == HUD_POSITION_CENTER;
+    let (shape, radius) = if center {
+        (HUD_SHAPE_CIRCLE, frame.width / 2.0)
+    } else {
+        (HUD_SHAPE_ROUNDED_RECTANGLE, CORNER_RADIUS)
+    };
+    let mut n = node(f, HUD_NODE_KIND_SLOT, position, HUD_PART_SLOT, -1, frame, shape, radius, Z_SLOT, true);
+    (n.fill, n.icon_color, n.stroke) = match slot.role {
+        HUD_ROLE_ACCENT => (pal.accent, pal.bg, tint_strong(pal.accent)),
+        HUD_ROLE_DESTRUCTIVE => (pal.status_error, pal.ink, tint_strong(pal.status_error)),
+        // HUD_ROLE_STANDARD, and roles from a newer host.
+        _ => (pal.surface, pal.ink, pal.hairline_standard),
+    };
+    n.stroke_width = 1.0;
+    n.icon = slot.icon;
+    // SAFETY: the host's strings are NULL or NUL-terminated.
+    n.accessibility_label = unsafe { text_or(slot.label, text_or(slot.icon, c"Complication".as_ptr())) };
+    push(out, f, n);
+}
+
+/// A secondary chip: a control when it has an action, else a badge.
+fn emit_chip(out: &mut hud_layout_t, f: &Frame, position: hud_position_t, chip: &hud_secondary_t, frame: hud_rect_t) {
+    let pal = f.palette;
+    let interactive = chip.action.is_some();
+    let mut n = node(f, HUD_NODE_KIND_SECONDARY, position, HUD_PART_SECONDARY, -1, frame, HUD_SHAPE_CIRCLE,
+                     frame.width / 2.0, Z_CHIP, interactive);
+    n.fill = pal.surface;
+    n.icon_color = pal.muted;
+    n.stroke = pal.hairline_subtle;
+    n.stroke_width = 0.5;
+    n.icon = chip.icon;
+    // SAFETY: the host's strings are NULL or NUL-terminated.
+    n.accessibility_label = unsafe { text_or(chip.label, text_or(chip.icon, c"Secondary".as_ptr())) };
+    push(out, f, n);
+}
+
+/// A slot and its chip; returns the slot's frame. (x, y) is the slot's
+/// top-left corner; the chip goes on the slot's left when `chip_on_left`.
+#[allow(clippy::too_many_arguments)]
+fn emit_group(
+    out: &mut hud_layout_t,
+    f: &Frame,
+    position: hud_position_t,
+    slot: &hud_slot_t,
+    x: f64,
+    y: f64,
+    size: f64,
+    chip_on_left: bool,
+) -> hud_rect_t {
+    let frame = rect(x, y, size, size);
+    emit_slot(out, f, position, slot, frame);
+    // SAFETY: check() made sure a non-NULL secondary covers the 1.0 fields.
+    if let Some(chip) = unsafe { slot.secondary.as_ref() } {
+        let chip_x = if chip_on_left { x - CHIP_GAP - CHIP_SIZE } else { x + size + CHIP_GAP };
+        let chip_y = y + (size - CHIP_SIZE) / 2.0;
+        emit_chip(out, f, position, chip, rect(chip_x, chip_y, CHIP_SIZE, CHIP_SIZE));
+    }
+    frame
+}
+
+/// The revealed slot's modes: a non-interactive CONTAINER card, then one
+/// MODE_ITEM per mode, leading to trailing and top to bottom.
+fn emit_picker(out: &mut hud_layout_t, f: &Frame, position: hud_position_t, slot: &hud_slot_t, slot_frame: hud_rect_t) {
+    let pitch = MODE_SIZE + MODE_GAP;
+    let count = slot.mode_count; // 1...HUD_MAX_MODES here
+    let room = f.safe.width - 2.0 * SIDE_MARGIN - 2.0 * PICKER_PADDING;
+    let fit = (room + MODE_GAP) / pitch; // items per row; may be < 1
+    let columns = if fit >= count as f64 {
+        count
+    } else if fit >= 1.0 {
+        fit as u32
+    } else {
+        1
+    };
+    let rows = count.div_ceil(columns);
+    let width = columns as f64 * pitch - MODE_GAP + 2.0 * PICKER_PADDING;
+    let height = rows as f64 * pitch - MODE_GAP + 2.0 * PICKER_PADDING;
+
+    let opens_below = position == HUD_POSITION_TOP_LEFT || position == HUD_POSITION_TOP_RIGHT;
+    let y = if opens_below {
+        slot_frame.y + slot_frame.height + PICKER_OFFSET
+    } else {
+        slot_frame.y - PICKER_OFFSET - height
+    };
+    let x = slot_frame.x + slot_frame.width / 2.0 - width / 2.0;
+    let card = rect(
+        clamp(x, f.safe.x + SIDE_MARGIN, f.safe.x + f.safe.width - SIDE_MARGIN - width),
+        clamp(y, f.top, f.safe.y + f.safe.height - height),
+        width,
+        height,
+    );
+
+    let mut n = node(f, HUD_NODE_KIND_CONTAINER, position, HUD_PART_CONTAINER, -1, card,
+                     HUD_SHAPE_ROUNDED_RECTANGLE, PICKER_RADIUS, Z_PICKER, false);
+    n.fill = f.palette.chrome;
+    n.stroke = f.palette.border;
+    n.stroke_width = 1.0;
+    n.accessibility_label = c"Modes".as_ptr();
+    push(out, f, n);
+
+    for i in 0..count {
+        // SAFETY: check() made sure `modes` holds mode_count non-NULL modes
+        // covering the 1.0 fields.
+        let mode = unsafe { &**slot.modes.add(i as usize) };
+        let frame = rect(
+            card.x + PICKER_PADDING + (i % columns) as f64 * pitch,
+            card.y + PICKER_PADDING + (i / columns) as f64 * pitch,
+            MODE_SIZE,
+            MODE_SIZE,
+        );
+        let mut item = node(f, HUD_NODE_KIND_MODE_ITEM, position, HUD_PART_MODE, i as i32, frame,
+                            HUD_SHAPE_ROUNDED_RECTANGLE, MODE_RADIUS, Z_MODE, true);
+        item.fill = f.palette.surface;
+        item.icon_color = f.palette.ink;
+        item.stroke = f.palette.hairline_standard;
+        item.stroke_width = 1.0;
+        item.icon = mode.icon;
+        // SAFETY: the host's strings are NULL or NUL-terminated.
+        item.accessibility_label = unsafe { text_or(mode.label, text_or(mode.icon, c"Mode".as_ptr())) };
+        push(out, f, item);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// layout()
+// ---------------------------------------------------------------------------
+
+struct Inputs<'a> {
+    complications: &'a hud_complications_t,
+    environment: &'a hud_environment_t,
+    palette: &'a hud_palette_t,
+    interaction: &'a hud_interaction_t,
+    out: &'a mut hud_layout_t,
+}
+
+/// Every input this renderer reads, checked against the header's rules:
+/// INVALID_ARGUMENT for what breaks them, UNSUPPORTED for screens too large
+/// to lay out.
+///
+/// # Safety
+/// Each pointer is NULL or points to the host's structure of that type, as
+/// the header promises for layout()'s arguments.
+unsafe fn check<'a>(
+    c: *const hud_complications_t,
+    env: *const hud_environment_t,
+    interaction: *const hud_interaction_t,
+    layout: *mut hud_layout_t,
+) -> Result<Inputs<'a>, hud_status_t> {
+    // SAFETY: non-NULL pointers point to the host's structures, at least
+    // their 1.0 size (the caller's promise); each struct_size is checked
+    // before any other field is used.
+    unsafe {
+        let (Some(c), Some(env), Some(interaction), Some(out)) =
+            (c.as_ref(), env.as_ref(), interaction.as_ref(), layout.as_mut())
+        else {
+            return Err(HUD_STATUS_INVALID_ARGUMENT);
+        };
+        if (c.struct_size as usize) < COMPLICATIONS_1_0
+            || (env.struct_size as usize) < ENVIRONMENT_1_0
+            || (interaction.struct_size as usize) < INTERACTION_1_0
+            || (out.struct_size as usize) < LAYOUT_1_0
+            || (out.node_stride as usize) < NODE_1_0
+            || (out.capacity > 0 && out.nodes.is_null())
+        {
+            return Err(HUD_STATUS_INVALID_ARGUMENT);
+        }
+        let Some(palette) = env.palette.as_ref() else { return Err(HUD_STATUS_INVALID_ARGUMENT) };
+        if (palette.struct_size as usize) < PALETTE_1_0 {
+            return Err(HUD_STATUS_INVALID_ARGUMENT);
+        }
+        let inset = env.safe_area;
+        let lengths = [env.screen_width, env.screen_height, inset.top, inset.left, inset.bottom, inset.right,
+                       env.navigation_bar.y, env.navigation_bar.height];
+        for length in lengths {
+            // NaN, infinite or negative: invalid; merely huge: unsupported.
+            if !(length >= 0.0 && length.is_finite()) {
+                return Err(HUD_STATUS_INVALID_ARGUMENT);
+            }
+            if length > MAX_LENGTH {
+                return Err(HUD_STATUS_UNSUPPORTED);
+            }
+        }
+        if env.screen_width <= 0.0 || env.screen_height <= 0.0 {
+            return Err(HUD_STATUS_INVALID_ARGUMENT);
+        }
+        for &slot in &c.slots {
+            let Some(slot) = slot.as_ref() else { continue };
+            if (slot.struct_size as usize) < SLOT_1_0
+                || slot.mode_count > HUD_MAX_MODES as u32
+                || (slot.mode_count > 0 && slot.modes.is_null())
+            {
+                return Err(HUD_STATUS_INVALID_ARGUMENT);
+            }
+            if let Some(chip) = slot.secondary.as_ref() {
+                if (chip.struct_size as usize) < SECONDARY_1_0 {
+                    return Err(HUD_STATUS_INVALID_ARGUMENT);
+                }
+            }
+            for m in 0..slot.mode_count as usize {
+                match (*slot.modes.add(m)).as_ref() {
+                    Some(mode) if mode.struct_size as usize >= MODE_1_0 => {}
+                    _ => return Err(HUD_STATUS_INVALID_ARGUMENT),
+                }
+            }
+        }
+        Ok(Inputs { complications: c, environment: env, palette, interaction, out })
+    }
+}
+
+unsafe extern "C" fn starter_layout(
+    self_: *const hud_renderer_descriptor_t,
+    complications: *const hud_complications_t,
+    environment: *const hud_environment_t,
+    interaction: *const hud_interaction_t,
+    layout: *mut hud_layout_t,
+) -> hud_status_t {
+    if self_.is_null() {
+        return HUD_STATUS_INVALID_ARGUMENT;
+    }
+    // SAFETY: layout()'s arguments are NULL or the host's structures.
+    let inputs = match unsafe { check(complications, environment, interaction, layout) } {
+        Ok(inputs) => inputs,
+        Err(status) => return status,
+    };
+    let Inputs { complications: c, environment: env, palette, interaction, out } = inputs;
+    let f = Frame::new(env, palette, interaction);
+    let safe = f.safe;
+    let top = f.top + TOP_MARGIN;
+    let bottom = safe.y + safe.height - BOTTOM_MARGIN; // bottom slots end here
+    let chip_room = CHIP_SIZE + CHIP_GAP;
+
+    out.count = 0;
+    out.hidden_positions = 0;
+    let mut frames = [hud_rect_t::default(); 5]; // each shown slot's frame, LTR
+    for p in 0..HUD_POSITION_COUNT {
+        // SAFETY: check() validated every non-NULL slot.
+        let Some(slot) = (unsafe { c.slots[p as usize].as_ref() }) else { continue };
+        if POSITIONS & position_bit(p) == 0 {
+            out.hidden_positions |= position_bit(p);
+            continue;
+        }
+        let chip = if slot.secondary.is_null() { 0.0 } else { chip_room };
+        frames[p as usize] = if p == HUD_POSITION_CENTER {
+            // The chip on the trailing side.
+            emit_group(out, &f, p, slot, safe.x + safe.width / 2.0 - CENTER_SIZE / 2.0, bottom - CENTER_SIZE,
+                       CENTER_SIZE, false)
+        } else {
+            let leading = p == HUD_POSITION_TOP_LEFT || p == HUD_POSITION_BOTTOM_LEFT;
+            let on_top = p == HUD_POSITION_TOP_LEFT || p == HUD_POSITION_TOP_RIGHT;
+            let x = if leading {
+                safe.x + SIDE_MARGIN + chip
+            } else {
+                safe.x + safe.width - SIDE_MARGIN - chip - CORNER_SIZE
+            };
+            let y = if on_top { top } else { bottom - CORNER_SIZE };
+            // The chip on the outer side: left of a leading slot.
+            emit_group(out, &f, p, slot, x, y, CORNER_SIZE, leading)
+        };
+    }
+
+    // The host reveals only a slot with modes; draw the picker only for a
+    // slot this layout shows.
+    let revealed = interaction.revealed_position;
+    if (0..HUD_POSITION_COUNT).contains(&revealed) && POSITIONS & position_bit(revealed) != 0 {
+        // SAFETY: check() validated every non-NULL slot.
+        if let Some(slot) = unsafe { c.slots[revealed as usize].as_ref() } {
+            if slot.mode_count > 0 {
+                emit_picker(out, &f, revealed, slot, frames[revealed as usize]);
+            }
+        }
+    }
+
+    out.content_insets = hud_insets_t::default(); // everything floats
+    finish(out)
+}
+
+// ---------------------------------------------------------------------------
+// The descriptor, its metadata record and the entry
+// ---------------------------------------------------------------------------
+
+unsafe extern "C" fn starter_get_extension(
+    _self: *const hud_renderer_descriptor_t,
+    _extension_id: *const c_char,
+) -> *const c_void {
+    ptr::null() // no extensions
+}
+
+/// A static the host reads through raw pointers.
+#[repr(transparent)]
+struct Shared<T>(T);
+
+// SAFETY: the wrapped descriptor and entry are immutable, and their
+// pointers lead only to string literals and functions: nothing any thread
+// can change.
+unsafe impl<T> Sync for Shared<T> {}
+
+static DESCRIPTOR: Shared<hud_renderer_descriptor_t> = Shared(hud_renderer_descriptor_t {
+    struct_size: size_of::<hud_renderer_descriptor_t>() as u32,
+    capabilities: CAPABILITIES,
+    id: ID.as_ptr(),
+    name: NAME.as_ptr(),
+    version: VERSION.as_ptr(),
+    vendor: VENDOR.as_ptr(),
+    description: DESCRIPTION.as_ptr(),
+    supported_positions: POSITIONS,
+    reserved: 0,
+    layout: Some(starter_layout),
+    get_extension: Some(starter_get_extension),
+});
+
+/// `bytes` zero-padded to N bytes; more than N is a compile error.
+const fn field<const N: usize>(bytes: &[u8]) -> [c_char; N] {
+    assert!(bytes.len() <= N, "a metadata field is too long");
+    let mut field = [0 as c_char; N];
+    let mut i = 0;
+    while i < bytes.len() {
+        field[i] = bytes[i] as c_char;
+        i += 1;
+    }
+    field
+}
+
+/// A string NUL-padded to N bytes, at least one NUL stored; a string that
+/// does not fit is a compile error.
+const fn padded<const N: usize>(text: &CStr) -> [c_char; N] {
+    assert!(text.to_bytes().len() < N, "a metadata string does not fit its field");
+    field(text.to_bytes())
+}
+
+/// A metadata record, 8-byte aligned as HUD_RENDERER_METADATA makes it.
+#[repr(C, align(8))]
+struct Record(hud_renderer_metadata_t);
+
+/// The same facts as plain bytes in the .hud_renderers ELF section, so
+/// `hudhost list` shows this plugin without running any of its code.
+#[link_section = ".hud_renderers"]
+#[used]
+static METADATA: Record = Record(hud_renderer_metadata_t {
+    magic: field(b"HUDMETA1"), // HUD_METADATA_MAGIC: 8 bytes, no NUL stored
+    record_size: size_of::<hud_renderer_metadata_t>() as u32,
+    abi_version: HUD_ABI_VERSION,
+    supported_positions: POSITIONS,
+    capabilities: CAPABILITIES,
+    id: padded(ID),
+    name: padded(NAME),
+    version: padded(VERSION),
+    vendor: padded(VENDOR),
+});
+
+/// Successful init() calls not yet matched by deinit(). init and deinit run
+/// on the main thread only; renderer_count() may read it from any thread.
+static INIT_COUNT: AtomicU32 = AtomicU32::new(0);
+
+unsafe extern "C" fn starter_init() -> hud_status_t {
+    INIT_COUNT.fetch_add(1, Ordering::SeqCst);
+    HUD_STATUS_OK
+}
+
+unsafe extern "C" fn starter_deinit() {
+    // Harmless at zero.
+    let _ = INIT_COUNT.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |count| count.checked_sub(1));
+}
+
+unsafe extern "C" fn starter_renderer_count() -> u32 {
+    if INIT_COUNT.load(Ordering::SeqCst) > 0 {
+        1
+    } else {
+        0
+    }
+}
+
+unsafe extern "C" fn starter_renderer_at(index: u32) -> *const hud_renderer_descriptor_t {
+    // SAFETY: starter_renderer_count only reads an atomic.
+    if index < unsafe { starter_renderer_count() } {
+        &DESCRIPTOR.0
+    } else {
+        ptr::null()
+    }
+}
+
+static ENTRY: Shared<hud_entry_t> = Shared(hud_entry_t {
+    abi_version: HUD_ABI_VERSION,
+    struct_size: size_of::<hud_entry_t>() as u32,
+    init: Some(starter_init),
+    deinit: Some(starter_deinit),
+    renderer_count: Some(starter_renderer_count),
+    renderer_at: Some(starter_renderer_at),
+});
+
+/// The one symbol the host looks up: the entry, the same pointer on every
+/// call, with no side effects.
+#[no_mangle]
+pub extern "C" fn hud_renderer_get_entry() -> *const hud_entry_t {
+    &ENTRY.0
+}
+
+"""#),
     ]
 
     static let swift: [File] = [
+        File(path: ".gitignore", contents: #"""
+# SPDX-License-Identifier: MIT
+/.build
+/.swiftpm
+
+"""#),
+        File(path: "Package.swift", contents: #"""
+// swift-tools-version: 6.0
+// SPDX-License-Identifier: MIT
+// @NAME@ (@ID@), a Hudson HUD renderer plugin in Swift.
+//
+//   swift build -c release        .build/release/lib@LIB@.so
+//   hudhost validate --profile strict .build/release/lib@LIB@.so
+//
+// Three targets make the one shared object:
+//   HudRendererAPI   the SDK header, by absolute path (Sources/HudRendererAPI/module.modulemap)
+//   @IDENT@_entry    C: the static descriptor, its .hud_renderers metadata record
+//                    and the exported hud_renderer_get_entry (Sources/Entry)
+//   @IDENT@          Swift: the layout, exported to C as @IDENT@_layout (Sources/Layout)
+import PackageDescription
+
+let package = Package(
+    name: "@LIB@",
+    products: [
+        .library(name: "@LIB@", type: .dynamic, targets: ["@IDENT@_entry", "@IDENT@"]),
+    ],
+    targets: [
+        .systemLibrary(name: "HudRendererAPI", path: "Sources/HudRendererAPI"),
+        .target(name: "@IDENT@_entry", path: "Sources/Entry"),
+        .target(
+            name: "@IDENT@",
+            dependencies: ["HudRendererAPI"],
+            path: "Sources/Layout",
+            // The Swift runtime linked in, so the plugin needs only system
+            // libraries wherever it is installed (README.md, "What it needs
+            // at run time"). Remove to link the toolchain's runtime instead.
+            linkerSettings: [.unsafeFlags(["-static-stdlib"])]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+"""#),
+        File(path: "README.md", contents: #"""
+<!-- SPDX-License-Identifier: MIT -->
+# @NAME@
+
+A Hudson HUD renderer plugin in Swift (renderer id `@ID@`), made by
+`hudhost new` from the Starter template. It passes
+`hudhost validate --profile strict` as generated.
+
+## Build, validate, install
+
+```sh
+swift build -c release                                      # .build/release/lib@LIB@.so
+hudhost validate --profile strict .build/release/lib@LIB@.so
+mkdir -p ~/.local/lib/hud/renderers
+install -m 0644 .build/release/lib@LIB@.so ~/.local/lib/hud/renderers/
+hudhost list                                                # shows @ID@
+```
+
+Without installing: `hudhost render --plugin .build/release/lib@LIB@.so
+--style @ID@ --reveal center`. The host refuses a plugin file or directory
+that others can write to (`chmod go-w`).
+
+## The package
+
+| target | language | what |
+|---|---|---|
+| `HudRendererAPI` | system module | the SDK header, named by absolute path in `Sources/HudRendererAPI/module.modulemap` |
+| `@IDENT@_entry` | C | `Sources/Entry/entry.c`: the static descriptor, its `.hud_renderers` metadata record, the reference-counted entry and the exported `hud_renderer_get_entry` |
+| `@IDENT@` | Swift | `Sources/Layout/`: the layout, `@_cdecl("@IDENT@_layout")`, which the descriptor points to |
+
+The entry is C because C has static, constant structures and ELF sections:
+the host calls `hud_renderer_get_entry` before anything else and reads the
+metadata record without running any code. The module map holds this
+machine's SDK path (from `hudhost sdk --include-dir`); after updating or
+moving hudhost, point it at the new `hud_renderer.h` and rebuild.
+
+## What it needs at run time: the Swift runtime
+
+A Swift library links the Swift runtime (`libswiftCore` and friends)
+**dynamically** unless it is built with **`-static-stdlib`**. This package
+builds with it (`linkerSettings` in `Package.swift`), so the plugin carries
+its own copy of the runtime (about 9 MB, 6 MB stripped), keeps the runtime's
+symbols to itself (the one function `nm -D --defined-only` lists is
+`hud_renderer_get_entry`) and
+needs nothing but system libraries:
+
+```sh
+$ readelf -d .build/release/lib@LIB@.so | grep -E 'NEEDED|RUNPATH'
+ (NEEDED)   Shared library: [libstdc++.so.6]
+ (NEEDED)   Shared library: [libm.so.6]
+ (NEEDED)   Shared library: [libgcc_s.so.1]
+ (NEEDED)   Shared library: [libc.so.6]
+ (NEEDED)   Shared library: [ld-linux-x86-64.so.2]
+ (RUNPATH)  Library runpath: [$ORIGIN]
+```
+
+Without `-static-stdlib` (delete the `linkerSettings` line) the file is
+small (about 90 KB) but needs the toolchain's runtime at run time:
+
+```sh
+$ readelf -d .build/release/lib@LIB@.so | grep -E 'NEEDED|RUNPATH'
+ (NEEDED)   Shared library: [libswiftCore.so]
+ (NEEDED)   Shared library: [libswift_Concurrency.so]
+ (NEEDED)   Shared library: [libswift_StringProcessing.so]
+ (NEEDED)   Shared library: [libswift_RegexParser.so]
+ (NEEDED)   Shared library: [libc.so.6]
+ (RUNPATH)  Library runpath: [<toolchain>/usr/lib/swift/linux:$ORIGIN]
+```
+
+and loads only where that runtime is found at that path *and* is readable
+by hudhost's sandboxed renderer host, which may read `/usr`, `/lib*`, the
+plugin's directory and the directories of the libraries it has loaded
+itself. A hudhost built from source with the same toolchain has loaded
+that runtime, so it works there; an installed hudhost (`make install`)
+carries its runtime statically, so a toolchain outside `/usr` (such as
+`/opt/swift`) is unreadable there (unless it is on `LD_LIBRARY_PATH`) and
+the plugin fails to load.
+
+**Which to choose:** keep `-static-stdlib` for anything you install or give
+to others: it works with any hudhost of ABI major 1, wherever the toolchain
+is. Link dynamically only to save the few seconds of the static link while
+iterating against a hudhost built from source with the same toolchain.
+(SwiftPM's `--static-swift-stdlib` option applies to executables only; for
+a library it is this linker flag, or `swift build -c release -Xswiftc
+-static-stdlib`.)
+
+**A Swift trap is a crash.** A failed precondition, an out-of-range index,
+an integer overflow or a force-unwrapped `nil` in the layout stops the
+renderer host with SIGILL; hudhost reports it with this renderer's id
+(`its renderer host crashed (killed by SIGILL)`, `validate`: `CRASH`),
+draws a built-in style for that frame, and restarts the renderer host on
+next use. The layout is written not to trap: it checks every input first
+and only converts numbers already known to be in range.
+
+## Where to change things
+
+- **What the host shows**: `STARTER_ID`, `STARTER_NAME`, `STARTER_VERSION`,
+  `STARTER_VENDOR`, `STARTER_DESCRIPTION` at the top of
+  `Sources/Entry/entry.c`. The descriptor and the metadata record are both
+  built from them; the host refuses a renderer whose two copies differ.
+- **Which positions it draws**: `STARTER_POSITIONS` there; the layout reads
+  them from the descriptor and reports other published slots in
+  `hidden_positions`.
+- **Sizes and spacing**: `Sources/Layout/Metrics.swift`. The chip gap (12)
+  and the 8 pt gap between mode items are what keep 44 × 44 hit regions
+  apart; the validator's `geometry-hit-overlap` says when a change breaks
+  that.
+- **Placement**: `slotFrame` in `Sources/Layout/Layout.swift` (where each
+  slot goes) and `WorkingFrame` in `Sources/Layout/WorkingFrame.swift`
+  (chips, the mode picker, colors from the palette by role, the RTL mirror
+  and the node output).
+
+Lay out in the left-to-right working frame and write nodes only through
+`WorkingFrame.push` (it mirrors for RTL and uses `hud_layout_push_node`,
+the two-call idiom). Run the validator after every change: each failure
+names the rule, the case and the node.
+
+"""#),
+        File(path: "Sources/Entry/entry.c", contents: #"""
+/* SPDX-License-Identifier: MIT */
+/*
+ * entry.c — what the host reads about @NAME@ (@ID@) before and while it
+ * loads the plugin: the descriptor, its metadata record in the
+ * .hud_renderers ELF section, the reference-counted entry and the one
+ * exported symbol, hud_renderer_get_entry.
+ *
+ * They are C because C has static, constant structures and ELF sections;
+ * Swift globals are initialized lazily and cannot hold C string literals.
+ * The layout itself is Swift (Sources/Layout), exported as @IDENT@_layout.
+ */
+#include <stdatomic.h>
+
+#include "entry.h"
+
+/* The descriptor and the metadata record are built from these, so the two
+ * cannot disagree (the host refuses a renderer whose record differs). */
+#define STARTER_ID "@ID@"
+#define STARTER_NAME "@NAME@"
+#define STARTER_VERSION "0.1.0"
+#define STARTER_VENDOR "Example vendor" /* your name or organization */
+#define STARTER_DESCRIPTION                                                        \
+    "Corner slots in the safe area's corners, the center slot at the bottom "   \
+    "middle, chips on the outer side, long-press modes in a card beside the slot."
+/* The positions the layout draws (it reads them from the descriptor). A
+ * slot published anywhere else is reported in hidden_positions instead. */
+#define STARTER_POSITIONS HUD_POSITION_ALL_BITS
+/* The layout reads only its arguments and keeps nothing. */
+#define STARTER_CAPABILITIES HUD_CAPABILITY_THREAD_SAFE
+
+static const void *starter_get_extension(const hud_renderer_descriptor_t *self,
+                                         const char *extension_id) {
+    (void)self;
+    (void)extension_id;
+    return NULL; /* no extensions */
+}
+
+static const hud_renderer_descriptor_t starter_descriptor = {
+    .struct_size = sizeof(hud_renderer_descriptor_t),
+    .capabilities = STARTER_CAPABILITIES,
+    .id = STARTER_ID,
+    .name = STARTER_NAME,
+    .version = STARTER_VERSION,
+    .vendor = STARTER_VENDOR,
+    .description = STARTER_DESCRIPTION,
+    .supported_positions = STARTER_POSITIONS,
+    .layout = @IDENT@_layout,
+    .get_extension = starter_get_extension,
+};
+
+/* The same facts as plain bytes in the .hud_renderers ELF section, so
+ * `hudhost list` shows this plugin without running any of its code. */
+HUD_RENDERER_METADATA(starter_metadata, STARTER_ID, STARTER_NAME, STARTER_VERSION, STARTER_VENDOR,
+                      STARTER_POSITIONS, STARTER_CAPABILITIES);
+
+/* Successful init() calls not yet matched by deinit(). init and deinit run
+ * on the main thread only; renderer_count() may read it from any thread. */
+static atomic_uint starter_init_count;
+
+static hud_status_t starter_init(void) {
+    atomic_fetch_add(&starter_init_count, 1u);
+    return HUD_STATUS_OK;
+}
+
+static void starter_deinit(void) {
+    if (atomic_load(&starter_init_count) > 0) atomic_fetch_sub(&starter_init_count, 1u);
+}
+
+static uint32_t starter_renderer_count(void) {
+    return atomic_load(&starter_init_count) > 0 ? 1 : 0;
+}
+
+static const hud_renderer_descriptor_t *starter_renderer_at(uint32_t index) {
+    return index < starter_renderer_count() ? &starter_descriptor : NULL;
+}
+
+static const hud_entry_t starter_entry = {
+    .abi_version = HUD_ABI_VERSION,
+    .struct_size = sizeof(hud_entry_t),
+    .init = starter_init,
+    .deinit = starter_deinit,
+    .renderer_count = starter_renderer_count,
+    .renderer_at = starter_renderer_at,
+};
+
+HUD_EXPORT const hud_entry_t *HUD_ENTRY_SYMBOL(void) { return &starter_entry; }
+
+"""#),
+        File(path: "Sources/Entry/include/entry.h", contents: #"""
+/* SPDX-License-Identifier: MIT */
+/*
+ * entry.h — the one function the C entry (entry.c) takes from Swift: the
+ * layout, implemented in Sources/Layout/Layout.swift with
+ * @_cdecl("@IDENT@_layout") and linked into the same shared object.
+ */
+#ifndef ENTRY_H
+#define ENTRY_H
+
+#include "@HUD_HEADER@"
+
+hud_status_t @IDENT@_layout(const hud_renderer_descriptor_t *self,
+                            const hud_complications_t *complications,
+                            const hud_environment_t *environment,
+                            const hud_interaction_t *interaction, hud_layout_t *layout);
+
+#endif
+
+"""#),
+        File(path: "Sources/HudRendererAPI/module.modulemap", contents: #"""
+// SPDX-License-Identifier: MIT
+// The renderer SDK's header, by absolute path (`hudhost new` writes it
+// from `hudhost sdk --include-dir`). Point it at another SDK to rebuild
+// against that one.
+module HudRendererAPI [system] {
+    header "@HUD_HEADER@"
+    export *
+}
+
+"""#),
+        File(path: "Sources/Layout/Layout.swift", contents: #"""
+// SPDX-License-Identifier: MIT
+// @NAME@ (@ID@): the layout, in Swift.
+//
+// Made by `hudhost new` from the Starter template; passes `hudhost validate
+// --profile strict` as generated. Change Metrics.swift and the placement
+// below, and re-run the validator after every change.
+//
+// The Starter layout, in points, in a left-to-right working frame. For RTL
+// the safe area's left and right insets are swapped first and every
+// rectangle is mirrored at the end (x' = W - x - w), so "left" below means
+// leading.
+//
+//   - Corner slots: 48 x 48 rounded squares, 16 inside the safe area's
+//     sides; the top ones 8 below the navigation bar (or the safe top), the
+//     bottom ones 16 above the bottom safe edge.
+//   - The center slot: a 56 pt circle at the middle of the safe area,
+//     bottom-aligned with the bottom corners.
+//   - A secondary chip: a 24 pt circle on its slot's outer side (leading of
+//     a leading slot, trailing of a trailing slot and of the center),
+//     vertically centered, 12 from the slot, so its 44 x 44 hit region stays
+//     clear of the slot's. A corner slot moves inward to make room.
+//   - The revealed slot's long-press modes: 44 pt items 8 apart in a card
+//     (8 padding), in rows as wide as the safe area allows (16 margins), 12
+//     above a bottom or center slot or 12 below a top one, centered on the
+//     slot and kept inside the safe area. Painted above everything else.
+//   - Interactive nodes get a hit region of at least 44 x 44 centered on
+//     their frame; the others an all-zero one. Every node floats: content
+//     insets are zero.
+//
+// This code runs inside the host's renderer process for every frame: it
+// must not trap (a trap is a crash the host reports), block, or keep
+// anything between calls.
+import HudRendererAPI
+
+/// The host's layout() call (the descriptor in Sources/Entry/entry.c
+/// points here). Returns HUD_STATUS_OK, HUD_STATUS_BUFFER_TOO_SMALL with
+/// the count of nodes needed, or the status of the input it refuses.
+@_cdecl("@IDENT@_layout")
+func layout(
+    _ descriptor: UnsafePointer<hud_renderer_descriptor_t>?,
+    _ complications: UnsafePointer<hud_complications_t>?,
+    _ environment: UnsafePointer<hud_environment_t>?,
+    _ interaction: UnsafePointer<hud_interaction_t>?,
+    _ output: UnsafeMutablePointer<hud_layout_t>?
+) -> hud_status_t {
+    guard let descriptor else { return Status.invalidArgument }
+    let inputs: Inputs
+    do {
+        inputs = try Inputs(complications, environment, interaction, output)
+    } catch {
+        return error.status
+    }
+    let positions = descriptor.pointee.supported_positions
+    let c = inputs.complications
+    let f = WorkingFrame(environment: inputs.environment, palette: inputs.palette, interaction: inputs.interaction,
+                         output: inputs.output)
+
+    inputs.output.pointee.count = 0
+    inputs.output.pointee.hidden_positions = 0
+    for position in Position.all {
+        guard let slot = c.slot(at: position)?.pointee else { continue }
+        guard positions & Position.bit(position) != 0 else {
+            inputs.output.pointee.hidden_positions |= Position.bit(position)
+            continue
+        }
+        // The chip on the outer side: left of a leading slot, right of a
+        // trailing slot and of the center.
+        f.group(position, slot, frame: slotFrame(position, slot, in: f), chipOnLeft: Position.isLeading(position))
+    }
+
+    // The host reveals only a slot with modes; draw the picker only for a
+    // slot this layout shows.
+    let revealed = inputs.interaction.revealed_position
+    if positions & Position.bit(revealed) != 0, let slot = c.slot(at: revealed)?.pointee, slot.mode_count > 0,
+       let modes = slot.modes {
+        f.picker(revealed, modes: modes, count: slot.mode_count, slotFrame: slotFrame(revealed, slot, in: f))
+    }
+
+    inputs.output.pointee.content_insets = hud_insets_t(top: 0, left: 0, bottom: 0, right: 0) // everything floats
+    return hud_layout_finish(inputs.output)
+}
+
+/// Where a shown slot goes, in the LTR working frame.
+func slotFrame(_ position: hud_position_t, _ slot: hud_slot_t, in f: WorkingFrame) -> hud_rect_t {
+    let safe = f.safe
+    let bottom = safe.y + safe.height - Metrics.bottomMargin // bottom slots end here
+    if position == Position.center {
+        let size = Metrics.centerSize
+        return hud_rect_t(x: safe.x + safe.width / 2 - size / 2, y: bottom - size, width: size, height: size)
+    }
+    let size = Metrics.cornerSize
+    let chip = slot.secondary == nil ? 0 : Metrics.chipSize + Metrics.chipGap // room for the chip
+    let x = Position.isLeading(position) ? safe.x + Metrics.sideMargin + chip
+                                         : safe.x + safe.width - Metrics.sideMargin - chip - size
+    let onTop = position == Position.topLeft || position == Position.topRight
+    let y = onTop ? f.top + Metrics.topMargin : bottom - size
+    return hud_rect_t(x: x, y: y, width: size, height: size)
+}
+
+// MARK: - Inputs
+
+/// layout()'s inputs, checked against the header's rules before anything
+/// else is read: INVALID_ARGUMENT for what breaks them, UNSUPPORTED for
+/// screens too large to lay out.
+struct Inputs {
+    let complications: hud_complications_t
+    let environment: hud_environment_t
+    let palette: hud_palette_t
+    let interaction: hud_interaction_t
+    let output: UnsafeMutablePointer<hud_layout_t>
+
+    /// Why an input was refused.
+    struct Refusal: Error {
+        let status: hud_status_t
+        static let invalid = Refusal(status: Status.invalidArgument)
+        static let unsupported = Refusal(status: Status.unsupported)
+    }
+
+    init(_ complications: UnsafePointer<hud_complications_t>?, _ environment: UnsafePointer<hud_environment_t>?,
+         _ interaction: UnsafePointer<hud_interaction_t>?, _ output: UnsafeMutablePointer<hud_layout_t>?) throws(Refusal) {
+        guard let complications, let environment, let interaction, let output else { throw .invalid }
+        guard Int(complications.pointee.struct_size) >= Size1_0.complications,
+              Int(environment.pointee.struct_size) >= Size1_0.environment,
+              Int(interaction.pointee.struct_size) >= Size1_0.interaction,
+              Int(output.pointee.struct_size) >= Size1_0.layout,
+              Int(output.pointee.node_stride) >= Size1_0.node,
+              output.pointee.capacity == 0 || output.pointee.nodes != nil
+        else { throw .invalid }
+        let env = environment.pointee
+        guard let palette = env.palette, Int(palette.pointee.struct_size) >= Size1_0.palette else { throw .invalid }
+        let inset = env.safe_area
+        for length in [env.screen_width, env.screen_height, inset.top, inset.left, inset.bottom, inset.right,
+                       env.navigation_bar.y, env.navigation_bar.height] {
+            // NaN, infinite or negative: invalid; merely huge: unsupported.
+            guard length >= 0, length.isFinite else { throw .invalid }
+            guard length <= Metrics.maximumLength else { throw .unsupported }
+        }
+        guard env.screen_width > 0, env.screen_height > 0 else { throw .invalid }
+
+        let c = complications.pointee
+        for position in Position.all {
+            guard let slot = c.slot(at: position)?.pointee else { continue }
+            guard Int(slot.struct_size) >= Size1_0.slot, slot.mode_count <= UInt32(HUD_MAX_MODES),
+                  slot.mode_count == 0 || slot.modes != nil
+            else { throw .invalid }
+            if let chip = slot.secondary, Int(chip.pointee.struct_size) < Size1_0.secondary { throw .invalid }
+            for index in 0..<Int(slot.mode_count) {
+                guard let mode = slot.modes?[index], Int(mode.pointee.struct_size) >= Size1_0.mode else { throw .invalid }
+            }
+        }
+        self.complications = c
+        self.environment = env
+        self.palette = palette.pointee
+        self.interaction = interaction.pointee
+        self.output = output
+    }
+}
+
+/// The bytes of each input up to and including the last 1.0 field this
+/// renderer reads. An input's struct_size must cover them; comparing with
+/// MemoryLayout.size instead would refuse a 1.0 host's structures after a
+/// rebuild against a newer 1.x header, whose structures have grown.
+enum Size1_0 {
+    static let complications = end(of: \hud_complications_t.slots)
+    static let slot = end(of: \hud_slot_t.action)
+    static let secondary = end(of: \hud_secondary_t.action)
+    static let mode = end(of: \hud_mode_t.action)
+    static let environment = end(of: \hud_environment_t.reserved)
+    static let palette = end(of: \hud_palette_t.hairline_standard)
+    static let interaction = end(of: \hud_interaction_t.reserved)
+    static let layout = end(of: \hud_layout_t.reserved)
+    static let node = end(of: \hud_node_t.accessibility_label)
+
+    /// A stored field's end; unreachable fallback: refuse every input.
+    static func end<Root, Field>(of field: KeyPath<Root, Field>) -> Int {
+        guard let offset = MemoryLayout<Root>.offset(of: field) else { return Int(UInt32.max) + 1 }
+        return offset + MemoryLayout<Field>.size
+    }
+}
+
+// MARK: - The header's constants, typed
+
+enum Status {
+    static let invalidArgument = hud_status_t(HUD_STATUS_INVALID_ARGUMENT)
+    static let unsupported = hud_status_t(HUD_STATUS_UNSUPPORTED)
+}
+
+enum Position {
+    static let topLeft = hud_position_t(HUD_POSITION_TOP_LEFT)
+    static let topRight = hud_position_t(HUD_POSITION_TOP_RIGHT)
+    static let bottomLeft = hud_position_t(HUD_POSITION_BOTTOM_LEFT)
+    static let bottomRight = hud_position_t(HUD_POSITION_BOTTOM_RIGHT)
+    static let center = hud_position_t(HUD_POSITION_CENTER)
+    static let all = [topLeft, topRight, bottomLeft, bottomRight, center]
+
+    /// HUD_POSITION_BIT(position); 0 outside the five positions.
+    static func bit(_ position: hud_position_t) -> UInt32 {
+        (0..<hud_position_t(HUD_POSITION_COUNT)).contains(position) ? UInt32(1) << UInt32(position) : 0
+    }
+
+    /// The leading corners ("left" in the header's names).
+    static func isLeading(_ position: hud_position_t) -> Bool {
+        position == topLeft || position == bottomLeft
+    }
+}
+
+enum Part {
+    static let slot = hud_part_t(HUD_PART_SLOT)
+    static let secondary = hud_part_t(HUD_PART_SECONDARY)
+    static let mode = hud_part_t(HUD_PART_MODE)
+    static let container = hud_part_t(HUD_PART_CONTAINER)
+}
+
+enum Kind {
+    static let container = hud_node_kind_t(HUD_NODE_KIND_CONTAINER)
+    static let slot = hud_node_kind_t(HUD_NODE_KIND_SLOT)
+    static let secondary = hud_node_kind_t(HUD_NODE_KIND_SECONDARY)
+    static let modeItem = hud_node_kind_t(HUD_NODE_KIND_MODE_ITEM)
+}
+
+extension hud_complications_t {
+    /// The slot published at `position`, if any.
+    func slot(at position: hud_position_t) -> UnsafePointer<hud_slot_t>? {
+        switch position {
+        case Position.topLeft: slots.0
+        case Position.topRight: slots.1
+        case Position.bottomLeft: slots.2
+        case Position.bottomRight: slots.3
+        case Position.center: slots.4
+        default: nil
+        }
+    }
+}
+
+"""#),
+        File(path: "Sources/Layout/Metrics.swift", contents: #"""
+// SPDX-License-Identifier: MIT
+/// The Starter layout's measures in points (the design is described in
+/// Layout.swift).
+enum Metrics {
+    /// A corner slot, a rounded square.
+    static let cornerSize = 48.0
+    static let cornerRadius = 14.0
+    /// The center slot's diameter.
+    static let centerSize = 56.0
+    /// A secondary chip's diameter.
+    static let chipSize = 24.0
+    /// Slot edge to chip edge: keeps a chip's 44 pt hit region clear of its slot's.
+    static let chipGap = 12.0
+    /// Slots and the picker from the safe area's sides.
+    static let sideMargin = 16.0
+    /// Top slots below the navigation bar.
+    static let topMargin = 8.0
+    /// Bottom slots above the bottom safe edge.
+    static let bottomMargin = 16.0
+    /// A mode item, a rounded square.
+    static let modeSize = 44.0
+    static let modeRadius = 10.0
+    /// Between two mode items.
+    static let modeGap = 8.0
+    /// The picker card around its items.
+    static let pickerPadding = 8.0
+    static let pickerRadius = 16.0
+    /// Slot edge to card edge.
+    static let pickerOffset = 12.0
+    /// The smallest touch target, both ways.
+    static let minimumHit = 44.0
+    /// Larger screens are refused as unsupported.
+    static let maximumLength = 1e6
+}
+
+/// Paint order: slots under their chips, the picker above both.
+enum Layer {
+    static let slot: Int32 = 10
+    static let chip: Int32 = 11
+    static let picker: Int32 = 20
+    static let mode: Int32 = 21
+}
+
+"""#),
+        File(path: "Sources/Layout/WorkingFrame.swift", contents: #"""
+// SPDX-License-Identifier: MIT
+import HudRendererAPI
+
+/// One layout() call's working frame: the screen as if left to right (the
+/// safe area's left and right insets swapped in RTL), the host's palette and
+/// interaction, and the output every node goes to, mirrored back for RTL.
+struct WorkingFrame {
+    /// The screen's width.
+    let width: Double
+    /// The safe area, left and right insets swapped in RTL.
+    let safe: hud_rect_t
+    /// Nothing interactive above this: the navigation bar's bottom.
+    let top: Double
+    let isRightToLeft: Bool
+    let palette: hud_palette_t
+    let interaction: hud_interaction_t
+    /// The host's layout: valid, and ours to write, during this call only.
+    let output: UnsafeMutablePointer<hud_layout_t>
+
+    init(environment: hud_environment_t, palette: hud_palette_t, interaction: hud_interaction_t,
+         output: UnsafeMutablePointer<hud_layout_t>) {
+        var inset = environment.safe_area
+        isRightToLeft = environment.layout_direction == hud_layout_direction_t(HUD_LAYOUT_DIRECTION_RTL)
+        if isRightToLeft { swap(&inset.left, &inset.right) } // lay out as LTR
+        // Insets larger than the screen leave an empty safe area, never a
+        // negative one.
+        let x = min(inset.left, environment.screen_width)
+        let y = min(inset.top, environment.screen_height)
+        safe = hud_rect_t(x: x, y: y, width: max(0, environment.screen_width - inset.right - x),
+                          height: max(0, environment.screen_height - inset.bottom - y))
+        let bar = environment.navigation_bar
+        let barBottom = bar.height > 0 ? bar.y + bar.height : safe.y
+        top = clamp(barBottom, safe.y, safe.y + safe.height)
+        width = environment.screen_width
+        self.palette = palette
+        self.interaction = interaction
+        self.output = output
+    }
+
+    func isPressed(_ position: hud_position_t, _ part: hud_part_t, modeIndex: Int32) -> Bool {
+        interaction.pressed_position == position && interaction.pressed_part == part
+            && (part != Part.mode || interaction.pressed_mode_index == modeIndex)
+    }
+
+    /// A solid node with every field but colors and strings set; interactive
+    /// ones get their hit region and pressed state.
+    func node(_ kind: hud_node_kind_t, _ position: hud_position_t, _ part: hud_part_t, modeIndex: Int32 = -1,
+              frame: hud_rect_t, shape: Int, cornerRadius: Double, z: Int32, interactive: Bool) -> hud_node_t {
+        var node = hud_node_t() // all zero, as C's `hud_node_t node = {0}`
+        node.kind = kind
+        node.position = position
+        node.part = part
+        node.mode_index = modeIndex
+        node.frame = frame
+        node.shape = hud_shape_t(shape)
+        node.material = hud_material_t(HUD_MATERIAL_SOLID)
+        node.corner_radius = cornerRadius
+        node.placement = hud_placement_t(HUD_PLACEMENT_OVERLAY)
+        node.z = z
+        if interactive {
+            node.hit = hitRegion(frame)
+            node.flags = UInt32(HUD_NODE_FLAG_INTERACTIVE)
+            if isPressed(position, part, modeIndex: modeIndex) { node.flags |= UInt32(HUD_NODE_FLAG_PRESSED) }
+        }
+        return node
+    }
+
+    /// Mirrors a node for RTL and appends it (counted even when the buffer
+    /// is full: the two-call idiom).
+    func push(_ node: hud_node_t) {
+        var node = node
+        if isRightToLeft {
+            node.frame.x = width - node.frame.x - node.frame.width
+            if node.flags & UInt32(HUD_NODE_FLAG_INTERACTIVE) != 0 { node.hit.x = width - node.hit.x - node.hit.width }
+        }
+        hud_layout_push_node(output, &node)
+    }
+
+    /// A slot button in its role's colors.
+    func slot(_ position: hud_position_t, _ slot: hud_slot_t, frame: hud_rect_t) {
+        let isCenter = position == Position.center
+        var node = node(Kind.slot, position, Part.slot, frame: frame,
+                        shape: isCenter ? HUD_SHAPE_CIRCLE : HUD_SHAPE_ROUNDED_RECTANGLE,
+                        cornerRadius: isCenter ? frame.width / 2 : Metrics.cornerRadius, z: Layer.slot, interactive: true)
+        switch slot.role {
+        case hud_role_t(HUD_ROLE_ACCENT):
+            (node.fill, node.icon_color, node.stroke) = (palette.accent, palette.bg, tintStrong(palette.accent))
+        case hud_role_t(HUD_ROLE_DESTRUCTIVE):
+            (node.fill, node.icon_color, node.stroke) = (palette.status_error, palette.ink, tintStrong(palette.status_error))
+        default: // HUD_ROLE_STANDARD, and roles from a newer host
+            (node.fill, node.icon_color, node.stroke) = (palette.surface, palette.ink, palette.hairline_standard)
+        }
+        node.stroke_width = 1
+        node.icon = slot.icon
+        node.accessibility_label = nonEmpty(slot.label, else: nonEmpty(slot.icon, else: staticCString("Complication")))
+        push(node)
+    }
+
+    /// A secondary chip: a control when it has an action, else a badge.
+    func chip(_ position: hud_position_t, _ chip: hud_secondary_t, frame: hud_rect_t) {
+        var node = node(Kind.secondary, position, Part.secondary, frame: frame, shape: HUD_SHAPE_CIRCLE,
+                        cornerRadius: frame.width / 2, z: Layer.chip, interactive: chip.action != nil)
+        node.fill = palette.surface
+        node.icon_color = palette.muted
+        node.stroke = palette.hairline_subtle
+        node.stroke_width = 0.5
+        node.icon = chip.icon
+        node.accessibility_label = nonEmpty(chip.label, else: nonEmpty(chip.icon, else: staticCString("Secondary")))
+        push(node)
+    }
+
+    /// A slot and its chip. The chip goes on the slot's left when
+    /// `chipOnLeft`, else on its right, vertically centered.
+    func group(_ position: hud_position_t, _ slot: hud_slot_t, frame: hud_rect_t, chipOnLeft: Bool) {
+        self.slot(position, slot, frame: frame)
+        guard let secondary = slot.secondary else { return }
+        let x = chipOnLeft ? frame.x - Metrics.chipGap - Metrics.chipSize : frame.x + frame.width + Metrics.chipGap
+        let y = frame.y + (frame.height - Metrics.chipSize) / 2
+        chip(position, secondary.pointee, frame: hud_rect_t(x: x, y: y, width: Metrics.chipSize, height: Metrics.chipSize))
+    }
+
+    /// The revealed slot's modes: a non-interactive CONTAINER card, then one
+    /// MODE_ITEM per mode, leading to trailing and top to bottom. `modes`
+    /// holds 1...HUD_MAX_MODES valid modes.
+    func picker(_ position: hud_position_t, modes: UnsafePointer<UnsafePointer<hud_mode_t>?>, count: UInt32,
+                slotFrame: hud_rect_t) {
+        let pitch = Metrics.modeSize + Metrics.modeGap
+        let room = safe.width - 2 * Metrics.sideMargin - 2 * Metrics.pickerPadding
+        let fit = (room + Metrics.modeGap) / pitch // items per row; may be < 1
+        let columns: UInt32 = fit >= Double(count) ? count : fit >= 1 ? UInt32(fit) : 1
+        let rows = (count + columns - 1) / columns
+        let width = Double(columns) * pitch - Metrics.modeGap + 2 * Metrics.pickerPadding
+        let height = Double(rows) * pitch - Metrics.modeGap + 2 * Metrics.pickerPadding
+
+        let opensBelow = position == Position.topLeft || position == Position.topRight
+        let y = opensBelow ? slotFrame.y + slotFrame.height + Metrics.pickerOffset : slotFrame.y - Metrics.pickerOffset - height
+        let x = slotFrame.x + slotFrame.width / 2 - width / 2
+        let card = hud_rect_t(x: clamp(x, safe.x + Metrics.sideMargin, safe.x + safe.width - Metrics.sideMargin - width),
+                              y: clamp(y, top, safe.y + safe.height - height), width: width, height: height)
+
+        var container = node(Kind.container, position, Part.container, frame: card, shape: HUD_SHAPE_ROUNDED_RECTANGLE,
+                             cornerRadius: Metrics.pickerRadius, z: Layer.picker, interactive: false)
+        container.fill = palette.chrome
+        container.stroke = palette.border
+        container.stroke_width = 1
+        container.accessibility_label = staticCString("Modes")
+        push(container)
+
+        for index in 0..<count {
+            guard let mode = modes[Int(index)]?.pointee else { continue } // checked non-NULL
+            let frame = hud_rect_t(x: card.x + Metrics.pickerPadding + Double(index % columns) * pitch,
+                                   y: card.y + Metrics.pickerPadding + Double(index / columns) * pitch,
+                                   width: Metrics.modeSize, height: Metrics.modeSize)
+            var item = node(Kind.modeItem, position, Part.mode, modeIndex: Int32(index), frame: frame,
+                            shape: HUD_SHAPE_ROUNDED_RECTANGLE, cornerRadius: Metrics.modeRadius, z: Layer.mode,
+                            interactive: true)
+            item.fill = palette.surface
+            item.icon_color = palette.ink
+            item.stroke = palette.hairline_standard
+            item.stroke_width = 1
+            item.icon = mode.icon
+            item.accessibility_label = nonEmpty(mode.label, else: nonEmpty(mode.icon, else: staticCString("Mode")))
+            push(item)
+        }
+    }
+}
+
+// MARK: - Small helpers
+
+/// `value` clamped into [lower, upper]; `lower` wins when they cross.
+func clamp(_ value: Double, _ lower: Double, _ upper: Double) -> Double {
+    max(lower, min(value, upper))
+}
+
+/// `frame` grown to at least 44 × 44, around its center.
+func hitRegion(_ frame: hud_rect_t) -> hud_rect_t {
+    let width = max(Metrics.minimumHit, frame.width), height = max(Metrics.minimumHit, frame.height)
+    return hud_rect_t(x: frame.x - (width - frame.width) / 2, y: frame.y - (height - frame.height) / 2,
+                      width: width, height: height)
+}
+
+/// Hudson's tintStrong: the color at 60% opacity.
+func tintStrong(_ color: hud_rgba_t) -> hud_rgba_t {
+    (color & 0xFFFF_FF00) | 0x99
+}
+
+/// `text` if it is non-empty, else `fallback`.
+func nonEmpty(_ text: UnsafePointer<CChar>?, else fallback: UnsafePointer<CChar>) -> UnsafePointer<CChar> {
+    if let text, text.pointee != 0 { return text }
+    return fallback
+}
+
+/// A string literal as a C string with static storage (a StaticString
+/// literal is NUL-terminated UTF-8 in the binary), as node strings must be.
+func staticCString(_ text: StaticString) -> UnsafePointer<CChar> {
+    UnsafeRawPointer(text.utf8Start).assumingMemoryBound(to: CChar.self)
+}
+
+"""#),
     ]
 }

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+import Foundation
+import Testing
+import HudTestSupport
+
+/// `hudhost new`: the project it writes is the template with its
+/// placeholders filled and this SDK wired in, it builds with its one
+/// command, and the library passes `validate --profile strict`.
+@Suite(.serialized) struct ScaffoldTests {
+    static let templates = FixturePlugins.repositoryRoot + "/Plugins/Templates"
+
+    static var cargo: String? {
+        let home = ProcessInfo.processInfo.environment["HOME"] ?? "/root"
+        return ["/usr/bin/cargo", "/usr/local/bin/cargo", home + "/.cargo/bin/cargo", "/root/.cargo/bin/cargo"]
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Every file below `directory`, as paths relative to it.
+    static func files(below directory: String) throws -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: directory) else { return [] }
+        var found: [String] = []
+        while let path = walker.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: directory + "/" + path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                found.append(path)
+            }
+        }
+        return found.sorted()
+    }
+
+    static func scaffold(_ language: String, id: String, name: String? = nil) throws -> (directory: String, output: ProcessOutput) {
+        let directory = try FixturePlugins.makeScratchDirectory("new-\(language)") + "/project"
+        var arguments = ["new", "--lang", language, "--id", id]
+        if let name { arguments += ["--name", name] }
+        let output = try HudHost.run(arguments + [directory])
+        return (directory, output)
+    }
+
+    @Test(arguments: ["c", "rust", "swift"])
+    func theProjectIsTheTemplateWithItsPlaceholdersFilled(language: String) throws {
+        let (directory, output) = try Self.scaffold(language, id: "org.example.night-shift", name: "Night Shift")
+        #expect(output.status == 0, "\(output.stderr)")
+        let include = try HudHost.run(["sdk", "--include-dir"]).stdout.trimmingCharacters(in: .newlines)
+        let substitutions = [("@ID@", "org.example.night-shift"), ("@NAME@", "Night Shift"), ("@IDENT@", "night_shift"),
+                             ("@LIB@", "night_shift"), ("@HUD_HEADER@", include + "/hud_renderer.h")]
+        let template = Self.templates + "/" + language
+        let written = try Self.files(below: directory)
+        var expected = try Self.files(below: template)
+        for path in expected {
+            let source = try String(contentsOfFile: template + "/" + path, encoding: .utf8)
+            let filled = substitutions.reduce(source) { $0.replacingOccurrences(of: $1.0, with: $1.1) }
+            let made = try String(contentsOfFile: directory + "/" + path, encoding: .utf8)
+            #expect(made == filled, "\(language): \(path) differs from its template (run Scripts/gen-templates.py)")
+            #expect(!made.contains("@ID@") && !made.contains("@IDENT@") && !made.contains("@LIB@"), "\(path) kept a placeholder")
+        }
+        switch language {
+        case "c":
+            expected.append("sdk/hud-renderer.pc")
+            let pc = try String(contentsOfFile: directory + "/sdk/hud-renderer.pc", encoding: .utf8)
+            #expect(pc == (try HudHost.run(["sdk", "--pkg-config"])).stdout)
+        case "rust":
+            let bindings = FixturePlugins.repositoryRoot + "/Sources/HudRendererAPI/bindings/rust/hud_renderer.rs"
+            #expect(try String(contentsOfFile: directory + "/src/hud_renderer.rs", encoding: .utf8) == String(contentsOfFile: bindings, encoding: .utf8),
+                    "src/hud_renderer.rs is not the SDK's generated bindings")
+            if !expected.contains("src/hud_renderer.rs") { expected.append("src/hud_renderer.rs") }
+        default: break
+        }
+        #expect(written == expected.sorted())
+    }
+
+    /// Builds `directory` with `command` and validates `library` strictly.
+    static func buildAndValidate(_ command: [String], in directory: String, library: String) throws {
+        let build = try FixturePlugins.run(["sh", "-c", "cd '\(directory)' && " + command.map { "'\($0)'" }.joined(separator: " ") + " 2>&1"])
+        #expect(build.status == 0, "\(command.joined(separator: " ")) failed:\n\(build.stdout)")
+        #expect(!build.stdout.contains("warning:"), "the build warned:\n\(build.stdout)")
+        let validation = try HudHost.run(["validate", "--profile", "strict", directory + "/" + library])
+        #expect(validation.status == 0, "validate --profile strict failed:\n\(validation.stdout)\n\(validation.stderr)")
+        #expect(validation.stdout.contains(" 0 failed, 0 warnings, 0 skipped, 0 crashed, 0 timed out"), "\(validation.stdout)")
+    }
+
+    @Test func theCProjectBuildsWithMakeAndPassesStrict() throws {
+        let (directory, output) = try Self.scaffold("c", id: "org.example.glow")
+        try #require(output.status == 0, "\(output.stderr)")
+        try Self.buildAndValidate(["make"], in: directory, library: "libglow.so")
+    }
+
+    @Test(.enabled(if: cargo != nil, "needs cargo (rustup's ~/.cargo/bin/cargo)"))
+    func theRustProjectBuildsOfflineAndPassesStrict() throws {
+        let (directory, output) = try Self.scaffold("rust", id: "org.example.rings")
+        try #require(output.status == 0, "\(output.stderr)")
+        try Self.buildAndValidate([Self.cargo!, "build", "--release", "--offline", "--quiet"], in: directory, library: "target/release/librings.so")
+    }
+
+    @Test func theSwiftProjectBuildsAndPassesStrict() throws {
+        let (directory, output) = try Self.scaffold("swift", id: "org.example.night-shift")
+        try #require(output.status == 0, "\(output.stderr)")
+        try Self.buildAndValidate(["swift", "build", "-c", "release"], in: directory, library: ".build/release/libnight_shift.so")
+    }
+
+    @Test func newRefusesWhatItCannotUse() throws {
+        let (directory, first) = try Self.scaffold("c", id: "org.example.twice")
+        #expect(first.status == 0)
+        let again = try HudHost.run(["new", directory])
+        #expect(again.status == 3)
+        #expect(again.stderr.contains("not empty"), "\(again.stderr)")
+        let badID = try HudHost.run(["new", "--id", "Not.An.Id", directory + "-other"])
+        #expect(badID.status == 2)
+        #expect(badID.stderr.contains("lowercase"), "\(badID.stderr)")
+        let badLanguage = try HudHost.run(["new", "--lang", "cobol", directory + "-other"])
+        #expect(badLanguage.status == 2)
+        let keyword = try Self.scaffold("c", id: "org.example.fn")
+        #expect(keyword.output.status == 0)
+        #expect(FileManager.default.fileExists(atPath: keyword.directory + "/Makefile"))
+        #expect(try String(contentsOfFile: keyword.directory + "/Makefile", encoding: .utf8).contains("fn_style"))
+    }
+}
