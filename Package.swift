@@ -42,8 +42,11 @@ let package = Package(
         .executable(name: "hudbench", targets: ["hudbench"]),
     ],
     targets: [
-        // The ABI: one C header, nothing else.
-        .target(name: "HudRendererAPI", path: "Sources/HudRendererAPI"),
+        // The ABI: C headers and nothing else. include/hud is the SDK include
+        // directory (installed as <prefix>/include/hud): the umbrella
+        // hud_renderer.h and its topic headers, imported by Swift as one
+        // module (an umbrella directory).
+        .target(name: "HudRendererAPI", path: "Sources/HudRendererAPI", publicHeadersPath: "include/hud"),
         // libffi, for turning Swift closures into plain `void (*)(void)` pointers.
         .systemLibrary(
             name: "CFFI",

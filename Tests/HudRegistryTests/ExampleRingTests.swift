@@ -347,8 +347,9 @@ struct ExampleRingTests {
         let pc = try HudHost.run(["sdk", "--pkg-config"])
         #expect(pc.status == 0)
         let lines = pc.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.contains("prefix=" + (includeDirectory as NSString).deletingLastPathComponent))
-        #expect(lines.contains("includedir=${prefix}/include"))
+        let prefix = ((includeDirectory as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
+        #expect(lines.contains("prefix=" + prefix))
+        #expect(lines.contains("includedir=${prefix}/include/hud"))
         #expect(lines.contains("Version: 1.0") && lines.contains("Cflags: -I${includedir}") && lines.contains("Name: hud-renderer"))
         let json = try HudHost.json(HudHost.run(["sdk", "--json"]))
         #expect(json["schemaVersion"] == 1 && json["abiVersion"]?.stringValue == "1.0")
@@ -362,14 +363,17 @@ struct ExampleRingTests {
             try FileManager.default.createDirectory(atPath: "\(root)/\(prefix)/bin", withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: HudHost.path, toPath: "\(root)/\(prefix)/bin/hudhost")
         }
+        // The SDK include directory installed whole, as <prefix>/include/hud.
         try FileManager.default.createDirectory(atPath: "\(root)/installed/include", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: FixturePlugins.headerDirectory + "/hud_renderer.h", toPath: "\(root)/installed/include/hud_renderer.h")
+        try FileManager.default.copyItem(atPath: FixturePlugins.headerDirectory, toPath: "\(root)/installed/include/hud")
 
         let installed = try FixturePlugins.run(["\(root)/installed/bin/hudhost", "sdk", "--cflags"])
-        #expect(installed.status == 0 && installed.stdout == "-I\(root)/installed/include\n", "\(installed.transcript)")
+        #expect(installed.status == 0 && installed.stdout == "-I\(root)/installed/include/hud\n", "\(installed.transcript)")
+        let pc = try FixturePlugins.run(["\(root)/installed/bin/hudhost", "sdk", "--pkg-config"])
+        #expect(pc.stdout.contains("prefix=\(root)/installed\n") && pc.stdout.contains("includedir=${prefix}/include/hud\n"), "\(pc.transcript)")
         let missing = try FixturePlugins.run(["\(root)/bare/bin/hudhost", "sdk", "--cflags"])
         #expect(missing.status == 1 && missing.stdout.isEmpty)
-        #expect(missing.stderr.contains("\(root)/bare/include/hud_renderer.h") && missing.stderr.contains("Sources/HudRendererAPI/include/hud_renderer.h"),
+        #expect(missing.stderr.contains("\(root)/bare/include/hud/hud_renderer.h") && missing.stderr.contains("Sources/HudRendererAPI/include/hud/hud_renderer.h"),
                 "\(missing.transcript)")
     }
 
