@@ -76,6 +76,35 @@ enum LoadingChecks {
         }
     }
 
+    /// The host compares every descriptor with the file's .hud_renderers
+    /// records when it loads a plugin and refuses a renderer whose record
+    /// differs (`metadata-mismatch`); the same comparison, from the same code.
+    static func metadata(_ runner: ConformanceRunner) -> CheckOutcome {
+        guard case .file(let path, _) = runner.target else {
+            return .notApplicable("the built-ins are linked into hudhost, not read from a file; validate libBuiltinRenderers.so to check their records")
+        }
+        let renderers: [RendererUnderTest]
+        switch runner.renderers() {
+        case .success(let value): renderers = value
+        case .failure(let failure): return .problem(failure.message)
+        }
+        let canonical = (try? RendererRegistry.resolve(path).path) ?? path
+        let found: (records: Int, mismatches: [RegistryError])?
+        do {
+            found = try RendererRegistry.metadataMismatches(path: canonical, descriptors: renderers.map(\.info))
+        } catch {
+            return .problem("the \(HUD_METADATA_SECTION) section cannot be read: \(error)")
+        }
+        guard let found else {
+            return .passed("no \(HUD_METADATA_SECTION) section (optional: hosts learn the descriptors from a sandboxed scan instead)")
+        }
+        guard let first = found.mismatches.first else {
+            return .passed("\(found.records) \(HUD_METADATA_SECTION) record\(found.records == 1 ? "" : "s") match the descriptors field for field")
+        }
+        let refused = found.mismatches.count == 1 ? "a host refuses this renderer" : "a host refuses these \(found.mismatches.count) renderers"
+        return .problem("\(refused): \(first)", details: found.mismatches.count > 1 ? found.mismatches.map(\.description) : [])
+    }
+
     static func structSizes(_ runner: ConformanceRunner) -> CheckOutcome {
         guard case .success(let handle) = runner.entry() else { return .problem("the entry could not be read") }
         if case .failure(let failure) = runner.initialized() { return .problem(failure.message) }

@@ -16,8 +16,9 @@ import HudRendererAPI
 /// host's result replaces the child's and says so; a file the host cannot
 /// load, or a renderer whose host crashes on the reference layout, fails
 /// the matching check and every check the child claimed that depends on it
-/// is skipped as unverified. Failures the child reported are kept (a plugin
-/// gains nothing by failing itself).
+/// is skipped as unverified (after a failed load, so is every claim the host
+/// would have judged from its own layouts). Failures the child reported are
+/// kept (a plugin gains nothing by failing itself).
 ///
 /// Also judged here: every robustness suite and `determinism-repeat` (on
 /// the decoded layouts). Still the child's word: the loading checks that
@@ -37,6 +38,7 @@ package enum ParentJudgment {
         case .missingEntrySymbol, .nullEntry: "abi-entry-symbol"
         case .incompatibleABI, .structTooSmall: "abi-version"
         case .invalidDescriptor, .invalidRendererCount, .duplicateID, .noRenderers: "abi-descriptors"
+        case .metadataMismatch: "abi-metadata"
         default: "abi-init"
         }
     }
@@ -57,6 +59,9 @@ package enum ParentJudgment {
         } catch {
             let check = loadingCheck(for: error.code)
             override(&merged, check: check, renderer: nil, with: host(check, renderer: nil, status: status(of: error), "the host's own sandboxed load failed: \(error)"))
+            // Whatever the child reported for that check, the host has no
+            // layouts of its own: none of the child's claims it judges stands.
+            unverified(&merged, ParentJudgment.judged, because: check)
             return merged
         }
         for id in renderers {
@@ -163,6 +168,17 @@ package enum ParentJudgment {
         let blocked = dependents(of: check)
         for (position, result) in results.enumerated()
         where blocked.contains(result.checkID) && (renderer == nil || result.renderer == renderer) && result.claimsSuccess {
+            results[position] = CheckResult(checkID: result.checkID, renderer: result.renderer, status: .skipped,
+                                            message: "not verified: \(check) failed in the host's own run",
+                                            details: ["the sandboxed child reported \(result.status.rawValue): \(result.message)"],
+                                            milliseconds: result.milliseconds)
+        }
+    }
+
+    /// Marks every success the child claimed for one of `checks` as
+    /// unverified, because `check` failed in the host's own run.
+    private static func unverified(_ results: inout [CheckResult], _ checks: Set<String>, because check: String) {
+        for (position, result) in results.enumerated() where checks.contains(result.checkID) && result.claimsSuccess {
             results[position] = CheckResult(checkID: result.checkID, renderer: result.renderer, status: .skipped,
                                             message: "not verified: \(check) failed in the host's own run",
                                             details: ["the sandboxed child reported \(result.status.rawValue): \(result.message)"],
