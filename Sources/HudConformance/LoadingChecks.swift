@@ -99,7 +99,8 @@ enum LoadingChecks {
             return .passed("no \(HUD_METADATA_SECTION) section (optional: hosts learn the descriptors from a sandboxed scan instead)")
         }
         guard let first = found.mismatches.first else {
-            return .passed("\(found.records) \(HUD_METADATA_SECTION) record\(found.records == 1 ? "" : "s") match the descriptors field for field")
+            let records = found.records == 1 ? "1 \(HUD_METADATA_SECTION) record matches its descriptor" : "\(found.records) \(HUD_METADATA_SECTION) records match their descriptors"
+            return .passed(records + " field for field")
         }
         let refused = found.mismatches.count == 1 ? "a host refuses this renderer" : "a host refuses these \(found.mismatches.count) renderers"
         return .problem("\(refused): \(first)", details: found.mismatches.count > 1 ? found.mismatches.map(\.description) : [])
