@@ -112,18 +112,20 @@ enum LoadingChecks {
         let version = handle.entry.abiVersion, entrySize = handle.entry.structSize
         let sameMinor = version.minor == ABIVersion.host.minor
         var problems: [String] = []
-        func check(_ name: String, _ size: Int, _ expected: Int) {
-            if size < expected {
-                problems.append("\(name).struct_size is \(size); ABI 1.0 needs at least \(expected)")
-            } else if sameMinor, size != expected {
-                problems.append("\(name).struct_size is \(size) but the plugin claims ABI \(version), where sizeof(\(name)) is \(expected); set struct_size = sizeof(\(name))")
+        // At least the frozen 1.0 size; exactly this header's sizeof when the
+        // plugin claims the host's own minor.
+        func check(_ name: String, _ size: Int, _ minimum: Int, _ current: Int) {
+            if size < minimum {
+                problems.append("\(name).struct_size is \(size); ABI 1.0 needs at least \(minimum)")
+            } else if sameMinor, size != current {
+                problems.append("\(name).struct_size is \(size) but the plugin claims ABI \(version), where sizeof(\(name)) is \(current); set struct_size = sizeof(\(name))")
             }
         }
-        check("hud_entry_t", Int(entrySize), EntryLoader.entrySize)
+        check("hud_entry_t", Int(entrySize), EntryLoader.entrySize, EntryLoader.headerEntrySize)
         let count = min(handle.entry.rendererCount() ?? 0, UInt32(HUD_MAX_RENDERERS))
         for index in 0..<count {
             guard let descriptor = handle.entry.descriptor(at: index) else { continue }
-            check("hud_renderer_descriptor_t", descriptor.structSize, EntryLoader.descriptorSize)
+            check("hud_renderer_descriptor_t", descriptor.structSize, EntryLoader.descriptorSize, EntryLoader.headerDescriptorSize)
         }
         return problems.isEmpty
             ? .passed("hud_entry_t \(entrySize) bytes; \(count) descriptor\(count == 1 ? "" : "s") of \(EntryLoader.descriptorSize) bytes")
