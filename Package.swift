@@ -45,8 +45,9 @@ let package = Package(
         // The ABI: C headers and nothing else. include/hud is the SDK include
         // directory (installed as <prefix>/include/hud): the umbrella
         // hud_renderer.h and its topic headers, imported by Swift as one
-        // module (an umbrella directory).
-        .target(name: "HudRendererAPI", path: "Sources/HudRendererAPI", publicHeadersPath: "include/hud"),
+        // module (an umbrella directory). bindings/ holds the other
+        // languages' bindings generated from them (Scripts/gen-rust-bindings.py).
+        .target(name: "HudRendererAPI", path: "Sources/HudRendererAPI", exclude: ["bindings"], publicHeadersPath: "include/hud"),
         // libffi, for turning Swift closures into plain `void (*)(void)` pointers.
         .systemLibrary(
             name: "CFFI",

@@ -15,6 +15,10 @@
 extern "C" {
 #endif
 
+/* ------------------------------------------------------------------------ */
+/* Metadata readable without running plugin code                             */
+/* ------------------------------------------------------------------------ */
+
 /* A plugin describes each of its renderers a second time in an ELF section,
  * as plain bytes (no pointers: relocations are not applied on disk). The
  * host reads the section straight from the file, so `hudhost list` never
