@@ -57,7 +57,13 @@ package enum ParentJudgment {
         do {
             try registry.load(checking: path)
         } catch {
-            let check = loadingCheck(for: error.code)
+            // The check the failure breaks, or, when the profile does not
+            // select it (abi-metadata is strict only), the last loading
+            // step before it that was run: a file the host refuses never
+            // passes.
+            let broken = loadingCheck(for: error.code)
+            let candidates = [broken] + ConformanceRunner.loadingChain.reversed()
+            let check = candidates.first { id in merged.contains { $0.checkID == id && $0.renderer == nil } } ?? broken
             override(&merged, check: check, renderer: nil, with: host(check, renderer: nil, status: status(of: error), "the host's own sandboxed load failed: \(error)"))
             // Whatever the child reported for that check, the host has no
             // layouts of its own: none of the child's claims it judges stands.
