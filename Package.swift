@@ -42,8 +42,12 @@ let package = Package(
         .executable(name: "hudbench", targets: ["hudbench"]),
     ],
     targets: [
-        // The ABI: one C header, nothing else.
-        .target(name: "HudRendererAPI", path: "Sources/HudRendererAPI"),
+        // The ABI: C headers and nothing else. include/hud is the SDK include
+        // directory (installed as <prefix>/include/hud): the umbrella
+        // hud_renderer.h and its topic headers, imported by Swift as one
+        // module (an umbrella directory). bindings/ holds the other
+        // languages' bindings generated from them (Scripts/gen-rust-bindings.py).
+        .target(name: "HudRendererAPI", path: "Sources/HudRendererAPI", exclude: ["bindings"], publicHeadersPath: "include/hud"),
         // libffi, for turning Swift closures into plain `void (*)(void)` pointers.
         .systemLibrary(
             name: "CFFI",

@@ -53,7 +53,7 @@ package_name=$(grep -o -- '-package-name","[^"]*' "$scratch/debug.yaml" | head -
 [[ -n "$package_name" ]] || { echo "fuzz: cannot find the package name in $scratch/debug.yaml" >&2; exit 1; }
 module_flags=(
   -I "$bin/Modules"
-  -Xcc -fmodule-map-file="$bin/HudRendererAPI.build/module.modulemap" -Xcc -I -Xcc Sources/HudRendererAPI/include
+  -Xcc -fmodule-map-file="$bin/HudRendererAPI.build/module.modulemap" -Xcc -I -Xcc Sources/HudRendererAPI/include/hud
   -Xcc -fmodule-map-file=Sources/CFFI/module.modulemap
   -Xcc -fmodule-map-file=Sources/CHudSystem/module.modulemap
   -Xcc -fmodule-map-file=Sources/CSeccomp/module.modulemap

@@ -19,7 +19,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 chmod 0755 "$work"
 mkdir "$work/plugins" "$work/home"
-cc -std=c11 -O2 -Wall -Wextra -Werror -shared -fPIC -I Sources/HudRendererAPI/include -I Tests/Fixtures/plugins \
+cc -std=c11 -O2 -Wall -Wextra -Werror -shared -fPIC -I Sources/HudRendererAPI/include/hud -I Tests/Fixtures/plugins \
   Tests/Fixtures/discovery/escape_attempts.c -o "$work/plugins/escape_attempts.so"
 echo "the user's own file, not for plugins" >"$work/home/secret"
 chown -R "$user" "$work/plugins" "$work/home"

@@ -9,7 +9,7 @@
  * dlopen), the plugin also carries its ELF metadata record, so the same
  * files measure the metadata-only scan once it exists.
  *
- * Build: cc -std=c11 -O1 -shared -fPIC -I Sources/HudRendererAPI/include \
+ * Build: cc -std=c11 -O1 -shared -fPIC -I Sources/HudRendererAPI/include/hud \
  *           -DHUDGEN_INDEX=0042 generated_plugin.c -o gen-0042.so
  */
 #include "hud_renderer.h"

@@ -2,9 +2,9 @@
 /*
  * ring.c — ExampleRing, a Hudson HUD renderer in plain C11.
  *
- * Written against hud_renderer.h only: no host headers, no libm, no state.
- * It is the running example of Docs/PLUGIN_GUIDE.md; copy it and change
- * the geometry. Build it on its own with
+ * Written against the SDK's hud_renderer.h only: no host headers, no libm,
+ * no state. It is the running example of Docs/PLUGIN_GUIDE.md; copy it and
+ * change the geometry. Build it on its own with
  *
  *     cc -std=c11 -O2 -shared -fPIC $(hudhost sdk --cflags) ring.c -o libring.so
  *
@@ -34,8 +34,6 @@
  * Angles are whole multiples of 10°, read from a small cosine table, so
  * the plugin needs nothing beyond libc (no -lm on the build line).
  */
-#include <stdatomic.h>
-
 #include "hud_renderer.h"
 
 /* ------------------------------------------------------------------------ */
@@ -415,19 +413,26 @@ static void ring_emit_fan(hud_layout_t *layout, const ring_frame_t *f,
 /* layout()                                                                  */
 /* ------------------------------------------------------------------------ */
 
-/* Every input this renderer reads, checked against the header's rules. */
+/* Every input this renderer reads, checked against the header's rules.
+ *
+ * Sizes are compared with the frozen 1.0 sizes, never with sizeof: every
+ * field the ring reads is in ABI 1.0, so a host built against any 1.x
+ * header (whose structures may be smaller than this header's) is served,
+ * and so is this file rebuilt against a later header. A field added after
+ * 1.0 would be read only behind HUD_STRUCT_HAS(ptr, type, field), with
+ * zero (its 1.0 meaning) when the host's struct_size does not cover it. */
 static hud_status_t ring_check(const hud_complications_t *c, const hud_environment_t *env,
                                const hud_interaction_t *interaction, const hud_layout_t *layout) {
     if (c == NULL || env == NULL || interaction == NULL || layout == NULL)
         return HUD_STATUS_INVALID_ARGUMENT;
-    if (c->struct_size < sizeof(hud_complications_t) ||
-        env->struct_size < sizeof(hud_environment_t) ||
-        interaction->struct_size < sizeof(hud_interaction_t) ||
-        layout->struct_size < sizeof(hud_layout_t) ||
-        layout->node_stride < sizeof(hud_node_t) ||
+    if (c->struct_size < HUD_COMPLICATIONS_SIZE_1_0 ||
+        env->struct_size < HUD_ENVIRONMENT_SIZE_1_0 ||
+        interaction->struct_size < HUD_INTERACTION_SIZE_1_0 ||
+        layout->struct_size < HUD_LAYOUT_SIZE_1_0 ||
+        layout->node_stride < HUD_NODE_SIZE_1_0 || /* push_node copies what both know */
         (layout->capacity > 0 && layout->nodes == NULL))
         return HUD_STATUS_INVALID_ARGUMENT;
-    if (env->palette == NULL || env->palette->struct_size < sizeof(hud_palette_t))
+    if (env->palette == NULL || env->palette->struct_size < HUD_PALETTE_SIZE_1_0)
         return HUD_STATUS_INVALID_ARGUMENT;
     const double lengths[] = {env->screen_width, env->screen_height, env->safe_area.top,
                               env->safe_area.left, env->safe_area.bottom, env->safe_area.right,
@@ -442,15 +447,15 @@ static hud_status_t ring_check(const hud_complications_t *c, const hud_environme
     for (int p = 0; p < HUD_POSITION_COUNT; p++) {
         const hud_slot_t *slot = c->slots[p];
         if (slot == NULL) continue;
-        if (slot->struct_size < sizeof(hud_slot_t) || slot->icon == NULL ||
+        if (slot->struct_size < HUD_SLOT_SIZE_1_0 || slot->icon == NULL ||
             slot->mode_count > HUD_MAX_MODES || (slot->mode_count > 0 && slot->modes == NULL))
             return HUD_STATUS_INVALID_ARGUMENT;
         const hud_secondary_t *chip = slot->secondary;
-        if (chip != NULL && (chip->struct_size < sizeof(hud_secondary_t) || chip->icon == NULL))
+        if (chip != NULL && (chip->struct_size < HUD_SECONDARY_SIZE_1_0 || chip->icon == NULL))
             return HUD_STATUS_INVALID_ARGUMENT;
         for (uint32_t m = 0; m < slot->mode_count; m++) {
             const hud_mode_t *mode = slot->modes[m];
-            if (mode == NULL || mode->struct_size < sizeof(hud_mode_t) || mode->icon == NULL ||
+            if (mode == NULL || mode->struct_size < HUD_MODE_SIZE_1_0 || mode->icon == NULL ||
                 mode->label == NULL)
                 return HUD_STATUS_INVALID_ARGUMENT;
         }
@@ -505,56 +510,25 @@ static const void *ring_get_extension(const hud_renderer_descriptor_t *self,
     return NULL; /* no extensions */
 }
 
-static const hud_renderer_descriptor_t ring_descriptor = {
-    .struct_size = sizeof(hud_renderer_descriptor_t),
-    /* layout() reads only its arguments and keeps nothing: safe to call
-     * from several threads at once. */
-    .capabilities = HUD_CAPABILITY_THREAD_SAFE,
-    .id = "org.hudson.example.ring",
-    .name = "Ring",
-    .version = "1.0.0",
-    .vendor = "Hudson examples",
-    .description = "The center slot at the bottom middle with the four corner slots on an "
-                   "arc around it; long-press modes fan out on a wider arc.",
-    .supported_positions = HUD_POSITION_ALL_BITS,
-    .layout = ring_layout,
-    .get_extension = ring_get_extension,
-};
+/* The descriptor and its .hud_renderers metadata record (which lets
+ * `hudhost list` show this plugin without running any of its code), from
+ * one declaration: the host refuses a renderer whose record and descriptor
+ * disagree, and here they cannot. layout() reads only its arguments and
+ * keeps nothing, so it is safe to call from several threads at once. */
+HUD_DECLARE_RENDERER(ring_renderer,
+                     "org.hudson.example.ring",
+                     "Ring",
+                     "1.0.0",
+                     "Hudson examples",
+                     "The center slot at the bottom middle with the four corner slots on an "
+                     "arc around it; long-press modes fan out on a wider arc.",
+                     HUD_POSITION_ALL_BITS,
+                     HUD_CAPABILITY_THREAD_SAFE,
+                     ring_layout,
+                     ring_get_extension);
 
-/* The same facts as plain bytes in the .hud_renderers ELF section, so
- * `hudhost list` can show this plugin without running any of its code. The
- * host checks them against the descriptor when it loads the plugin. */
-HUD_RENDERER_METADATA(ring_metadata, "org.hudson.example.ring", "Ring", "1.0.0", "Hudson examples",
-                      HUD_POSITION_ALL_BITS, HUD_CAPABILITY_THREAD_SAFE);
-
-/* Successful init() calls not yet matched by deinit(). init and deinit run
- * on the main thread only; renderer_count() may read it from any thread. */
-static atomic_uint ring_init_count;
-
-static hud_status_t ring_init(void) {
-    atomic_fetch_add(&ring_init_count, 1u);
-    return HUD_STATUS_OK;
-}
-
-static void ring_deinit(void) {
-    if (atomic_load(&ring_init_count) > 0) atomic_fetch_sub(&ring_init_count, 1u);
-}
-
-static uint32_t ring_renderer_count(void) {
-    return atomic_load(&ring_init_count) > 0 ? 1 : 0;
-}
-
-static const hud_renderer_descriptor_t *ring_renderer_at(uint32_t index) {
-    return index < ring_renderer_count() ? &ring_descriptor : NULL;
-}
-
-static const hud_entry_t ring_entry = {
-    .abi_version = HUD_ABI_VERSION,
-    .struct_size = sizeof(hud_entry_t),
-    .init = ring_init,
-    .deinit = ring_deinit,
-    .renderer_count = ring_renderer_count,
-    .renderer_at = ring_renderer_at,
-};
-
-HUD_EXPORT const hud_entry_t *HUD_ENTRY_SYMBOL(void) { return &ring_entry; }
+/* The entry: init()/deinit() reference counted, renderer_count() 0 until
+ * init(), renderer_at() NULL past the end, and the exported
+ * hud_renderer_get_entry(). */
+static const hud_renderer_descriptor_t *const ring_renderers[] = {&ring_renderer};
+HUD_DEFINE_ENTRY(ring_renderers);

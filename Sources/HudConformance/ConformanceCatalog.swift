@@ -88,6 +88,9 @@ package enum ConformanceProfile: String, Sendable, Hashable, CaseIterable {
     ]
     private static let strictIDs = [
         "determinism-processes", "perf-layout-time", "perf-allocations", "fuzz",
+        // Added to strict only (Docs/CONFORMANCE.md, C5): a plugin whose
+        // records disagree with its descriptors is refused by every host.
+        "abi-metadata",
     ]
 }
 
@@ -100,6 +103,7 @@ package enum ConformanceCatalog {
         plugin("abi-version", .loading, "Version handshake: the entry's ABI major matches the host's and struct_size covers ABI 1.0", requires: ["abi-entry-symbol"]),
         plugin("abi-init", .loading, "init() returns HUD_STATUS_OK; renderer_count() is 0 before it and 1…256 after", requires: ["abi-version"]),
         plugin("abi-descriptors", .loading, "Every descriptor passes the host's validation (id syntax, strings, limits, functions, positions)", requires: ["abi-init"]),
+        plugin("abi-metadata", .loading, "The .hud_renderers metadata records, if any, match the descriptors field for field (hosts refuse a renderer whose record differs)", requires: ["abi-descriptors"]),
         plugin("abi-struct-sizes", .loading, "Every descriptor's struct_size covers ABI 1.0 and matches the size its ABI minor implies", requires: ["abi-init"]),
         plugin("abi-init-refcount", .loading, "init()/deinit() are reference counted: init twice, deinit twice, an extra deinit is a no-op", requires: ["abi-descriptors"]),
         plugin("abi-descriptors-stable", .loading, "renderer_at() returns the same descriptors with the same contents on every call and NULL past the end", requires: ["abi-descriptors"]),

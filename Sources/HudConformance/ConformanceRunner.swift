@@ -322,6 +322,7 @@ package final class ConformanceRunner {
         case "abi-version": LoadingChecks.version(self)
         case "abi-init": LoadingChecks.initialize(self)
         case "abi-descriptors": LoadingChecks.descriptors(self)
+        case "abi-metadata": LoadingChecks.metadata(self)
         case "abi-struct-sizes": LoadingChecks.structSizes(self)
         case "abi-init-refcount": LoadingChecks.refcount(self)
         case "abi-descriptors-stable": LoadingChecks.descriptorsStable(self)

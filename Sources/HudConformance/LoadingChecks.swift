@@ -76,24 +76,56 @@ enum LoadingChecks {
         }
     }
 
+    /// The host compares every descriptor with the file's .hud_renderers
+    /// records when it loads a plugin and refuses a renderer whose record
+    /// differs (`metadata-mismatch`); the same comparison, from the same code.
+    static func metadata(_ runner: ConformanceRunner) -> CheckOutcome {
+        guard case .file(let path, _) = runner.target else {
+            return .notApplicable("the built-ins are linked into hudhost, not read from a file; validate libBuiltinRenderers.so to check their records")
+        }
+        let renderers: [RendererUnderTest]
+        switch runner.renderers() {
+        case .success(let value): renderers = value
+        case .failure(let failure): return .problem(failure.message)
+        }
+        let canonical = (try? RendererRegistry.resolve(path).path) ?? path
+        let found: (records: Int, mismatches: [RegistryError])?
+        do {
+            found = try RendererRegistry.metadataMismatches(path: canonical, descriptors: renderers.map(\.info))
+        } catch {
+            return .problem("the \(HUD_METADATA_SECTION) section cannot be read: \(error)")
+        }
+        guard let found else {
+            return .passed("no \(HUD_METADATA_SECTION) section (optional: hosts learn the descriptors from a sandboxed scan instead)")
+        }
+        guard let first = found.mismatches.first else {
+            let records = found.records == 1 ? "1 \(HUD_METADATA_SECTION) record matches its descriptor" : "\(found.records) \(HUD_METADATA_SECTION) records match their descriptors"
+            return .passed(records + " field for field")
+        }
+        let refused = found.mismatches.count == 1 ? "a host refuses this renderer" : "a host refuses these \(found.mismatches.count) renderers"
+        return .problem("\(refused): \(first)", details: found.mismatches.count > 1 ? found.mismatches.map(\.description) : [])
+    }
+
     static func structSizes(_ runner: ConformanceRunner) -> CheckOutcome {
         guard case .success(let handle) = runner.entry() else { return .problem("the entry could not be read") }
         if case .failure(let failure) = runner.initialized() { return .problem(failure.message) }
         let version = handle.entry.abiVersion, entrySize = handle.entry.structSize
         let sameMinor = version.minor == ABIVersion.host.minor
         var problems: [String] = []
-        func check(_ name: String, _ size: Int, _ expected: Int) {
-            if size < expected {
-                problems.append("\(name).struct_size is \(size); ABI 1.0 needs at least \(expected)")
-            } else if sameMinor, size != expected {
-                problems.append("\(name).struct_size is \(size) but the plugin claims ABI \(version), where sizeof(\(name)) is \(expected); set struct_size = sizeof(\(name))")
+        // At least the frozen 1.0 size; exactly this header's sizeof when the
+        // plugin claims the host's own minor.
+        func check(_ name: String, _ size: Int, _ minimum: Int, _ current: Int) {
+            if size < minimum {
+                problems.append("\(name).struct_size is \(size); ABI 1.0 needs at least \(minimum)")
+            } else if sameMinor, size != current {
+                problems.append("\(name).struct_size is \(size) but the plugin claims ABI \(version), where sizeof(\(name)) is \(current); set struct_size = sizeof(\(name))")
             }
         }
-        check("hud_entry_t", Int(entrySize), EntryLoader.entrySize)
+        check("hud_entry_t", Int(entrySize), EntryLoader.entrySize, EntryLoader.headerEntrySize)
         let count = min(handle.entry.rendererCount() ?? 0, UInt32(HUD_MAX_RENDERERS))
         for index in 0..<count {
             guard let descriptor = handle.entry.descriptor(at: index) else { continue }
-            check("hud_renderer_descriptor_t", descriptor.structSize, EntryLoader.descriptorSize)
+            check("hud_renderer_descriptor_t", descriptor.structSize, EntryLoader.descriptorSize, EntryLoader.headerDescriptorSize)
         }
         return problems.isEmpty
             ? .passed("hud_entry_t \(entrySize) bytes; \(count) descriptor\(count == 1 ? "" : "s") of \(EntryLoader.descriptorSize) bytes")

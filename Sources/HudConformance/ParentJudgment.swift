@@ -16,8 +16,9 @@ import HudRendererAPI
 /// host's result replaces the child's and says so; a file the host cannot
 /// load, or a renderer whose host crashes on the reference layout, fails
 /// the matching check and every check the child claimed that depends on it
-/// is skipped as unverified. Failures the child reported are kept (a plugin
-/// gains nothing by failing itself).
+/// is skipped as unverified (after a failed load, so is every claim the host
+/// would have judged from its own layouts). Failures the child reported are
+/// kept (a plugin gains nothing by failing itself).
 ///
 /// Also judged here: every robustness suite and `determinism-repeat` (on
 /// the decoded layouts). Still the child's word: the loading checks that
@@ -37,6 +38,7 @@ package enum ParentJudgment {
         case .missingEntrySymbol, .nullEntry: "abi-entry-symbol"
         case .incompatibleABI, .structTooSmall: "abi-version"
         case .invalidDescriptor, .invalidRendererCount, .duplicateID, .noRenderers: "abi-descriptors"
+        case .metadataMismatch: "abi-metadata"
         default: "abi-init"
         }
     }
@@ -55,8 +57,17 @@ package enum ParentJudgment {
         do {
             try registry.load(checking: path)
         } catch {
-            let check = loadingCheck(for: error.code)
+            // The check the failure breaks, or, when the profile does not
+            // select it (abi-metadata is strict only), the last loading
+            // step before it that was run: a file the host refuses never
+            // passes.
+            let broken = loadingCheck(for: error.code)
+            let candidates = [broken] + ConformanceRunner.loadingChain.reversed()
+            let check = candidates.first { id in merged.contains { $0.checkID == id && $0.renderer == nil } } ?? broken
             override(&merged, check: check, renderer: nil, with: host(check, renderer: nil, status: status(of: error), "the host's own sandboxed load failed: \(error)"))
+            // Whatever the child reported for that check, the host has no
+            // layouts of its own: none of the child's claims it judges stands.
+            unverified(&merged, ParentJudgment.judged, because: check)
             return merged
         }
         for id in renderers {
@@ -163,6 +174,17 @@ package enum ParentJudgment {
         let blocked = dependents(of: check)
         for (position, result) in results.enumerated()
         where blocked.contains(result.checkID) && (renderer == nil || result.renderer == renderer) && result.claimsSuccess {
+            results[position] = CheckResult(checkID: result.checkID, renderer: result.renderer, status: .skipped,
+                                            message: "not verified: \(check) failed in the host's own run",
+                                            details: ["the sandboxed child reported \(result.status.rawValue): \(result.message)"],
+                                            milliseconds: result.milliseconds)
+        }
+    }
+
+    /// Marks every success the child claimed for one of `checks` as
+    /// unverified, because `check` failed in the host's own run.
+    private static func unverified(_ results: inout [CheckResult], _ checks: Set<String>, because check: String) {
+        for (position, result) in results.enumerated() where checks.contains(result.checkID) && result.claimsSuccess {
             results[position] = CheckResult(checkID: result.checkID, renderer: result.renderer, status: .skipped,
                                             message: "not verified: \(check) failed in the host's own run",
                                             details: ["the sandboxed child reported \(result.status.rawValue): \(result.message)"],

@@ -124,8 +124,14 @@ package struct EntryLoader {
     package let origin: RendererInfo.Origin
 
     /// The size of each ABI 1.0 structure: the least a plugin may report.
-    package static let entrySize = MemoryLayout<hud_entry_t>.size
-    package static let descriptorSize = MemoryLayout<hud_renderer_descriptor_t>.size
+    /// The frozen HUD_*_SIZE_1_0, whatever minor this host's header is, so a
+    /// 1.0 plugin stays loadable by a host built against a later header.
+    package static let entrySize = Int(HUD_ENTRY_SIZE_1_0)
+    package static let descriptorSize = Int(HUD_RENDERER_DESCRIPTOR_SIZE_1_0)
+    /// sizeof of each in the header this host was built with (what a plugin
+    /// built with the same header reports).
+    package static let headerEntrySize = MemoryLayout<hud_entry_t>.size
+    package static let headerDescriptorSize = MemoryLayout<hud_renderer_descriptor_t>.size
 
     package struct Result {
         package var entry: UnsafePointer<hud_entry_t>

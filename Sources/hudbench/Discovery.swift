@@ -118,11 +118,14 @@ enum Discovery {
     /// a directory holding exactly N of them.
     private static func generate(counts: [Int], under root: String) throws -> [Int: String] {
         let source = SourceTree.root + "/Benchmarks/generated-plugin/generated_plugin.c"
-        let include = SourceTree.root + "/Sources/HudRendererAPI/include"
-        guard let text = Files.read(source), let header = Files.read(include + "/hud_renderer.h") else {
+        let include = SourceTree.root + "/Sources/HudRendererAPI/include/hud"
+        // The umbrella and every topic header: a change to any rebuilds the pool.
+        let headerNames = ["hud_renderer.h", "hud_abi.h", "hud_metadata.h", "hud_helpers.h"]
+        let headers = headerNames.compactMap { Files.read(include + "/" + $0) }
+        guard let text = Files.read(source), headers.count == headerNames.count else {
             throw HarnessError("cannot read \(source) or the ABI header; run hudbench from its source checkout (or set HUDBENCH_SOURCE_ROOT)")
         }
-        let base = root + "/plugins-" + Files.fingerprint([text, header])
+        let base = root + "/plugins-" + Files.fingerprint([text] + headers)
         let pool = base + "/pool"
         guard Files.makeDirectories(pool) else { throw HarnessError("cannot create \(pool)") }
         let needed = counts.max() ?? 0

@@ -88,6 +88,8 @@ struct ValidateTests {
         .init(fixture: "low_contrast", check: "a11y-contrast", status: "failed"),
         .init(fixture: "wrong_major", check: "abi-version", status: "failed"),
         .init(fixture: "missing_entry", check: "abi-entry-symbol", status: "failed"),
+        // A hand-typed .hud_renderers record that drifted from the descriptor.
+        .init(fixture: "metadata_mismatch", check: "abi-metadata", status: "failed"),
     ]
 
     static func results(_ json: JSONValue) -> [JSONValue] {
@@ -142,6 +144,22 @@ struct ValidateTests {
         #expect(!results.contains { $0["status"]?.stringValue == "passed" && $0["check"]?.stringValue == "layout-basic" })
     }
 
+    /// abi-metadata is in strict only; in the other profiles the host's
+    /// own load of the file, which refuses the renderer, fails the last
+    /// loading check they select.
+    @Test(arguments: ["basic", "standard"])
+    func aMetadataMismatchFailsProfilesWithoutAbiMetadata(_ profile: String) throws {
+        let output = try Self.validate([try ValidateFixture.path("metadata_mismatch"), "--format", "json", "--profile", profile,
+                                        "--seed", "20250101", "--timeout", Self.underSanitizer ? "20" : "3"])
+        #expect(output.status == 1, "\(output.transcript)")
+        let json = try HudHost.json(output)
+        let failures = Self.failures(json).filter { !($0.status == "warning" && $0.check.hasPrefix("perf-")) }
+        #expect(failures.map(\.check) == ["abi-descriptors"], "\(failures)")
+        let result = Self.results(json).first { $0["check"]?.stringValue == "abi-descriptors" }
+        #expect(result?["message"]?.stringValue?.contains("[metadata-mismatch]") == true, "\(output.stdout)")
+        #expect(!Self.results(json).contains { $0["status"]?.stringValue == "passed" && $0["check"]?.stringValue == "layout-basic" })
+    }
+
     @Test func theCorrectFixturePassesEveryStrictCheck() throws {
         let output = try Self.validate([try ValidateFixture.path("correct"), "--format", "json"] + Self.roomy)
         #expect(output.status == 0, "\(output.transcript)")
@@ -161,7 +179,8 @@ struct ValidateTests {
             // Performance checks may warn on a loaded machine (they are
             // warnings by design); nothing may fail.
             #expect(output.stdout.contains(" 0 failed, "), "\(output.stdout)")
-            #expect(output.stdout.contains(" 6 skipped, 0 crashed, 0 timed out"), "\(output.stdout)")
+            // abi-load, abi-entry-symbol and abi-metadata do not apply to linked built-ins.
+            #expect(output.stdout.contains(" 9 skipped, 0 crashed, 0 timed out"), "\(output.stdout)")
         case "json":
             let json = try HudHost.json(output)
             #expect(Self.failures(json).filter { !($0.status == "warning" && $0.check.hasPrefix("perf-")) }.isEmpty)

@@ -39,10 +39,34 @@ struct ABIHeaderTests {
     PROBE_STATIC_ASSERT(HUD_POSITION_COUNT == 5, "five positions");
     PROBE_STATIC_ASSERT(sizeof(hud_status_t) == 4 && sizeof(hud_rgba_t) == 4, "32-bit scalars");
     PROBE_STATIC_ASSERT(sizeof(hud_node_t) % sizeof(void *) == 0, "node stride aligned");
+    PROBE_STATIC_ASSERT(HUD_NODE_SIZE_1_0 == 168 && HUD_ENTRY_SIZE_1_0 == 40, "frozen sizes");
+    PROBE_STATIC_ASSERT(HUD_RENDERER_DESCRIPTOR_SIZE_1_0 == 72 && HUD_RENDERER_METADATA_SIZE_1_0 == 408, "frozen sizes");
 
     /* The entry symbol has the declared signature. */
     static const hud_entry_t probe_entry = {HUD_ABI_VERSION, sizeof(hud_entry_t), 0, 0, 0, 0};
     static const hud_entry_t *probe_get_entry(void) { return &probe_entry; }
+
+    /* One renderer declared with HUD_DECLARE_RENDERER, served by
+     * HUD_DEFINE_ENTRY_WITH_HOOKS with hooks that count their calls. */
+    static hud_status_t probe_layout(const hud_renderer_descriptor_t *self, const hud_complications_t *c,
+                                     const hud_environment_t *e, const hud_interaction_t *i, hud_layout_t *l) {
+        (void)self; (void)c; (void)e; (void)i;
+        return hud_layout_finish(l);
+    }
+    static const void *probe_extension(const hud_renderer_descriptor_t *self, const char *id) {
+        (void)self; (void)id;
+        return NULL;
+    }
+    HUD_DECLARE_RENDERER(probe_renderer, "org.probe.renderer", "Probe", "2.1.0", "Probe vendor", "A probe.",
+                         HUD_POSITION_BIT(HUD_POSITION_CENTER), HUD_CAPABILITY_THREAD_SAFE, probe_layout, probe_extension);
+    static const hud_renderer_descriptor_t *const probe_renderers[] = {&probe_renderer};
+    static int first_inits = 0, last_deinits = 0, fail_first_init = 0;
+    static hud_status_t probe_first_init(void) {
+        first_inits++;
+        return fail_first_init ? HUD_STATUS_INTERNAL_ERROR : HUD_STATUS_OK;
+    }
+    static void probe_last_deinit(void) { last_deinits++; }
+    HUD_DEFINE_ENTRY_WITH_HOOKS(probe_renderers, probe_first_init, probe_last_deinit);
 
     static int failures = 0;
     #define CHECK(condition)                                               \
@@ -62,6 +86,51 @@ struct ABIHeaderTests {
 
         hud_get_entry_fn get_entry = probe_get_entry;
         CHECK(get_entry()->abi_version == HUD_ABI_VERSION);
+
+        /* HUD_DECLARE_RENDERER: the record says what the descriptor says. */
+        CHECK(probe_renderer.struct_size == sizeof(hud_renderer_descriptor_t));
+        CHECK(strcmp(probe_renderer_metadata.id, probe_renderer.id) == 0);
+        CHECK(strcmp(probe_renderer_metadata.name, probe_renderer.name) == 0);
+        CHECK(strcmp(probe_renderer_metadata.version, probe_renderer.version) == 0);
+        CHECK(strcmp(probe_renderer_metadata.vendor, probe_renderer.vendor) == 0);
+        CHECK(probe_renderer_metadata.supported_positions == probe_renderer.supported_positions);
+        CHECK(probe_renderer_metadata.capabilities == probe_renderer.capabilities);
+        CHECK(probe_renderer_metadata.record_size == HUD_RENDERER_METADATA_SIZE_1_0);
+        CHECK(memcmp(probe_renderer_metadata.magic, HUD_METADATA_MAGIC, 8) == 0);
+        CHECK(probe_renderer.layout == probe_layout && probe_renderer.get_extension == probe_extension);
+
+        /* HUD_DEFINE_ENTRY_WITH_HOOKS: the reference-counted entry. */
+        const hud_entry_t *entry = HUD_ENTRY_SYMBOL();
+        CHECK(entry == HUD_ENTRY_SYMBOL());
+        CHECK(entry->abi_version == HUD_ABI_VERSION && entry->struct_size == sizeof(hud_entry_t));
+        CHECK(entry->renderer_count() == 0 && entry->renderer_at(0) == NULL);
+        fail_first_init = 1;
+        CHECK(entry->init() == HUD_STATUS_INTERNAL_ERROR && entry->renderer_count() == 0);
+        fail_first_init = 0;
+        CHECK(entry->init() == HUD_STATUS_OK && entry->init() == HUD_STATUS_OK);
+        CHECK(first_inits == 2); /* the failed one, then only the first success */
+        CHECK(entry->renderer_count() == 1 && entry->renderer_at(0) == &probe_renderer);
+        CHECK(entry->renderer_at(1) == NULL && entry->renderer_at(UINT32_MAX) == NULL);
+        entry->deinit();
+        CHECK(entry->renderer_count() == 1 && last_deinits == 0);
+        entry->deinit();
+        CHECK(entry->renderer_count() == 0 && entry->renderer_at(0) == NULL && last_deinits == 1);
+        entry->deinit(); /* an extra deinit: a no-op */
+        CHECK(last_deinits == 1 && entry->init() == HUD_STATUS_OK && entry->renderer_count() == 1);
+        entry->deinit();
+
+        /* HUD_STRUCT_HAS: a field is present only if struct_size covers all of it. */
+        hud_environment_t env;
+        memset(&env, 0, sizeof env);
+        env.struct_size = (uint32_t)(offsetof(hud_environment_t, navigation_bar) + sizeof(hud_rect_t));
+        CHECK(HUD_STRUCT_HAS(&env, hud_environment_t, navigation_bar));
+        CHECK(!HUD_STRUCT_HAS(&env, hud_environment_t, navigation_title));
+        env.struct_size = HUD_ENVIRONMENT_SIZE_1_0;
+        CHECK(HUD_STRUCT_HAS(&env, hud_environment_t, reserved));
+        hud_entry_t small;
+        memset(&small, 0, sizeof small);
+        small.struct_size = 32;
+        CHECK(HUD_STRUCT_HAS(&small, hud_entry_t, renderer_count) && !HUD_STRUCT_HAS(&small, hud_entry_t, renderer_at));
 
         /* An empty buffer: push counts but writes nothing; finish asks for more. */
         hud_layout_t layout;
@@ -250,6 +319,17 @@ struct ABIHeaderTests {
             ("renderer_count", 24, MemoryLayout<hud_entry_t>.offset(of: \.renderer_count)),
             ("renderer_at", 32, MemoryLayout<hud_entry_t>.offset(of: \.renderer_at)),
         ]),
+        StructLayout(hud_renderer_metadata_t.self, "hud_renderer_metadata_t", size: 408, fields: [
+            ("magic", 0, MemoryLayout<hud_renderer_metadata_t>.offset(of: \.magic)),
+            ("record_size", 8, MemoryLayout<hud_renderer_metadata_t>.offset(of: \.record_size)),
+            ("abi_version", 12, MemoryLayout<hud_renderer_metadata_t>.offset(of: \.abi_version)),
+            ("supported_positions", 16, MemoryLayout<hud_renderer_metadata_t>.offset(of: \.supported_positions)),
+            ("capabilities", 20, MemoryLayout<hud_renderer_metadata_t>.offset(of: \.capabilities)),
+            ("id", 24, MemoryLayout<hud_renderer_metadata_t>.offset(of: \.id)),
+            ("name", 96, MemoryLayout<hud_renderer_metadata_t>.offset(of: \.name)),
+            ("version", 232, MemoryLayout<hud_renderer_metadata_t>.offset(of: \.version)),
+            ("vendor", 272, MemoryLayout<hud_renderer_metadata_t>.offset(of: \.vendor)),
+        ]),
     ]
 
     @Test(arguments: pinnedLayouts)
@@ -268,11 +348,11 @@ struct ABIHeaderTests {
         #expect(layout.fields.map(\.pinnedOffset) == layout.fields.map(\.pinnedOffset).sorted())
     }
 
-    @Test func allThirteenABIStructuresArePinned() {
+    @Test func allFourteenABIStructuresArePinned() {
         #expect(Set(Self.pinnedLayouts.map(\.name)) == [
             "hud_rect_t", "hud_insets_t", "hud_mode_t", "hud_secondary_t", "hud_slot_t", "hud_complications_t",
             "hud_palette_t", "hud_environment_t", "hud_interaction_t", "hud_node_t", "hud_layout_t",
-            "hud_renderer_descriptor_t", "hud_entry_t",
+            "hud_renderer_descriptor_t", "hud_entry_t", "hud_renderer_metadata_t",
         ])
     }
 

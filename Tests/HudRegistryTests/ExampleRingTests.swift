@@ -56,6 +56,25 @@ struct ExampleRingTests {
         #expect(info.origin == .file(FixturePlugins.canonical(path)))
     }
 
+    /// Forward compatibility: ring.c rebuilt against a later 1.x header,
+    /// whose structures are all larger, still serves this (1.0) host's
+    /// smaller ones, because it compares struct_size with the frozen 1.0
+    /// sizes rather than with sizeof, and lays out exactly as before.
+    @Test(arguments: [Case(device: .iphone16Pro, orientation: .portrait, direction: .leftToRight),
+                      Case(device: .iphoneSE, orientation: .landscape, direction: .rightToLeft)])
+    func aRebuildAgainstALaterMinorHeaderServesThisHostsSmallerStructures(_ c: Case) throws {
+        let later = try Self.registry(.laterHeader)
+        let info = try #require(later.info(id: Self.ringID))
+        #expect(info.abiVersion.description == "1.1", "the rebuilt plugin claims the later minor")
+        let standalone = try Self.registry(.standalone)
+        for scene in Scene.allCases {
+            for reveal in scene.reveals {
+                #expect(try Self.layout(c, scene: scene, reveal: reveal, in: later)
+                    == Self.layout(c, scene: scene, reveal: reveal, in: standalone), "\(scene) reveal \(String(describing: reveal))")
+            }
+        }
+    }
+
     @Test(arguments: cases)
     func bothBuildsLayOutIdentically(_ c: Case) throws {
         let standalone = try Self.registry(.standalone)
@@ -347,8 +366,9 @@ struct ExampleRingTests {
         let pc = try HudHost.run(["sdk", "--pkg-config"])
         #expect(pc.status == 0)
         let lines = pc.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.contains("prefix=" + (includeDirectory as NSString).deletingLastPathComponent))
-        #expect(lines.contains("includedir=${prefix}/include"))
+        let prefix = ((includeDirectory as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
+        #expect(lines.contains("prefix=" + prefix))
+        #expect(lines.contains("includedir=${prefix}/include/hud"))
         #expect(lines.contains("Version: 1.0") && lines.contains("Cflags: -I${includedir}") && lines.contains("Name: hud-renderer"))
         let json = try HudHost.json(HudHost.run(["sdk", "--json"]))
         #expect(json["schemaVersion"] == 1 && json["abiVersion"]?.stringValue == "1.0")
@@ -362,14 +382,17 @@ struct ExampleRingTests {
             try FileManager.default.createDirectory(atPath: "\(root)/\(prefix)/bin", withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: HudHost.path, toPath: "\(root)/\(prefix)/bin/hudhost")
         }
+        // The SDK include directory installed whole, as <prefix>/include/hud.
         try FileManager.default.createDirectory(atPath: "\(root)/installed/include", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: FixturePlugins.headerDirectory + "/hud_renderer.h", toPath: "\(root)/installed/include/hud_renderer.h")
+        try FileManager.default.copyItem(atPath: FixturePlugins.headerDirectory, toPath: "\(root)/installed/include/hud")
 
         let installed = try FixturePlugins.run(["\(root)/installed/bin/hudhost", "sdk", "--cflags"])
-        #expect(installed.status == 0 && installed.stdout == "-I\(root)/installed/include\n", "\(installed.transcript)")
+        #expect(installed.status == 0 && installed.stdout == "-I\(root)/installed/include/hud\n", "\(installed.transcript)")
+        let pc = try FixturePlugins.run(["\(root)/installed/bin/hudhost", "sdk", "--pkg-config"])
+        #expect(pc.stdout.contains("prefix=\(root)/installed\n") && pc.stdout.contains("includedir=${prefix}/include/hud\n"), "\(pc.transcript)")
         let missing = try FixturePlugins.run(["\(root)/bare/bin/hudhost", "sdk", "--cflags"])
         #expect(missing.status == 1 && missing.stdout.isEmpty)
-        #expect(missing.stderr.contains("\(root)/bare/include/hud_renderer.h") && missing.stderr.contains("Sources/HudRendererAPI/include/hud_renderer.h"),
+        #expect(missing.stderr.contains("\(root)/bare/include/hud/hud_renderer.h") && missing.stderr.contains("Sources/HudRendererAPI/include/hud/hud_renderer.h"),
                 "\(missing.transcript)")
     }
 
@@ -464,13 +487,22 @@ enum ExampleRingBuild {
     enum Kind: Sendable, CustomTestStringConvertible {
         case standalone
         case swiftPM
+        /// ring.c rebuilt against a later minor's header (`laterHeader()`).
+        case laterHeader
 
-        var testDescription: String { self == .standalone ? "standalone cc" : "SwiftPM" }
+        var testDescription: String {
+            switch self {
+            case .standalone: "standalone cc"
+            case .swiftPM: "SwiftPM"
+            case .laterHeader: "rebuilt against a 1.1 header"
+            }
+        }
 
         func path() throws -> String {
             switch self {
             case .standalone: try ExampleRingBuild.standalone()
             case .swiftPM: FixturePlugins.binDirectory + "/libExampleRing.so"
+            case .laterHeader: try ExampleRingBuild.laterHeader()
             }
         }
     }
@@ -494,6 +526,39 @@ enum ExampleRingBuild {
 
     /// The standalone build's path (built on first use).
     static func standalone() throws -> String { try built.get() }
+
+    /// The structures a later minor may grow: every size-prefixed input
+    /// and the node.
+    static let growingStructures = ["hud_mode_t", "hud_secondary_t", "hud_slot_t", "hud_complications_t", "hud_palette_t",
+                                    "hud_environment_t", "hud_interaction_t", "hud_node_t", "hud_layout_t"]
+
+    private static let builtAgainstLaterHeader = Result { () throws(FixtureBuildError) -> String in
+        let directory = try scratchCopy("ring-1.1")
+        let command = ["cc", "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC", "-I", directory + "/include",
+                       "-o", directory + "/libring-1.1.so", directory + "/ring.c"]
+        do {
+            // A simulated 1.1 SDK: the 1.0 headers with a field appended to
+            // each growing structure and the minor bumped. Its sizes are
+            // no longer the frozen 1.0 ones, so their assertions go (a real
+            // 1.1 header would assert its own HUD_*_SIZE_1_1).
+            try FileManager.default.copyItem(atPath: FixturePlugins.headerDirectory, toPath: directory + "/include")
+            let abi = directory + "/include/hud_abi.h"
+            var text = try String(contentsOfFile: abi, encoding: .utf8)
+            for name in growingStructures {
+                text = text.replacingOccurrences(of: "} \(name);", with: "    uint64_t appended_in_1_1; /* a later minor's field */\n} \(name);")
+            }
+            text = text.replacingOccurrences(of: "#define HUD_ABI_VERSION_MINOR 0", with: "#define HUD_ABI_VERSION_MINOR 1")
+            text = text.replacingOccurrences(of: "#if UINTPTR_MAX == UINT64_MAX", with: "#if 0")
+            try text.write(toFile: abi, atomically: true, encoding: .utf8)
+        } catch {
+            throw FixtureBuildError(command: ["patch", directory + "/include/hud_abi.h"], output: ProcessOutput(status: -1, stdout: "", stderr: "\(error)"))
+        }
+        try FixturePlugins.compileCommand(command)
+        return directory + "/libring-1.1.so"
+    }
+
+    /// ring.c built against a simulated 1.1 header (built on first use).
+    static func laterHeader() throws -> String { try builtAgainstLaterHeader.get() }
 
     /// A fresh directory holding only a copy of ring.c.
     static func scratchCopy(_ label: String) throws(FixtureBuildError) -> String {

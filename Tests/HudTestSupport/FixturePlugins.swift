@@ -80,8 +80,9 @@ package enum FixturePlugins {
         return url.path
     }()
 
-    /// The directory holding `hud_renderer.h`.
-    package static var headerDirectory: String { repositoryRoot + "/Sources/HudRendererAPI/include" }
+    /// The SDK include directory: the umbrella `hud_renderer.h` and its
+    /// topic headers (`hudhost sdk --include-dir` of a source checkout).
+    package static var headerDirectory: String { repositoryRoot + "/Sources/HudRendererAPI/include/hud" }
 
     /// The directory holding the fixture sources and `fixture_common.h`.
     package static var sourceDirectory: String { repositoryRoot + "/Tests/Fixtures/plugins" }

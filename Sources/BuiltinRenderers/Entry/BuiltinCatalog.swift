@@ -15,7 +15,7 @@ enum BuiltinCatalog {
         let storage = UnsafeMutablePointer<hud_renderer_descriptor_t>.allocate(capacity: styles.count)
         for (index, style) in styles.enumerated() {
             (storage + index).initialize(to: hud_renderer_descriptor_t(
-                struct_size: LayoutRequest.v1Size(hud_renderer_descriptor_t.self),
+                struct_size: LayoutRequest.structSize(hud_renderer_descriptor_t.self),
                 capabilities: UInt32(HUD_CAPABILITY_THREAD_SAFE),
                 id: LayoutRequest.cString(style.id),
                 name: LayoutRequest.cString(style.name),

@@ -20,7 +20,7 @@ enum BuiltinEntry {
         let storage = UnsafeMutablePointer<hud_entry_t>.allocate(capacity: 1)
         storage.initialize(to: hud_entry_t(
             abi_version: abiVersion,
-            struct_size: LayoutRequest.v1Size(hud_entry_t.self),
+            struct_size: LayoutRequest.structSize(hud_entry_t.self),
             init: { BuiltinEntry.initialize() },
             deinit: { BuiltinEntry.deinitialize() },
             renderer_count: { BuiltinEntry.rendererCount() },

@@ -97,9 +97,9 @@ struct LayoutRequest {
         }
         try Self.validate(layout: layout)
 
-        guard complications.pointee.struct_size >= Self.v1Size(hud_complications_t.self) else { throw .invalidArgument }
-        guard environment.pointee.struct_size >= Self.v1Size(hud_environment_t.self) else { throw .invalidArgument }
-        guard interaction.pointee.struct_size >= Self.v1Size(hud_interaction_t.self) else { throw .invalidArgument }
+        guard complications.pointee.struct_size >= HUD_COMPLICATIONS_SIZE_1_0 else { throw .invalidArgument }
+        guard environment.pointee.struct_size >= HUD_ENVIRONMENT_SIZE_1_0 else { throw .invalidArgument }
+        guard interaction.pointee.struct_size >= HUD_INTERACTION_SIZE_1_0 else { throw .invalidArgument }
         let env = environment.pointee
         let state = interaction.pointee
 
@@ -113,7 +113,7 @@ struct LayoutRequest {
               env.text_scale.isFinite, env.text_scale > 0
         else { throw .invalidArgument }
         guard let palette = env.palette,
-              palette.pointee.struct_size >= Self.v1Size(hud_palette_t.self)
+              palette.pointee.struct_size >= HUD_PALETTE_SIZE_1_0
         else { throw .invalidArgument }
         let bar = env.navigation_bar
         guard bar.isFinite, bar.width >= 0, bar.height >= 0 else { throw .invalidArgument }
@@ -158,20 +158,20 @@ struct LayoutRequest {
     /// The output structure: big enough, a node stride that holds a v1.0
     /// node, and a buffer whenever there is capacity.
     private static func validate(layout: UnsafeMutablePointer<hud_layout_t>) throws(Failure) {
-        guard layout.pointee.struct_size >= v1Size(hud_layout_t.self) else { throw .invalidArgument }
-        guard layout.pointee.node_stride >= v1Size(hud_node_t.self),
+        guard layout.pointee.struct_size >= HUD_LAYOUT_SIZE_1_0 else { throw .invalidArgument }
+        guard layout.pointee.node_stride >= HUD_NODE_SIZE_1_0,
               layout.pointee.capacity == 0 || layout.pointee.nodes != nil
         else { throw .invalidArgument }
     }
 
     private static func read(slot pointer: UnsafePointer<hud_slot_t>, position: hud_position_t) throws(Failure) -> Slot {
-        guard pointer.pointee.struct_size >= v1Size(hud_slot_t.self) else { throw .invalidArgument }
+        guard pointer.pointee.struct_size >= HUD_SLOT_SIZE_1_0 else { throw .invalidArgument }
         let slot = pointer.pointee
         guard let icon = slot.icon, slot.action != nil else { throw .invalidArgument }
 
         var secondary: Secondary?
         if let chipPointer = slot.secondary {
-            guard chipPointer.pointee.struct_size >= v1Size(hud_secondary_t.self) else { throw .invalidArgument }
+            guard chipPointer.pointee.struct_size >= HUD_SECONDARY_SIZE_1_0 else { throw .invalidArgument }
             let chip = chipPointer.pointee
             guard let chipIcon = chip.icon else { throw .invalidArgument }
             secondary = Secondary(
@@ -188,7 +188,7 @@ struct LayoutRequest {
             modes.reserveCapacity(Int(slot.mode_count))
             for index in 0..<Int(slot.mode_count) {
                 guard let modePointer = list[index],
-                      modePointer.pointee.struct_size >= v1Size(hud_mode_t.self)
+                      modePointer.pointee.struct_size >= HUD_MODE_SIZE_1_0
                 else { throw .invalidArgument }
                 let mode = modePointer.pointee
                 guard mode.id != nil, let modeIcon = mode.icon, let label = mode.label, mode.action != nil else {
@@ -212,8 +212,10 @@ struct LayoutRequest {
         )
     }
 
-    /// The size of a v1.0 structure, as C's sizeof (Swift's stride).
-    static func v1Size<T>(_ type: T.Type) -> UInt32 {
+    /// The size of a structure as this build's header defines it, as C's
+    /// sizeof (Swift's stride): what a writer puts in struct_size. Readers
+    /// compare with the frozen HUD_*_SIZE_1_0 instead.
+    static func structSize<T>(_ type: T.Type) -> UInt32 {
         UInt32(MemoryLayout<T>.stride)
     }
 

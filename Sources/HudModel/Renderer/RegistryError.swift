@@ -120,7 +120,7 @@ public enum RegistryError: Error, Sendable, Hashable, CustomStringConvertible {
         case .insecurePath(let path, let reason):
             "\(path): refused: \(reason) (for development only: --allow-insecure-path)"
         case .metadataMismatch(let path, let id, _, let reason):
-            "\(path): renderer '\(id)': descriptor and \(ABILimits.metadataSectionName) metadata disagree: \(reason); rebuild the plugin so HUD_RENDERER_METADATA uses the descriptor's values"
+            "\(path): renderer '\(id)': descriptor and \(ABILimits.metadataSectionName) metadata disagree: \(reason); declare the renderer once with HUD_DECLARE_RENDERER (hud_helpers.h), which writes both from the same values, and rebuild"
         case .notAFile(let path, let reason):
             "\(path): not a loadable file (\(reason)); pass the path of a renderer .so file"
         case .openFailed(let path, let dlerror):

@@ -356,25 +356,52 @@ public final class RendererRegistry {
     /// Drops renderers whose descriptor disagrees with the file's metadata
     /// section (what `list` showed), reporting each mismatch.
     static func checkMetadata(_ records: [RendererInfo], against result: EntryLoader.Result, path: String) -> EntryLoader.Result {
+        let mismatches = metadataMismatches(records, descriptors: result.renderers.map(\.info),
+                                            failedIDs: Set(result.failures.compactMap(\.rendererID)), path: path)
+        let refused = Set(mismatches.compactMap(\.rendererID))
         var checked = result
-        checked.renderers = []
-        for renderer in result.renderers {
-            let info = renderer.info
+        checked.renderers = result.renderers.filter { !refused.contains($0.info.id) }
+        checked.failures += mismatches
+        return checked
+    }
+
+    /// One `metadataMismatch` per descriptor that has no record or differs
+    /// from its record, then one per record no descriptor provides (unless
+    /// that renderer already failed validation, `failedIDs`): the host's
+    /// rule for a file with a metadata section, in one place for `load`
+    /// and for `hudhost validate`.
+    package static func metadataMismatches(_ records: [RendererInfo], descriptors: [RendererInfo], failedIDs: Set<String> = [],
+                                           path: String) -> [RegistryError] {
+        var mismatches: [RegistryError] = []
+        for info in descriptors {
             guard let record = records.first(where: { $0.id == info.id }) else {
-                checked.failures.append(.metadataMismatch(path: path, id: info.id, field: "id", reason: "the descriptor's id is not in the file's \(HudMetadataFormat.sectionName) section"))
+                mismatches.append(.metadataMismatch(path: path, id: info.id, field: "id", reason: "the descriptor's id is not in the file's \(HudMetadataFormat.sectionName) section"))
                 continue
             }
             let differences = Self.differences(record: record, descriptor: info)
             if let first = differences.first {
-                checked.failures.append(.metadataMismatch(path: path, id: info.id, field: String(first.prefix { $0 != " " }), reason: "differs: " + differences.joined(separator: "; ")))
-                continue
+                mismatches.append(.metadataMismatch(path: path, id: info.id, field: String(first.prefix { $0 != " " }), reason: "differs: " + differences.joined(separator: "; ")))
             }
-            checked.renderers.append(renderer)
         }
-        for record in records where !result.renderers.contains(where: { $0.info.id == record.id }) && !result.failures.contains(where: { $0.rendererID == record.id }) {
-            checked.failures.append(.metadataMismatch(path: path, id: record.id, field: "id", reason: "the metadata section lists '\(record.id)' but the entry does not provide it"))
+        for record in records where !descriptors.contains(where: { $0.id == record.id }) && !failedIDs.contains(record.id) {
+            mismatches.append(.metadataMismatch(path: path, id: record.id, field: "id", reason: "the metadata section lists '\(record.id)' but the entry does not provide it"))
         }
-        return checked
+        return mismatches
+    }
+
+    /// What `load(path:)` would refuse in the file at `path` (canonical) for
+    /// these validated `descriptors`: its metadata mismatches, or nil when
+    /// the file has no metadata section. Throws when the section cannot be
+    /// read, as `load` does.
+    package static func metadataMismatches(path: String, descriptors: [RendererInfo]) throws(RegistryError) -> (records: Int, mismatches: [RegistryError])? {
+        let metadata: PluginFileMetadata
+        do {
+            metadata = try ElfMetadataReader.read(path: path)
+        } catch {
+            throw .invalidELF(path: path, kind: error.kind, reason: error.reason)
+        }
+        guard metadata.hasMetadataSection else { return nil }
+        return (metadata.renderers.count, metadataMismatches(metadata.renderers, descriptors: descriptors, path: path))
     }
 
     /// Each field in which a descriptor differs from the record listed for

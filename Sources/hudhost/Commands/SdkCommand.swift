@@ -26,8 +26,8 @@ struct SdkCommand: Command {
         cflags, then the pkg-config file.
 
         The header is looked up next to this hudhost binary:
-          1. installed:       <prefix>/include/hud_renderer.h for <prefix>/bin/hudhost
-          2. source checkout: <dir>/Sources/HudRendererAPI/include/hud_renderer.h,
+          1. installed:       <prefix>/include/hud/hud_renderer.h for <prefix>/bin/hudhost
+          2. source checkout: <dir>/Sources/HudRendererAPI/include/hud/hud_renderer.h,
                               for the binary's directory and each one above it
                               (swift build puts hudhost in <repo>/.build/<triple>/<config>)
         If neither exists, it says where it looked and exits 1.
@@ -148,14 +148,16 @@ struct SdkCommand: Command {
 /// Where `hud_renderer.h` is, found from the running hudhost binary.
 struct SdkLocation {
     enum Layout: String {
-        /// `<prefix>/include` next to `<prefix>/bin/hudhost`.
+        /// `<prefix>/include/hud` next to `<prefix>/bin/hudhost`.
         case installed
-        /// `<repo>/Sources/HudRendererAPI/include` above `<repo>/.build/...`.
+        /// `<repo>/Sources/HudRendererAPI/include/hud` above `<repo>/.build/...`.
         case sourceCheckout = "source-checkout"
     }
 
     static let headerName = "hud_renderer.h"
-    static let checkoutIncludePath = "Sources/HudRendererAPI/include"
+    static let checkoutIncludePath = "Sources/HudRendererAPI/include/hud"
+    /// The SDK include directory below an installed prefix.
+    static let installedIncludePath = "include/hud"
 
     /// The canonical directory holding the header.
     let includeDirectory: String
@@ -179,7 +181,7 @@ struct SdkLocation {
         if layout == .installed { return Self.pkgConfig(prefix: Self.parent(of: Self.parent(of: includeDirectory)), version: version) }
         let helper = (try? SandboxHelper.locate().get()).map(Self.parent(of:)) ?? Self.parent(of: executable)
         let renderers = SearchPaths.standard().directories.first { $0.hasSuffix("/.local/lib/hud/renderers") } ?? SearchPaths.systemDirectories[0]
-        return Self.pkgConfigText(variables: [("prefix", Self.parent(of: includeDirectory)), ("includedir", includeDirectory),
+        return Self.pkgConfigText(variables: [("prefix", Self.parent(of: Self.parent(of: includeDirectory))), ("includedir", includeDirectory),
                                               ("rendererdir", renderers), ("helperdir", helper)], version: version)
     }
 
@@ -215,7 +217,7 @@ struct SdkLocation {
             return """
                 cannot find \(SdkLocation.headerName) \(origin). Looked at:
                 \(searched.map { "  " + $0 }.joined(separator: "\n"))
-                Install the header as <prefix>/include/\(SdkLocation.headerName) next to <prefix>/bin/hudhost, \
+                Install the headers as <prefix>/\(SdkLocation.installedIncludePath)/\(SdkLocation.headerName) next to <prefix>/bin/hudhost, \
                 or run hudhost from a source checkout (swift run hudhost sdk).
                 """
         }
@@ -226,7 +228,7 @@ struct SdkLocation {
         guard let executable = executablePath() else { return .failure(NotFound(executable: nil, searched: [])) }
         var searched: [String] = []
         let binDirectory = parent(of: executable)
-        let installed = parent(of: binDirectory) + "/include"
+        let installed = parent(of: binDirectory) + "/" + installedIncludePath
         searched.append(installed + "/" + headerName)
         if isRegularFile(installed + "/" + headerName) {
             return .success(SdkLocation(includeDirectory: canonical(installed), layout: .installed, executable: executable))

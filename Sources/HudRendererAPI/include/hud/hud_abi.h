@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * hud_renderer.h — the Hudson HUD renderer ABI, version 1.0.
+ * hud_abi.h — the core of the Hudson HUD renderer ABI, version 1.0: versions,
+ * status codes, limits, value types, the inputs (complications, environment,
+ * interaction), the output (nodes, layout), the descriptor and the entry,
+ * with the frozen 1.0 size of every structure and the field-presence rule.
  *
- * The one contract between a host (hudhost, HudRegistry) and every HUD
- * renderer, built-in or third-party. A renderer turns a page's five
- * complications plus an environment (device, palette, direction, ...) into a
- * flat list of layout nodes. It draws nothing and owns no gestures: the host
- * presents the nodes and runs the actions.
- *
- * Conventions used throughout (read these once):
+ * Part of the SDK include directory (<prefix>/include/hud/); plugins
+ * usually include the umbrella "hud_renderer.h", which conventions and
+ * contracts below assume you have read once:
  *
  *   Threads   Every function carries a tag.
  *             [main-thread]  called by the host from one thread at a time,
@@ -30,24 +29,34 @@
  *             screen, y growing downwards. Colors are hud_rgba_t.
  *
  *   Sizes     Every structure that may grow in a minor version starts with
- *             `struct_size`, set by whoever fills it in. A reader uses only
- *             the fields that struct_size covers and treats the rest as zero.
- *             Fields are only ever appended. See Docs/ABI.md.
+ *             `struct_size`, set by whoever fills it in to its own sizeof.
+ *             A field is present only if struct_size covers it
+ *             (HUD_STRUCT_HAS); a reader treats an absent field as zero.
+ *             Fields are only ever appended; each structure's 1.0 size is
+ *             frozen as HUD_*_SIZE_1_0. See Docs/ABI.md.
  *
  *   Failures  Functions return hud_status_t. No function may abort, exit,
- *             longjmp out, throw a C++ exception across the boundary, or
- *             print to stdout (stdout belongs to the host).
+ *             longjmp out, throw a C++ exception (or unwind a Rust panic)
+ *             across the boundary, or print to stdout (stdout belongs to
+ *             the host).
  *
- * The header is C11 and C++ compatible and includes only standard headers.
+ * C11 and C++ compatible; includes only standard headers.
  */
-#ifndef HUD_RENDERER_H
-#define HUD_RENDERER_H
+#ifndef HUD_ABI_H
+#define HUD_ABI_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/* A compile-time assertion at file scope, in C11 and in C++11. */
+#ifdef __cplusplus
+#define HUD_STATIC_ASSERT(condition, message) static_assert(condition, message)
+#else
+#define HUD_STATIC_ASSERT(condition, message) _Static_assert(condition, message)
 #endif
 
 /* ------------------------------------------------------------------------ */
@@ -79,7 +88,18 @@ static inline int hud_abi_version_is_compatible(uint32_t plugin_version) {
 /* Visibility and the entry symbol                                           */
 /* ------------------------------------------------------------------------ */
 
-#if defined(__GNUC__) || defined(__clang__)
+/* HUD_HAS_ATTRIBUTE(name): 1 when the compiler takes
+ * __attribute__((name)), 0 on compilers without __has_attribute. Every
+ * attribute in these headers goes through it, so they compile with any
+ * C11 or C++11 compiler (the attributes then simply do nothing). */
+#ifdef __has_attribute
+#define HUD_HAS_ATTRIBUTE(name) __has_attribute(name)
+#else
+#define HUD_HAS_ATTRIBUTE(name) 0
+#endif
+
+/* Makes the entry symbol visible even when built with -fvisibility=hidden. */
+#if HUD_HAS_ATTRIBUTE(visibility)
 #define HUD_EXPORT __attribute__((visibility("default")))
 #else
 #define HUD_EXPORT
@@ -231,6 +251,8 @@ typedef struct hud_mode {
     const char *label;    /* <= HUD_MAX_LABEL_BYTES */
     hud_action_fn action; /* non-NULL */
 } hud_mode_t;
+/* sizeof(hud_mode_t) in ABI 1.0 (LP64), frozen: the least struct_size a reader accepts. */
+#define HUD_MODE_SIZE_1_0 40u
 
 /* The seed's Secondary: a smaller chip on the slot's outer side.
  * All pointers [host-owned], valid during layout(). */
@@ -243,6 +265,8 @@ typedef struct hud_secondary {
      * interactive. Non-NULL: the chip is a control with its own hit region. */
     hud_action_fn action;
 } hud_secondary_t;
+/* sizeof(hud_secondary_t) in ABI 1.0 (LP64), frozen: the least struct_size a reader accepts. */
+#define HUD_SECONDARY_SIZE_1_0 32u
 
 /* The seed's Slot. All pointers [host-owned], valid during layout(). */
 typedef struct hud_slot {
@@ -258,6 +282,8 @@ typedef struct hud_slot {
     uint32_t reserved;    /* 0 */
     hud_action_fn action; /* tap handler, non-NULL */
 } hud_slot_t;
+/* sizeof(hud_slot_t) in ABI 1.0 (LP64), frozen: the least struct_size a reader accepts. */
+#define HUD_SLOT_SIZE_1_0 56u
 
 /* The seed's HudPhoneComplications: five positions, each optional.
  * [host-owned], valid during layout(). Renderers must not modify it. */
@@ -267,6 +293,8 @@ typedef struct hud_complications {
     /* Indexed by hud_position_t; NULL = nothing published there. */
     const hud_slot_t *slots[HUD_POSITION_COUNT];
 } hud_complications_t;
+/* sizeof(hud_complications_t) in ABI 1.0 (LP64), frozen: the least struct_size a reader accepts. */
+#define HUD_COMPLICATIONS_SIZE_1_0 48u
 
 /* ------------------------------------------------------------------------ */
 /* Inputs: the environment                                                   */
@@ -294,6 +322,8 @@ typedef struct hud_palette {
     hud_rgba_t hairline_subtle;   /* chip stroke */
     hud_rgba_t hairline_standard; /* standard slot stroke */
 } hud_palette_t;
+/* sizeof(hud_palette_t) in ABI 1.0 (LP64), frozen: the least struct_size a reader accepts. */
+#define HUD_PALETTE_SIZE_1_0 64u
 
 /* Everything about the screen and the user a renderer may depend on.
  * [host-owned], valid during layout(). */
@@ -315,6 +345,8 @@ typedef struct hud_environment {
     uint32_t accessibility;        /* HUD_ACCESSIBILITY_* bits */
     uint32_t reserved;             /* 0 */
 } hud_environment_t;
+/* sizeof(hud_environment_t) in ABI 1.0 (LP64), frozen: the least struct_size a reader accepts. */
+#define HUD_ENVIRONMENT_SIZE_1_0 136u
 
 /* ------------------------------------------------------------------------ */
 /* Inputs: the interaction state (owned by the host)                         */
@@ -343,6 +375,8 @@ typedef struct hud_interaction {
     hud_position_t revealed_position;
     uint32_t reserved;               /* 0 */
 } hud_interaction_t;
+/* sizeof(hud_interaction_t) in ABI 1.0 (LP64), frozen: the least struct_size a reader accepts. */
+#define HUD_INTERACTION_SIZE_1_0 24u
 
 /* ------------------------------------------------------------------------ */
 /* Output: layout nodes                                                      */
@@ -386,7 +420,8 @@ enum {
 
 /* One node of a layout. Nodes are written by the renderer into a
  * host-owned buffer with a stride (hud_layout_t.node_stride); use
- * hud_layout_push_node() and never index the buffer with sizeof(hud_node_t).
+ * hud_layout_push_node() (hud_helpers.h) and never index the buffer with
+ * sizeof(hud_node_t).
  *
  * String pointers (icon, label, accessibility_label) must point either into
  * the inputs of this layout() call or to storage with static lifetime; the
@@ -419,6 +454,8 @@ typedef struct hud_node {
     const char *accessibility_label; /* nullable for containers; non-empty
                                         for interactive nodes */
 } hud_node_t;
+/* sizeof(hud_node_t) in ABI 1.0 (LP64), frozen: the least struct_size a reader accepts. */
+#define HUD_NODE_SIZE_1_0 168u
 
 /* The output of one layout() call.
  * The host fills struct_size, node_stride, nodes and capacity, and zeroes
@@ -426,7 +463,7 @@ typedef struct hud_node {
  * hidden_positions. [host-owned], valid during layout(). */
 typedef struct hud_layout {
     uint32_t struct_size;  /* [host] sizeof(hud_layout_t) per the host */
-    uint32_t node_stride;  /* [host] bytes between nodes, >= the v1.0 size */
+    uint32_t node_stride;  /* [host] bytes between nodes, >= HUD_NODE_SIZE_1_0 */
     /* [host-owned] capacity * node_stride bytes, zeroed by the host. The
      * renderer writes at most `capacity` nodes and never past the end. */
     void *nodes;
@@ -444,30 +481,8 @@ typedef struct hud_layout {
     uint32_t hidden_positions;
     uint32_t reserved;     /* 0 */
 } hud_layout_t;
-
-/* Appends one node, copying only the bytes both sides know about, and
- * counting it even when the buffer is full. Returns 1 if it was written.
- * The whole two-call idiom: push every node, then return
- * hud_layout_finish(layout). */
-static inline int hud_layout_push_node(hud_layout_t *layout,
-                                       const hud_node_t *node) {
-    uint32_t index = layout->count++;
-    if (index >= layout->capacity) return 0;
-    size_t bytes = sizeof(hud_node_t) < (size_t)layout->node_stride
-                       ? sizeof(hud_node_t)
-                       : (size_t)layout->node_stride;
-    unsigned char *dst =
-        (unsigned char *)layout->nodes + (size_t)index * layout->node_stride;
-    const unsigned char *src = (const unsigned char *)node;
-    for (size_t i = 0; i < bytes; i++) dst[i] = src[i];
-    return 1;
-}
-
-/* The status a layout() that used hud_layout_push_node() returns. */
-static inline hud_status_t hud_layout_finish(const hud_layout_t *layout) {
-    return layout->count > layout->capacity ? HUD_STATUS_BUFFER_TOO_SMALL
-                                            : HUD_STATUS_OK;
-}
+/* sizeof(hud_layout_t) in ABI 1.0 (LP64), frozen: the least struct_size a reader accepts. */
+#define HUD_LAYOUT_SIZE_1_0 64u
 
 /* ------------------------------------------------------------------------ */
 /* The renderer descriptor                                                   */
@@ -523,6 +538,8 @@ struct hud_renderer_descriptor {
     hud_layout_fn layout;    /* non-NULL */
     hud_get_extension_fn get_extension; /* non-NULL */
 };
+/* sizeof(hud_renderer_descriptor_t) in ABI 1.0 (LP64), frozen: the least struct_size a reader accepts. */
+#define HUD_RENDERER_DESCRIPTOR_SIZE_1_0 72u
 
 /* ------------------------------------------------------------------------ */
 /* The entry structure                                                       */
@@ -554,6 +571,8 @@ typedef struct hud_entry {
      * deinit(). Thread: [thread-safe]. */
     const hud_renderer_descriptor_t *(*renderer_at)(uint32_t index);
 } hud_entry_t;
+/* sizeof(hud_entry_t) in ABI 1.0 (LP64), frozen: the least struct_size a reader accepts. */
+#define HUD_ENTRY_SIZE_1_0 40u
 
 /* The signature of HUD_ENTRY_SYMBOL. Returns the plugin's entry structure
  * (never NULL); the same pointer on every call. It must have no side
@@ -562,71 +581,63 @@ typedef struct hud_entry {
 typedef const hud_entry_t *(*hud_get_entry_fn)(void);
 
 /* The prototype a C plugin defines (declared here so that plugins build
- * cleanly with -Wmissing-prototypes):
+ * cleanly with -Wmissing-prototypes); HUD_DEFINE_ENTRY (hud_helpers.h)
+ * defines it for you:
  *
  *     HUD_EXPORT const hud_entry_t *HUD_ENTRY_SYMBOL(void) { return &entry; }
  */
 HUD_EXPORT const hud_entry_t *HUD_ENTRY_SYMBOL(void);
 
-
 /* ------------------------------------------------------------------------ */
-/* Metadata readable without running plugin code                             */
+/* Sizes and field presence                                                  */
 /* ------------------------------------------------------------------------ */
 
-/* A plugin describes each of its renderers a second time in an ELF section,
- * as plain bytes (no pointers: relocations are not applied on disk). The
- * host reads the section straight from the file, so `hudhost list` never
- * executes plugin code; when the plugin is loaded, the host checks that the
- * descriptors match these records. Optional: a plugin without the section
- * is scanned in a sandboxed child process instead.
+/* The presence rule. Whoever fills a size-prefixed structure sets
+ * struct_size to its own sizeof; a reader built against another minor sees
+ * a larger or smaller structure than its own. A field is present only if
+ * struct_size covers all of it:
  *
- * The section holds records back to back; zero bytes between records
- * (alignment padding) are skipped. Strings are NUL-terminated and
- * NUL-padded; a string that fills its array is invalid. */
-#define HUD_METADATA_SECTION ".hud_renderers"
-#define HUD_METADATA_MAGIC "HUDMETA1" /* 8 bytes, no NUL stored */
+ *     offsetof(type, field) + sizeof(field) <= struct_size
+ *
+ * An absent field reads as zero, which every minor version defines as the
+ * 1.0 behaviour. A struct_size below the frozen 1.0 size (HUD_*_SIZE_1_0)
+ * is an error. So a reader compares struct_size with the 1.0 size, never
+ * with sizeof(the structure in this header): a plugin rebuilt against a
+ * newer 1.x header must still accept an older host's smaller structures,
+ * and must check a field appended after 1.0 with HUD_STRUCT_HAS before it
+ * reads it:
+ *
+ *     if (env->struct_size < HUD_ENVIRONMENT_SIZE_1_0)
+ *         return HUD_STATUS_INVALID_ARGUMENT;
+ *     uint32_t later = HUD_STRUCT_HAS(env, hud_environment_t, later_field)
+ *                          ? env->later_field : 0;
+ *
+ * True when the structure `ptr` points to (of type `type`, with a
+ * struct_size member) has `field`. Evaluates `ptr` once. */
+#define HUD_STRUCT_HAS(ptr, type, field)                                  \
+    ((size_t)(ptr)->struct_size >=                                        \
+     offsetof(type, field) + sizeof(((const type *)0)->field))
 
-typedef struct hud_renderer_metadata {
-    char magic[8];                /* HUD_METADATA_MAGIC */
-    uint32_t record_size;         /* sizeof(hud_renderer_metadata_t) = 408 */
-    uint32_t abi_version;         /* HUD_ABI_VERSION the plugin was built with */
-    uint32_t supported_positions; /* as in the descriptor */
-    uint32_t capabilities;        /* as in the descriptor */
-    char id[72];                  /* as in the descriptor, <= HUD_MAX_ID_BYTES */
-    char name[136];               /* <= HUD_MAX_NAME_BYTES */
-    char version[40];             /* <= HUD_MAX_VERSION_BYTES */
-    char vendor[136];             /* <= HUD_MAX_NAME_BYTES */
-} hud_renderer_metadata_t;
-
-#if defined(__GNUC__) || defined(__clang__)
-#define HUD_METADATA_ATTRIBUTES \
-    __attribute__((section(HUD_METADATA_SECTION), used, retain, aligned(8)))
-#else
-#define HUD_METADATA_ATTRIBUTES
+/* The 1.0 sizes above are the ABI's layout on its platforms: 64-bit
+ * pointers, 8-byte doubles (x86_64 and aarch64 Linux, LP64). A build where
+ * they differ is not speaking this ABI. */
+#if UINTPTR_MAX == UINT64_MAX
+HUD_STATIC_ASSERT(sizeof(hud_mode_t) == HUD_MODE_SIZE_1_0, "hud_mode_t: ABI 1.0 size");
+HUD_STATIC_ASSERT(sizeof(hud_secondary_t) == HUD_SECONDARY_SIZE_1_0, "hud_secondary_t: ABI 1.0 size");
+HUD_STATIC_ASSERT(sizeof(hud_slot_t) == HUD_SLOT_SIZE_1_0, "hud_slot_t: ABI 1.0 size");
+HUD_STATIC_ASSERT(sizeof(hud_complications_t) == HUD_COMPLICATIONS_SIZE_1_0, "hud_complications_t: ABI 1.0 size");
+HUD_STATIC_ASSERT(sizeof(hud_palette_t) == HUD_PALETTE_SIZE_1_0, "hud_palette_t: ABI 1.0 size");
+HUD_STATIC_ASSERT(sizeof(hud_environment_t) == HUD_ENVIRONMENT_SIZE_1_0, "hud_environment_t: ABI 1.0 size");
+HUD_STATIC_ASSERT(sizeof(hud_interaction_t) == HUD_INTERACTION_SIZE_1_0, "hud_interaction_t: ABI 1.0 size");
+HUD_STATIC_ASSERT(sizeof(hud_node_t) == HUD_NODE_SIZE_1_0, "hud_node_t: ABI 1.0 size");
+HUD_STATIC_ASSERT(sizeof(hud_layout_t) == HUD_LAYOUT_SIZE_1_0, "hud_layout_t: ABI 1.0 size");
+HUD_STATIC_ASSERT(sizeof(hud_renderer_descriptor_t) == HUD_RENDERER_DESCRIPTOR_SIZE_1_0,
+                  "hud_renderer_descriptor_t: ABI 1.0 size");
+HUD_STATIC_ASSERT(sizeof(hud_entry_t) == HUD_ENTRY_SIZE_1_0, "hud_entry_t: ABI 1.0 size");
 #endif
-
-/* Declares one renderer's metadata record. Use it once per descriptor, at
- * file scope, with the same literals as the descriptor:
- *
- *     HUD_RENDERER_METADATA(ring_meta, "org.example.ring", "Ring", "1.0.0",
- *                           "Example", HUD_POSITION_ALL_BITS, 0);
- *
- * A string longer than its array is a compile error. */
-#define HUD_RENDERER_METADATA(ident, ID, NAME, VERSION, VENDOR, POSITIONS,    \
-                              CAPABILITIES)                                   \
-    static HUD_METADATA_ATTRIBUTES const hud_renderer_metadata_t ident = {    \
-        {'H', 'U', 'D', 'M', 'E', 'T', 'A', '1'},                             \
-        (uint32_t)sizeof(hud_renderer_metadata_t),                            \
-        HUD_ABI_VERSION,                                                      \
-        (POSITIONS),                                                          \
-        (CAPABILITIES),                                                       \
-        ID,                                                                   \
-        NAME,                                                                 \
-        VERSION,                                                              \
-        VENDOR}
 
 #ifdef __cplusplus
 }
 #endif
 
-#endif /* HUD_RENDERER_H */
+#endif /* HUD_ABI_H */
