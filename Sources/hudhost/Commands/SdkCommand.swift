@@ -181,8 +181,10 @@ struct SdkLocation {
         if layout == .installed { return Self.pkgConfig(prefix: Self.parent(of: Self.parent(of: includeDirectory)), version: version) }
         let helper = (try? SandboxHelper.locate().get()).map(Self.parent(of:)) ?? Self.parent(of: executable)
         let renderers = SearchPaths.standard().directories.first { $0.hasSuffix("/.local/lib/hud/renderers") } ?? SearchPaths.systemDirectories[0]
-        return Self.pkgConfigText(variables: [("prefix", Self.parent(of: Self.parent(of: includeDirectory))), ("includedir", includeDirectory),
-                                              ("rendererdir", renderers), ("helperdir", helper)], version: version)
+        let prefix = Self.parent(of: Self.parent(of: includeDirectory))
+        let includedir = includeDirectory == prefix + "/" + Self.installedIncludePath ? "${prefix}/" + Self.installedIncludePath : includeDirectory
+        return Self.pkgConfigText(variables: [("prefix", prefix), ("includedir", includedir), ("rendererdir", renderers), ("helperdir", helper)],
+                                  version: version)
     }
 
     /// The pkg-config file of an install at `prefix` (`make install`).
