@@ -126,6 +126,38 @@ import HudTestSupport
         #expect(version.stdout.contains("(renderer ABI \(abi))"))
     }
 
+    /// The plugin guide's field-offset table, compiled against the header:
+    /// every size and offset it gives is a `_Static_assert`, and every
+    /// structure of the header has a row.
+    @Test func thePluginGuidesFieldOffsetsAreTheHeaders() throws {
+        let guide = try String(contentsOfFile: FixturePlugins.repositoryRoot + "/Docs/PLUGIN_GUIDE.md", encoding: .utf8)
+        var asserts: [String] = []
+        var structures: Set<String> = []
+        for line in guide.split(separator: "\n").map(String.init) where line.hasPrefix("| `hud_") {
+            let cells = line.split(separator: "|").map { String($0).trimmingCharacters(in: .whitespaces) }
+            guard cells.count == 3, let size = Int(cells[1]) else { continue }
+            let type = cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+            structures.insert(type)
+            asserts.append("_Static_assert(sizeof(\(type)) == \(size), \"\(type) size\");")
+            for field in cells[2].split(separator: ",") {
+                let parts = field.split(separator: " ").map(String.init)
+                try #require(parts.count == 2 && Int(parts[1]) != nil, "cannot read '\(field)' in the row of \(type)")
+                asserts.append("_Static_assert(offsetof(\(type), \(parts[0])) == \(parts[1]), \"\(type).\(parts[0])\");")
+            }
+        }
+        let header = try String(contentsOfFile: FixturePlugins.headerDirectory + "/hud_abi.h", encoding: .utf8)
+            + String(contentsOfFile: FixturePlugins.headerDirectory + "/hud_metadata.h", encoding: .utf8)
+        let declared = Set(header.matches(of: /\} (hud_[a-z_]+_t);/).map { String($0.output.1) } + ["hud_renderer_descriptor_t"])
+        #expect(structures == declared, "the table's structures differ from the header's")
+        let directory = try FixturePlugins.makeScratchDirectory("offsets")
+        let source = "#include <stddef.h>\n#include \"hud_renderer.h\"\n" + asserts.joined(separator: "\n") + "\nint main(void) { return 0; }\n"
+        try source.write(toFile: directory + "/offsets.c", atomically: true, encoding: .utf8)
+        let compile = try FixturePlugins.run(["cc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-I", FixturePlugins.headerDirectory,
+                                              "-o", directory + "/offsets", directory + "/offsets.c"])
+        #expect(compile.status == 0, "Docs/PLUGIN_GUIDE.md section 12 disagrees with the header:\n\(compile.stderr)")
+        #expect(asserts.count > 120)
+    }
+
     @Test func everySourceCarriesItsLicenceLine() throws {
         let listing = try FixturePlugins.run(["git", "-C", FixturePlugins.repositoryRoot, "ls-files"])
         try #require(listing.status == 0, "git ls-files: \(listing.stderr)")
