@@ -335,7 +335,7 @@ extension SystemCalls {
     package static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
             if n > 0 {
                 offset += n
             } else if n < 0, errno == EINTR {
@@ -349,6 +349,39 @@ extension SystemCalls {
 
     @discardableResult
     package static func writeAll(_ fd: Int32, _ text: String) -> Bool { writeAll(fd, Array(text.utf8)) }
+
+    /// Writes every byte of `text` to `fd` (retrying short writes and
+    /// EINTR), or returns why not: `write(2)`'s errno, or EIO when it
+    /// wrote nothing without one.
+    package static func write(_ fd: Int32, _ text: String) -> Result<Void, SystemError> {
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+            if n > 0 {
+                offset += n
+            } else if n < 0, errno == EINTR {
+                continue
+            } else {
+                return .failure(SystemError(code: n < 0 ? errno : EIO))
+            }
+        }
+        return .success(())
+    }
+
+    /// True when `fd` is an open descriptor (`fcntl(F_GETFD)` does not fail with EBADF).
+    package static func isOpen(_ fd: Int32) -> Bool { fcntl(fd, F_GETFD) != -1 || errno != EBADF }
+
+    /// Opens `/dev/null` read-write as descriptor `fd` (which must be
+    /// closed), so no file opened later takes a standard descriptor's
+    /// number. False if it cannot.
+    package static func openNullDevice(as fd: Int32) -> Bool {
+        let null = open("/dev/null", O_RDWR)
+        guard null >= 0 else { return false }
+        if null == fd { return true }
+        defer { close(null) }
+        return dup2(null, fd) == fd
+    }
 
     package static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) != 0 }
 

@@ -48,7 +48,7 @@ enum HudHost {
             arguments.removeAll { $0 == "--require-sandbox" }
             SystemCalls.setEnvironment("HUD_REQUIRE_SANDBOX", "1")
         }
-        let status = run(arguments)
+        let status = Output.finish(run(arguments))
         // The status is hudhost's: everything was written with write(2), so
         // nothing is buffered, and `_exit` runs no atexit handler or ELF
         // destructor of a loaded plugin that could crash or change it.

@@ -134,7 +134,11 @@ struct RegistryOptions {
     func catalog() -> PluginCatalog {
         let searchPaths = SearchPaths.standard()
         let cache = useCache ? RegistryCache.defaultDirectory().map { RegistryCache(directory: $0, searchPath: searchPaths.directories) } : nil
-        return PluginCatalog(searchPaths: searchPaths, security: security, cache: cache)
+        let catalog = PluginCatalog(searchPaths: searchPaths, security: security, cache: cache)
+        if Output.showsProgress {
+            catalog.willScan = { path in Output.progress("scanning \(path) in a sandboxed child (it has no .hud_renderers section)…") }
+        }
+        return catalog
     }
 
     /// The built-ins, then every usable plugin on the search path (known

@@ -18,7 +18,7 @@ struct ValidateCommand: Command {
         .flag("--in-process"), .value("-j"), .value("--jobs"), .value("--format"), .value("--output"), .flag("--werror"),
         .flag("--list-checks"), .flag("--json"), .value("--timeout"), .value("--fuzz-iterations"), .value("--memory-mb"),
         .value("--cpu-seconds"), .flag("--verbose"), .flag("--help"),
-    ]
+    ] + ColorOptions.options
     static let help = """
         USAGE: hudhost validate <path.so | renderer-id>... [--profile basic|standard|strict]
                                 [--include REGEX]... [--exclude REGEX]... [--seed N] [--in-process]
@@ -55,6 +55,7 @@ struct ValidateCommand: Command {
           --memory-mb N       address-space limit of the sandbox (default 4096)
           --cpu-seconds N     CPU-time limit of the sandbox (default 600)
           --verbose           text: show details of passed checks too
+        \(ColorOptions.help)
           --list-checks       list every check (id, profile, severity, summary)
           --json              with --list-checks: as JSON
 
@@ -90,6 +91,7 @@ struct ValidateCommand: Command {
     let memoryMegabytes: Int
     let cpuSeconds: Int
     let verbose: Bool
+    let color: ColorOptions
 
     init(_ arguments: Arguments) throws(UsageError) {
         self.arguments = arguments.positionals
@@ -120,6 +122,7 @@ struct ValidateCommand: Command {
         memoryMegabytes = try arguments.value("--memory-mb", accepted: "megabytes >= 256") { Int($0).flatMap { $0 >= 256 ? $0 : nil } } ?? 4096
         cpuSeconds = try arguments.value("--cpu-seconds", accepted: "seconds > 0") { Int($0).flatMap { $0 > 0 ? $0 : nil } } ?? 600
         verbose = arguments.flag("--verbose")
+        color = try ColorOptions(arguments)
         if listChecks {
             guard self.arguments.isEmpty else { throw UsageError("--list-checks takes no targets") }
         } else {
@@ -189,15 +192,14 @@ struct ValidateCommand: Command {
             }
         }
         let supervisor = ConformanceSupervisor(mode: mode, configuration: configuration)
-        let showProgress = SystemCalls.isTerminal(2) && format == .text && output == nil
         let reports = ConformanceSupervisor.validateAll(targets, with: supervisor, jobs: inProcess ? 1 : jobs) { argument in
-            if showProgress { Output.error("validating \(argument)…") }
+            Output.progress("validating \(argument)…")
         }
         let report = ConformanceReport(profile: profile.rawValue, seed: seed, checkIDs: checkIDs, targets: reports)
         recordOutcomes(reports)
         let text: String
         switch format {
-        case .text: text = report.text(color: output == nil && Self.useColor, verbose: verbose)
+        case .text: text = report.text(color: output == nil ? color.forStandardOutput : color.enabled(writingToTerminal: false), verbose: verbose)
         case .json: text = report.json.serialized()
         case .junit: text = report.junit
         case .tap: text = report.tap
@@ -227,10 +229,6 @@ struct ValidateCommand: Command {
             cache.setValidation(path: canonical, summary: "profile \(profile.rawValue), seed \(seed): \(single.summary.line)")
         }
         cache.save()
-    }
-
-    static var useColor: Bool {
-        SystemCalls.isTerminal(1) && (SystemCalls.secureEnvironment("NO_COLOR")?.isEmpty ?? true)
     }
 
     private func list() -> ExitCode {
