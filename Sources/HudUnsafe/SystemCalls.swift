@@ -37,6 +37,19 @@ package struct FileStatus: Sendable, Hashable {
     package var modifiedNanoseconds: Int64
 
     package var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
+    /// What kind of file this is, for messages: "a directory", "a FIFO (named pipe)", ...
+    package var kindName: String {
+        switch mode & UInt32(S_IFMT) {
+        case UInt32(S_IFREG): "a regular file"
+        case UInt32(S_IFDIR): "a directory"
+        case UInt32(S_IFIFO): "a FIFO (named pipe)"
+        case UInt32(S_IFCHR): "a character device"
+        case UInt32(S_IFBLK): "a block device"
+        case UInt32(S_IFSOCK): "a socket"
+        case UInt32(S_IFLNK): "a symbolic link"
+        default: "not a regular file"
+        }
+    }
     package var isDirectory: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFDIR) }
     package var isSymbolicLink: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFLNK) }
     /// The permission bits (`mode & 0o7777`).
@@ -167,6 +180,12 @@ extension SystemCalls {
         try? realPath("/proc/self/exe").get()
     }
 
+    /// Why `access(path, W_OK)` (with `search`, `W_OK | X_OK`: creating
+    /// files in a directory) fails, or nil when it succeeds.
+    package static func writeAccessProblem(_ path: String, search: Bool = false) -> SystemError? {
+        access(path, search ? W_OK | X_OK : W_OK) == 0 ? nil : .current
+    }
+
     /// `access(path, F_OK)` or, with `executable`, `access(path, X_OK)`.
     package static func isAccessible(_ path: String, executable: Bool = false) -> Bool {
         access(path, executable ? X_OK : F_OK) == 0
@@ -271,6 +290,20 @@ extension SystemCalls {
     }
 }
 
+/// Why `ReadOnlyFile.openRegular` refused a path.
+package enum RegularFileError: Error, Sendable, Hashable, CustomStringConvertible {
+    case system(SystemError)
+    /// It exists but is not a regular file (`kind`: "a FIFO (named pipe)", ...).
+    case notRegular(kind: String)
+
+    package var description: String {
+        switch self {
+        case .system(let error): error.description
+        case .notRegular(let kind): "it is \(kind), not a regular file"
+        }
+    }
+}
+
 /// A file opened read-only (`O_CLOEXEC`), closed when released: the ELF
 /// reader's handle, so every read of one plugin file goes to the same
 /// inode. `read(at:count:)` is [thread-safe] (pread); `readToEnd` moves
@@ -285,6 +318,25 @@ package final class ReadOnlyFile: Sendable {
     package static func open(_ path: String, noFollow: Bool = false) -> Result<ReadOnlyFile, SystemError> {
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | (noFollow ? O_NOFOLLOW : 0))
         return fd >= 0 ? .success(ReadOnlyFile(fd: fd)) : .failure(.current)
+    }
+
+    /// Opens `path` only if it is a regular file: `O_NONBLOCK`, so opening
+    /// a FIFO with no writer (or a device) does not block, then `fstat` on
+    /// the descriptor itself (no race with a `stat` first). Anything but a
+    /// regular file is closed again and refused, naming what it is.
+    package static func openRegular(_ path: String) -> Result<ReadOnlyFile, RegularFileError> {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else { return .failure(.system(.current)) }
+        let file = ReadOnlyFile(fd: fd)
+        switch file.status() {
+        case .failure(let error): return .failure(.system(error))
+        case .success(let info) where !info.isRegularFile: return .failure(.notRegular(kind: info.kindName))
+        case .success: break
+        }
+        // Reads of a regular file never block; clear the flag anyway.
+        let flags = fcntl(fd, F_GETFL)
+        if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+        return .success(file)
     }
 
     /// `fstat(2)` of the open file.

@@ -235,16 +235,16 @@ struct ValidateTests {
         #expect(Self.results(first).map { $0["message"] } == Self.results(second).map { $0["message"] })
     }
 
-    @Test func unloadableInputAndBadOptionsAreUsageErrors() throws {
-        #expect(try Self.validate(["/nonexistent/plugin.so"]).status == 2)
-        #expect(try Self.validate(["no.such.renderer"]).status == 2)
+    @Test func unusableTargetsExitThreeAndBadOptionsAreUsageErrors() throws {
+        #expect(try Self.validate(["/nonexistent/plugin.so"]).status == 3)
+        #expect(try Self.validate(["no.such.renderer"]).status == 3)
         #expect(try Self.validate([]).status == 2)
         #expect(try Self.validate(["com.hudson.tray", "--profile", "extreme"]).status == 2)
         #expect(try Self.validate(["com.hudson.tray", "--include", "("]).status == 2)
         let notAnObject = FixturePlugins.workDirectory + "/not-a-plugin.so"
         try "not an ELF file".write(toFile: notAnObject, atomically: true, encoding: .utf8)
         let output = try Self.validate([notAnObject, "--format", "json", "--profile", "basic"])
-        #expect(output.status == 2, "\(output.transcript)")
+        #expect(output.status == 3, "\(output.transcript)")
         #expect(try HudHost.json(output)["targets"]?.arrayValue?.first?["unloadable"]?.stringValue != nil)
     }
 

@@ -15,9 +15,11 @@ public final class PluginCatalog {
     /// Runs a plugin in isolation to learn its renderers; nil: files
     /// without metadata stay `needsScan` (no plugin code runs at all).
     public let scanner: SandboxScanner?
-    /// Told the canonical path of each file just before it is scanned in a
-    /// sandboxed child (the slow step: a child process per file), so a
-    /// command can show progress. The library itself never prints.
+    /// Told the canonical path of each file just before it is loaded in a
+    /// sandboxed child — a scan of a file without metadata, or the one
+    /// trial load of a file before its first use — the slow step (a child
+    /// process per file), so a command can show progress. The library
+    /// itself never prints.
     public var willScan: ((String) -> Void)?
 
     public enum ScanOutcome: Sendable, Hashable {

@@ -141,15 +141,6 @@ enum Output {
         ]).serialized(pretty: false), to: SandboxProcess.resultDescriptor)
     }
 
-    /// Reads a whole file, or nil with the reason.
-    static func readFile(_ path: String, limit: Int = 16 << 20) -> Result<[UInt8], FileError> {
-        switch SystemCalls.readFile(path, limit: limit) {
-        case .success(let bytes): return .success(bytes)
-        case .failure(let error) where error.code == EFBIG: return .failure(FileError(path: path, reason: "larger than \(limit) bytes"))
-        case .failure(let error): return .failure(FileError(path: path, reason: error.description))
-        }
-    }
-
     /// Writes `text` to `path` (replacing it), or returns why not.
     static func writeFile(_ path: String, _ text: String) -> FileError? {
         switch SystemCalls.writeFile(path, Array(text.utf8), mode: 0o644) {

@@ -30,6 +30,8 @@ struct CacheCommand: Command {
           hudhost cache --clear
 
         \(exitCodeHelp)
+          For cache: 1 there is no cache directory (neither XDG_CACHE_HOME nor
+          HOME is set, or the process is elevated).
         """
 
     let clear: Bool
