@@ -83,8 +83,8 @@ struct RendererLookup {
             lines.append("it is filtered out: \(exclusion)")
         }
         if let loadFailure {
-            switch loadFailure {
-            case .metadataMismatch: lines.append("it is not registered because its descriptor and metadata disagree: \(loadFailure)")
+            switch loadFailure.code {
+            case .metadataMismatch: lines.append("it is not registered: its descriptor and its file's metadata disagree: \(loadFailure)")
             case .insecurePath: lines.append("its file was refused: \(loadFailure)")
             default: lines.append("its file failed to load: \(loadFailure)")
             }
