@@ -230,7 +230,8 @@ public struct SvgPresenter {
     }
 
     /// The safe rectangle minus the navigation bar minus the layout's
-    /// content insets: what the chrome leaves to the page.
+    /// content insets (the top one from the bar's bottom edge, as
+    /// hud_renderer.h says): what the chrome leaves to the page.
     public static func contentRect(_ layout: HudLayout, environment: HudEnvironment) -> HudRect {
         let safe = environment.safeRect
         let bar = environment.navigationBar
