@@ -137,9 +137,10 @@ public struct SceneFile: Sendable {
     /// Builds a shell for this scene: its stack, its style (unless
     /// `style` overrides it), and its named actions wired to the shell.
     public func makeShell(style override: HudPhoneComplicationsStyle? = nil, registry: RendererRegistry,
-                          environment: HudEnvironment, appearance: HudPhoneAppShellAppearance = .hudson) -> HudPhoneAppShell {
-        let shell = HudPhoneAppShell(complicationsStyle: override ?? style ?? .tray, appearance: appearance, registry: registry,
-                                     environment: environment) { HudPage(title: "") }
+                          environment: HudEnvironment, appearance: HudPhoneAppShellAppearance = .hudson,
+                          background: HudColor = HudPalette.bg) -> HudPhoneAppShell {
+        let shell = HudPhoneAppShell(complicationsStyle: override ?? style ?? .tray, background: background, appearance: appearance,
+                                     registry: registry, environment: environment) { HudPage(title: "") }
         let sink = ActionSink(shell: shell, pages: pages)
         let built = stack.compactMap(sink.page(titled:))
         shell.setRoot(built[0])

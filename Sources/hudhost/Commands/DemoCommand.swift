@@ -84,7 +84,8 @@ struct DemoCommand: Command {
             Output.error("hudhost demo: note: \(unloaded) plugin\(unloaded == 1 ? "" : "s") on the search path could not be loaded and \(unloaded == 1 ? "is" : "are") not shown (`hudhost list --failed`)")
         }
         let environment = environmentOptions.environment
-        let shell = DemoComplications.makeShell(registry: registry, environment: environment, appearance: environment.appearance)
+        let shell = DemoComplications.makeShell(registry: registry, environment: environment, appearance: environment.appearance,
+                                                background: environment.chromePalette.bg)
         let renderers = registry.renderers
         let stepCount = 1 + 2 * renderers.count
         Output.line("Hudson HUD demo · \(environmentOptions.device.id) \(environmentOptions.orientation.rawValue), \(environment.layoutDirection.rawValue), \(environment.appearance.rawValue) appearance")

@@ -179,10 +179,16 @@ struct RenderCommand: Command {
         }
         var environment = environmentOptions.environment
         let shell: HudPhoneAppShell
+        // The page behind the chrome follows the chrome's palette: with
+        // `--appearance system --scheme light` a light background, as the
+        // seed asks of scheme-adaptive content under `.system`.
+        let background = environment.chromePalette.bg
         if let scene {
-            shell = scene.makeShell(style: style, registry: registry, environment: environment, appearance: environment.appearance)
+            shell = scene.makeShell(style: style, registry: registry, environment: environment, appearance: environment.appearance,
+                                    background: background)
         } else {
-            shell = DemoComplications.makeShell(style: chosen, registry: registry, environment: environment, appearance: environment.appearance)
+            shell = DemoComplications.makeShell(style: chosen, registry: registry, environment: environment, appearance: environment.appearance,
+                                                background: background)
         }
         if let title = environment.navigationTitle {
             shell.updateTop { $0.title = title }
