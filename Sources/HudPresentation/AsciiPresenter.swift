@@ -79,9 +79,10 @@ public struct AsciiPresenter {
         struct Item { var index: Int; var center: Int; var label: String }
         var rows: [Int: (items: [Item], low: Int, high: Int)] = [:]
         for (index, node) in layout.nodes.enumerated() where node.kind == .modeItem {
-            var (c0, r0, c1, r1) = cells(node.frame)
+            let cell = cells(node.frame)
+            var c0 = cell.c0, c1 = cell.c1
             let center = (c0 + c1) / 2
-            var row = (r0 + r1) / 2
+            var row = (cell.r0 + cell.r1) / 2
             // Inside the card that holds it, if any: its border stays visible.
             if let card = cards.first(where: { $0.position == node.position && $0.frame.contains(node.frame, tolerance: 0.5) }) {
                 let box = cells(card.frame)
