@@ -81,7 +81,7 @@ struct DemoCommand: Command {
         }
         let unloaded = registry.failures.count
         if unloaded > 0 {
-            Output.error("hudhost demo: note: \(unloaded) plugin\(unloaded == 1 ? "" : "s") on the search path could not be loaded and \(unloaded == 1 ? "is" : "are") not shown (`hudhost list --failed`)")
+            Output.error("hudhost demo: note: \(unloaded) plugin load failure\(unloaded == 1 ? "" : "s") on the search path; the styles involved are not shown (`hudhost list --failed`)")
         }
         let environment = environmentOptions.environment
         let shell = DemoComplications.makeShell(registry: registry, environment: environment, appearance: environment.appearance,
