@@ -132,6 +132,21 @@ struct ExitCodeTests {
         #expect(help.stdout.contains("3  a target named on the command line cannot be used"))
     }
 
+    /// `cache --clear` that cannot remove a cache file says which and
+    /// exits 1 (the record would keep a failed plugin skipped).
+    @Test func aCacheFileThatCannotBeRemovedIsAFailure() throws {
+        let cache = try FixturePlugins.makeScratchDirectory("cache-clear")
+        try FileManager.default.createDirectory(atPath: cache + "/hud/registry-stuck", withIntermediateDirectories: true)
+        try "x".write(toFile: cache + "/hud/registry-stuck/inside", atomically: true, encoding: .utf8)
+        try "{}".write(toFile: cache + "/hud/registry-0123.json", atomically: true, encoding: .utf8)
+        let output = try HudHost.run(["cache", "--clear"], environment: ["XDG_CACHE_HOME": cache])
+        #expect(output.status == 1, "\(output.transcript)")
+        #expect(output.stdout.contains("removed 1 cache file from \(cache)/hud"), "\(output.transcript)")
+        #expect(output.stderr.contains("hudhost cache: error: cannot remove \(cache)/hud/registry-stuck: Is a directory"), "\(output.transcript)")
+        let empty = try HudHost.run(["cache", "--clear"], environment: ["XDG_CACHE_HOME": cache + "/nothing-here"])
+        #expect(empty.status == 0 && empty.stdout.contains("removed 0 cache files"), "\(empty.transcript)")
+    }
+
     /// With --json a target that cannot be used still leaves one JSON
     /// document on stdout, with the error's code, and the same exit code.
     @Test(arguments: [

@@ -31,7 +31,8 @@ struct CacheCommand: Command {
 
         \(exitCodeHelp)
           For cache: 1 there is no cache directory (neither XDG_CACHE_HOME nor
-          HOME is set, or the process is elevated).
+          HOME is set, or the process is elevated), or --clear could not
+          remove a cache file.
         """
 
     let clear: Bool
@@ -52,9 +53,11 @@ struct CacheCommand: Command {
             return .failure
         }
         if clear {
-            let removed = RegistryCache.clear(directory: directory)
-            Output.line("removed \(removed) cache file\(removed == 1 ? "" : "s") from \(directory)")
-            return .ok
+            let outcome = RegistryCache.clear(directory: directory)
+            Output.line("removed \(outcome.removed) cache file\(outcome.removed == 1 ? "" : "s") from \(directory)")
+            // A record left behind would keep a failed plugin skipped: say so, exit 1.
+            for failure in outcome.failures { Output.error("hudhost cache: error: cannot remove \(failure)") }
+            return outcome.failures.isEmpty ? .ok : .failure
         }
         let cache = RegistryCache(directory: directory, searchPath: SearchPaths.standard().directories)
         if pathOnly {
