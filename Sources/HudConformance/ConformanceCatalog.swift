@@ -139,7 +139,7 @@ package enum ConformanceCatalog {
         renderer("geometry-positions-once", .geometry, "Each published position is shown exactly once or reported hidden; nothing drawn for empty positions", requires: ["output-valid"]),
         renderer("geometry-chip-side", .geometry, "Secondary chips sit on the outer side of their slot (mirrored in RTL)", requires: ["output-valid"]),
         renderer("geometry-mode-picker", .geometry, "A mode picker appears exactly when a slot's modes are revealed, with one item per mode", requires: ["output-valid"]),
-        renderer("geometry-content-insets", .geometry, "Content insets fit the safe area and cover the bottom-inset chrome they claim", requires: ["output-valid"]),
+        renderer("geometry-content-insets", .geometry, "Content insets are finite, measured as the header says (top from the navigation bar), fit the content area and cover the chrome they claim", requires: ["output-valid"]),
         renderer("geometry-nav-bar", .geometry, "Nodes placed in the navigation bar lie inside it", requires: ["output-valid"]),
         renderer("geometry-rtl-mirror", .geometry, "The RTL layout is the mirror image of the LTR layout (unless HUD_CAPABILITY_RTL_NOT_MIRRORED)", requires: ["output-valid", "determinism-repeat"]),
         renderer("geometry-supported-positions", .geometry, "The declared supported positions are exactly the ones drawn", requires: ["output-valid"]),

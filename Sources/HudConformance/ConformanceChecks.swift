@@ -351,7 +351,7 @@ enum ConformanceChecks {
         "geometry-chip-side": ("every chip on its slot's outer side", { l, c, _ in GeometryRules.chipSide(l, c.environment) }),
         "geometry-mode-picker": ("the picker appears exactly when modes are revealed, one item per mode", { l, c, _ in
             GeometryRules.modePicker(l, c.complications, c.interaction) }),
-        "geometry-content-insets": ("content insets fit and cover the bottom-inset chrome", { l, c, _ in GeometryRules.contentInsets(l, c.environment) }),
+        "geometry-content-insets": ("content insets are measured as documented, fit the content area and cover their chrome", { l, c, _ in GeometryRules.contentInsets(l, c.environment) }),
         "geometry-nav-bar": ("navigation-bar items inside the bar", { l, c, _ in GeometryRules.navigationBar(l, c.environment) }),
         "geometry-supported-positions": ("draws exactly its supported positions", { l, c, info in
             GeometryRules.supportedPositions(l, c.complications, supported: info.supportedPositions) }),

@@ -20,11 +20,7 @@ enum ContrastRules {
     }
 
     static func luminance(_ c: RGB) -> Double {
-        func linear(_ v: Double) -> Double {
-            let s = v / 255
-            return s <= 0.04045 ? s / 12.92 : pow((s + 0.055) / 1.055, 2.4)
-        }
-        return 0.2126 * linear(c.r) + 0.7152 * linear(c.g) + 0.0722 * linear(c.b)
+        HudColor.relativeLuminance(red: c.r, green: c.g, blue: c.b)
     }
 
     static func ratio(_ a: RGB, _ b: RGB) -> Double {

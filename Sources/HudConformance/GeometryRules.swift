@@ -167,16 +167,31 @@ enum GeometryRules {
         return problems
     }
 
-    /// Insets fit the safe area and cover the bottom-inset chrome.
+    /// Content insets mean what the header says: pt taken from the content
+    /// area, which lies below the navigation bar — the top inset measured
+    /// from the bar's bottom edge (the safe area's top when there is no
+    /// bar), the others from the safe-area edges. Each is finite and ≥ 0;
+    /// together they fit the content area (so within the screen); the
+    /// bottom-inset chrome lies in the band the bottom inset claims, and a
+    /// non-zero bottom or top inset has chrome in its band. A top inset
+    /// that counts the bar itself (measured from the safe area's top)
+    /// claims a band below the bar with nothing in it.
     static func contentInsets(_ layout: HudLayout, _ environment: HudEnvironment) -> [String] {
         let insets = layout.contentInsets
         let safe = environment.safeRect
         var problems: [String] = []
-        if insets.top + insets.bottom > safe.height + 0.5 {
-            problems.append("content insets top \(JSONValue.format(insets.top)) + bottom \(JSONValue.format(insets.bottom)) exceed the safe area's height \(JSONValue.format(safe.height))")
+        for (edge, value) in [("top", insets.top), ("left", insets.left), ("bottom", insets.bottom), ("right", insets.right)]
+        where !value.isFinite || value < 0 {
+            problems.append("content_insets.\(edge) is \(JSONValue.format(value)); an inset is finite and ≥ 0 pt")
+        }
+        guard problems.isEmpty else { return problems }
+        let contentTop = Self.contentTop(environment)
+        let contentHeight = max(0, safe.maxY - contentTop)
+        if insets.top + insets.bottom > contentHeight + 0.5 {
+            problems.append("content insets top \(JSONValue.format(insets.top)) + bottom \(JSONValue.format(insets.bottom)) exceed the content area's height \(JSONValue.format(contentHeight)) (from the navigation bar's bottom edge, y = \(JSONValue.format(contentTop)), to the bottom safe edge); the top inset is measured from the navigation bar, not from the safe area's top")
         }
         if insets.left + insets.right > safe.width + 0.5 {
-            problems.append("content insets left + right exceed the safe area's width \(JSONValue.format(safe.width))")
+            problems.append("content insets left \(JSONValue.format(insets.left)) + right \(JSONValue.format(insets.right)) exceed the safe area's width \(JSONValue.format(safe.width))")
         }
         let line = environment.screenSize.height - environment.safeArea.bottom - insets.bottom
         let chrome = layout.nodes.enumerated().filter { $0.element.placement == .bottomInset }
@@ -186,7 +201,25 @@ enum GeometryRules {
         if insets.bottom > 0.5, chrome.isEmpty {
             problems.append("content_insets.bottom is \(JSONValue.format(insets.bottom)) but no node is placed in the bottom inset")
         }
+        if insets.top > 0.5 {
+            let bandBottom = contentTop + insets.top
+            let inBand = layout.nodes.contains { node in
+                node.placement != .navigationBar && !node.frame.isEmpty
+                    && node.frame.minY >= contentTop - 0.5 && node.frame.minY < bandBottom - 0.5
+            }
+            if !inBand {
+                problems.append("content_insets.top is \(JSONValue.format(insets.top)) but nothing is drawn in that band below the navigation bar (y = \(JSONValue.format(contentTop)) to \(JSONValue.format(bandBottom))); the top inset is measured from the navigation bar's bottom edge and must not count the bar itself")
+            }
+        }
         return problems
+    }
+
+    /// The content area's top edge: the navigation bar's bottom, or the
+    /// safe area's top when there is no bar (clamped to the safe area).
+    static func contentTop(_ environment: HudEnvironment) -> Double {
+        let safe = environment.safeRect
+        let bar = environment.navigationBar
+        return bar.isEmpty ? safe.minY : min(max(safe.minY, bar.maxY), safe.maxY)
     }
 
     /// Navigation-bar items inside the bar.

@@ -43,7 +43,9 @@ public struct AsciiPresenter {
         if environment.safeArea.bottom > 0 {
             canvas.horizontal(row: min(rows - 2, row(height - environment.safeArea.bottom)), from: 1, to: columns - 2, char: "·")
         }
-        for node in layout.paintOrder {
+        let labels = Self.modeLabels(layout, cells: cells)
+        let painted = layout.nodes.enumerated().sorted { ($0.element.z, $0.offset) < ($1.element.z, $1.offset) }
+        for (index, node) in painted {
             let (c0, r0, c1, r1) = cells(node.frame)
             switch node.kind {
             case .container:
@@ -56,11 +58,89 @@ public struct AsciiPresenter {
             case .secondary:
                 canvas.text(node.isInteractive ? "S" : "s", row: (r0 + r1) / 2, centeredIn: c0...c1)
             case .modeItem:
-                let label = TextChecks.escapingControls(node.label ?? node.icon ?? "?")
-                canvas.text("[" + label + "]", row: (r0 + r1) / 2, centeredIn: c0...c1, clip: true)
+                guard let label = labels[index] else { continue }
+                canvas.text(label.text, row: label.row, centeredIn: label.column...(label.column + label.text.count - 1))
             }
         }
         return canvas.lines.map { String($0) }.joined(separator: "\n") + "\n"
+    }
+
+    /// Where each mode item's label goes and what it says. Labels on one row
+    /// share the row's columns — inside the picker's card, so its border
+    /// stays — with a blank column between neighbours: each `[label]` is
+    /// centred on its item when there is room, pushed aside when it would
+    /// touch another, and when the row is too narrow for every label in
+    /// full the columns are shared out (short labels keep theirs) and the
+    /// rest cut with `…`. Two labels never merge; the legend below the
+    /// picture always has every label in full.
+    static func modeLabels(_ layout: HudLayout, cells: (HudRect) -> (c0: Int, r0: Int, c1: Int, r1: Int))
+        -> [Int: (row: Int, column: Int, text: String)] {
+        let cards = layout.nodes.filter { $0.kind == .container && $0.part == .container }
+        struct Item { var index: Int; var center: Int; var label: String }
+        var rows: [Int: (items: [Item], low: Int, high: Int)] = [:]
+        for (index, node) in layout.nodes.enumerated() where node.kind == .modeItem {
+            let cell = cells(node.frame)
+            var c0 = cell.c0, c1 = cell.c1
+            let center = (c0 + c1) / 2
+            var row = (cell.r0 + cell.r1) / 2
+            // Inside the card that holds it, if any: its border stays visible.
+            if let card = cards.first(where: { $0.position == node.position && $0.frame.contains(node.frame, tolerance: 0.5) }) {
+                let box = cells(card.frame)
+                c0 = box.c0 + 1
+                c1 = box.c1 - 1
+                if box.r1 - box.r0 >= 2 { row = min(max(row, box.r0 + 1), box.r1 - 1) }
+            }
+            let item = Item(index: index, center: center, label: TextChecks.escapingControls(node.label ?? node.icon ?? "?"))
+            let existing = rows[row]
+            rows[row] = ((existing?.items ?? []) + [item], min(existing?.low ?? c0, c0), max(existing?.high ?? c1, c1))
+        }
+        var placed: [Int: (row: Int, column: Int, text: String)] = [:]
+        for (row, line) in rows {
+            let items = line.items.sorted { ($0.center, $0.index) < ($1.center, $1.index) }
+            let room = line.high - line.low + 1 - (items.count - 1)
+            let widths = share(room, among: items.map { $0.label.count + 2 })
+            var starts = zip(items, widths).map { item, width in item.center - (width - 1) / 2 }
+            // Left to right: inside the row, a blank column after the previous label.
+            for i in starts.indices {
+                starts[i] = max(starts[i], line.low, i > 0 ? starts[i - 1] + widths[i - 1] + 1 : line.low)
+            }
+            // Right to left: back inside the row, still a blank column apart.
+            for i in starts.indices.reversed() {
+                let limit = i + 1 < starts.count ? starts[i + 1] - 1 : line.high + 1
+                starts[i] = min(starts[i], limit - widths[i])
+            }
+            for (i, item) in items.enumerated() where widths[i] > 0 && starts[i] >= line.low {
+                placed[item.index] = (row, starts[i], fit(item.label, width: widths[i]))
+            }
+        }
+        return placed
+    }
+
+    /// `room` columns shared out among labels that want `wanted` columns
+    /// each: every label gets what it wants if that fits; otherwise the
+    /// shortest are served in full first and the rest split what is left.
+    static func share(_ room: Int, among wanted: [Int]) -> [Int] {
+        var given = Array(repeating: 0, count: wanted.count)
+        var left = max(0, room)
+        var waiting = wanted.indices.sorted { wanted[$0] < wanted[$1] }
+        while !waiting.isEmpty {
+            let fair = left / waiting.count
+            let index = waiting.removeFirst()
+            given[index] = min(wanted[index], fair)
+            left -= given[index]
+        }
+        return given
+    }
+
+    /// `[label]` in at most `width` columns: cut with `…` when it does not fit.
+    static func fit(_ label: String, width: Int) -> String {
+        let full = "[" + label + "]"
+        if full.count <= width { return full }
+        switch width {
+        case ..<1: return ""
+        case 1, 2: return "…"
+        default: return "[" + String(label.prefix(width - 3)) + "…]"
+        }
     }
 
     /// The legend: one line per node, in emission order.
@@ -148,11 +228,8 @@ public struct AsciiPresenter {
             set(c1, r1, corners.3)
         }
 
-        mutating func text(_ text: String, row: Int, centeredIn range: ClosedRange<Int>, clip: Bool = false) {
-            var chars = Array(text)
-            if clip, chars.count > range.count, range.count >= 3 {
-                chars = Array(chars.prefix(range.count - 2)) + ["…", "]"]
-            }
+        mutating func text(_ text: String, row: Int, centeredIn range: ClosedRange<Int>) {
+            let chars = Array(text)
             let start = range.lowerBound + (range.count - chars.count) / 2
             for (offset, char) in chars.enumerated() { set(start + offset, row, char) }
         }

@@ -112,8 +112,8 @@ public struct SvgPresenter {
         svg.open("g", [("id", "screen"), ("clip-path", "url(#screen-clip)"), ("font-family", Self.fontFamily)])
         svg.element("rect", [("id", "background"), ("data-chrome", "background"), ("x", "0"), ("y", "0"),
                              ("width", n(width)), ("height", n(height))] + paint("fill", background, opaque: true))
-        drawStatusBar(&svg, environment: environment, palette: palette)
-        drawNavigationBar(&svg, layout: layout, environment: environment, palette: palette, rtl: rtl)
+        drawStatusBar(&svg, environment: environment, palette: palette, background: background)
+        drawNavigationBar(&svg, layout: layout, environment: environment, palette: palette, background: background, rtl: rtl)
         drawContent(&svg, layout: layout, environment: environment, palette: palette)
         drawHomeIndicator(&svg, environment: environment, palette: palette)
 
@@ -163,12 +163,19 @@ public struct SvgPresenter {
 
     // MARK: - Chrome
 
-    private func drawStatusBar(_ svg: inout Writer, environment: HudEnvironment, palette: HudPalette) {
+    /// The status bar: a faint band, the sensor housing, the time. The time
+    /// is the chrome's ink at 70 % when that reads on the band over the
+    /// actual background (WCAG 4.5:1: 15 pt semibold is not large text),
+    /// else a color that does (`HudColor.readable`), so a light scheme's
+    /// dark ink never vanishes on a dark background or the reverse.
+    private func drawStatusBar(_ svg: inout Writer, environment: HudEnvironment, palette: HudPalette, background: HudColor) {
         let top = environment.safeArea.top
         guard top > 0 else { return }
         let width = environment.screenSize.width
+        let band = palette.ink.opacity(0.04)
+        let time = palette.ink.opacity(0.7).readable(on: band.composited(over: background))
         svg.open("g", [("id", "status-bar"), ("data-chrome", "status-bar")])
-        svg.element("rect", [("x", "0"), ("y", "0"), ("width", n(width)), ("height", n(top))] + paint("fill", palette.ink.opacity(0.04), opaque: false))
+        svg.element("rect", [("x", "0"), ("y", "0"), ("width", n(width)), ("height", n(top))] + paint("fill", band, opaque: false))
         // A sensor housing on notched screens, and the time beside it.
         let housing = top >= 44 ? HudRect(x: width / 2 - 60, y: 11, width: 120, height: min(37, top - 22)) : nil
         if let housing {
@@ -184,15 +191,19 @@ public struct SvgPresenter {
         }
         let baseline = (housing?.midY ?? top / 2) + fontSize * 0.35
         svg.element("text", [("x", n(timeX)), ("y", n(baseline)), ("text-anchor", "middle"), ("font-size", n(fontSize)),
-                             ("font-weight", "600")] + paint("fill", palette.ink.opacity(0.7), opaque: false), text: "9:41")
+                             ("font-weight", "600")] + paint("fill", time, opaque: false), text: "9:41")
         svg.close("g")
     }
 
-    private func drawNavigationBar(_ svg: inout Writer, layout: HudLayout, environment: HudEnvironment, palette: HudPalette, rtl: Bool) {
+    private func drawNavigationBar(_ svg: inout Writer, layout: HudLayout, environment: HudEnvironment, palette: HudPalette,
+                                   background: HudColor, rtl: Bool) {
         let bar = environment.navigationBar
         guard !bar.isEmpty else { return }
+        let fill = palette.chrome.opacity(0.55)
+        // The title in the chrome's ink, or whatever reads on the bar over the actual background.
+        let ink = palette.ink.readable(on: fill.composited(over: background))
         svg.open("g", [("id", "navigation-bar"), ("data-chrome", "navigation-bar")])
-        svg.element("rect", rectAttributes(bar) + paint("fill", palette.chrome.opacity(0.55), opaque: false))
+        svg.element("rect", rectAttributes(bar) + paint("fill", fill, opaque: false))
         svg.element("line", [("x1", n(bar.minX)), ("y1", n(bar.maxY - 0.25)), ("x2", n(bar.maxX)), ("y2", n(bar.maxY - 0.25)),
                              ("stroke-width", "0.5")] + paint("stroke", palette.border, opaque: false))
         let fullTitle = environment.navigationTitle.map(Self.sanitize) ?? ""
@@ -206,7 +217,7 @@ public struct SvgPresenter {
                 ("font-size", n(Self.titleFontSize)), ("font-weight", "600"),
             ]
             if rtl { attributes.append(("direction", "rtl")) }
-            svg.element("text", attributes + paint("fill", palette.ink, opaque: false), text: text)
+            svg.element("text", attributes + paint("fill", ink, opaque: false), text: text)
         }
         svg.close("g")
     }
@@ -230,7 +241,8 @@ public struct SvgPresenter {
     }
 
     /// The safe rectangle minus the navigation bar minus the layout's
-    /// content insets: what the chrome leaves to the page.
+    /// content insets (the top one from the bar's bottom edge, as
+    /// hud_renderer.h says): what the chrome leaves to the page.
     public static func contentRect(_ layout: HudLayout, environment: HudEnvironment) -> HudRect {
         let safe = environment.safeRect
         let bar = environment.navigationBar

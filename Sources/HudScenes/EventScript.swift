@@ -121,6 +121,25 @@ public struct EventScript: Sendable, Hashable {
     }
 }
 
+extension EventScript {
+    /// A step aimed at a point outside a `width` × `height` pt screen.
+    public struct PointOffScreen: Sendable, Hashable {
+        public var index: Int
+        public var step: Step
+        public var x: Double
+        public var y: Double
+    }
+
+    /// The steps whose target is an explicit point (`x,y`) outside the
+    /// screen (x below 0 or above `width`, y below 0 or above `height`).
+    public func points(outside width: Double, _ height: Double) -> [PointOffScreen] {
+        steps.enumerated().compactMap { index, step in
+            guard case .point(let x, let y)? = step.target, x < 0 || x > width || y < 0 || y > height else { return nil }
+            return PointOffScreen(index: index, step: step, x: x, y: y)
+        }
+    }
+}
+
 /// Plays an `EventScript` against a shell.
 public struct EventScriptRunner {
     public let shell: HudPhoneAppShell

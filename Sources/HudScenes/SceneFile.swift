@@ -103,9 +103,10 @@ public struct SceneFile: Sendable {
                 throw Error(path: "pages", reason: "must be a non-empty array of pages")
             }
             pages = []
+            var titles: Set<String> = []
             for (index, item) in items.enumerated() {
                 let page = try Self.page(item, "pages[\(index)]", depth: 0)
-                if pages.contains(where: { $0.title == page.title }) {
+                guard titles.insert(page.title).inserted else {
                     throw Error(path: "pages[\(index)].title", reason: "'\(page.title)' is already the title of another page; titles name pages for push:")
                 }
                 pages.append(page)
@@ -117,9 +118,10 @@ public struct SceneFile: Sendable {
         if let stackValue = object["stack"] {
             guard let items = stackValue.arrayValue, !items.isEmpty else { throw Error(path: "stack", reason: "must be a non-empty array of page titles") }
             stack = []
+            let titles = Set(pages.map(\.title))
             for (index, item) in items.enumerated() {
                 let title = try Self.string(item, "stack[\(index)]", limit: 4096)
-                guard pages.contains(where: { $0.title == title }) else {
+                guard titles.contains(title) else {
                     throw Error(path: "stack[\(index)]", reason: "'\(title)' is not the title of a page in \"pages\"")
                 }
                 stack.append(title)
@@ -135,9 +137,10 @@ public struct SceneFile: Sendable {
     /// Builds a shell for this scene: its stack, its style (unless
     /// `style` overrides it), and its named actions wired to the shell.
     public func makeShell(style override: HudPhoneComplicationsStyle? = nil, registry: RendererRegistry,
-                          environment: HudEnvironment, appearance: HudPhoneAppShellAppearance = .hudson) -> HudPhoneAppShell {
-        let shell = HudPhoneAppShell(complicationsStyle: override ?? style ?? .tray, appearance: appearance, registry: registry,
-                                     environment: environment) { HudPage(title: "") }
+                          environment: HudEnvironment, appearance: HudPhoneAppShellAppearance = .hudson,
+                          background: HudColor = HudPalette.bg) -> HudPhoneAppShell {
+        let shell = HudPhoneAppShell(complicationsStyle: override ?? style ?? .tray, background: background, appearance: appearance,
+                                     registry: registry, environment: environment) { HudPage(title: "") }
         let sink = ActionSink(shell: shell, pages: pages)
         let built = stack.compactMap(sink.page(titled:))
         shell.setRoot(built[0])
@@ -152,15 +155,16 @@ public struct SceneFile: Sendable {
     /// shell's pages hold the sink through their actions).
     private final class ActionSink {
         weak var shell: HudPhoneAppShell?
-        let pages: [PageSpec]
+        /// The page table by title (titles are unique).
+        let pages: [String: PageSpec]
 
         init(shell: HudPhoneAppShell, pages: [PageSpec]) {
             self.shell = shell
-            self.pages = pages
+            self.pages = Dictionary(pages.map { ($0.title, $0) }) { first, _ in first }
         }
 
         func page(titled title: String) -> HudPage? {
-            pages.first { $0.title == title }?.page { [self] action in perform(action) }
+            pages[title]?.page { [self] action in perform(action) }
         }
 
         func perform(_ action: SceneAction) {

@@ -37,6 +37,19 @@ package struct FileStatus: Sendable, Hashable {
     package var modifiedNanoseconds: Int64
 
     package var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
+    /// What kind of file this is, for messages: "a directory", "a FIFO (named pipe)", ...
+    package var kindName: String {
+        switch mode & UInt32(S_IFMT) {
+        case UInt32(S_IFREG): "a regular file"
+        case UInt32(S_IFDIR): "a directory"
+        case UInt32(S_IFIFO): "a FIFO (named pipe)"
+        case UInt32(S_IFCHR): "a character device"
+        case UInt32(S_IFBLK): "a block device"
+        case UInt32(S_IFSOCK): "a socket"
+        case UInt32(S_IFLNK): "a symbolic link"
+        default: "not a regular file"
+        }
+    }
     package var isDirectory: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFDIR) }
     package var isSymbolicLink: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFLNK) }
     /// The permission bits (`mode & 0o7777`).
@@ -167,6 +180,12 @@ extension SystemCalls {
         try? realPath("/proc/self/exe").get()
     }
 
+    /// Why `access(path, W_OK)` (with `search`, `W_OK | X_OK`: creating
+    /// files in a directory) fails, or nil when it succeeds.
+    package static func writeAccessProblem(_ path: String, search: Bool = false) -> SystemError? {
+        access(path, search ? W_OK | X_OK : W_OK) == 0 ? nil : .current
+    }
+
     /// `access(path, F_OK)` or, with `executable`, `access(path, X_OK)`.
     package static func isAccessible(_ path: String, executable: Bool = false) -> Bool {
         access(path, executable ? X_OK : F_OK) == 0
@@ -271,6 +290,20 @@ extension SystemCalls {
     }
 }
 
+/// Why `ReadOnlyFile.openRegular` refused a path.
+package enum RegularFileError: Error, Sendable, Hashable, CustomStringConvertible {
+    case system(SystemError)
+    /// It exists but is not a regular file (`kind`: "a FIFO (named pipe)", ...).
+    case notRegular(kind: String)
+
+    package var description: String {
+        switch self {
+        case .system(let error): error.description
+        case .notRegular(let kind): "it is \(kind), not a regular file"
+        }
+    }
+}
+
 /// A file opened read-only (`O_CLOEXEC`), closed when released: the ELF
 /// reader's handle, so every read of one plugin file goes to the same
 /// inode. `read(at:count:)` is [thread-safe] (pread); `readToEnd` moves
@@ -285,6 +318,25 @@ package final class ReadOnlyFile: Sendable {
     package static func open(_ path: String, noFollow: Bool = false) -> Result<ReadOnlyFile, SystemError> {
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | (noFollow ? O_NOFOLLOW : 0))
         return fd >= 0 ? .success(ReadOnlyFile(fd: fd)) : .failure(.current)
+    }
+
+    /// Opens `path` only if it is a regular file: `O_NONBLOCK`, so opening
+    /// a FIFO with no writer (or a device) does not block, then `fstat` on
+    /// the descriptor itself (no race with a `stat` first). Anything but a
+    /// regular file is closed again and refused, naming what it is.
+    package static func openRegular(_ path: String) -> Result<ReadOnlyFile, RegularFileError> {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else { return .failure(.system(.current)) }
+        let file = ReadOnlyFile(fd: fd)
+        switch file.status() {
+        case .failure(let error): return .failure(.system(error))
+        case .success(let info) where !info.isRegularFile: return .failure(.notRegular(kind: info.kindName))
+        case .success: break
+        }
+        // Reads of a regular file never block; clear the flag anyway.
+        let flags = fcntl(fd, F_GETFL)
+        if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+        return .success(file)
     }
 
     /// `fstat(2)` of the open file.
@@ -335,7 +387,7 @@ extension SystemCalls {
     package static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
             if n > 0 {
                 offset += n
             } else if n < 0, errno == EINTR {
@@ -349,6 +401,39 @@ extension SystemCalls {
 
     @discardableResult
     package static func writeAll(_ fd: Int32, _ text: String) -> Bool { writeAll(fd, Array(text.utf8)) }
+
+    /// Writes every byte of `text` to `fd` (retrying short writes and
+    /// EINTR), or returns why not: `write(2)`'s errno, or EIO when it
+    /// wrote nothing without one.
+    package static func write(_ fd: Int32, _ text: String) -> Result<Void, SystemError> {
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+            if n > 0 {
+                offset += n
+            } else if n < 0, errno == EINTR {
+                continue
+            } else {
+                return .failure(SystemError(code: n < 0 ? errno : EIO))
+            }
+        }
+        return .success(())
+    }
+
+    /// True when `fd` is an open descriptor (`fcntl(F_GETFD)` does not fail with EBADF).
+    package static func isOpen(_ fd: Int32) -> Bool { fcntl(fd, F_GETFD) != -1 || errno != EBADF }
+
+    /// Opens `/dev/null` read-write as descriptor `fd` (which must be
+    /// closed), so no file opened later takes a standard descriptor's
+    /// number. False if it cannot.
+    package static func openNullDevice(as fd: Int32) -> Bool {
+        let null = open("/dev/null", O_RDWR)
+        guard null >= 0 else { return false }
+        if null == fd { return true }
+        defer { close(null) }
+        return dup2(null, fd) == fd
+    }
 
     package static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) != 0 }
 

@@ -60,7 +60,7 @@ enum HudHost {
             arguments.removeAll { $0 == "--require-sandbox" }
             SystemCalls.setEnvironment("HUD_REQUIRE_SANDBOX", "1")
         }
-        let status = run(arguments)
+        let status = Output.finish(run(arguments))
         // The status is hudhost's: everything was written with write(2), so
         // nothing is buffered, and `_exit` runs no atexit handler or ELF
         // destructor of a loaded plugin that could crash or change it.
@@ -104,16 +104,17 @@ enum HudHost {
             return code
         case .failure(let error):
             // With --json, stdout stays a JSON document even for usage errors.
-            if arguments.contains("--json") || arguments.contains("--format=json") || zip(arguments, arguments.dropFirst()).contains(where: { $0 == "--format" && $1 == "json" }) {
-                Output.out(JSONValue.object([
-                    ("schemaVersion", .number(Double(LayoutJSON.schemaVersion))),
-                    ("error", .object([("code", .string("usage")), ("path", .null), ("rendererId", .null), ("message", .string(error.description))])),
-                ]).serialized())
-            }
-            Output.error("hudhost \(name): \(error)\nRun `hudhost \(name) --help` for usage.")
+            error.report(command: name, json: wantsJSON(arguments))
             return .usage
         }
     }
+}
+
+/// True when the command line asks for JSON output (`--json`,
+/// `--format json`, `--format=json`), judged from the words alone.
+func wantsJSON(_ arguments: [String]) -> Bool {
+    arguments.contains("--json") || arguments.contains("--format=json")
+        || zip(arguments, arguments.dropFirst()).contains { $0 == "--format" && $1 == "json" }
 }
 
 extension String {

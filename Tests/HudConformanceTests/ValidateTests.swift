@@ -79,6 +79,7 @@ struct ValidateTests {
         .init(fixture: "overlapping_hits", check: "geometry-hit-overlap", status: "failed"),
         .init(fixture: "safe_area_band", check: "geometry-safe-bands", status: "failed"),
         .init(fixture: "chip_inner_side", check: "geometry-chip-side", status: "failed"),
+        .init(fixture: "top_inset_counts_bar", check: "geometry-content-insets", status: "failed"),
         .init(fixture: "nondeterministic", check: "determinism-repeat", status: "failed"),
         .init(fixture: "modifies_input", check: "output-inputs-unchanged", status: "failed"),
         .init(fixture: "calls_action", check: "output-no-action-calls", status: "failed"),
@@ -254,16 +255,16 @@ struct ValidateTests {
         #expect(Self.results(first).map { $0["message"] } == Self.results(second).map { $0["message"] })
     }
 
-    @Test func unloadableInputAndBadOptionsAreUsageErrors() throws {
-        #expect(try Self.validate(["/nonexistent/plugin.so"]).status == 2)
-        #expect(try Self.validate(["no.such.renderer"]).status == 2)
+    @Test func unusableTargetsExitThreeAndBadOptionsAreUsageErrors() throws {
+        #expect(try Self.validate(["/nonexistent/plugin.so"]).status == 3)
+        #expect(try Self.validate(["no.such.renderer"]).status == 3)
         #expect(try Self.validate([]).status == 2)
         #expect(try Self.validate(["com.hudson.tray", "--profile", "extreme"]).status == 2)
         #expect(try Self.validate(["com.hudson.tray", "--include", "("]).status == 2)
         let notAnObject = FixturePlugins.workDirectory + "/not-a-plugin.so"
         try "not an ELF file".write(toFile: notAnObject, atomically: true, encoding: .utf8)
         let output = try Self.validate([notAnObject, "--format", "json", "--profile", "basic"])
-        #expect(output.status == 2, "\(output.transcript)")
+        #expect(output.status == 3, "\(output.transcript)")
         #expect(try HudHost.json(output)["targets"]?.arrayValue?.first?["unloadable"]?.stringValue != nil)
     }
 

@@ -138,12 +138,16 @@ struct BuiltinLayoutTests {
     }
 
     @Test(arguments: cases.filter { $0.style == .scattered })
-    func scatteredFloatsTheCornersTwelvePointsInAndLiftsTheCenter(_ c: Case) throws {
+    func scatteredFloatsTheCornersTwelvePointsInsideTheContentAreaAndLiftsTheCenter(_ c: Case) throws {
         let layout = try Self.layout(c)
         let width = c.device.portraitSize.width, height = c.device.portraitSize.height
         let safe = c.device.portraitSafeArea
+        // The content area lies below the navigation bar: the top corners
+        // sit 12 pt below its bottom edge, not 12 pt below the status bar.
+        let top = c.environment.navigationBar.maxY + 12
+        #expect(c.environment.navigationBar.maxY == safe.top + 44)
         let expected: [(Position, Double, Double)] = [
-            (.topLeft, 12, safe.top + 12), (.topRight, width - 12 - 48, safe.top + 12),
+            (.topLeft, 12, top), (.topRight, width - 12 - 48, top),
             (.bottomLeft, 12, height - safe.bottom - 12 - 48), (.bottomRight, width - 12 - 48, height - safe.bottom - 12 - 48),
         ]
         for (position, x, y) in expected {

@@ -130,10 +130,10 @@ struct CLITests {
         (["render", "--colour"], 2, "unknown option '--colour'"),
         (["render", "--device", "nokia"], 2, "invalid value 'nokia' for --device"),
         (["render", "--text-size", "huge"], 2, "invalid value 'huge' for --text-size"),
-        (["render", "--scene", "/nonexistent/scene.json"], 2, "cannot read /nonexistent/scene.json"),
+        (["render", "--scene", "/nonexistent/scene.json"], 3, "scene /nonexistent/scene.json: cannot read it: No such file or directory"),
         (["frobnicate"], 2, "unknown command 'frobnicate'"),
         (["probe"], 2, "probe needs a plugin path or a renderer id"),
-        (["render", "--style", "org.example.missing"], 1, "no renderer with id 'org.example.missing'"),
+        (["render", "--style", "org.example.missing"], 3, "no renderer with id 'org.example.missing'"),
         (["probe", "/nonexistent/plugin.so"], 3, "/nonexistent/plugin.so"),
         (["render", "--plugin", "/nonexistent/plugin.so"], 3, "/nonexistent/plugin.so"),
     ] as [([String], Int32, String)])
@@ -145,7 +145,7 @@ struct CLITests {
 
     @Test func failuresInJSONModeStillPrintValidJSON() throws {
         let output = try HudHost.run(["render", "--style", "org.example.missing", "--json"])
-        #expect(output.status == 1)
+        #expect(output.status == 3)
         let json = try HudHost.json(output)
         #expect(json["schemaVersion"] == 1)
         #expect(json["error"]?["code"]?.stringValue == "unknown-renderer")
@@ -245,14 +245,14 @@ struct CLITests {
         try #"{"schemaVersion": 1, "complications": {"center": {"icon": "a", "role": "loud"}}}"#
             .write(toFile: directory + "/bad.json", atomically: true, encoding: .utf8)
         let output = try HudHost.run(["render", "--scene", directory + "/bad.json"])
-        #expect(output.status == 2)
+        #expect(output.status == 3)
         #expect(output.stderr.contains("bad.json: complications.center.role: 'loud' is not a role"), "\(output.transcript)")
     }
 }
 
 extension CLITests {
     /// The render schema's error codes are exactly `FailureCode` plus the
-    /// CLI's own two, so a new code cannot ship undocumented.
+    /// CLI's own four, so a new code cannot ship undocumented.
     @Test func theSchemaListsEveryFailureCode() throws {
         let schema = try JSONParser.parse(String(contentsOfFile: FixturePlugins.repositoryRoot + "/Docs/schemas/render-v1.schema.json", encoding: .utf8))
         var listed: [String] = []
@@ -266,6 +266,6 @@ extension CLITests {
             }
         }
         walk(schema)
-        #expect(Set(listed) == Set(FailureCode.allCases.map(\.rawValue) + ["usage", "event-target"]))
+        #expect(Set(listed) == Set(FailureCode.allCases.map(\.rawValue) + ["usage", "event-target", "unusable-scene", "unwritable-output"]))
     }
 }

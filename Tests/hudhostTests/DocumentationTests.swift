@@ -78,7 +78,7 @@ import HudTestSupport
         }
         guard Self.installed("groff") else { return }
         for page in pages {
-            let lint = try FixturePlugins.run(["groff", "-man", "-ww", "-z", directory + "/" + page])
+            let lint = try FixturePlugins.run(["groff", "-man", "-Tutf8", "-ww", "-z", directory + "/" + page])
             #expect(lint.status == 0 && lint.stderr.isEmpty, "\(page): \(lint.stderr)")
         }
     }

@@ -65,18 +65,19 @@ struct HostileInputTests {
     }
 
     @Test(arguments: items("scenes"))
-    func aHostileSceneIsAUsageErrorThatNamesTheFileAndTheProblem(_ item: String) throws {
+    func aHostileSceneIsAnUnusableTargetThatNamesTheFileAndTheProblem(_ item: String) throws {
         let expected = try #require(Self.sceneErrors[item], "scenes/\(item) has no expected error in HostileInputTests.sceneErrors")
         let directory = try FixturePlugins.makeScratchDirectory("hostile-scene")
         let path = try Self.makeScene(item, in: directory)
         let text = try HudHost.run(["render", "--scene", path])
-        #expect(text.status == 2, "\(text.transcript)")
+        #expect(text.status == 3, "\(text.transcript)")
         #expect(text.stderr.contains("scene \(path): \(expected)"), "\(text.transcript)")
         #expect(text.stdout.isEmpty)
         let json = try HudHost.run(["render", "--scene", path, "--json"])
-        #expect(json.status == 2)
+        #expect(json.status == 3)
         let document = try HudHost.json(json)
-        #expect(document["error"]?["code"]?.stringValue == "usage")
+        #expect(document["error"]?["code"]?.stringValue == "unusable-scene")
+        #expect(document["error"]?["path"]?.stringValue == path)
         #expect(document["error"]?["message"]?.stringValue?.contains(expected) == true, "\(json.stdout)")
     }
 
@@ -279,7 +280,7 @@ struct HostileInputTests {
         #expect(record?["code"]?.stringValue == "crashed", "\(failed.stdout)")
         #expect(record?["message"]?.stringValue?.contains("failed 3 times in a row") == true, "\(failed.stdout)")
         let skipped = try DiscoveryFixtures.hudhost(["render", "--style", id, "--json"], path: directory, cache: cache)
-        #expect(skipped.status == 1, "\(skipped.transcript)")
+        #expect(skipped.status == 3, "\(skipped.transcript)")
         #expect(try HudHost.json(skipped)["error"]?["code"]?.stringValue == "unknown-renderer", "\(skipped.stdout)")
 
         // A new build of the file is tried again.

@@ -3,10 +3,13 @@ import HudRendererAPI
 
 /// `.scattered`: all five slots float as overlays; no tray, no inset.
 ///
-/// Formulas in the LTR working frame (W × H screen, safe insets T, L, B, R):
-/// - corner slots 48 pt; groups (slot + chip) 12 pt in from the safe area's
-///   corners: left groups x = L + 12, right groups right edge = W − R − 12;
-///   top slots y = T + 12; bottom slots y = H − B − 12 − 48.
+/// Formulas in the LTR working frame (W × H screen, safe insets T, L, B, R,
+/// navigation bar bottom edge N):
+/// - corner slots 48 pt; groups (slot + chip) 12 pt in from the corners of
+///   the content area, which lies below the navigation bar (the design
+///   tokens: "12 pt below the navigation bar's bottom edge, not 12 pt below
+///   the status bar"): left groups x = L + 12, right groups right edge =
+///   W − R − 12; top slots y = max(T, N) + 12; bottom slots y = H − B − 12 − 48.
 /// - center slot 64 pt at x = W / 2 − 32, y = H − B − 28 − 64 (its chip on
 ///   the trailing side).
 /// - placement OVERLAY everywhere; content insets all 0.
@@ -18,6 +21,8 @@ enum ScatteredRenderer {
         let safe = request.safeArea
         let inset = Geometry.scatteredCornerInset
         let placement = hud_placement_t(HUD_PLACEMENT_OVERLAY)
+        // The content area's top edge: the navigation bar's bottom, never above the safe area.
+        let contentTop = min(max(safe.top, request.navigationBarY + request.navigationBarHeight), request.height)
         let corners: [(position: Int, isTop: Bool)] = [
             (HUD_POSITION_TOP_LEFT, true),
             (HUD_POSITION_TOP_RIGHT, true),
@@ -30,7 +35,7 @@ enum ScatteredRenderer {
             let group = SlotGroup(position: position, slot: slot, slotSize: Geometry.cornerSlotSize)
             let groupX = group.chipIsOnLeft ? safe.left + inset : request.width - safe.right - inset - group.width
             let slotY = corner.isTop
-                ? safe.top + inset
+                ? contentTop + inset
                 : request.height - safe.bottom - inset - Geometry.cornerSlotSize
             group.append(slotX: group.slotX(groupX: groupX), slotY: slotY, placement: placement, to: &builder)
         }

@@ -5,7 +5,9 @@
 public struct HudLayout: Sendable, Hashable {
     /// In the order the renderer emitted them.
     public var nodes: [HudNode]
-    /// Points the chrome takes from the content area, inward from the
+    /// Points the chrome takes from the content area, which lies below the
+    /// navigation bar: the top inset inward from the bar's bottom edge (the
+    /// safe area's top when there is no bar), the others inward from the
     /// safe-area edges (the tray's bottom inset).
     public var contentInsets: HudInsets
     /// Positions that had a slot but were deliberately not shown.

@@ -15,6 +15,12 @@ public final class PluginCatalog {
     /// Runs a plugin in isolation to learn its renderers; nil: files
     /// without metadata stay `needsScan` (no plugin code runs at all).
     public let scanner: SandboxScanner?
+    /// Told the canonical path of each file just before it is loaded in a
+    /// sandboxed child — a scan of a file without metadata, or the one
+    /// trial load of a file before its first use — the slow step (a child
+    /// process per file), so a command can show progress. The library
+    /// itself never prints.
+    public var willScan: ((String) -> Void)?
 
     public enum ScanOutcome: Sendable, Hashable {
         case renderers([RendererInfo])
@@ -81,6 +87,7 @@ public final class PluginCatalog {
                 if !file.fromCache, file.canonicalPath != nil, file.state.readsFile { report.filesRead += 1 }
                 if case .needsScan = file.state, let scanner, let canonical = file.canonicalPath {
                     report.filesScanned += 1
+                    willScan?(canonical)
                     file = record(scanner.scan(canonical, allowInsecurePath: security.allowInsecure), for: file)
                 }
                 report.files.append(file)
@@ -98,6 +105,7 @@ public final class PluginCatalog {
         var file = examine(path, directory: directory, seen: &seen)
         if case .failed(let code, _) = file.state, code == .notAFile, file.canonicalPath == nil { return nil }
         if case .needsScan = file.state, let scanner, let canonical = file.canonicalPath {
+            willScan?(canonical)
             file = record(scanner.scan(canonical, allowInsecurePath: security.allowInsecure), for: file)
         }
         return file

@@ -191,9 +191,31 @@ public final class RegistryCache {
     }
 
     /// Deletes every registry cache file in `directory`.
-    public static func clear(directory: String) -> Int {
-        guard case .success(let entries) = SystemCalls.directoryEntries(directory) else { return 0 }
-        return entries.filter { $0.name.hasPrefix("registry-") && SystemCalls.removeFile(directory + "/" + $0.name) }.count
+    public static func clear(directory: String) -> ClearOutcome {
+        var outcome = ClearOutcome()
+        switch SystemCalls.directoryEntries(directory) {
+        case .failure(let error) where error.code == ENOENT:
+            return outcome  // no cache yet: nothing to clear
+        case .failure(let error):
+            outcome.failures.append("\(directory): \(error)")
+        case .success(let entries):
+            for entry in entries where entry.name.hasPrefix("registry-") {
+                let path = directory + "/" + entry.name
+                if SystemCalls.removeFile(path) {
+                    outcome.removed += 1
+                } else {
+                    outcome.failures.append("\(path): \(SystemError.current)")
+                }
+            }
+        }
+        return outcome
+    }
+
+    /// What `clear` did: the files removed, and each one (or the
+    /// directory) it could not remove, with why.
+    public struct ClearOutcome: Sendable {
+        public var removed = 0
+        public var failures: [String] = []
     }
 
     // MARK: - Format

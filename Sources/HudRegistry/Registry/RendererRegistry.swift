@@ -151,6 +151,7 @@ public final class RendererRegistry {
         for file in report.files {
             guard case .available(let renderers, let source) = file.state, let path = file.canonicalPath else { continue }
             if let scanner = catalog.scanner, catalog.cache?.record(for: path)?.trialLoaded != true {
+                catalog.willScan?(path)
                 if case .failed(let code, let reason) = scanner.scan(path, allowInsecurePath: security.allowInsecure) {
                     failures.append(.sandboxedLoadFailed(path: path, reasonCode: code, reason: reason))
                     catalog.cache?.markFailed(path: path, code: code, reason: reason)

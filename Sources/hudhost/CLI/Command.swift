@@ -5,6 +5,7 @@ import HudPresentation
 import HudScenes
 import HudConformance
 import HudUnsafe
+import HudRendererAPI
 
 /// One hudhost subcommand: declares its options, validates its input in
 /// `init` (a usage error, exit 2, before any work), then runs.
@@ -78,7 +79,7 @@ struct RegistryOptions {
                               in-process (trusted plugins only: benchmarks,
                               debugging); built-ins always run in-process
           --layout-timeout S  deadline of one out-of-process layout call in
-                              seconds (default 2)
+                              seconds (0 < S ≤ 3600, default 2)
         ENVIRONMENT
           HUD_ISOLATION       process or in-process, as --isolation (the flag wins)
           HUD_RENDERER_PATH   colon-separated absolute directories searched first
@@ -108,7 +109,7 @@ struct RegistryOptions {
         }
         var settings = RendererHostSettings()
         settings.allowInsecurePath = allowInsecure
-        if let seconds = try arguments.value("--layout-timeout", accepted: "a number of seconds above 0", { Double($0).flatMap { $0 > 0 && $0 <= 3600 ? $0 : nil } }) {
+        if let seconds = try arguments.seconds("--layout-timeout", atMost: 3600) {
             settings.layoutTimeoutSeconds = seconds
         }
         hostSettings = settings
@@ -140,7 +141,11 @@ struct RegistryOptions {
     func catalog() -> PluginCatalog {
         let searchPaths = SearchPaths.standard()
         let cache = useCache ? RegistryCache.defaultDirectory().map { RegistryCache(directory: $0, searchPath: searchPaths.directories) } : nil
-        return PluginCatalog(searchPaths: searchPaths, security: security, cache: cache)
+        let catalog = PluginCatalog(searchPaths: searchPaths, security: security, cache: cache)
+        if Output.showsProgress {
+            catalog.willScan = { path in Output.progress("loading \(path) in a sandboxed child to check it (once per change of the file)…") }
+        }
+        return catalog
     }
 
     /// The built-ins, then every usable plugin on the search path (known
@@ -203,6 +208,7 @@ struct EnvironmentOptions {
         let scheme = try arguments.value("--scheme", accepted: "dark or light") { HudColorScheme(rawValue: $0) } ?? .dark
         let appearance = try arguments.value("--appearance", accepted: "hudson or system") { HudPhoneAppShellAppearance(rawValue: $0) } ?? .hudson
         let textSize = try arguments.value("--text-size", accepted: TextSizeCategory.allCases.map(\.rawValue).joined(separator: ", "), TextSizeCategory.init(name:)) ?? .large
+        let title = try Self.title(arguments)
         var accessibility: HudEnvironment.AccessibilityOptions = []
         if arguments.flag("--reduce-transparency") { accessibility.insert(.reduceTransparency) }
         if arguments.flag("--increase-contrast") { accessibility.insert(.increaseContrast) }
@@ -210,7 +216,17 @@ struct EnvironmentOptions {
             device: device, orientation: orientation,
             layoutDirection: arguments.flag("--rtl") ? .rightToLeft : .leftToRight,
             colorScheme: scheme, appearance: appearance, textSize: textSize,
-            navigationTitle: arguments.value("--title") ?? defaultTitle, accessibility: accessibility)
+            navigationTitle: title ?? defaultTitle, accessibility: accessibility)
+    }
+
+    /// `--title`, within the ABI's limit for a navigation title.
+    private static func title(_ arguments: Arguments) throws(UsageError) -> String? {
+        guard let title = arguments.value("--title") else { return nil }
+        let limit = Int(HUD_MAX_TITLE_BYTES)
+        guard title.utf8.count <= limit else {
+            throw UsageError("--title is \(title.utf8.count) bytes of UTF-8; a navigation title is at most \(limit) bytes (HUD_MAX_TITLE_BYTES)")
+        }
+        return title
     }
 
     /// The device as JSON.

@@ -53,9 +53,9 @@ struct HelpDocument {
                 usage.append(String(line.dropFirst("USAGE:".count)).trimmingSpaces)
                 continue
             }
-            if Self.isHeading(line) {
+            if let (title, remark) = Self.heading(line) {
                 inUsage = false
-                sections.append(Section(title: line, lines: [], entries: []))
+                sections.append(Section(title: title, lines: remark.map { [$0, ""] } ?? [], entries: []))
                 continue
             }
             if inUsage {
@@ -78,10 +78,19 @@ struct HelpDocument {
         }
     }
 
-    /// A heading: upper-case words alone on an unindented line.
-    private static func isHeading(_ line: String) -> Bool {
-        guard let first = line.first, first.isUppercase else { return false }
-        return line.allSatisfy { $0.isUppercase || $0 == " " } && line.count >= 4
+    /// A heading: upper-case words alone on an unindented line, perhaps
+    /// followed by a remark in parentheses (`EXIT CODES (the same for
+    /// every command)`), returned separately.
+    private static func heading(_ line: String) -> (title: String, remark: String?)? {
+        guard let first = line.first, first.isUppercase else { return nil }
+        var title = line
+        var remark: String?
+        if let open = line.firstRange(of: " ("), line.hasSuffix(")") {
+            title = String(line[..<open.lowerBound])
+            remark = String(line[open.upperBound...].dropLast())
+        }
+        guard title.count >= 4, title.allSatisfy({ $0.isUppercase || $0 == " " }) else { return nil }
+        return (title, remark.map { $0.prefix(1).uppercased() + $0.dropFirst() + "." })
     }
 
     /// Option entries: a line starting with `-` (after the section's

@@ -15,8 +15,38 @@ enum Output {
     /// with `write(2)`, never through stdio buffers, so every line is out
     /// as soon as it is printed: nothing is lost when plugin code crashes.
     static func configure() {
+        occupyClosedStandardDescriptors()
         let descriptor = protectStdout()
         stdout.store(descriptor, ordering: .releasing)
+    }
+
+    /// A standard descriptor closed at start (`hudhost list >&-`) would be
+    /// the number the next `open` returns: a plugin file, the registry
+    /// cache, an SVG, and hudhost's output would go into it. Each closed
+    /// one is opened on /dev/null instead; a closed stdout is remembered,
+    /// so the first write to it fails as writing to a closed descriptor
+    /// does (EBADF) rather than vanishing into /dev/null.
+    private static func occupyClosedStandardDescriptors() {
+        for fd: Int32 in [0, 1, 2] where !SystemCalls.isOpen(fd) {
+            _ = SystemCalls.openNullDevice(as: fd)
+            if fd == 1 { stdoutWasClosed.store(true, ordering: .releasing) }
+        }
+    }
+
+    private static let stdoutWasClosed = Atomic<Bool>(false)
+
+    /// The first failed write to stdout (ENOSPC on /dev/full or a full
+    /// disk, EBADF on a closed descriptor, EIO...). After one, nothing more
+    /// is written there; `finish` turns it into an error and exit 1.
+    private static let stdoutFailure = Mutex<SystemError?>(nil)
+
+    /// The command's status, unless a write to stdout failed: then the
+    /// reason goes to stderr and a success becomes a failure (exit 1); a
+    /// command that had already failed keeps its own code.
+    static func finish(_ status: ExitCode) -> ExitCode {
+        guard let failure = stdoutFailure.withLock({ $0 }) else { return status }
+        error("hudhost: error: could not write to standard output: \(failure)")
+        return status == .ok ? .failure : status
     }
 
     /// hudhost's own stdout: descriptor 1, or once `protectStdout` has run a
@@ -48,7 +78,32 @@ enum Output {
             capture.withLock { $0?.stdout += text }
             return
         }
-        SystemCalls.writeAll(stdout.load(ordering: .acquiring), text)
+        stdoutFailure.withLock { failure in
+            guard failure == nil else { return }
+            if stdoutWasClosed.load(ordering: .acquiring) {
+                failure = SystemError(code: EBADF)
+            } else if case .failure(let error) = SystemCalls.write(stdout.load(ordering: .acquiring), text) {
+                failure = error
+            }
+        }
+    }
+
+    /// True when hudhost's own stdout (the descriptor `out` writes to) is a
+    /// terminal. Not `isatty(1)`: descriptor 1 points at stderr while
+    /// plugin code may run (see `protectStdout`).
+    static var standardOutputIsTerminal: Bool {
+        !stdoutWasClosed.load(ordering: .acquiring) && SystemCalls.isTerminal(stdout.load(ordering: .acquiring))
+    }
+
+    /// True when progress lines may go to stderr: it is a terminal, and
+    /// this is not a sandboxed child whose output is captured.
+    static var showsProgress: Bool {
+        !capture.withLock({ $0 != nil }) && SystemCalls.isTerminal(2)
+    }
+
+    /// A progress line on stderr, only when `showsProgress`.
+    static func progress(_ text: String) {
+        if showsProgress { error(text) }
     }
 
     static func line(_ text: String = "") {
@@ -84,15 +139,6 @@ enum Output {
         SandboxLimits.writeFrame(JSONValue.object([
             ("stdout", .string(captured.stdout)), ("stderr", .string(captured.stderr)), ("exit", .number(Double(status.rawValue))),
         ]).serialized(pretty: false), to: SandboxProcess.resultDescriptor)
-    }
-
-    /// Reads a whole file, or nil with the reason.
-    static func readFile(_ path: String, limit: Int = 16 << 20) -> Result<[UInt8], FileError> {
-        switch SystemCalls.readFile(path, limit: limit) {
-        case .success(let bytes): return .success(bytes)
-        case .failure(let error) where error.code == EFBIG: return .failure(FileError(path: path, reason: "larger than \(limit) bytes"))
-        case .failure(let error): return .failure(FileError(path: path, reason: error.description))
-        }
     }
 
     /// Writes `text` to `path` (replacing it), or returns why not.

@@ -30,6 +30,9 @@ struct CacheCommand: Command {
           hudhost cache --clear
 
         \(exitCodeHelp)
+          For cache: 1 there is no cache directory (neither XDG_CACHE_HOME nor
+          HOME is set, or the process is elevated), or --clear could not
+          remove a cache file.
         """
 
     let clear: Bool
@@ -50,9 +53,11 @@ struct CacheCommand: Command {
             return .failure
         }
         if clear {
-            let removed = RegistryCache.clear(directory: directory)
-            Output.line("removed \(removed) cache file\(removed == 1 ? "" : "s") from \(directory)")
-            return .ok
+            let outcome = RegistryCache.clear(directory: directory)
+            Output.line("removed \(outcome.removed) cache file\(outcome.removed == 1 ? "" : "s") from \(directory)")
+            // A record left behind would keep a failed plugin skipped: say so, exit 1.
+            for failure in outcome.failures { Output.error("hudhost cache: error: cannot remove \(failure)") }
+            return outcome.failures.isEmpty ? .ok : .failure
         }
         let cache = RegistryCache(directory: directory, searchPath: SearchPaths.standard().directories)
         if pathOnly {

@@ -68,7 +68,7 @@ struct ManCommand: Command {
     func run() -> ExitCode {
         if let error = Output.makeDirectory(directory) {
             Output.error("hudhost _man: error: \(error)")
-            return .loadFailure
+            return .unusableTarget
         }
         let commands = HudHost.documentedCommands
         var pages = [("hudhost.1", ManPage.tool(commands: commands, version: HudHost.version))]
@@ -76,7 +76,7 @@ struct ManCommand: Command {
         for (name, page) in pages {
             if let error = Output.writeFile(directory + "/" + name, page) {
                 Output.error("hudhost _man: error: \(error)")
-                return .loadFailure
+                return .unusableTarget
             }
         }
         Output.line("wrote \(pages.count) man pages to \(directory)")

@@ -25,7 +25,10 @@ struct DemoCommand: Command {
         style shows up with no code change. The demo shows the shell in the
         terminal, long-presses the center, picks each style in turn, and writes
         one SVG per step to DIR (default ./hudhost-demo), named at the end.
-        A renderer that fails is reported and skipped; the demo goes on.
+        A style that cannot be shown (its renderer fails, or its mode does not
+        switch to it) is named on stderr with the reason, the demo goes on,
+        and it exits 1; styles filtered out or plugins that failed to load are
+        noted on stderr.
 
         OPTIONS
           --out DIR           where to write the SVGs (created if missing)
@@ -61,99 +64,146 @@ struct DemoCommand: Command {
     }
 
     func run() -> ExitCode {
+        // The output directory first, before any plugin code runs (exit 3).
+        if let outDirectory, let error = Output.prepareDirectory(outDirectory) {
+            CommandFailure.unwritableOutput(error).report()
+            return .unusableTarget
+        }
         let (registry, explicit, _) = registryOptions.makeRegistry()
         if !explicit.isEmpty {
             explicit.forEach(report)
-            return .loadFailure
+            return .unusableTarget
         }
-        if let outDirectory, let error = Output.makeDirectory(outDirectory) {
-            Output.error("hudhost demo: \(error)")
-            return .usage
+        // Styles that are not registered are not in the picker: say so, so
+        // none goes missing without a word.
+        for (id, reason) in registry.filtered {
+            Output.error("hudhost demo: note: style '\(id)' is not shown: \(reason)")
+        }
+        let unloaded = registry.failures.count
+        if unloaded > 0 {
+            Output.error("hudhost demo: note: \(unloaded) plugin load failure\(unloaded == 1 ? "" : "s") on the search path; the styles involved are not shown (`hudhost list --failed`)")
         }
         let environment = environmentOptions.environment
-        let shell = DemoComplications.makeShell(registry: registry, environment: environment, appearance: environment.appearance)
+        let shell = DemoComplications.makeShell(registry: registry, environment: environment, appearance: environment.appearance,
+                                                background: environment.chromePalette.bg)
         let renderers = registry.renderers
-        Output.line("Hudson HUD demo on \(environmentOptions.device.id) (\(environment.layoutDirection.rawValue)): \(renderers.count) renderers — \(renderers.map(\.id).joined(separator: ", "))")
+        let stepCount = 1 + 2 * renderers.count
+        Output.line("Hudson HUD demo · \(environmentOptions.device.id) \(environmentOptions.orientation.rawValue), \(environment.layoutDirection.rawValue), \(environment.appearance.rawValue) appearance")
+        Output.line("\(renderers.count) style\(renderers.count == 1 ? "" : "s"), one long-press mode each: "
+            + renderers.map { "\(DemoComplications.modeID(for: $0.id)) (\($0.name))" }.joined(separator: ", "))
         var written: [String] = []
-        var failed: [String] = []
+        var failed: [(id: String, reason: String)] = []
         var stepNumber = 0
+        var writeFailure: CommandFailure?
 
-        func show(_ caption: String) -> Bool {
+        /// Draws the current layout as the next step; the error if the
+        /// style in use failed (the shell's fallback frame is not shown).
+        func show(_ caption: String) -> RegistryError? {
+            let layout: HudLayout
             do throws(RegistryError) {
-                let layout = try shell.layout()
-                // Its renderer host failed and the shell drew a built-in: this
-                // style failed; the demo goes on with the next.
+                layout = try shell.layout()
                 if let failure = shell.rendererFailure { throw failure }
-                let effective = shell.environment
-                if !quiet {
-                    Output.line()
-                    Output.line("— \(caption)")
-                    Output.out(AsciiPresenter(columns: columns).render(layout, environment: effective))
-                }
-                if let outDirectory {
-                    let name = String(format2(stepNumber)) + "-" + fileSafe(caption) + ".svg"
-                    let svg = SvgPresenter().render(layout, environment: effective, device: environmentOptions.device,
-                                                    background: shell.background, caption: caption)
-                    if let error = Output.writeFile(outDirectory + "/" + name, svg) {
-                        Output.error("hudhost demo: \(error)")
-                        return false
-                    }
-                    written.append(name)
-                }
-                stepNumber += 1
-                return true
             } catch {
-                report(error)
-                return false
+                return error
             }
+            let effective = shell.environment
+            let name = format2(stepNumber) + "-" + fileSafe(caption) + ".svg"
+            stepNumber += 1
+            if !quiet {
+                Output.line()
+                Output.line(heading("\(stepNumber)/\(stepCount)  \(caption)"))
+                Output.out(AsciiPresenter(columns: columns).render(layout, environment: effective))
+            }
+            guard let outDirectory, writeFailure == nil else { return nil }
+            let svg = SvgPresenter().render(layout, environment: effective, device: environmentOptions.device,
+                                            background: shell.background, caption: caption)
+            if let error = Output.writeFile(outDirectory + "/" + name, svg) {
+                writeFailure = .unwritableOutput(error)
+            } else {
+                written.append(name)
+                if !quiet { Output.line("  → \(name)") }
+            }
+            return nil
         }
 
-        func play(_ script: String) -> Bool {
+        /// Plays `script`; the reason when it could not.
+        func play(_ script: String) -> String? {
             do {
                 let steps = try EventScriptRunner(shell: shell).run(EventScript(parsing: script))
                 for step in steps {
                     Output.line("▸ \(step.step.text): " + step.events.map(\.description).joined(separator: ", "))
                 }
-                return true
+                return nil
             } catch {
-                Output.error("hudhost demo: \(error)")
-                return false
+                return "\(error)"
             }
         }
 
-        _ = show("\(shell.complicationsStyle) — start")
+        /// The style `id` could not be shown: said on stderr with why, and
+        /// the demo goes on from the tray.
+        func skip(_ id: String, _ reason: String) {
+            Output.error("hudhost demo: style '\(id)' cannot be shown: \(reason); going on with the next style")
+            failed.append((id, reason))
+            shell.complicationsStyle = .tray
+        }
+
+        if let error = show("\(shell.complicationsStyle) — start") {
+            skip(shell.complicationsStyle.rendererID, error.description)
+        }
         for info in renderers {
+            guard writeFailure == nil else { break }
             let mode = DemoComplications.modeID(for: info.id)
             let from = shell.complicationsStyle
-            guard play("longpress center"), show("\(from) — center modes revealed") else {
-                failed.append(info.id)
-                shell.complicationsStyle = .tray
+            if let reason = play("longpress center") {
+                skip(info.id, "long-pressing the center in \(from) failed: \(reason)")
                 continue
+            }
+            if let error = show("\(from) — center modes revealed") {
+                // The style showing the picker failed, not the one to pick.
+                skip(from.rendererID, error.description)
+                if from.rendererID == info.id { continue }
+                if let reason = play("longpress center") {
+                    skip(info.id, "long-pressing the center in tray failed: \(reason)")
+                    continue
+                }
             }
             if (try? shell.layout().nodes.contains { $0.kind == .modeItem }) != true {
                 // A renderer is free not to draw a picker; switch the way an
                 // accessibility action would, and say so.
-                Output.line("▸ \(from) shows no mode picker; selecting '\(mode)' through the shell")
+                Output.line("▸ \(shell.complicationsStyle) shows no mode picker; selecting '\(mode)' through the shell")
                 shell.perform(.style(HudPhoneComplicationsStyle(name: info.id)))
                 _ = shell.takePendingEvents()
-            } else if !play("tap mode:\(mode)") {
-                failed.append(info.id)
-                shell.complicationsStyle = .tray
+            } else if let reason = play("tap mode:\(mode)") {
+                skip(info.id, "tapping its mode '\(mode)' failed: \(reason)")
                 continue
             }
-            guard shell.complicationsStyle.rendererID == info.id, show(info.id) else {
-                Output.error("hudhost demo: switching to '\(info.id)' failed; going on with the next style")
-                failed.append(info.id)
-                shell.complicationsStyle = .tray
+            guard shell.complicationsStyle.rendererID == info.id else {
+                skip(info.id, "its mode '\(mode)' did not switch to it (the style is \(shell.complicationsStyle))")
                 continue
+            }
+            if let error = show(info.id) {
+                skip(info.id, error.description)
             }
         }
+        if let writeFailure {
+            writeFailure.report()
+            return writeFailure.exit
+        }
         Output.line()
-        Output.line("Shown \(renderers.count - failed.count) of \(renderers.count) styles\(failed.isEmpty ? "" : "; failed: " + failed.joined(separator: ", ")).")
+        let failedIDs = failed.map(\.id)
+        var shownCount = 0
+        for info in renderers where !failedIDs.contains(info.id) { shownCount += 1 }
+        Output.line("Shown \(shownCount) of \(renderers.count) styles\(failed.isEmpty ? "" : "; failed: " + failedIDs.joined(separator: ", ")).")
         if let outDirectory {
             Output.line("Wrote \(written.count) SVG files to \(outDirectory)")
         }
         return failed.isEmpty ? .ok : .failure
+    }
+
+    /// `── 2/7  tray — center modes revealed ───…` as wide as the pictures.
+    private func heading(_ title: String) -> String {
+        let text = "── " + title + " "
+        return text + String(repeating: "─", count: max(3, columns - text.count))
     }
 
     private func format2(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }

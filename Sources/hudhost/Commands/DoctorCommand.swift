@@ -7,7 +7,7 @@ import HudPresentation
 struct DoctorCommand: Command {
     static let name = "doctor"
     static let summary = "Check this machine: search paths, cache, libffi, and each sandbox layer"
-    static let options: [Arguments.Option] = [.flag("--json"), .flag("--help")]
+    static let options: [Arguments.Option] = [.flag("--json"), .flag("--help")] + ColorOptions.options
     static let help = """
         USAGE: hudhost doctor [--json]
 
@@ -25,22 +25,25 @@ struct DoctorCommand: Command {
                               {"schemaVersion", "searchPath", "refusedPaths", "cache",
                                "libffi", "helper", "isolation": {"layers": [{"name",
                                "active", "detail"}], "complete"}}
+        \(ColorOptions.help)
 
         EXAMPLES
           hudhost doctor
           HUD_REQUIRE_SANDBOX=1 hudhost doctor   # exit 1 unless every layer is active
 
-        EXIT CODES
-          0  checked (a layer may be missing; see "complete")
-          1  HUD_REQUIRE_SANDBOX=1 and a layer is missing, or no helper, or libffi fails
-          2  usage error
+        \(exitCodeHelp)
+          For doctor: 0 checked (a layer may be missing; see "complete"); 1
+          HUD_REQUIRE_SANDBOX=1 and a layer is missing, or no helper, or libffi
+          fails. doctor names no target, so it never exits 3.
         """
 
     let json: Bool
+    let color: ColorOptions
 
     init(_ arguments: Arguments) throws(UsageError) {
         guard arguments.positionals.isEmpty else { throw UsageError("doctor takes no arguments") }
         json = arguments.flag("--json")
+        color = try ColorOptions(arguments)
     }
 
     func run() -> ExitCode {
@@ -81,7 +84,11 @@ struct DoctorCommand: Command {
             Output.line("libffi\n  \(Self.detail(libffi))")
             Output.line("Sandbox helper\n  \((try? helper.get()) ?? "not found")")
             Output.line("Isolation layers")
-            for layer in layers { Output.line("  \(layer.active ? "active " : "MISSING") \(layer.name): \(layer.detail)") }
+            let colored = color.forStandardOutput
+            for layer in layers {
+                let state = layer.active ? ColorOptions.paint("active ", "32", colored) : ColorOptions.paint("MISSING", "1;31", colored)
+                Output.line("  \(state) \(layer.name): \(layer.detail)")
+            }
             Output.line(complete ? "All layers are active." : "Some layers are missing: plugin code runs with the rest (HUD_REQUIRE_SANDBOX=1 refuses instead).")
         }
         return healthy ? .ok : .failure

@@ -25,7 +25,8 @@ struct ListCommand: Command {
         limits) and the outcome cached until the file changes. Files that
         failed, were refused (unsafe permissions) or are duplicates are listed
         with the reason. Failures on the search path do not change the exit
-        code; a --plugin file that cannot be read does (exit 3).
+        code; a --plugin file that cannot be used does (exit 3, also said on
+        stderr).
 
         OPTIONS
           --json              machine-readable output (schemaVersion 1)
@@ -99,12 +100,20 @@ struct ListCommand: Command {
         for path in registryOptions.plugins {
             guard let file = Self.examineExplicit(path, security: registryOptions.security) else {
                 failures.append(Failure(code: .notAFile, path: path, rendererID: nil, message: "\(path): no such file"))
-                exit = .loadFailure
+                Output.error("hudhost list: error: --plugin \(path): no such file")
+                exit = .unusableTarget
                 continue
             }
-            if case .failed = file.state { exit = .loadFailure }
-            if case .refused = file.state { exit = .loadFailure }
+            let before = failures.count
             add(file, to: &rows, failures: &failures)
+            switch file.state {
+            case .failed, .refused, .needsScan:
+                // A file the user named that cannot be used: exit 3, and said on stderr too.
+                exit = .unusableTarget
+                for failure in failures[before...] { Output.error("hudhost list: error: --plugin \(path): \(failure.message)") }
+            case .available, .duplicate:
+                break
+            }
         }
         for index in rows.indices where rows[index].excluded == nil {
             rows[index].excluded = filters.exclusion(for: rows[index].id)

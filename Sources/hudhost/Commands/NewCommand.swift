@@ -108,7 +108,7 @@ struct NewCommand: Command {
         }
         if let problem = Self.unusableDirectory(directory) {
             Output.error("hudhost new: error: cannot create the project in \(directory): \(problem)")
-            return .loadFailure
+            return .unusableTarget
         }
         let ident = Self.identifier(from: id)
         let substitutions = [("@ID@", id), ("@NAME@", displayName), ("@IDENT@", ident), ("@LIB@", ident), ("@HUD_HEADER@", sdk.header)]
@@ -119,7 +119,7 @@ struct NewCommand: Command {
         case "c":
             files.append(("sdk/hud-renderer.pc", sdk.pkgConfig(version: SdkCommand.abiVersion)))
         case "rust":
-            switch Output.readFile(sdk.rustBindings) {
+            switch Output.readRegularFile(sdk.rustBindings) {
             case .success(let bytes): files.append(("src/hud_renderer.rs", String(decoding: bytes, as: UTF8.self)))
             case .failure(let error):
                 Output.error("hudhost new: error: the SDK's Rust bindings are missing: \(error)")
@@ -131,7 +131,7 @@ struct NewCommand: Command {
             let target = directory + "/" + path
             if let error = Output.makeDirectory(PathNames.parent(target)) ?? Output.writeFile(target, contents) {
                 Output.error("hudhost new: error: \(error)")
-                return .loadFailure
+                return .unusableTarget
             }
         }
         let (build, library) = switch language {

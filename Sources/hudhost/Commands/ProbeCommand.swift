@@ -74,15 +74,13 @@ struct ProbeCommand: Command {
             // namespaces; then every sandbox layer; then the plugin.
             Output.redirect {
                 if isPath, let refusal = registryOptions.security.refusal(for: Output.absolute(target)) {
-                    emitFailure(refusal)
-                    return .loadFailure
+                    return emitFailure(CommandFailure(refusal))
                 }
                 let plugin = isPath ? ((try? RendererRegistry.resolve(Output.absolute(target)).path) ?? Output.absolute(target)) : nil
                 let layers = SandboxLayers.apply(.digest, cpuSeconds: 20, addressSpaceBytes: 8 << 30, pluginFile: plugin)
                 if SandboxLayers.required, let missing = layers.first(where: { !$0.active }) {
-                    emitFailure(.sandboxedLoadFailed(path: target, reasonCode: .sandboxIncomplete,
-                                                     reason: "HUD_REQUIRE_SANDBOX=1 but the \(missing.name) layer is \(missing.detail); the plugin was not loaded"))
-                    return .loadFailure
+                    return emitFailure(CommandFailure(.sandboxedLoadFailed(path: target, reasonCode: .sandboxIncomplete,
+                                                                           reason: "HUD_REQUIRE_SANDBOX=1 but the \(missing.name) layer is \(missing.detail); the plugin was not loaded")))
                 }
                 return probe(pathsChecked: true)
             }
@@ -98,7 +96,7 @@ struct ProbeCommand: Command {
         let arguments = Array(CommandLine.arguments.dropFirst()) + ["--sandbox-child"]
         guard let executable = SandboxProcess.ownExecutable else {
             Output.error("hudhost: error: cannot find this executable (/proc/self/exe) to start the sandbox; use --in-process")
-            return .usage
+            return .failure
         }
         let outcome = SandboxProcess.run(executable: executable, arguments: arguments,
                                          timeoutSeconds: SandboxScanner.defaultTimeoutSeconds * 2) { lines.append($0); return false }
@@ -111,15 +109,7 @@ struct ProbeCommand: Command {
         }
         let message = "\(target): probing the plugin in a sandboxed child failed: the child \(outcome.termination)"
             + (outcome.stdoutBytes > 0 ? "; the plugin printed \(outcome.stdoutBytes) bytes to stdout" : "")
-        if json {
-            Output.out(JSONValue.object([
-                ("schemaVersion", .number(Double(LayoutJSON.schemaVersion))),
-                ("target", .string(target)),
-                ("error", .object([("code", .string(Self.code(outcome.termination))), ("path", .string(target)), ("rendererId", .null), ("message", .string(message))])),
-            ]).serialized())
-        }
-        Output.error("hudhost: error: \(message)")
-        return .loadFailure
+        return emitFailure(CommandFailure(code: Self.code(outcome.termination), path: target, message: message, exit: .unusableTarget))
     }
 
     static func code(_ termination: SandboxProcess.Termination) -> String {
@@ -144,15 +134,17 @@ struct ProbeCommand: Command {
                 renderers = try registry.load(path: target)
                 failures = registry.failures
             } catch {
-                emitFailure(error)
-                return .loadFailure
+                return emitFailure(CommandFailure(error))
             }
         } else {
             let made = registryOptions.makeRegistry()
             registry = made.registry
+            if let first = made.explicitFailures.first {
+                made.explicitFailures.dropFirst().forEach(report)
+                return emitFailure(CommandFailure(first))
+            }
             guard let info = registry.info(id: target) else {
-                emitFailure(.unknownRenderer(id: target, known: registry.renderers.map(\.id)))
-                return .failure
+                return emitFailure(RendererLookup(id: target, registry: registry, report: made.catalog).failure)
             }
             renderers = [info]
         }
@@ -168,11 +160,9 @@ struct ProbeCommand: Command {
                     }))
                 }
             } catch {
-                emitFailure(error)
-                return .failure
+                return emitFailure(CommandFailure(error))
             }
         }
-        let sampleFailed = samples.contains { if case .failure = $0.1 { true } else { false } }
         // As registered now: a renderer host fills in what its metadata
         // section does not carry (the description) once it has started.
         let shown = renderers.map { registry.info(id: $0.id) ?? $0 }
@@ -219,17 +209,22 @@ struct ProbeCommand: Command {
             }
             for failure in failures { Output.line("failure: [\(failure.code)] \(failure)") }
         }
-        return sampleFailed || !failures.isEmpty ? .failure : .ok
+        // A file none of whose renderers registered cannot be used (3); a
+        // sample that failed, or some renderers of the file, is a failure (1),
+        // unless the renderer could not even be loaded for it.
+        if renderers.isEmpty, !failures.isEmpty { return .unusableTarget }
+        let sampleCodes = samples.compactMap { sample -> ExitCode? in
+            if case .failure(let error) = sample.1 { ExitCode(error) } else { nil }
+        }
+        if sampleCodes.contains(.unusableTarget) { return .unusableTarget }
+        return !sampleCodes.isEmpty || !failures.isEmpty ? .failure : .ok
     }
 
-    private func emitFailure(_ error: RegistryError) {
-        if json {
-            Output.out(JSONValue.object([
-                ("schemaVersion", .number(Double(LayoutJSON.schemaVersion))),
-                ("target", .string(target)),
-                ("error", LayoutJSON.error(error)),
-            ]).serialized())
-        }
-        report(error)
+    /// Reports `failure` (with --json as `{schemaVersion, target, error}`)
+    /// and returns its exit code.
+    private func emitFailure(_ failure: CommandFailure) -> ExitCode {
+        if json { Output.out(failure.document([("target", .string(target))])) }
+        failure.report()
+        return failure.exit
     }
 }

@@ -38,15 +38,35 @@ struct RenderCommand: Command {
                               released (created, live, calls caught)
           --scene FILE        a JSON scene (Docs/SCENES.md) instead of the demo set
           --reveal POSITION   show POSITION's long-press modes revealed
-                              (topLeft, topRight, bottomLeft, bottomRight, center)
+                              (topLeft, topRight, bottomLeft, bottomRight, center;
+                              a slot without modes is a usage error)
           --events SCRIPT     pointer events to play, ';'-separated (Docs/EVENTS.md):
                               tap|longpress|press|move T, release [T], wait SECONDS,
                               T = a position, slot:/secondary:<position>, mode:<id>
-                              or x,y; append @SECONDS for an explicit time
+                              or x,y (points on the chosen screen); append
+                              @SECONDS for an explicit time
           --long-press S      long-press threshold in seconds (default 0.45)
           --columns N         width of the ascii picture in characters (default 48)
         \(EnvironmentOptions.help)
         \(RegistryOptions.help)
+
+        THE ASCII PICTURE
+          +---+ |             the screen's edge
+          ·······             the navigation bar's bottom edge, and the bottom
+                              safe-area edge
+          Home                the navigation title, centered in the bar
+          (TL) (TR) (BL) (BR) (C)
+                              a slot by position (topLeft, topRight, bottomLeft,
+                              bottomRight, center; the leading corners are on
+                              the right in RTL); (*C*) while pressed; (?) a slot
+                              with no position
+          S  s                a secondary chip: S has an action, s is a badge
+          ╭──╮ │ ╰──╯         a container: the tray, a mode picker's card
+          [Tray] [Scat…]      a mode item, by label, cut with … to its width
+          Below the picture, one line per node in emission order: position
+          (-- for none), kind, icon, "label", frame and hit region (x,y w×h in
+          pt), placement, material, fill; then the content insets and the
+          hidden positions.
 
         EXAMPLES
           hudhost render --style tray --format ascii
@@ -67,7 +87,7 @@ struct RenderCommand: Command {
     let outPath: String?
     let hitRegions: Bool
     let stats: Bool
-    let scene: SceneFile?
+    let scenePath: String?
     let reveal: Position?
     let columns: Int
     let script: EventScript?
@@ -84,12 +104,8 @@ struct RenderCommand: Command {
         stats = arguments.flag("--stats")
         reveal = try arguments.value("--reveal", accepted: "topLeft, topRight, bottomLeft, bottomRight or center", Position.init(name:))
         columns = try arguments.value("--columns", accepted: "a whole number from 20 to 400") { Int($0).flatMap { (20...400).contains($0) ? $0 : nil } } ?? 48
-        longPress = try arguments.value("--long-press", accepted: "seconds between 0.05 and 10") { Double($0).flatMap { (0.05...10).contains($0) ? $0 : nil } }
-        if let path = arguments.value("--scene") {
-            scene = try SceneLoader.load(path)
-        } else {
-            scene = nil
-        }
+        longPress = try arguments.seconds("--long-press", atLeast: 0.05, atMost: 10)
+        scenePath = arguments.value("--scene")
         if let source = arguments.value("--events") {
             do {
                 script = try EventScript(parsing: source)
@@ -101,6 +117,14 @@ struct RenderCommand: Command {
         }
         environmentOptions = try EnvironmentOptions(arguments, defaultTitle: nil)
         style = arguments.value("--style").map(HudPhoneComplicationsStyle.init(name:))
+        if let script { try Self.checkPoints(script, environmentOptions) }
+    }
+
+    /// Every `x,y` point of the script lies on the chosen screen.
+    static func checkPoints(_ script: EventScript, _ options: EnvironmentOptions) throws(UsageError) {
+        let size = options.environment.screenSize
+        guard let off = script.points(outside: size.width, size.height).first else { return }
+        throw UsageError("--events: event \(off.index + 1) '\(off.step.text)': the point (\(AsciiPresenter.number(off.x)), \(AsciiPresenter.number(off.y))) is off the screen; \(options.device.id) in \(options.orientation.rawValue) is \(AsciiPresenter.number(size.width))×\(AsciiPresenter.number(size.height)) pt (x 0…\(AsciiPresenter.number(size.width)), y 0…\(AsciiPresenter.number(size.height)))")
     }
 
     func run() -> ExitCode {
@@ -116,31 +140,56 @@ struct RenderCommand: Command {
     }
 
     /// Writes `text` to --out or stdout.
-    private func emit(_ text: String) -> Bool {
+    private func emit(_ text: String) -> CommandFailure? {
         guard let outPath else {
             Output.out(text)
-            return true
+            return nil
         }
-        if let error = Output.writeFile(outPath, text) {
-            Output.error("hudhost render: \(error)")
-            return false
-        }
-        return true
+        return Output.writeFile(outPath, text).map(CommandFailure.unwritableOutput)
+    }
+
+    /// Reports `failure` (as a JSON document too with --json) and returns its exit code.
+    private func fail(_ failure: CommandFailure) -> ExitCode {
+        if json { Output.out(failure.document()) }
+        failure.report()
+        return failure.exit
     }
 
     private func draw() -> ExitCode {
-        let (registry, explicit, _) = registryOptions.makeRegistry()
-        if !explicit.isEmpty {
-            if json { Output.out(errorDocument(explicit[0])) }
+        // The targets first, before any plugin code runs: the scene, the
+        // output file, the plugins, the style (exit 3 for each).
+        var scene: SceneFile?
+        if let scenePath {
+            switch SceneLoader.load(scenePath) {
+            case .success(let loaded): scene = loaded
+            case .failure(let failure): return fail(failure)
+            }
+        }
+        if let outPath, let problem = Output.writeProblem(file: outPath) {
+            return fail(.unwritableOutput(problem))
+        }
+        let (registry, explicit, catalog) = registryOptions.makeRegistry()
+        if let first = explicit.first {
+            if json { Output.out(CommandFailure(first).document()) }
             explicit.forEach(report)
-            return .loadFailure
+            return .unusableTarget
+        }
+        let chosen = style ?? scene?.style ?? .tray
+        if registry.info(id: chosen.rendererID) == nil {
+            return fail(RendererLookup(id: chosen.rendererID, registry: registry, report: catalog).failure)
         }
         var environment = environmentOptions.environment
         let shell: HudPhoneAppShell
+        // The page behind the chrome follows the chrome's palette: with
+        // `--appearance system --scheme light` a light background, as the
+        // seed asks of scheme-adaptive content under `.system`.
+        let background = environment.chromePalette.bg
         if let scene {
-            shell = scene.makeShell(style: style, registry: registry, environment: environment, appearance: environment.appearance)
+            shell = scene.makeShell(style: style, registry: registry, environment: environment, appearance: environment.appearance,
+                                    background: background)
         } else {
-            shell = DemoComplications.makeShell(style: style ?? .tray, registry: registry, environment: environment, appearance: environment.appearance)
+            shell = DemoComplications.makeShell(style: chosen, registry: registry, environment: environment, appearance: environment.appearance,
+                                                background: background)
         }
         if let title = environment.navigationTitle {
             shell.updateTop { $0.title = title }
@@ -148,16 +197,21 @@ struct RenderCommand: Command {
         if let longPress { shell.longPressThreshold = longPress }
         var steps: [EventScriptRunner.StepResult] = []
         do throws(RegistryError) {
-            if let reveal { try shell.reveal(reveal) }
+            if let reveal {
+                let modes = try shell.modeIDs(at: reveal)
+                guard !modes.isEmpty else {
+                    UsageError(Self.noModes(reveal, shell: shell)).report(command: Self.name, json: json)
+                    return .usage
+                }
+                try shell.reveal(reveal)
+            }
             if let script {
                 do {
                     steps = try EventScriptRunner(shell: shell).run(script)
                 } catch .registry(let error) {
                     throw error
                 } catch {
-                    if json { Output.out(errorDocument(code: "event-target", message: error.description)) }
-                    Output.error("hudhost render: --events \(error)")
-                    return .failure
+                    return fail(CommandFailure(code: "event-target", message: "--events \(error)", exit: .failure))
                 }
             }
             let layout = try shell.layout()
@@ -166,6 +220,7 @@ struct RenderCommand: Command {
             if let failure = shell.rendererFailure { throw failure }
             environment = shell.environment
             let info = registry.info(id: shell.complicationsStyle.rendererID)
+            let problem: CommandFailure?
             if json {
                 var members: [(String, JSONValue)] = [
                     ("schemaVersion", .number(Double(LayoutJSON.schemaVersion))),
@@ -176,13 +231,13 @@ struct RenderCommand: Command {
                 ]
                 if script != nil { members.append(("events", .array(steps.map(SceneLoader.stepJSON)))) }
                 members.append(("layout", LayoutJSON.layout(layout)))
-                guard emit(JSONValue.object(members).serialized()) else { return .failure }
+                problem = emit(JSONValue.object(members).serialized())
             } else if svg {
                 let caption = "\(shell.complicationsStyle) · \(environmentOptions.device.id) · \(environment.layoutDirection.rawValue)"
                 let picture = SvgPresenter(showHitRegions: hitRegions).render(
                     layout, environment: environment, device: environmentOptions.device, background: shell.background, caption: caption)
-                guard emit(picture) else { return .failure }
-                if let outPath { Output.error("wrote \(outPath)") }
+                problem = emit(picture)
+                if problem == nil, let outPath { Output.error("wrote \(outPath)") }
             } else {
                 for step in steps {
                     Output.line("▸ \(step.step.text): " + (step.events.isEmpty ? "nothing happened" : step.events.map(\.description).joined(separator: ", ")))
@@ -190,44 +245,46 @@ struct RenderCommand: Command {
                 if !steps.isEmpty { Output.line() }
                 let presenter = AsciiPresenter(columns: columns)
                 let header = "\(info?.name ?? shell.complicationsStyle.description) (\(shell.complicationsStyle.rendererID)) on \(environmentOptions.device.id) \(environmentOptions.orientation.rawValue), \(environment.layoutDirection.rawValue), \(environment.chromeScheme.rawValue) chrome, \(environment.appearance.rawValue) appearance, text ×\(AsciiPresenter.number(environment.textScale))\n"
-                guard emit(header + presenter.render(layout, environment: environment) + presenter.legend(layout)) else { return .failure }
+                problem = emit(header + presenter.render(layout, environment: environment) + presenter.legend(layout))
+            }
+            if let problem {
+                problem.report()
+                return problem.exit
             }
             return .ok
         } catch {
-            if json { Output.out(errorDocument(error)) }
-            report(error)
-            return .failure
+            // A style switched to by an action may be unknown too: explain it.
+            if case .unknownRenderer(let id, _) = error {
+                return fail(RendererLookup(id: id, registry: registry, report: catalog).failure)
+            }
+            return fail(CommandFailure(error))
         }
     }
 
-    private func errorDocument(_ error: RegistryError) -> String {
-        JSONValue.object([("schemaVersion", .number(Double(LayoutJSON.schemaVersion))), ("error", LayoutJSON.error(error))]).serialized()
-    }
-
-    private func errorDocument(code: String, message: String) -> String {
-        JSONValue.object([
-            ("schemaVersion", .number(Double(LayoutJSON.schemaVersion))),
-            ("error", .object([("code", .string(code)), ("path", .null), ("rendererId", .null), ("message", .string(message))])),
-        ]).serialized()
+    /// "--reveal topLeft: …" for a slot that has no long-press modes.
+    private static func noModes(_ position: Position, shell: HudPhoneAppShell) -> String {
+        let withModes = Position.allCases.filter { (try? shell.modeIDs(at: $0).isEmpty) == false }
+        return "--reveal \(position): the \(position) slot has no long-press modes, so there is nothing to reveal; "
+            + (withModes.isEmpty ? "no slot has modes here" : "slots with modes: \(withModes.map(\.description).joined(separator: ", "))")
     }
 }
 
-/// Reads and parses a scene file, turning every problem into a usage error
-/// that names the file.
+/// Reads and parses a scene file; every problem is a failure naming the
+/// file (exit 3: a target that cannot be used).
 enum SceneLoader {
-    static func load(_ path: String) throws(UsageError) -> SceneFile {
+    static func load(_ path: String) -> Result<SceneFile, CommandFailure> {
         let bytes: [UInt8]
-        switch Output.readFile(path) {
+        switch Output.readRegularFile(path) {
         case .success(let read): bytes = read
-        case .failure(let error): throw UsageError(error.description)
+        case .failure(let error): return .failure(.unusableScene(path, "cannot read it: \(error.reason)"))
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw UsageError("scene \(path): not valid UTF-8")
+            return .failure(.unusableScene(path, "not valid UTF-8"))
         }
         do {
-            return try SceneFile(json: text)
+            return .success(try SceneFile(json: text))
         } catch {
-            throw UsageError("scene \(path): \(error)")
+            return .failure(.unusableScene(path, error.description))
         }
     }
 

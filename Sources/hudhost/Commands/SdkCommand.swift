@@ -52,6 +52,7 @@ struct SdkCommand: Command {
           hudhost sdk --json
 
         \(exitCodeHelp)
+          For sdk: 1 hud_renderer.h cannot be found next to this hudhost.
         """
 
     /// The ABI version of the header this host was built with.

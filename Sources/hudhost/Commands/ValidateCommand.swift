@@ -19,7 +19,7 @@ struct ValidateCommand: Command {
         .flag("--in-process"), .value("-j"), .value("--jobs"), .value("--format", .choices(["text", "json", "junit", "tap"])), .value("--output", .file), .flag("--werror"),
         .flag("--list-checks"), .flag("--json"), .value("--timeout"), .value("--fuzz-iterations"), .value("--memory-mb"),
         .value("--cpu-seconds"), .flag("--verbose"), .flag("--help"),
-    ]
+    ] + ColorOptions.options
     static let help = """
         USAGE: hudhost validate <path.so | renderer-id>... [--profile basic|standard|strict]
                                 [--include REGEX]... [--exclude REGEX]... [--seed N] [--in-process]
@@ -47,16 +47,19 @@ struct ValidateCommand: Command {
                               a run exactly
           --in-process        run the checks in this process (for debugging with
                               gdb or sanitizers; a crash ends the run)
-          -j N, --jobs N      validate N targets in parallel (default 1)
+          -j N, --jobs N      validate N targets in parallel (1…256, default 1)
           --format F          text (default), json (schemaVersion 1), junit, tap
           --output FILE       write the report to FILE instead of stdout
           --werror            warnings count as failures for the exit code
-          --timeout S         seconds a single check may run (default 60)
+          --timeout S         seconds a single check may run (0 < S ≤ 3600, default 60)
           --fuzz-iterations N
-                              random inputs per renderer for `fuzz` (default 150)
-          --memory-mb N       address-space limit of the sandbox (default 4096)
-          --cpu-seconds N     CPU-time limit of the sandbox (default 600)
+                              random inputs per renderer for `fuzz` (0…1000000,
+                              default 150)
+          --memory-mb N       address-space limit of the sandbox (256…1048576,
+                              default 4096)
+          --cpu-seconds N     CPU-time limit of the sandbox (1…86400, default 600)
           --verbose           text: show details of passed checks too
+        \(ColorOptions.help)
           --list-checks       list every check (id, profile, severity, summary)
           --json              with --list-checks: as JSON
 
@@ -67,11 +70,14 @@ struct ValidateCommand: Command {
           hudhost validate ./libmy_style.so --include '^geometry-' --seed 42
           hudhost validate --list-checks
 
-        EXIT CODES
-          0  every check passed (warnings allowed unless --werror)
-          1  a check failed, crashed or timed out
-          2  usage error, or a target that cannot be loaded at all (missing
-             file, unknown id, not a shared object)
+        \(exitCodeHelp)
+          For validate: 0 every check passed (warnings count only with
+          --werror); 1 a check failed, crashed or timed out; 3 a target file
+          is missing, not a regular file or cannot be loaded, an id is
+          unknown, or --output cannot be written. With --format json a target
+          that cannot be used still gives one JSON document: the report (its
+          "unloadable" says why), or {schemaVersion, target, error} when no
+          check could start.
         """
 
     enum Format: String { case text, json, junit, tap }
@@ -92,6 +98,7 @@ struct ValidateCommand: Command {
     let memoryMegabytes: Int
     let cpuSeconds: Int
     let verbose: Bool
+    let color: ColorOptions
 
     init(_ arguments: Arguments) throws(UsageError) {
         self.arguments = arguments.positionals
@@ -109,19 +116,20 @@ struct ValidateCommand: Command {
         }
         seed = try arguments.value("--seed", accepted: "an unsigned 64-bit integer") { UInt64($0) } ?? Self.randomSeed()
         inProcess = arguments.flag("--in-process")
-        let jobValue = try arguments.value("-j", accepted: "a positive integer") { Int($0).flatMap { $0 > 0 ? $0 : nil } }
-        let longJobValue = try arguments.value("--jobs", accepted: "a positive integer") { Int($0).flatMap { $0 > 0 ? $0 : nil } }
+        let jobValue = try arguments.integer("-j", in: Self.jobRange, what: "targets at a time")
+        let longJobValue = try arguments.integer("--jobs", in: Self.jobRange, what: "targets at a time")
         jobs = jobValue ?? longJobValue ?? 1
         format = try arguments.value("--format", accepted: "text, json, junit or tap") { Format(rawValue: $0) } ?? .text
         output = arguments.value("--output").map(Output.absolute)  // before any plugin code runs
         werror = arguments.flag("--werror")
         listChecks = arguments.flag("--list-checks")
         listJSON = arguments.flag("--json")
-        timeout = try arguments.value("--timeout", accepted: "seconds > 0") { Double($0).flatMap { $0 > 0 ? $0 : nil } } ?? 60
-        fuzzIterations = try arguments.value("--fuzz-iterations", accepted: "a count") { Int($0).flatMap { $0 >= 0 ? $0 : nil } } ?? 150
-        memoryMegabytes = try arguments.value("--memory-mb", accepted: "megabytes >= 256") { Int($0).flatMap { $0 >= 256 ? $0 : nil } } ?? 4096
-        cpuSeconds = try arguments.value("--cpu-seconds", accepted: "seconds > 0") { Int($0).flatMap { $0 > 0 ? $0 : nil } } ?? 600
+        timeout = try arguments.seconds("--timeout", atMost: 3600) ?? 60
+        fuzzIterations = try arguments.integer("--fuzz-iterations", in: 0...1_000_000, what: "random inputs per renderer") ?? 150
+        memoryMegabytes = try arguments.integer("--memory-mb", in: 256...1_048_576, what: "megabytes") ?? 4096
+        cpuSeconds = try arguments.integer("--cpu-seconds", in: 1...86_400, what: "seconds") ?? 600
         verbose = arguments.flag("--verbose")
+        color = try ColorOptions(arguments)
         if listChecks {
             guard self.arguments.isEmpty else { throw UsageError("--list-checks takes no targets") }
         } else {
@@ -131,6 +139,9 @@ struct ValidateCommand: Command {
         }
     }
 
+    /// Targets validated at once: each is a sandboxed child.
+    static let jobRange = 1...256
+
     static func randomSeed() -> UInt64 {
         let value = SystemCalls.randomUInt64() ?? 0
         return value == 0 ? RawClock.now() : value
@@ -138,39 +149,14 @@ struct ValidateCommand: Command {
 
     func run() -> ExitCode {
         if listChecks { return list() }
-        var targets: [(ConformanceTarget, String)] = []
-        let builtins = RendererRegistry.withBuiltins()
-        var catalogReport: PluginCatalog.Report?
-        for argument in arguments {
-            if argument.contains("/") || argument.hasSuffix(".so") {
-                let info: FileStatus
-                switch SystemCalls.status(of: argument) {
-                case .success(let status): info = status
-                case .failure(let error):
-                    Output.error("hudhost validate: \(argument): \(error); pass the path of a renderer .so file or a renderer id")
-                    return .usage
-                }
-                guard info.isRegularFile else {
-                    Output.error("hudhost validate: \(argument): not a regular file; pass the path of a renderer .so file")
-                    return .usage
-                }
-                targets.append((.file(path: argument, renderer: nil), argument))
-                continue
-            }
-            if builtins.info(id: argument) != nil {
-                targets.append((.builtin(renderer: argument), argument))
-                continue
-            }
-            // Resolve a plugin id from metadata only (no plugin code runs in
-            // this process); the checks then load its file in the sandbox.
-            let report = catalogReport ?? RegistryOptions.discoveryOnly.catalog().scan()
-            catalogReport = report
-            guard let file = report.files.first(where: { $0.renderers.contains { $0.id == argument } }), let path = file.canonicalPath else {
-                let known = builtins.renderers.map(\.id) + report.files.flatMap { $0.renderers.map(\.id) }
-                Output.error("hudhost validate: no renderer with id '\(argument)'; known: \(known.joined(separator: ", ")) (see `hudhost list`)")
-                return .usage
-            }
-            targets.append((.file(path: path, renderer: argument), argument))
+        // The output file and every target first (exit 3), before a check runs.
+        if let output, let problem = Output.writeProblem(file: output) {
+            return fail(.unwritableOutput(problem), target: nil)
+        }
+        let targets: [(ConformanceTarget, String)]
+        switch resolveTargets() {
+        case .success(let resolved): targets = resolved
+        case .failure(let failure): return fail(failure.failure, target: failure.argument)
         }
 
         var configuration = ConformanceConfiguration(checkIDs: checkIDs, seed: seed)
@@ -186,35 +172,97 @@ struct ValidateCommand: Command {
             case .success(let executable):
                 mode = .sandbox(executable: executable, timeoutSeconds: timeout, cpuSeconds: cpuSeconds, memoryMegabytes: memoryMegabytes)
             case .failure(let notFound):
-                Output.error("hudhost validate: \(notFound); or use --in-process")
-                return .usage
+                // An installation problem, not a target: exit 1.
+                return fail(CommandFailure(code: FailureCode.scanFailed.rawValue, message: "\(notFound); or use --in-process", exit: .failure), target: nil)
             }
         }
         let supervisor = ConformanceSupervisor(mode: mode, configuration: configuration)
-        let showProgress = SystemCalls.isTerminal(2) && format == .text && output == nil
+        let arguments = targets.map(\.1)
         let reports = ConformanceSupervisor.validateAll(targets, with: supervisor, jobs: inProcess ? 1 : jobs) { argument in
-            if showProgress { Output.error("validating \(argument)…") }
+            let number = (arguments.firstIndex(of: argument) ?? 0) + 1
+            Output.progress("validating \(argument) (\(number) of \(arguments.count))…")
         }
         let report = ConformanceReport(profile: profile.rawValue, seed: seed, checkIDs: checkIDs, targets: reports)
         recordOutcomes(reports)
         let text: String
         switch format {
-        case .text: text = report.text(color: output == nil && Self.useColor, verbose: verbose)
+        case .text: text = report.text(color: output == nil ? color.forStandardOutput : color.enabled(writingToTerminal: false), verbose: verbose)
         case .json: text = report.json.serialized()
         case .junit: text = report.junit
         case .tap: text = report.tap
         }
         if let output {
             if let error = Output.writeFile(output, text) {
-                Output.error("hudhost validate: \(error)")
-                return .usage
+                CommandFailure.unwritableOutput(error).report()
+                return .unusableTarget
             }
             if format != .text { Output.error(report.summary.line) }
         } else {
             Output.out(text)
         }
-        if reports.contains(where: { $0.unloadable != nil }) { return .usage }
+        // The report names each target that could not be loaded ("cannot load").
+        if reports.contains(where: { $0.unloadable != nil }) { return .unusableTarget }
         return report.hasFailures(werror: werror) ? .failure : .ok
+    }
+
+    /// A target argument that cannot be validated, and why.
+    struct TargetFailure: Error {
+        var argument: String
+        var failure: CommandFailure
+    }
+
+    /// Each argument as a target: a plugin file (it must exist and be a
+    /// regular file), a built-in id, or the id of a plugin on the search
+    /// path, resolved from metadata only (no plugin code runs here; the
+    /// checks load the file in the sandbox).
+    private func resolveTargets() -> Result<[(ConformanceTarget, String)], TargetFailure> {
+        var targets: [(ConformanceTarget, String)] = []
+        let builtins = RendererRegistry.withBuiltins()
+        var catalogReport: PluginCatalog.Report?
+        for argument in arguments {
+            if argument.contains("/") || argument.hasSuffix(".so") {
+                let problem: String?
+                switch SystemCalls.status(of: argument) {
+                case .success(let status): problem = status.isRegularFile ? nil : "it is \(status.kindName); pass the path of a renderer .so file"
+                case .failure(let error): problem = "\(error); pass the path of a renderer .so file or a renderer id"
+                }
+                if let problem {
+                    let failure = CommandFailure(code: FailureCode.notAFile.rawValue, path: argument, message: "\(argument): \(problem)", exit: .unusableTarget)
+                    return .failure(TargetFailure(argument: argument, failure: failure))
+                }
+                targets.append((.file(path: argument, renderer: nil), argument))
+                continue
+            }
+            if builtins.info(id: argument) != nil {
+                targets.append((.builtin(renderer: argument), argument))
+                continue
+            }
+            let report = catalogReport ?? RegistryOptions.discoveryOnly.catalog().scan()
+            catalogReport = report
+            guard let file = report.files.first(where: { $0.renderers.contains { $0.id == argument } }), let path = file.canonicalPath else {
+                // Validation takes any id on the search path, filtered or not.
+                let lookup = RendererLookup(id: argument, registry: nil, report: report, filters: .none)
+                return .failure(TargetFailure(argument: argument, failure: lookup.failure))
+            }
+            targets.append((.file(path: path, renderer: argument), argument))
+        }
+        return .success(targets)
+    }
+
+    /// Reports `failure`; with `--format json` the report's place (stdout,
+    /// or the --output file unless that is the problem) gets the error
+    /// document `{schemaVersion, target, error}` instead.
+    private func fail(_ failure: CommandFailure, target: String?) -> ExitCode {
+        if format == .json {
+            let document = failure.document([("target", target.map(JSONValue.string) ?? .null)])
+            if let output, failure.code != "unwritable-output" {
+                _ = Output.writeFile(output, document)
+            } else {
+                Output.out(document)
+            }
+        }
+        failure.report()
+        return failure.exit
     }
 
     /// Stores each validated file's summary in the registry cache, where
@@ -229,10 +277,6 @@ struct ValidateCommand: Command {
             cache.setValidation(path: canonical, summary: "profile \(profile.rawValue), seed \(seed): \(single.summary.line)")
         }
         cache.save()
-    }
-
-    static var useColor: Bool {
-        SystemCalls.isTerminal(1) && (SystemCalls.secureEnvironment("NO_COLOR")?.isEmpty ?? true)
     }
 
     private func list() -> ExitCode {

@@ -13,7 +13,7 @@ struct WhyCommand: Command {
     static let name = "why"
     static let summary = "Explain step by step why a renderer is or is not available"
     static let arguments: Arguments.Option.Value? = .file
-    static let options: [Arguments.Option] = RegistryOptions.options + [.flag("--help")]
+    static let options: [Arguments.Option] = RegistryOptions.options + [.flag("--help")] + ColorOptions.options
     static let help = """
         USAGE: hudhost why <renderer-id | path-to-.so> [--allow-insecure-path] [--no-cache]
 
@@ -24,6 +24,7 @@ struct WhyCommand: Command {
         loading the plugin now in a sandboxed child, and its last validation.
 
         OPTIONS
+        \(ColorOptions.help)
         \(RegistryOptions.help)
 
         EXAMPLES
@@ -31,19 +32,21 @@ struct WhyCommand: Command {
           hudhost why org.hudson.example.ring
           hudhost why ~/.local/lib/hud/renderers/libring.so
 
-        EXIT CODES
-          0  the renderer (or every renderer of the file) is available
-          1  it is not available (the output says why)
-          2  usage error
+        \(exitCodeHelp)
+          For why: 0 the renderer (or every renderer of the file) is available;
+          3 it is not — unknown, filtered out, refused or failing to load (the
+          output says which).
         """
 
     let target: String
     let registryOptions: RegistryOptions
+    let color: ColorOptions
 
     init(_ arguments: Arguments) throws(UsageError) {
         guard arguments.positionals.count == 1 else { throw UsageError("why takes one renderer id or plugin path") }
         target = arguments.positionals[0]
         registryOptions = try RegistryOptions(arguments)
+        color = try ColorOptions(arguments)
     }
 
     var isPath: Bool { target.contains("/") || target.hasSuffix(".so") }
@@ -97,12 +100,11 @@ struct WhyCommand: Command {
         } else {
             let matches = report.files.filter { $0.renderers.contains { $0.id == target } }
             guard let first = matches.first else {
-                let known = report.files.flatMap { $0.renderers.map(\.id) }
-                let failed = report.files.filter { if case .failed = $0.state { true } else { false } }.map { $0.canonicalPath ?? $0.path }
-                say("File", ["no plugin file on the search path provides '\(target)'"]
-                    + ["ids found: \(known.isEmpty ? "none" : known.joined(separator: ", "))"]
-                    + (failed.isEmpty ? [] : ["files that failed (they might provide it): \(failed.joined(separator: ", ")); run `hudhost why <path>` on them"]))
-                return verdict(false, "no file on the search path provides it")
+                // The same facts an unknown --style or id is reported with.
+                let lookup = RendererLookup(id: target, registry: nil, report: report, filters: filters)
+                say("File", ["no plugin file on the search path provides '\(target)'"] + lookup.reasons
+                    + (lookup.unread.isEmpty ? [] : ["run `hudhost why <path>` on a file above to see why it could not be read"]))
+                return verdict(false, "no file on the search path provides it" + (lookup.suggestion.map { " (did you mean '\($0)'?)" } ?? ""))
             }
             file = first
             var lines = ["provided by \(first.canonicalPath ?? first.path)", "found in search directory \(first.directory)"]
@@ -176,9 +178,12 @@ struct WhyCommand: Command {
     }
 
     private func verdict(_ available: Bool, _ reason: String) -> ExitCode {
+        let colored = color.forStandardOutput
         Output.line()
-        Output.line(available ? "AVAILABLE: \(reason)." : "NOT AVAILABLE: \(reason).")
-        return available ? .ok : .failure
+        Output.line(available
+            ? ColorOptions.paint("AVAILABLE", "1;32", colored) + ": \(reason)."
+            : ColorOptions.paint("NOT AVAILABLE", "1;31", colored) + ": \(reason).")
+        return available ? .ok : .unusableTarget
     }
 
     static func origin(of directory: String, in paths: SearchPaths) -> String {

@@ -639,7 +639,9 @@ pub struct hud_layout_t {
     /// HUD_STATUS_BUFFER_TOO_SMALL and the host calls again with at least
     /// `count` nodes of room.
     pub count: u32,
-    /// [renderer] pt the chrome takes from the content area, measured
+    /// [renderer] pt the chrome takes from the content area, which lies
+    /// below the navigation bar: top inward from the bar's bottom edge (the
+    /// safe area's top if navigation_bar is empty), left, bottom and right
     /// inward from the safe-area edges (the tray's bottom inset).
     pub content_insets: hud_insets_t,
     /// [renderer] positions that have a slot but were deliberately not

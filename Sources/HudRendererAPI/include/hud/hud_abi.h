@@ -473,7 +473,9 @@ typedef struct hud_layout {
      * HUD_STATUS_BUFFER_TOO_SMALL and the host calls again with at least
      * `count` nodes of room. */
     uint32_t count;
-    /* [renderer] pt the chrome takes from the content area, measured
+    /* [renderer] pt the chrome takes from the content area, which lies
+     * below the navigation bar: top inward from the bar's bottom edge (the
+     * safe area's top if navigation_bar is empty), left, bottom and right
      * inward from the safe-area edges (the tray's bottom inset). */
     hud_insets_t content_insets;
     /* [renderer] positions that have a slot but were deliberately not
