@@ -73,6 +73,14 @@ struct ExitCodeTests {
         // sdk
         Case(arguments: ["sdk", "--abi-version"], status: 0, message: ""),
         Case(arguments: ["sdk", "--json", "--cflags"], status: 2, message: "--json prints everything"),
+        // new
+        Case(arguments: ["new", "--lang", "c", "{scratch}/fresh"], status: 0, message: ""),
+        Case(arguments: ["new", "--lang", "cobol", "{scratch}/other"], status: 2, message: "invalid value 'cobol' for --lang"),
+        Case(arguments: ["new", "--id", "Bad", "{scratch}/other"], status: 2, message: "invalid --id"),
+        Case(arguments: ["new", "/proc"], status: 3, message: "cannot create the project in /proc"),
+        // completions
+        Case(arguments: ["completions", "bash"], status: 0, message: ""),
+        Case(arguments: ["completions", "tcsh"], status: 2, message: "unknown shell 'tcsh'"),
         // validate
         Case(arguments: ["validate", "--list-checks"], status: 0, message: ""),
         Case(arguments: ["validate"], status: 2, message: "validate needs at least one plugin path or renderer id"),
@@ -87,7 +95,8 @@ struct ExitCodeTests {
 
     static func resolve(_ arguments: [String]) throws -> [String] {
         let plugin = try FixturePlugins.path(of: .layoutFails)
-        return arguments.map { $0 == "{layout-fails}" ? plugin : $0 }
+        let scratch = arguments.contains { $0.hasPrefix("{scratch}") } ? try FixturePlugins.makeScratchDirectory("exit-codes") : ""
+        return arguments.map { $0 == "{layout-fails}" ? plugin : $0.replacingOccurrences(of: "{scratch}", with: scratch) }
     }
 
     @Test(arguments: cases)
@@ -104,25 +113,25 @@ struct ExitCodeTests {
 
     /// The table covers every command listed in `hudhost --help`, each with
     /// a success and a usage error, and a code 3 wherever the command takes
-    /// a target (all but cache, doctor and sdk, which name none).
+    /// a target (all but cache, doctor, sdk and completions, which name none).
     @Test func theTableCoversEveryCommand() throws {
         let usage = try HudHost.run(["--help"]).stdout
         let commands = usage.split(separator: "\n").compactMap { line -> String? in
             guard line.hasPrefix("  "), let word = line.split(separator: " ").first, !word.hasPrefix("-") else { return nil }
             return String(word)
-        }.filter { ["list", "probe", "render", "demo", "why", "cache", "doctor", "sdk", "validate"].contains($0) }
-        #expect(commands.count == 9, "\(usage)")
+        }.filter { ["list", "probe", "render", "demo", "why", "cache", "doctor", "sdk", "validate", "new", "completions"].contains($0) }
+        #expect(commands.count == 11, "\(usage)")
         for command in commands {
             let statuses = Set(Self.cases.filter { $0.command == command }.map(\.status))
             #expect(statuses.isSuperset(of: [0, 2]), "\(command): \(statuses)")
-            if !["cache", "doctor", "sdk"].contains(command) {
+            if !["cache", "doctor", "sdk", "completions"].contains(command) {
                 #expect(statuses.contains(3), "\(command) has no exit-3 case")
             }
         }
     }
 
     /// Every command's --help prints the one table, word for word.
-    @Test(arguments: ["list", "probe", "render", "demo", "why", "cache", "doctor", "sdk", "validate"])
+    @Test(arguments: ["list", "probe", "render", "demo", "why", "cache", "doctor", "sdk", "validate", "new", "completions"])
     func everyHelpPrintsTheSameExitCodeTable(command: String) throws {
         let help = try HudHost.run([command, "--help"])
         #expect(help.status == 0)
