@@ -10,7 +10,11 @@
 # Each template is copied into a temporary directory with its placeholders
 # replaced as `hudhost new` would (Plugins/Templates/README.md): the C
 # project gets sdk/hud-renderer.pc from `$HUDHOST sdk --pkg-config`, the
-# Swift project's module map the header under `$HUDHOST sdk --include-dir`.
+# Rust project src/hud_renderer.rs, a copy of the SDK's generated bindings
+# (found from `$HUDHOST sdk --json` where `hudhost new` takes them:
+# Sources/HudRendererAPI/bindings/rust in a checkout, <prefix>/share/hud/rust
+# in an install), the Swift project's module map the header under
+# `$HUDHOST sdk --include-dir`.
 # Then:
 #   c       make, make validate HUDHOST=..., make clean
 #   rust    cargo build --release --offline, hudhost validate --profile strict
@@ -56,6 +60,17 @@ LIB=starter
 INCLUDE_DIR=$("$HUDHOST" sdk --include-dir)
 HUD_HEADER=$INCLUDE_DIR/hud_renderer.h
 [ -f "$HUD_HEADER" ] || { echo "error: $HUDHOST sdk --include-dir gave $INCLUDE_DIR, which has no hud_renderer.h" >&2; exit 1; }
+# The SDK's generated Rust bindings, where `hudhost new --lang rust` reads
+# them (SdkLocation.rustBindings): two directories above the include
+# directory, then bindings/rust in a source checkout, share/hud/rust in an
+# install.
+SDK_LAYOUT=$("$HUDHOST" sdk --json | sed -n 's/^ *"layout": "\([^"]*\)".*/\1/p')
+SDK_BASE=$(dirname "$(dirname "$INCLUDE_DIR")")
+case $SDK_LAYOUT in
+    installed) RUST_BINDINGS=$SDK_BASE/share/hud/rust/hud_renderer.rs ;;
+    source-checkout) RUST_BINDINGS=$SDK_BASE/bindings/rust/hud_renderer.rs ;;
+    *) echo "error: $HUDHOST sdk --json gave no known layout ('$SDK_LAYOUT')" >&2; exit 1 ;;
+esac
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/hud-templates.XXXXXX")
 # The host refuses plugins in directories others can write to.
@@ -140,6 +155,9 @@ check_c() {
 check_rust() {
     local dir=$WORK/rust
     instantiate rust "$dir"
+    # The template has no bindings of its own: hudhost new copies the SDK's.
+    [ -f "$RUST_BINDINGS" ] || { echo "error: the SDK's Rust bindings are missing: $RUST_BINDINGS" >&2; return 1; }
+    cp "$RUST_BINDINGS" "$dir/src/hud_renderer.rs"
     (
         cd "$dir"
         run "$WORK/rust-build.log" "$CARGO" build --release --offline

@@ -30,29 +30,14 @@
  *     their frame; the others an all-zero one. Every node floats: content
  *     insets are zero.
  */
-#include <stdatomic.h>
-#include <stddef.h>
-
 #include "hud_renderer.h"
 
-/* ------------------------------------------------------------------------ */
-/* What the host reads about this renderer                                   */
-/* ------------------------------------------------------------------------ */
+/* What the host reads about this renderer (id, name, version, vendor,
+ * description) is the HUD_DECLARE_RENDERER at the end of this file. */
 
-/* The descriptor and the metadata record below are built from these, so the
- * two cannot disagree (the host refuses a renderer whose record differs). */
-#define STARTER_ID "@ID@"
-#define STARTER_NAME "@NAME@"
-#define STARTER_VERSION "0.1.0"
-#define STARTER_VENDOR "Example vendor" /* your name or organization */
-#define STARTER_DESCRIPTION                                                        \
-    "Corner slots in the safe area's corners, the center slot at the bottom "   \
-    "middle, chips on the outer side, long-press modes in a card beside the slot."
-/* The positions this renderer draws. A slot published anywhere else is
- * reported in hidden_positions instead. */
+/* The positions this renderer draws: the descriptor's supported_positions.
+ * A slot published anywhere else is reported in hidden_positions instead. */
 #define STARTER_POSITIONS HUD_POSITION_ALL_BITS
-/* layout() reads only its arguments and keeps nothing. */
-#define STARTER_CAPABILITIES HUD_CAPABILITY_THREAD_SAFE
 
 /* ------------------------------------------------------------------------ */
 /* Metrics (pt)                                                              */
@@ -80,12 +65,6 @@
 #define STARTER_Z_CHIP 11
 #define STARTER_Z_PICKER 20
 #define STARTER_Z_MODE 21
-
-/* The bytes of `type` up to and including `field`. An input's struct_size
- * must cover the 1.0 fields this renderer reads; comparing with sizeof
- * instead would refuse a 1.0 host's structures after a rebuild against a
- * newer 1.x header, whose structures have grown. */
-#define STARTER_END_OF(type, field) (offsetof(type, field) + sizeof(((type *)0)->field))
 
 /* ------------------------------------------------------------------------ */
 /* Small geometry                                                            */
@@ -325,20 +304,26 @@ static void starter_emit_picker(hud_layout_t *layout, const starter_frame_t *f,
 
 /* Every input this renderer reads, checked against the header's rules:
  * INVALID_ARGUMENT for what breaks them, UNSUPPORTED for screens too large
- * to lay out. */
+ * to lay out.
+ *
+ * Sizes are compared with the frozen 1.0 sizes (HUD_*_SIZE_1_0), never with
+ * sizeof: every field read here is in ABI 1.0, so a 1.0 host's structures
+ * are accepted even after a rebuild against a newer 1.x header, whose
+ * structures have grown. Read a field added after 1.0 only when
+ * HUD_STRUCT_HAS(ptr, type, field) says the host's structure has it, and
+ * use zero (its 1.0 meaning) when it does not. */
 static hud_status_t starter_check(const hud_complications_t *c, const hud_environment_t *env,
                                   const hud_interaction_t *interaction, const hud_layout_t *layout) {
     if (c == NULL || env == NULL || interaction == NULL || layout == NULL)
         return HUD_STATUS_INVALID_ARGUMENT;
-    if (c->struct_size < STARTER_END_OF(hud_complications_t, slots) ||
-        env->struct_size < STARTER_END_OF(hud_environment_t, reserved) ||
-        interaction->struct_size < STARTER_END_OF(hud_interaction_t, reserved) ||
-        layout->struct_size < STARTER_END_OF(hud_layout_t, reserved) ||
-        layout->node_stride < STARTER_END_OF(hud_node_t, accessibility_label) ||
+    if (c->struct_size < HUD_COMPLICATIONS_SIZE_1_0 ||
+        env->struct_size < HUD_ENVIRONMENT_SIZE_1_0 ||
+        interaction->struct_size < HUD_INTERACTION_SIZE_1_0 ||
+        layout->struct_size < HUD_LAYOUT_SIZE_1_0 ||
+        layout->node_stride < HUD_NODE_SIZE_1_0 || /* push_node copies what both know */
         (layout->capacity > 0 && layout->nodes == NULL))
         return HUD_STATUS_INVALID_ARGUMENT;
-    if (env->palette == NULL ||
-        env->palette->struct_size < STARTER_END_OF(hud_palette_t, hairline_standard))
+    if (env->palette == NULL || env->palette->struct_size < HUD_PALETTE_SIZE_1_0)
         return HUD_STATUS_INVALID_ARGUMENT;
     const double lengths[] = {env->screen_width,   env->screen_height,    env->safe_area.top,
                               env->safe_area.left, env->safe_area.bottom, env->safe_area.right,
@@ -353,15 +338,15 @@ static hud_status_t starter_check(const hud_complications_t *c, const hud_enviro
     for (int p = 0; p < HUD_POSITION_COUNT; p++) {
         const hud_slot_t *slot = c->slots[p];
         if (slot == NULL) continue;
-        if (slot->struct_size < STARTER_END_OF(hud_slot_t, action) ||
+        if (slot->struct_size < HUD_SLOT_SIZE_1_0 ||
             slot->mode_count > HUD_MAX_MODES || (slot->mode_count > 0 && slot->modes == NULL))
             return HUD_STATUS_INVALID_ARGUMENT;
         const hud_secondary_t *chip = slot->secondary;
-        if (chip != NULL && chip->struct_size < STARTER_END_OF(hud_secondary_t, action))
+        if (chip != NULL && chip->struct_size < HUD_SECONDARY_SIZE_1_0)
             return HUD_STATUS_INVALID_ARGUMENT;
         for (uint32_t m = 0; m < slot->mode_count; m++) {
             const hud_mode_t *mode = slot->modes[m];
-            if (mode == NULL || mode->struct_size < STARTER_END_OF(hud_mode_t, action))
+            if (mode == NULL || mode->struct_size < HUD_MODE_SIZE_1_0)
                 return HUD_STATUS_INVALID_ARGUMENT;
         }
     }
@@ -434,52 +419,26 @@ static const void *starter_get_extension(const hud_renderer_descriptor_t *self,
     return NULL; /* no extensions */
 }
 
-static const hud_renderer_descriptor_t starter_descriptor = {
-    .struct_size = sizeof(hud_renderer_descriptor_t),
-    .capabilities = STARTER_CAPABILITIES,
-    .id = STARTER_ID,
-    .name = STARTER_NAME,
-    .version = STARTER_VERSION,
-    .vendor = STARTER_VENDOR,
-    .description = STARTER_DESCRIPTION,
-    .supported_positions = STARTER_POSITIONS,
-    .layout = starter_layout,
-    .get_extension = starter_get_extension,
-};
+/* The descriptor `starter_renderer` and its metadata record in the
+ * .hud_renderers ELF section (which lets `hudhost list` show this plugin
+ * without running any of its code), from this one declaration: the host
+ * refuses a renderer whose record and descriptor disagree, and here they
+ * cannot. Each string is checked at compile time against its limit. */
+HUD_DECLARE_RENDERER(starter_renderer,
+                     "@ID@",                    /* id */
+                     "@NAME@",                  /* name */
+                     "0.1.0",                   /* version */
+                     "Example vendor",          /* vendor: your name or organization */
+                     "Corner slots in the safe area's corners, the center slot at the bottom "
+                     "middle, chips on the outer side, long-press modes in a card beside the "
+                     "slot.",                   /* description */
+                     STARTER_POSITIONS,         /* supported_positions */
+                     HUD_CAPABILITY_THREAD_SAFE, /* layout() reads only its arguments, keeps nothing */
+                     starter_layout,
+                     starter_get_extension);
 
-/* The same facts as plain bytes in the .hud_renderers ELF section, so
- * `hudhost list` shows this plugin without running any of its code. */
-HUD_RENDERER_METADATA(starter_metadata, STARTER_ID, STARTER_NAME, STARTER_VERSION, STARTER_VENDOR,
-                      STARTER_POSITIONS, STARTER_CAPABILITIES);
-
-/* Successful init() calls not yet matched by deinit(). init and deinit run
- * on the main thread only; renderer_count() may read it from any thread. */
-static atomic_uint starter_init_count;
-
-static hud_status_t starter_init(void) {
-    atomic_fetch_add(&starter_init_count, 1u);
-    return HUD_STATUS_OK;
-}
-
-static void starter_deinit(void) {
-    if (atomic_load(&starter_init_count) > 0) atomic_fetch_sub(&starter_init_count, 1u);
-}
-
-static uint32_t starter_renderer_count(void) {
-    return atomic_load(&starter_init_count) > 0 ? 1 : 0;
-}
-
-static const hud_renderer_descriptor_t *starter_renderer_at(uint32_t index) {
-    return index < starter_renderer_count() ? &starter_descriptor : NULL;
-}
-
-static const hud_entry_t starter_entry = {
-    .abi_version = HUD_ABI_VERSION,
-    .struct_size = sizeof(hud_entry_t),
-    .init = starter_init,
-    .deinit = starter_deinit,
-    .renderer_count = starter_renderer_count,
-    .renderer_at = starter_renderer_at,
-};
-
-HUD_EXPORT const hud_entry_t *HUD_ENTRY_SYMBOL(void) { return &starter_entry; }
+/* The entry: init()/deinit() reference counted, renderer_count() 0 until
+ * init(), renderer_at() NULL past the end, and the exported
+ * hud_renderer_get_entry(). */
+static const hud_renderer_descriptor_t *const starter_renderers[] = {&starter_renderer};
+HUD_DEFINE_ENTRY(starter_renderers);

@@ -119,12 +119,15 @@ host refuses a plugin file or directory that others can write to
 
 Everything is in `starter.c`:
 
-- **What the host shows**: `STARTER_ID`, `STARTER_NAME`, `STARTER_VERSION`,
-  `STARTER_VENDOR`, `STARTER_DESCRIPTION` at the top. The descriptor and
-  the metadata record are both built from them; the host refuses a renderer
-  whose two copies differ.
-- **Which positions it draws**: `STARTER_POSITIONS`. Published slots
-  elsewhere are reported in `hidden_positions`.
+- **What the host shows**: the id, name, version, vendor and description in
+  the `HUD_DECLARE_RENDERER` at the end. That one declaration makes both the
+  descriptor and its `.hud_renderers` metadata record, so the two cannot
+  differ (the host refuses a renderer whose copies do), and a string too
+  long for its limit is a compile error. `HUD_DEFINE_ENTRY` below it writes
+  the reference-counted entry and the exported `hud_renderer_get_entry`.
+- **Which positions it draws**: `STARTER_POSITIONS` (the descriptor's
+  `supported_positions`). Published slots elsewhere are reported in
+  `hidden_positions`.
 - **Sizes and spacing**: the `STARTER_*` metrics. The chip gap (12) and the
   8 pt gap between mode items are what keep 44 × 44 hit regions apart; the
   validator's `geometry-hit-overlap` says when a change breaks that.
@@ -134,8 +137,12 @@ Everything is in `starter.c`:
 
 Lay out in the left-to-right working frame and let `starter_push` mirror
 for RTL; write nodes only through it (it uses `hud_layout_push_node`, the
-two-call idiom). Run `make validate` after every change: each failure names
-the rule, the case and the node. The contract and the rules are in the
+two-call idiom). `starter_check` compares every input's `struct_size` with
+the SDK's frozen 1.0 sizes (`HUD_*_SIZE_1_0`), never with `sizeof`, so a
+rebuild against a newer 1.x header still accepts a 1.0 host; a field added
+after 1.0 may be read only when `HUD_STRUCT_HAS(ptr, type, field)` is true.
+Run `make validate` after every change: each failure names the rule, the
+case and the node. The contract and the rules are in the
 SDK's docs: `PLUGIN_GUIDE.md`, `ABI.md` and `CONFORMANCE.md`.
 
 """#),
@@ -172,29 +179,14 @@ SDK's docs: `PLUGIN_GUIDE.md`, `ABI.md` and `CONFORMANCE.md`.
  *     their frame; the others an all-zero one. Every node floats: content
  *     insets are zero.
  */
-#include <stdatomic.h>
-#include <stddef.h>
-
 #include "hud_renderer.h"
 
-/* ------------------------------------------------------------------------ */
-/* What the host reads about this renderer                                   */
-/* ------------------------------------------------------------------------ */
+/* What the host reads about this renderer (id, name, version, vendor,
+ * description) is the HUD_DECLARE_RENDERER at the end of this file. */
 
-/* The descriptor and the metadata record below are built from these, so the
- * two cannot disagree (the host refuses a renderer whose record differs). */
-#define STARTER_ID "@ID@"
-#define STARTER_NAME "@NAME@"
-#define STARTER_VERSION "0.1.0"
-#define STARTER_VENDOR "Example vendor" /* your name or organization */
-#define STARTER_DESCRIPTION                                                        \
-    "Corner slots in the safe area's corners, the center slot at the bottom "   \
-    "middle, chips on the outer side, long-press modes in a card beside the slot."
-/* The positions this renderer draws. A slot published anywhere else is
- * reported in hidden_positions instead. */
+/* The positions this renderer draws: the descriptor's supported_positions.
+ * A slot published anywhere else is reported in hidden_positions instead. */
 #define STARTER_POSITIONS HUD_POSITION_ALL_BITS
-/* layout() reads only its arguments and keeps nothing. */
-#define STARTER_CAPABILITIES HUD_CAPABILITY_THREAD_SAFE
 
 /* ------------------------------------------------------------------------ */
 /* Metrics (pt)                                                              */
@@ -222,12 +214,6 @@ SDK's docs: `PLUGIN_GUIDE.md`, `ABI.md` and `CONFORMANCE.md`.
 #define STARTER_Z_CHIP 11
 #define STARTER_Z_PICKER 20
 #define STARTER_Z_MODE 21
-
-/* The bytes of `type` up to and including `field`. An input's struct_size
- * must cover the 1.0 fields this renderer reads; comparing with sizeof
- * instead would refuse a 1.0 host's structures after a rebuild against a
- * newer 1.x header, whose structures have grown. */
-#define STARTER_END_OF(type, field) (offsetof(type, field) + sizeof(((type *)0)->field))
 
 /* ------------------------------------------------------------------------ */
 /* Small geometry                                                            */
@@ -467,20 +453,26 @@ static void starter_emit_picker(hud_layout_t *layout, const starter_frame_t *f,
 
 /* Every input this renderer reads, checked against the header's rules:
  * INVALID_ARGUMENT for what breaks them, UNSUPPORTED for screens too large
- * to lay out. */
+ * to lay out.
+ *
+ * Sizes are compared with the frozen 1.0 sizes (HUD_*_SIZE_1_0), never with
+ * sizeof: every field read here is in ABI 1.0, so a 1.0 host's structures
+ * are accepted even after a rebuild against a newer 1.x header, whose
+ * structures have grown. Read a field added after 1.0 only when
+ * HUD_STRUCT_HAS(ptr, type, field) says the host's structure has it, and
+ * use zero (its 1.0 meaning) when it does not. */
 static hud_status_t starter_check(const hud_complications_t *c, const hud_environment_t *env,
                                   const hud_interaction_t *interaction, const hud_layout_t *layout) {
     if (c == NULL || env == NULL || interaction == NULL || layout == NULL)
         return HUD_STATUS_INVALID_ARGUMENT;
-    if (c->struct_size < STARTER_END_OF(hud_complications_t, slots) ||
-        env->struct_size < STARTER_END_OF(hud_environment_t, reserved) ||
-        interaction->struct_size < STARTER_END_OF(hud_interaction_t, reserved) ||
-        layout->struct_size < STARTER_END_OF(hud_layout_t, reserved) ||
-        layout->node_stride < STARTER_END_OF(hud_node_t, accessibility_label) ||
+    if (c->struct_size < HUD_COMPLICATIONS_SIZE_1_0 ||
+        env->struct_size < HUD_ENVIRONMENT_SIZE_1_0 ||
+        interaction->struct_size < HUD_INTERACTION_SIZE_1_0 ||
+        layout->struct_size < HUD_LAYOUT_SIZE_1_0 ||
+        layout->node_stride < HUD_NODE_SIZE_1_0 || /* push_node copies what both know */
         (layout->capacity > 0 && layout->nodes == NULL))
         return HUD_STATUS_INVALID_ARGUMENT;
-    if (env->palette == NULL ||
-        env->palette->struct_size < STARTER_END_OF(hud_palette_t, hairline_standard))
+    if (env->palette == NULL || env->palette->struct_size < HUD_PALETTE_SIZE_1_0)
         return HUD_STATUS_INVALID_ARGUMENT;
     const double lengths[] = {env->screen_width,   env->screen_height,    env->safe_area.top,
                               env->safe_area.left, env->safe_area.bottom, env->safe_area.right,
@@ -495,15 +487,15 @@ static hud_status_t starter_check(const hud_complications_t *c, const hud_enviro
     for (int p = 0; p < HUD_POSITION_COUNT; p++) {
         const hud_slot_t *slot = c->slots[p];
         if (slot == NULL) continue;
-        if (slot->struct_size < STARTER_END_OF(hud_slot_t, action) ||
+        if (slot->struct_size < HUD_SLOT_SIZE_1_0 ||
             slot->mode_count > HUD_MAX_MODES || (slot->mode_count > 0 && slot->modes == NULL))
             return HUD_STATUS_INVALID_ARGUMENT;
         const hud_secondary_t *chip = slot->secondary;
-        if (chip != NULL && chip->struct_size < STARTER_END_OF(hud_secondary_t, action))
+        if (chip != NULL && chip->struct_size < HUD_SECONDARY_SIZE_1_0)
             return HUD_STATUS_INVALID_ARGUMENT;
         for (uint32_t m = 0; m < slot->mode_count; m++) {
             const hud_mode_t *mode = slot->modes[m];
-            if (mode == NULL || mode->struct_size < STARTER_END_OF(hud_mode_t, action))
+            if (mode == NULL || mode->struct_size < HUD_MODE_SIZE_1_0)
                 return HUD_STATUS_INVALID_ARGUMENT;
         }
     }
@@ -576,55 +568,29 @@ static const void *starter_get_extension(const hud_renderer_descriptor_t *self,
     return NULL; /* no extensions */
 }
 
-static const hud_renderer_descriptor_t starter_descriptor = {
-    .struct_size = sizeof(hud_renderer_descriptor_t),
-    .capabilities = STARTER_CAPABILITIES,
-    .id = STARTER_ID,
-    .name = STARTER_NAME,
-    .version = STARTER_VERSION,
-    .vendor = STARTER_VENDOR,
-    .description = STARTER_DESCRIPTION,
-    .supported_positions = STARTER_POSITIONS,
-    .layout = starter_layout,
-    .get_extension = starter_get_extension,
-};
+/* The descriptor `starter_renderer` and its metadata record in the
+ * .hud_renderers ELF section (which lets `hudhost list` show this plugin
+ * without running any of its code), from this one declaration: the host
+ * refuses a renderer whose record and descriptor disagree, and here they
+ * cannot. Each string is checked at compile time against its limit. */
+HUD_DECLARE_RENDERER(starter_renderer,
+                     "@ID@",                    /* id */
+                     "@NAME@",                  /* name */
+                     "0.1.0",                   /* version */
+                     "Example vendor",          /* vendor: your name or organization */
+                     "Corner slots in the safe area's corners, the center slot at the bottom "
+                     "middle, chips on the outer side, long-press modes in a card beside the "
+                     "slot.",                   /* description */
+                     STARTER_POSITIONS,         /* supported_positions */
+                     HUD_CAPABILITY_THREAD_SAFE, /* layout() reads only its arguments, keeps nothing */
+                     starter_layout,
+                     starter_get_extension);
 
-/* The same facts as plain bytes in the .hud_renderers ELF section, so
- * `hudhost list` shows this plugin without running any of its code. */
-HUD_RENDERER_METADATA(starter_metadata, STARTER_ID, STARTER_NAME, STARTER_VERSION, STARTER_VENDOR,
-                      STARTER_POSITIONS, STARTER_CAPABILITIES);
-
-/* Successful init() calls not yet matched by deinit(). init and deinit run
- * on the main thread only; renderer_count() may read it from any thread. */
-static atomic_uint starter_init_count;
-
-static hud_status_t starter_init(void) {
-    atomic_fetch_add(&starter_init_count, 1u);
-    return HUD_STATUS_OK;
-}
-
-static void starter_deinit(void) {
-    if (atomic_load(&starter_init_count) > 0) atomic_fetch_sub(&starter_init_count, 1u);
-}
-
-static uint32_t starter_renderer_count(void) {
-    return atomic_load(&starter_init_count) > 0 ? 1 : 0;
-}
-
-static const hud_renderer_descriptor_t *starter_renderer_at(uint32_t index) {
-    return index < starter_renderer_count() ? &starter_descriptor : NULL;
-}
-
-static const hud_entry_t starter_entry = {
-    .abi_version = HUD_ABI_VERSION,
-    .struct_size = sizeof(hud_entry_t),
-    .init = starter_init,
-    .deinit = starter_deinit,
-    .renderer_count = starter_renderer_count,
-    .renderer_at = starter_renderer_at,
-};
-
-HUD_EXPORT const hud_entry_t *HUD_ENTRY_SYMBOL(void) { return &starter_entry; }
+/* The entry: init()/deinit() reference counted, renderer_count() 0 until
+ * init(), renderer_at() NULL past the end, and the exported
+ * hud_renderer_get_entry(). */
+static const hud_renderer_descriptor_t *const starter_renderers[] = {&starter_renderer};
+HUD_DEFINE_ENTRY(starter_renderers);
 
 """#),
     ]
@@ -644,10 +610,12 @@ HUD_EXPORT const hud_entry_t *HUD_ENTRY_SYMBOL(void) { return &starter_entry; }
 
 [package]
 name = "@LIB@"
+# The crate's version. The renderer's, which the host shows, is the one in
+# src/lib.rs's hud_declare_renderer! (it takes literals).
 version = "0.1.0"
 edition = "2021"
-# c"" literals and offset_of! need 1.77; the SDK's generated bindings, which
-# may replace src/hud_renderer.rs, need 1.82.
+# The SDK's generated bindings in src/hud_renderer.rs need 1.82 (c""
+# literals, offset_of!, unsafe attributes).
 rust-version = "1.82"
 publish = false
 
@@ -700,13 +668,18 @@ renderer host instead, and hudhost reports it as a crash of this renderer
 
 ## Where to change things
 
-- **What the host shows**: `ID`, `NAME`, `VENDOR`, `DESCRIPTION` at the
-  top of `src/lib.rs`, and the version in `Cargo.toml`. The descriptor and the `.hud_renderers`
-  metadata record (`#[link_section = ".hud_renderers"] #[used] static
-  METADATA`) are both built from them; the host refuses a renderer whose two
-  copies differ, and a string too long for its record is a compile error.
-- **Which positions it draws**: `POSITIONS`. Published slots elsewhere are
-  reported in `hidden_positions`.
+- **What the host shows**: the id, name, version, vendor and description in
+  the `hud_declare_renderer!` at the end of `src/lib.rs`. That one
+  declaration makes both the descriptor and its `.hud_renderers` metadata
+  record, so the two cannot differ (the host refuses a renderer whose copies
+  do), and a string too long for its limit is a compile error. It takes
+  string literals, so the renderer's version is written there, not taken
+  from `Cargo.toml` (the crate's version; keep the two in step if you like).
+  `hud_define_entry!` below it writes the reference-counted entry and the
+  exported `hud_renderer_get_entry`.
+- **Which positions it draws**: `POSITIONS` (the descriptor's
+  `supported_positions`). Published slots elsewhere are reported in
+  `hidden_positions`.
 - **Sizes and spacing**: the metric constants. The chip gap (12) and the
   8 pt gap between mode items are what keep 44 × 44 hit regions apart; the
   validator's `geometry-hit-overlap` says when a change breaks that.
@@ -715,17 +688,24 @@ renderer host instead, and hudhost reports it as a crash of this renderer
   by role).
 
 Lay out in the left-to-right working frame and let `push` mirror for RTL;
-write nodes only through it (`push_node` is the two-call idiom of the C
-header's `hud_layout_push_node`). Run the validator after every change:
-each failure names the rule, the case and the node.
+write nodes only through it (it uses the bindings' `hud_layout_push_node`,
+the two-call idiom). `check` compares every input's `struct_size` with the
+frozen 1.0 sizes (`HUD_*_SIZE_1_0`), never with `size_of`, so newer 1.x
+bindings still accept a 1.0 host; a field added after 1.0 may be read only
+when `hud_struct_has!(value, type, field)` is true. Run the validator after
+every change: each failure names the rule, the case and the node.
 
 ## The bindings
 
-`src/hud_renderer.rs` is the ABI 1.0 as `#[repr(C)]` Rust, with the C
-header's names (`hud_node_t`, `hud_layout_t`, `HUD_STATUS_OK`, …): only the
-part this renderer uses. The SDK ships complete generated bindings
-(`bindings/rust/hud_renderer.rs` beside `hudhost sdk --include-dir`); copy
-that file over this one to use everything the header offers.
+`src/hud_renderer.rs` is the SDK's generated bindings
+(`Sources/HudRendererAPI/bindings/rust/hud_renderer.rs` in a hudhost source
+checkout, `<prefix>/share/hud/rust/hud_renderer.rs` in an install), which
+`hudhost new` copied here: the whole ABI 1.0 as `#[repr(C)]` Rust with
+the C header's names (`hud_node_t`, `hud_layout_t`, `HUD_STATUS_OK`, …),
+plus the Rust counterparts of the C helpers (`hud_declare_renderer!`,
+`hud_define_entry!`, `hud_struct_has!`, `hud_layout_push_node`,
+`hud_layout_finish`). Do not edit it; to update it, copy the newer SDK's file
+over it.
 
 """#),
         File(path: "src/lib.rs", contents: #"""
@@ -733,7 +713,9 @@ that file over this one to use everything the header offers.
 //! @NAME@ (@ID@), a Hudson HUD renderer plugin in Rust.
 //!
 //! Made by `hudhost new` from the Starter template. It has no dependencies
-//! beyond the ABI bindings in `hud_renderer.rs`, keeps no state, and passes
+//! beyond the SDK's generated ABI bindings in `hud_renderer.rs` (the
+//! descriptor, its metadata record and the entry come from their
+//! `hud_declare_renderer!` and `hud_define_entry!`), keeps no state, and passes
 //! `hudhost validate --profile strict` as generated; change the metrics and
 //! the placement code below and re-run the validator after every change.
 //!
@@ -763,37 +745,22 @@ that file over this one to use everything the header offers.
 //! `panic = "abort"`, as unwinding into C is undefined), which the host
 //! reports as a crash.
 
-#[allow(dead_code, non_camel_case_types, non_upper_case_globals)]
+/// The SDK's generated bindings (`bindings/rust/hud_renderer.rs`, copied
+/// here by `hudhost new`): the C header's names, `#[repr(C)]`, and the
+/// helpers used below.
 mod hud_renderer;
 
-use core::ffi::{c_char, c_void, CStr};
-use core::mem::{offset_of, size_of};
+use core::ffi::{c_char, c_void};
 use core::ptr;
-use core::sync::atomic::{AtomicU32, Ordering};
 
 use hud_renderer::*;
 
-// ---------------------------------------------------------------------------
-// What the host reads about this renderer
-// ---------------------------------------------------------------------------
+// What the host reads about this renderer (id, name, version, vendor,
+// description) is the `hud_declare_renderer!` at the end of this file.
 
-// The descriptor and the metadata record below are built from these, so the
-// two cannot disagree (the host refuses a renderer whose record differs).
-const ID: &CStr = c"@ID@";
-const NAME: &CStr = c"@NAME@";
-/// The package version, from Cargo.toml.
-const VERSION: &CStr = match CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes()) {
-    Ok(version) => version,
-    Err(_) => panic!("the package version is not a C string"),
-};
-const VENDOR: &CStr = c"Example vendor"; // your name or organization
-const DESCRIPTION: &CStr = c"Corner slots in the safe area's corners, the center slot at the bottom \
-middle, chips on the outer side, long-press modes in a card beside the slot.";
-/// The positions this renderer draws. A slot published anywhere else is
-/// reported in `hidden_positions` instead.
+/// The positions this renderer draws: the descriptor's `supported_positions`.
+/// A slot published anywhere else is reported in `hidden_positions` instead.
 const POSITIONS: u32 = HUD_POSITION_ALL_BITS;
-/// `layout()` reads only its arguments and keeps nothing.
-const CAPABILITIES: u32 = HUD_CAPABILITY_THREAD_SAFE;
 
 // ---------------------------------------------------------------------------
 // Metrics (pt)
@@ -822,20 +789,6 @@ const Z_CHIP: i32 = 11;
 const Z_PICKER: i32 = 20;
 const Z_MODE: i32 = 21;
 
-// The bytes of each input up to and including the last 1.0 field this
-// renderer reads. An input's struct_size must cover them; comparing with
-// size_of instead would refuse a 1.0 host's structures after an update to
-// bindings of a newer 1.x header, whose structures have grown.
-const COMPLICATIONS_1_0: usize = offset_of!(hud_complications_t, slots) + size_of::<[*const hud_slot_t; 5]>();
-const SLOT_1_0: usize = offset_of!(hud_slot_t, action) + size_of::<hud_action_fn>();
-const SECONDARY_1_0: usize = offset_of!(hud_secondary_t, action) + size_of::<hud_action_fn>();
-const MODE_1_0: usize = offset_of!(hud_mode_t, action) + size_of::<hud_action_fn>();
-const ENVIRONMENT_1_0: usize = offset_of!(hud_environment_t, reserved) + size_of::<u32>();
-const PALETTE_1_0: usize = offset_of!(hud_palette_t, hairline_standard) + size_of::<hud_rgba_t>();
-const INTERACTION_1_0: usize = offset_of!(hud_interaction_t, reserved) + size_of::<u32>();
-const LAYOUT_1_0: usize = offset_of!(hud_layout_t, reserved) + size_of::<u32>();
-const NODE_1_0: usize = offset_of!(hud_node_t, accessibility_label) + size_of::<*const c_char>();
-
 // ---------------------------------------------------------------------------
 // Small geometry
 // ---------------------------------------------------------------------------
@@ -854,10 +807,6 @@ fn hit_region(frame: hud_rect_t) -> hud_rect_t {
     let width = frame.width.max(MIN_HIT);
     let height = frame.height.max(MIN_HIT);
     rect(frame.x - (width - frame.width) / 2.0, frame.y - (height - frame.height) / 2.0, width, height)
-}
-
-fn position_bit(position: hud_position_t) -> u32 {
-    1u32 << position
 }
 
 // ---------------------------------------------------------------------------
@@ -936,34 +885,6 @@ fn tint_strong(color: hud_rgba_t) -> hud_rgba_t {
     (color & 0xFFFF_FF00) | 0x99
 }
 
-/// Appends one node, copying only the bytes both sides know (the host's
-/// node_stride may differ from our size_of), and counting it even when the
-/// buffer is full: the two-call idiom, as `hud_layout_push_node` in C.
-fn push_node(out: &mut hud_layout_t, node: &hud_node_t) {
-    let index = out.count;
-    out.count = out.count.saturating_add(1);
-    if index >= out.capacity {
-        return;
-    }
-    let stride = out.node_stride as usize;
-    let bytes = size_of::<hud_node_t>().min(stride);
-    // SAFETY: check() made sure `nodes` holds `capacity` nodes of `stride`
-    // bytes, and index < capacity.
-    unsafe {
-        let destination = out.nodes.cast::<u8>().add(index as usize * stride);
-        ptr::copy_nonoverlapping((node as *const hud_node_t).cast::<u8>(), destination, bytes);
-    }
-}
-
-/// The status of a layout that used `push_node`, as `hud_layout_finish` in C.
-fn finish(out: &hud_layout_t) -> hud_status_t {
-    if out.count > out.capacity {
-        HUD_STATUS_BUFFER_TOO_SMALL
-    } else {
-        HUD_STATUS_OK
-    }
-}
-
 /// A solid node with every field but colors and strings set; interactive
 /// ones get their hit region and pressed state.
 #[allow(clippy::too_many_arguments)]
@@ -979,21 +900,21 @@ fn node(
     z: i32,
     interactive: bool,
 ) -> hud_node_t {
-    // SAFETY: every field of hud_node_t is an integer, a float, a raw
-    // pointer or an Option of a function pointer: all-zero is valid (the C
-    // `hud_node_t node = {0}`), and it stays valid when a newer header
-    // appends fields.
-    let mut node: hud_node_t = unsafe { core::mem::zeroed() };
-    node.kind = kind;
-    node.position = position;
-    node.part = part;
-    node.mode_index = mode_index;
-    node.frame = frame;
-    node.shape = shape;
-    node.material = HUD_MATERIAL_SOLID;
-    node.corner_radius = corner_radius;
-    node.placement = HUD_PLACEMENT_OVERLAY;
-    node.z = z;
+    let mut node = hud_node_t {
+        kind,
+        position,
+        part,
+        mode_index,
+        frame,
+        shape,
+        material: HUD_MATERIAL_SOLID,
+        corner_radius,
+        placement: HUD_PLACEMENT_OVERLAY,
+        z,
+        // The rest all zero, as the C `hud_node_t node = {0}`: no hit
+        // region, colors, strings or flags yet.
+        ..hud_node_t::default()
+    };
     if interactive {
         node.hit = hit_region(frame);
         node.flags = HUD_NODE_FLAG_INTERACTIVE;
@@ -1004,7 +925,10 @@ fn node(
     node
 }
 
-/// Mirrors a node for RTL and appends it.
+/// Mirrors a node for RTL and appends it with `hud_layout_push_node`, which
+/// copies only the bytes both sides know (the host's node_stride may differ
+/// from our size_of) and counts the node even when the buffer is full: the
+/// two-call idiom.
 fn push(out: &mut hud_layout_t, f: &Frame, mut node: hud_node_t) {
     if f.rtl {
         node.frame.x = f.width - node.frame.x - node.frame.width;
@@ -1012,7 +936,9 @@ fn push(out: &mut hud_layout_t, f: &Frame, mut node: hud_node_t) {
             node.hit.x = f.width - node.hit.x - node.hit.width;
         }
     }
-    push_node(out, &node);
+    // SAFETY: `out` is the host's layout, and check() made sure `nodes`
+    // holds `capacity` nodes of `node_stride` bytes.
+    unsafe { hud_layout_push_node(out, &node) };
 }
 
 /// A slot button in its role's colors.
@@ -1157,6 +1083,13 @@ struct Inputs<'a> {
 /// INVALID_ARGUMENT for what breaks them, UNSUPPORTED for screens too large
 /// to lay out.
 ///
+/// Sizes are compared with the frozen 1.0 sizes (`HUD_*_SIZE_1_0`), never
+/// with `size_of`: every field read here is in ABI 1.0, so a 1.0 host's
+/// structures are accepted even after an update to bindings of a newer 1.x
+/// header, whose structures have grown. Read a field added after 1.0 only
+/// when `hud_struct_has!(value, type, field)` says the host's structure has
+/// it, and use zero (its 1.0 meaning) when it does not.
+///
 /// # Safety
 /// Each pointer is NULL or points to the host's structure of that type, as
 /// the header promises for layout()'s arguments.
@@ -1175,17 +1108,17 @@ unsafe fn check<'a>(
         else {
             return Err(HUD_STATUS_INVALID_ARGUMENT);
         };
-        if (c.struct_size as usize) < COMPLICATIONS_1_0
-            || (env.struct_size as usize) < ENVIRONMENT_1_0
-            || (interaction.struct_size as usize) < INTERACTION_1_0
-            || (out.struct_size as usize) < LAYOUT_1_0
-            || (out.node_stride as usize) < NODE_1_0
+        if c.struct_size < HUD_COMPLICATIONS_SIZE_1_0
+            || env.struct_size < HUD_ENVIRONMENT_SIZE_1_0
+            || interaction.struct_size < HUD_INTERACTION_SIZE_1_0
+            || out.struct_size < HUD_LAYOUT_SIZE_1_0
+            || out.node_stride < HUD_NODE_SIZE_1_0 // push_node copies what both know
             || (out.capacity > 0 && out.nodes.is_null())
         {
             return Err(HUD_STATUS_INVALID_ARGUMENT);
         }
         let Some(palette) = env.palette.as_ref() else { return Err(HUD_STATUS_INVALID_ARGUMENT) };
-        if (palette.struct_size as usize) < PALETTE_1_0 {
+        if palette.struct_size < HUD_PALETTE_SIZE_1_0 {
             return Err(HUD_STATUS_INVALID_ARGUMENT);
         }
         let inset = env.safe_area;
@@ -1205,20 +1138,20 @@ unsafe fn check<'a>(
         }
         for &slot in &c.slots {
             let Some(slot) = slot.as_ref() else { continue };
-            if (slot.struct_size as usize) < SLOT_1_0
+            if slot.struct_size < HUD_SLOT_SIZE_1_0
                 || slot.mode_count > HUD_MAX_MODES as u32
                 || (slot.mode_count > 0 && slot.modes.is_null())
             {
                 return Err(HUD_STATUS_INVALID_ARGUMENT);
             }
             if let Some(chip) = slot.secondary.as_ref() {
-                if (chip.struct_size as usize) < SECONDARY_1_0 {
+                if chip.struct_size < HUD_SECONDARY_SIZE_1_0 {
                     return Err(HUD_STATUS_INVALID_ARGUMENT);
                 }
             }
             for m in 0..slot.mode_count as usize {
                 match (*slot.modes.add(m)).as_ref() {
-                    Some(mode) if mode.struct_size as usize >= MODE_1_0 => {}
+                    Some(mode) if mode.struct_size >= HUD_MODE_SIZE_1_0 => {}
                     _ => return Err(HUD_STATUS_INVALID_ARGUMENT),
                 }
             }
@@ -1255,8 +1188,8 @@ unsafe extern "C" fn starter_layout(
     for p in 0..HUD_POSITION_COUNT {
         // SAFETY: check() validated every non-NULL slot.
         let Some(slot) = (unsafe { c.slots[p as usize].as_ref() }) else { continue };
-        if POSITIONS & position_bit(p) == 0 {
-            out.hidden_positions |= position_bit(p);
+        if POSITIONS & hud_position_bit(p) == 0 {
+            out.hidden_positions |= hud_position_bit(p);
             continue;
         }
         let chip = if slot.secondary.is_null() { 0.0 } else { chip_room };
@@ -1281,7 +1214,7 @@ unsafe extern "C" fn starter_layout(
     // The host reveals only a slot with modes; draw the picker only for a
     // slot this layout shows.
     let revealed = interaction.revealed_position;
-    if (0..HUD_POSITION_COUNT).contains(&revealed) && POSITIONS & position_bit(revealed) != 0 {
+    if (0..HUD_POSITION_COUNT).contains(&revealed) && POSITIONS & hud_position_bit(revealed) != 0 {
         // SAFETY: check() validated every non-NULL slot.
         if let Some(slot) = unsafe { c.slots[revealed as usize].as_ref() } {
             if slot.mode_count > 0 {
@@ -1291,7 +1224,7 @@ unsafe extern "C" fn starter_layout(
     }
 
     out.content_insets = hud_insets_t::default(); // everything floats
-    finish(out)
+    hud_layout_finish(out)
 }
 
 // ---------------------------------------------------------------------------
@@ -1305,114 +1238,31 @@ unsafe extern "C" fn starter_get_extension(
     ptr::null() // no extensions
 }
 
-/// A static the host reads through raw pointers.
-#[repr(transparent)]
-struct Shared<T>(T);
-
-// SAFETY: the wrapped descriptor and entry are immutable, and their
-// pointers lead only to string literals and functions: nothing any thread
-// can change.
-unsafe impl<T> Sync for Shared<T> {}
-
-static DESCRIPTOR: Shared<hud_renderer_descriptor_t> = Shared(hud_renderer_descriptor_t {
-    struct_size: size_of::<hud_renderer_descriptor_t>() as u32,
-    capabilities: CAPABILITIES,
-    id: ID.as_ptr(),
-    name: NAME.as_ptr(),
-    version: VERSION.as_ptr(),
-    vendor: VENDOR.as_ptr(),
-    description: DESCRIPTION.as_ptr(),
+// The descriptor `STARTER` and its metadata record `STARTER_METADATA` in
+// the .hud_renderers ELF section (which lets `hudhost list` show this
+// plugin without running any of its code), from this one declaration: the
+// host refuses a renderer whose record and descriptor disagree, and here
+// they cannot. The strings are literals, each checked at compile time
+// against its limit; the version is this renderer's, independent of the
+// crate version in Cargo.toml.
+hud_declare_renderer!(STARTER, STARTER_METADATA {
+    id: "@ID@",
+    name: "@NAME@",
+    version: "0.1.0",
+    vendor: "Example vendor", // your name or organization
+    description: "Corner slots in the safe area's corners, the center slot at the bottom middle, chips on the \
+                  outer side, long-press modes in a card beside the slot.",
     supported_positions: POSITIONS,
-    reserved: 0,
-    layout: Some(starter_layout),
-    get_extension: Some(starter_get_extension),
+    // layout() reads only its arguments and keeps nothing.
+    capabilities: HUD_CAPABILITY_THREAD_SAFE,
+    layout: starter_layout,
+    get_extension: starter_get_extension,
 });
 
-/// `bytes` zero-padded to N bytes; more than N is a compile error.
-const fn field<const N: usize>(bytes: &[u8]) -> [c_char; N] {
-    assert!(bytes.len() <= N, "a metadata field is too long");
-    let mut field = [0 as c_char; N];
-    let mut i = 0;
-    while i < bytes.len() {
-        field[i] = bytes[i] as c_char;
-        i += 1;
-    }
-    field
-}
-
-/// A string NUL-padded to N bytes, at least one NUL stored; a string that
-/// does not fit is a compile error.
-const fn padded<const N: usize>(text: &CStr) -> [c_char; N] {
-    assert!(text.to_bytes().len() < N, "a metadata string does not fit its field");
-    field(text.to_bytes())
-}
-
-/// A metadata record, 8-byte aligned as HUD_RENDERER_METADATA makes it.
-#[repr(C, align(8))]
-struct Record(hud_renderer_metadata_t);
-
-/// The same facts as plain bytes in the .hud_renderers ELF section, so
-/// `hudhost list` shows this plugin without running any of its code.
-#[link_section = ".hud_renderers"]
-#[used]
-static METADATA: Record = Record(hud_renderer_metadata_t {
-    magic: field(b"HUDMETA1"), // HUD_METADATA_MAGIC: 8 bytes, no NUL stored
-    record_size: size_of::<hud_renderer_metadata_t>() as u32,
-    abi_version: HUD_ABI_VERSION,
-    supported_positions: POSITIONS,
-    capabilities: CAPABILITIES,
-    id: padded(ID),
-    name: padded(NAME),
-    version: padded(VERSION),
-    vendor: padded(VENDOR),
-});
-
-/// Successful init() calls not yet matched by deinit(). init and deinit run
-/// on the main thread only; renderer_count() may read it from any thread.
-static INIT_COUNT: AtomicU32 = AtomicU32::new(0);
-
-unsafe extern "C" fn starter_init() -> hud_status_t {
-    INIT_COUNT.fetch_add(1, Ordering::SeqCst);
-    HUD_STATUS_OK
-}
-
-unsafe extern "C" fn starter_deinit() {
-    // Harmless at zero.
-    let _ = INIT_COUNT.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |count| count.checked_sub(1));
-}
-
-unsafe extern "C" fn starter_renderer_count() -> u32 {
-    if INIT_COUNT.load(Ordering::SeqCst) > 0 {
-        1
-    } else {
-        0
-    }
-}
-
-unsafe extern "C" fn starter_renderer_at(index: u32) -> *const hud_renderer_descriptor_t {
-    // SAFETY: starter_renderer_count only reads an atomic.
-    if index < unsafe { starter_renderer_count() } {
-        &DESCRIPTOR.0
-    } else {
-        ptr::null()
-    }
-}
-
-static ENTRY: Shared<hud_entry_t> = Shared(hud_entry_t {
-    abi_version: HUD_ABI_VERSION,
-    struct_size: size_of::<hud_entry_t>() as u32,
-    init: Some(starter_init),
-    deinit: Some(starter_deinit),
-    renderer_count: Some(starter_renderer_count),
-    renderer_at: Some(starter_renderer_at),
-});
-
-/// The one symbol the host looks up: the entry, the same pointer on every
-/// call, with no side effects.
-#[no_mangle]
-pub extern "C" fn hud_renderer_get_entry() -> *const hud_entry_t {
-    &ENTRY.0
-}
+// The entry: init()/deinit() reference counted, renderer_count() 0 until
+// init(), renderer_at() NULL past the end, and the exported
+// hud_renderer_get_entry(), the one symbol the host looks up.
+hud_define_entry!(STARTER);
 
 """#),
     ]
@@ -1488,7 +1338,7 @@ that others can write to (`chmod go-w`).
 | target | language | what |
 |---|---|---|
 | `HudRendererAPI` | system module | the SDK header, named by absolute path in `Sources/HudRendererAPI/module.modulemap` |
-| `@IDENT@_entry` | C | `Sources/Entry/entry.c`: the static descriptor, its `.hud_renderers` metadata record, the reference-counted entry and the exported `hud_renderer_get_entry` |
+| `@IDENT@_entry` | C | `Sources/Entry/entry.c`: the static descriptor and its `.hud_renderers` metadata record (one `HUD_DECLARE_RENDERER`), the reference-counted entry and the exported `hud_renderer_get_entry` (`HUD_DEFINE_ENTRY`) |
 | `@IDENT@` | Swift | `Sources/Layout/`: the layout, `@_cdecl("@IDENT@_layout")`, which the descriptor points to |
 
 The entry is C because C has static, constant structures and ELF sections:
@@ -1557,13 +1407,14 @@ and only converts numbers already known to be in range.
 
 ## Where to change things
 
-- **What the host shows**: `STARTER_ID`, `STARTER_NAME`, `STARTER_VERSION`,
-  `STARTER_VENDOR`, `STARTER_DESCRIPTION` at the top of
-  `Sources/Entry/entry.c`. The descriptor and the metadata record are both
-  built from them; the host refuses a renderer whose two copies differ.
-- **Which positions it draws**: `STARTER_POSITIONS` there; the layout reads
-  them from the descriptor and reports other published slots in
-  `hidden_positions`.
+- **What the host shows**: the id, name, version, vendor and description in
+  the `HUD_DECLARE_RENDERER` of `Sources/Entry/entry.c`. That one
+  declaration makes both the descriptor and its metadata record, so the two
+  cannot differ (the host refuses a renderer whose copies do), and a string
+  too long for its limit is a compile error.
+- **Which positions it draws**: the `supported_positions` argument there;
+  the layout reads them from the descriptor and reports other published
+  slots in `hidden_positions`.
 - **Sizes and spacing**: `Sources/Layout/Metrics.swift`. The chip gap (12)
   and the 8 pt gap between mode items are what keep 44 × 44 hit regions
   apart; the validator's `geometry-hit-overlap` says when a change breaks
@@ -1575,8 +1426,11 @@ and only converts numbers already known to be in range.
 
 Lay out in the left-to-right working frame and write nodes only through
 `WorkingFrame.push` (it mirrors for RTL and uses `hud_layout_push_node`,
-the two-call idiom). Run the validator after every change: each failure
-names the rule, the case and the node.
+the two-call idiom). `Inputs` compares every input's `struct_size` with the
+SDK's frozen 1.0 sizes (`HUD_*_SIZE_1_0`), never with `MemoryLayout.size`,
+so a rebuild against a newer 1.x header still accepts a 1.0 host. Run the
+validator after every change: each failure names the rule, the case and the
+node.
 
 """#),
         File(path: "Sources/Entry/entry.c", contents: #"""
@@ -1585,30 +1439,14 @@ names the rule, the case and the node.
  * entry.c — what the host reads about @NAME@ (@ID@) before and while it
  * loads the plugin: the descriptor, its metadata record in the
  * .hud_renderers ELF section, the reference-counted entry and the one
- * exported symbol, hud_renderer_get_entry.
+ * exported symbol, hud_renderer_get_entry. The SDK's HUD_DECLARE_RENDERER
+ * and HUD_DEFINE_ENTRY write all of it.
  *
  * They are C because C has static, constant structures and ELF sections;
  * Swift globals are initialized lazily and cannot hold C string literals.
  * The layout itself is Swift (Sources/Layout), exported as @IDENT@_layout.
  */
-#include <stdatomic.h>
-
 #include "entry.h"
-
-/* The descriptor and the metadata record are built from these, so the two
- * cannot disagree (the host refuses a renderer whose record differs). */
-#define STARTER_ID "@ID@"
-#define STARTER_NAME "@NAME@"
-#define STARTER_VERSION "0.1.0"
-#define STARTER_VENDOR "Example vendor" /* your name or organization */
-#define STARTER_DESCRIPTION                                                        \
-    "Corner slots in the safe area's corners, the center slot at the bottom "   \
-    "middle, chips on the outer side, long-press modes in a card beside the slot."
-/* The positions the layout draws (it reads them from the descriptor). A
- * slot published anywhere else is reported in hidden_positions instead. */
-#define STARTER_POSITIONS HUD_POSITION_ALL_BITS
-/* The layout reads only its arguments and keeps nothing. */
-#define STARTER_CAPABILITIES HUD_CAPABILITY_THREAD_SAFE
 
 static const void *starter_get_extension(const hud_renderer_descriptor_t *self,
                                          const char *extension_id) {
@@ -1617,55 +1455,33 @@ static const void *starter_get_extension(const hud_renderer_descriptor_t *self,
     return NULL; /* no extensions */
 }
 
-static const hud_renderer_descriptor_t starter_descriptor = {
-    .struct_size = sizeof(hud_renderer_descriptor_t),
-    .capabilities = STARTER_CAPABILITIES,
-    .id = STARTER_ID,
-    .name = STARTER_NAME,
-    .version = STARTER_VERSION,
-    .vendor = STARTER_VENDOR,
-    .description = STARTER_DESCRIPTION,
-    .supported_positions = STARTER_POSITIONS,
-    .layout = @IDENT@_layout,
-    .get_extension = starter_get_extension,
-};
+/* The descriptor `starter_renderer` and its metadata record (which lets
+ * `hudhost list` show this plugin without running any of its code), from
+ * this one declaration: the host refuses a renderer whose record and
+ * descriptor disagree, and here they cannot. Each string is checked at
+ * compile time against its limit. */
+HUD_DECLARE_RENDERER(starter_renderer,
+                     "@ID@",                    /* id */
+                     "@NAME@",                  /* name */
+                     "0.1.0",                   /* version */
+                     "Example vendor",          /* vendor: your name or organization */
+                     "Corner slots in the safe area's corners, the center slot at the bottom "
+                     "middle, chips on the outer side, long-press modes in a card beside the "
+                     "slot.",                   /* description */
+                     /* supported_positions: the layout reads them from the
+                      * descriptor and reports a slot published anywhere
+                      * else in hidden_positions. */
+                     HUD_POSITION_ALL_BITS,
+                     /* The layout reads only its arguments and keeps nothing. */
+                     HUD_CAPABILITY_THREAD_SAFE,
+                     @IDENT@_layout,
+                     starter_get_extension);
 
-/* The same facts as plain bytes in the .hud_renderers ELF section, so
- * `hudhost list` shows this plugin without running any of its code. */
-HUD_RENDERER_METADATA(starter_metadata, STARTER_ID, STARTER_NAME, STARTER_VERSION, STARTER_VENDOR,
-                      STARTER_POSITIONS, STARTER_CAPABILITIES);
-
-/* Successful init() calls not yet matched by deinit(). init and deinit run
- * on the main thread only; renderer_count() may read it from any thread. */
-static atomic_uint starter_init_count;
-
-static hud_status_t starter_init(void) {
-    atomic_fetch_add(&starter_init_count, 1u);
-    return HUD_STATUS_OK;
-}
-
-static void starter_deinit(void) {
-    if (atomic_load(&starter_init_count) > 0) atomic_fetch_sub(&starter_init_count, 1u);
-}
-
-static uint32_t starter_renderer_count(void) {
-    return atomic_load(&starter_init_count) > 0 ? 1 : 0;
-}
-
-static const hud_renderer_descriptor_t *starter_renderer_at(uint32_t index) {
-    return index < starter_renderer_count() ? &starter_descriptor : NULL;
-}
-
-static const hud_entry_t starter_entry = {
-    .abi_version = HUD_ABI_VERSION,
-    .struct_size = sizeof(hud_entry_t),
-    .init = starter_init,
-    .deinit = starter_deinit,
-    .renderer_count = starter_renderer_count,
-    .renderer_at = starter_renderer_at,
-};
-
-HUD_EXPORT const hud_entry_t *HUD_ENTRY_SYMBOL(void) { return &starter_entry; }
+/* The entry: init()/deinit() reference counted, renderer_count() 0 until
+ * init(), renderer_at() NULL past the end, and the exported
+ * hud_renderer_get_entry(). */
+static const hud_renderer_descriptor_t *const starter_renderers[] = {&starter_renderer};
+HUD_DEFINE_ENTRY(starter_renderers);
 
 """#),
         File(path: "Sources/Entry/include/entry.h", contents: #"""
@@ -1804,6 +1620,13 @@ func slotFrame(_ position: hud_position_t, _ slot: hud_slot_t, in f: WorkingFram
 /// layout()'s inputs, checked against the header's rules before anything
 /// else is read: INVALID_ARGUMENT for what breaks them, UNSUPPORTED for
 /// screens too large to lay out.
+///
+/// Sizes are compared with the SDK's frozen 1.0 sizes (HUD_*_SIZE_1_0),
+/// never with MemoryLayout.size: every field read here is in ABI 1.0, so a
+/// 1.0 host's structures are accepted even after a rebuild against a newer
+/// 1.x header, whose structures have grown. A field added after 1.0 is read
+/// only when the host's struct_size covers it (the header's HUD_STRUCT_HAS
+/// rule: offset + size <= struct_size), else taken as zero.
 struct Inputs {
     let complications: hud_complications_t
     let environment: hud_environment_t
@@ -1821,15 +1644,15 @@ struct Inputs {
     init(_ complications: UnsafePointer<hud_complications_t>?, _ environment: UnsafePointer<hud_environment_t>?,
          _ interaction: UnsafePointer<hud_interaction_t>?, _ output: UnsafeMutablePointer<hud_layout_t>?) throws(Refusal) {
         guard let complications, let environment, let interaction, let output else { throw .invalid }
-        guard Int(complications.pointee.struct_size) >= Size1_0.complications,
-              Int(environment.pointee.struct_size) >= Size1_0.environment,
-              Int(interaction.pointee.struct_size) >= Size1_0.interaction,
-              Int(output.pointee.struct_size) >= Size1_0.layout,
-              Int(output.pointee.node_stride) >= Size1_0.node,
+        guard complications.pointee.struct_size >= HUD_COMPLICATIONS_SIZE_1_0,
+              environment.pointee.struct_size >= HUD_ENVIRONMENT_SIZE_1_0,
+              interaction.pointee.struct_size >= HUD_INTERACTION_SIZE_1_0,
+              output.pointee.struct_size >= HUD_LAYOUT_SIZE_1_0,
+              output.pointee.node_stride >= HUD_NODE_SIZE_1_0, // push_node copies what both know
               output.pointee.capacity == 0 || output.pointee.nodes != nil
         else { throw .invalid }
         let env = environment.pointee
-        guard let palette = env.palette, Int(palette.pointee.struct_size) >= Size1_0.palette else { throw .invalid }
+        guard let palette = env.palette, palette.pointee.struct_size >= HUD_PALETTE_SIZE_1_0 else { throw .invalid }
         let inset = env.safe_area
         for length in [env.screen_width, env.screen_height, inset.top, inset.left, inset.bottom, inset.right,
                        env.navigation_bar.y, env.navigation_bar.height] {
@@ -1842,12 +1665,12 @@ struct Inputs {
         let c = complications.pointee
         for position in Position.all {
             guard let slot = c.slot(at: position)?.pointee else { continue }
-            guard Int(slot.struct_size) >= Size1_0.slot, slot.mode_count <= UInt32(HUD_MAX_MODES),
+            guard slot.struct_size >= HUD_SLOT_SIZE_1_0, slot.mode_count <= UInt32(HUD_MAX_MODES),
                   slot.mode_count == 0 || slot.modes != nil
             else { throw .invalid }
-            if let chip = slot.secondary, Int(chip.pointee.struct_size) < Size1_0.secondary { throw .invalid }
+            if let chip = slot.secondary, chip.pointee.struct_size < HUD_SECONDARY_SIZE_1_0 { throw .invalid }
             for index in 0..<Int(slot.mode_count) {
-                guard let mode = slot.modes?[index], Int(mode.pointee.struct_size) >= Size1_0.mode else { throw .invalid }
+                guard let mode = slot.modes?[index], mode.pointee.struct_size >= HUD_MODE_SIZE_1_0 else { throw .invalid }
             }
         }
         self.complications = c
@@ -1855,28 +1678,6 @@ struct Inputs {
         self.palette = palette.pointee
         self.interaction = interaction.pointee
         self.output = output
-    }
-}
-
-/// The bytes of each input up to and including the last 1.0 field this
-/// renderer reads. An input's struct_size must cover them; comparing with
-/// MemoryLayout.size instead would refuse a 1.0 host's structures after a
-/// rebuild against a newer 1.x header, whose structures have grown.
-enum Size1_0 {
-    static let complications = end(of: \hud_complications_t.slots)
-    static let slot = end(of: \hud_slot_t.action)
-    static let secondary = end(of: \hud_secondary_t.action)
-    static let mode = end(of: \hud_mode_t.action)
-    static let environment = end(of: \hud_environment_t.reserved)
-    static let palette = end(of: \hud_palette_t.hairline_standard)
-    static let interaction = end(of: \hud_interaction_t.reserved)
-    static let layout = end(of: \hud_layout_t.reserved)
-    static let node = end(of: \hud_node_t.accessibility_label)
-
-    /// A stored field's end; unreachable fallback: refuse every input.
-    static func end<Root, Field>(of field: KeyPath<Root, Field>) -> Int {
-        guard let offset = MemoryLayout<Root>.offset(of: field) else { return Int(UInt32.max) + 1 }
-        return offset + MemoryLayout<Field>.size
     }
 }
 

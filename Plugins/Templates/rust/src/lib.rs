@@ -2,7 +2,9 @@
 //! @NAME@ (@ID@), a Hudson HUD renderer plugin in Rust.
 //!
 //! Made by `hudhost new` from the Starter template. It has no dependencies
-//! beyond the ABI bindings in `hud_renderer.rs`, keeps no state, and passes
+//! beyond the SDK's generated ABI bindings in `hud_renderer.rs` (the
+//! descriptor, its metadata record and the entry come from their
+//! `hud_declare_renderer!` and `hud_define_entry!`), keeps no state, and passes
 //! `hudhost validate --profile strict` as generated; change the metrics and
 //! the placement code below and re-run the validator after every change.
 //!
@@ -32,37 +34,22 @@
 //! `panic = "abort"`, as unwinding into C is undefined), which the host
 //! reports as a crash.
 
-#[allow(dead_code, non_camel_case_types, non_upper_case_globals)]
+/// The SDK's generated bindings (`bindings/rust/hud_renderer.rs`, copied
+/// here by `hudhost new`): the C header's names, `#[repr(C)]`, and the
+/// helpers used below.
 mod hud_renderer;
 
-use core::ffi::{c_char, c_void, CStr};
-use core::mem::{offset_of, size_of};
+use core::ffi::{c_char, c_void};
 use core::ptr;
-use core::sync::atomic::{AtomicU32, Ordering};
 
 use hud_renderer::*;
 
-// ---------------------------------------------------------------------------
-// What the host reads about this renderer
-// ---------------------------------------------------------------------------
+// What the host reads about this renderer (id, name, version, vendor,
+// description) is the `hud_declare_renderer!` at the end of this file.
 
-// The descriptor and the metadata record below are built from these, so the
-// two cannot disagree (the host refuses a renderer whose record differs).
-const ID: &CStr = c"@ID@";
-const NAME: &CStr = c"@NAME@";
-/// The package version, from Cargo.toml.
-const VERSION: &CStr = match CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes()) {
-    Ok(version) => version,
-    Err(_) => panic!("the package version is not a C string"),
-};
-const VENDOR: &CStr = c"Example vendor"; // your name or organization
-const DESCRIPTION: &CStr = c"Corner slots in the safe area's corners, the center slot at the bottom \
-middle, chips on the outer side, long-press modes in a card beside the slot.";
-/// The positions this renderer draws. A slot published anywhere else is
-/// reported in `hidden_positions` instead.
+/// The positions this renderer draws: the descriptor's `supported_positions`.
+/// A slot published anywhere else is reported in `hidden_positions` instead.
 const POSITIONS: u32 = HUD_POSITION_ALL_BITS;
-/// `layout()` reads only its arguments and keeps nothing.
-const CAPABILITIES: u32 = HUD_CAPABILITY_THREAD_SAFE;
 
 // ---------------------------------------------------------------------------
 // Metrics (pt)
@@ -91,20 +78,6 @@ const Z_CHIP: i32 = 11;
 const Z_PICKER: i32 = 20;
 const Z_MODE: i32 = 21;
 
-// The bytes of each input up to and including the last 1.0 field this
-// renderer reads. An input's struct_size must cover them; comparing with
-// size_of instead would refuse a 1.0 host's structures after an update to
-// bindings of a newer 1.x header, whose structures have grown.
-const COMPLICATIONS_1_0: usize = offset_of!(hud_complications_t, slots) + size_of::<[*const hud_slot_t; 5]>();
-const SLOT_1_0: usize = offset_of!(hud_slot_t, action) + size_of::<hud_action_fn>();
-const SECONDARY_1_0: usize = offset_of!(hud_secondary_t, action) + size_of::<hud_action_fn>();
-const MODE_1_0: usize = offset_of!(hud_mode_t, action) + size_of::<hud_action_fn>();
-const ENVIRONMENT_1_0: usize = offset_of!(hud_environment_t, reserved) + size_of::<u32>();
-const PALETTE_1_0: usize = offset_of!(hud_palette_t, hairline_standard) + size_of::<hud_rgba_t>();
-const INTERACTION_1_0: usize = offset_of!(hud_interaction_t, reserved) + size_of::<u32>();
-const LAYOUT_1_0: usize = offset_of!(hud_layout_t, reserved) + size_of::<u32>();
-const NODE_1_0: usize = offset_of!(hud_node_t, accessibility_label) + size_of::<*const c_char>();
-
 // ---------------------------------------------------------------------------
 // Small geometry
 // ---------------------------------------------------------------------------
@@ -123,10 +96,6 @@ fn hit_region(frame: hud_rect_t) -> hud_rect_t {
     let width = frame.width.max(MIN_HIT);
     let height = frame.height.max(MIN_HIT);
     rect(frame.x - (width - frame.width) / 2.0, frame.y - (height - frame.height) / 2.0, width, height)
-}
-
-fn position_bit(position: hud_position_t) -> u32 {
-    1u32 << position
 }
 
 // ---------------------------------------------------------------------------
@@ -205,34 +174,6 @@ fn tint_strong(color: hud_rgba_t) -> hud_rgba_t {
     (color & 0xFFFF_FF00) | 0x99
 }
 
-/// Appends one node, copying only the bytes both sides know (the host's
-/// node_stride may differ from our size_of), and counting it even when the
-/// buffer is full: the two-call idiom, as `hud_layout_push_node` in C.
-fn push_node(out: &mut hud_layout_t, node: &hud_node_t) {
-    let index = out.count;
-    out.count = out.count.saturating_add(1);
-    if index >= out.capacity {
-        return;
-    }
-    let stride = out.node_stride as usize;
-    let bytes = size_of::<hud_node_t>().min(stride);
-    // SAFETY: check() made sure `nodes` holds `capacity` nodes of `stride`
-    // bytes, and index < capacity.
-    unsafe {
-        let destination = out.nodes.cast::<u8>().add(index as usize * stride);
-        ptr::copy_nonoverlapping((node as *const hud_node_t).cast::<u8>(), destination, bytes);
-    }
-}
-
-/// The status of a layout that used `push_node`, as `hud_layout_finish` in C.
-fn finish(out: &hud_layout_t) -> hud_status_t {
-    if out.count > out.capacity {
-        HUD_STATUS_BUFFER_TOO_SMALL
-    } else {
-        HUD_STATUS_OK
-    }
-}
-
 /// A solid node with every field but colors and strings set; interactive
 /// ones get their hit region and pressed state.
 #[allow(clippy::too_many_arguments)]
@@ -248,21 +189,21 @@ fn node(
     z: i32,
     interactive: bool,
 ) -> hud_node_t {
-    // SAFETY: every field of hud_node_t is an integer, a float, a raw
-    // pointer or an Option of a function pointer: all-zero is valid (the C
-    // `hud_node_t node = {0}`), and it stays valid when a newer header
-    // appends fields.
-    let mut node: hud_node_t = unsafe { core::mem::zeroed() };
-    node.kind = kind;
-    node.position = position;
-    node.part = part;
-    node.mode_index = mode_index;
-    node.frame = frame;
-    node.shape = shape;
-    node.material = HUD_MATERIAL_SOLID;
-    node.corner_radius = corner_radius;
-    node.placement = HUD_PLACEMENT_OVERLAY;
-    node.z = z;
+    let mut node = hud_node_t {
+        kind,
+        position,
+        part,
+        mode_index,
+        frame,
+        shape,
+        material: HUD_MATERIAL_SOLID,
+        corner_radius,
+        placement: HUD_PLACEMENT_OVERLAY,
+        z,
+        // The rest all zero, as the C `hud_node_t node = {0}`: no hit
+        // region, colors, strings or flags yet.
+        ..hud_node_t::default()
+    };
     if interactive {
         node.hit = hit_region(frame);
         node.flags = HUD_NODE_FLAG_INTERACTIVE;
@@ -273,7 +214,10 @@ fn node(
     node
 }
 
-/// Mirrors a node for RTL and appends it.
+/// Mirrors a node for RTL and appends it with `hud_layout_push_node`, which
+/// copies only the bytes both sides know (the host's node_stride may differ
+/// from our size_of) and counts the node even when the buffer is full: the
+/// two-call idiom.
 fn push(out: &mut hud_layout_t, f: &Frame, mut node: hud_node_t) {
     if f.rtl {
         node.frame.x = f.width - node.frame.x - node.frame.width;
@@ -281,7 +225,9 @@ fn push(out: &mut hud_layout_t, f: &Frame, mut node: hud_node_t) {
             node.hit.x = f.width - node.hit.x - node.hit.width;
         }
     }
-    push_node(out, &node);
+    // SAFETY: `out` is the host's layout, and check() made sure `nodes`
+    // holds `capacity` nodes of `node_stride` bytes.
+    unsafe { hud_layout_push_node(out, &node) };
 }
 
 /// A slot button in its role's colors.
@@ -426,6 +372,13 @@ struct Inputs<'a> {
 /// INVALID_ARGUMENT for what breaks them, UNSUPPORTED for screens too large
 /// to lay out.
 ///
+/// Sizes are compared with the frozen 1.0 sizes (`HUD_*_SIZE_1_0`), never
+/// with `size_of`: every field read here is in ABI 1.0, so a 1.0 host's
+/// structures are accepted even after an update to bindings of a newer 1.x
+/// header, whose structures have grown. Read a field added after 1.0 only
+/// when `hud_struct_has!(value, type, field)` says the host's structure has
+/// it, and use zero (its 1.0 meaning) when it does not.
+///
 /// # Safety
 /// Each pointer is NULL or points to the host's structure of that type, as
 /// the header promises for layout()'s arguments.
@@ -444,17 +397,17 @@ unsafe fn check<'a>(
         else {
             return Err(HUD_STATUS_INVALID_ARGUMENT);
         };
-        if (c.struct_size as usize) < COMPLICATIONS_1_0
-            || (env.struct_size as usize) < ENVIRONMENT_1_0
-            || (interaction.struct_size as usize) < INTERACTION_1_0
-            || (out.struct_size as usize) < LAYOUT_1_0
-            || (out.node_stride as usize) < NODE_1_0
+        if c.struct_size < HUD_COMPLICATIONS_SIZE_1_0
+            || env.struct_size < HUD_ENVIRONMENT_SIZE_1_0
+            || interaction.struct_size < HUD_INTERACTION_SIZE_1_0
+            || out.struct_size < HUD_LAYOUT_SIZE_1_0
+            || out.node_stride < HUD_NODE_SIZE_1_0 // push_node copies what both know
             || (out.capacity > 0 && out.nodes.is_null())
         {
             return Err(HUD_STATUS_INVALID_ARGUMENT);
         }
         let Some(palette) = env.palette.as_ref() else { return Err(HUD_STATUS_INVALID_ARGUMENT) };
-        if (palette.struct_size as usize) < PALETTE_1_0 {
+        if palette.struct_size < HUD_PALETTE_SIZE_1_0 {
             return Err(HUD_STATUS_INVALID_ARGUMENT);
         }
         let inset = env.safe_area;
@@ -474,20 +427,20 @@ unsafe fn check<'a>(
         }
         for &slot in &c.slots {
             let Some(slot) = slot.as_ref() else { continue };
-            if (slot.struct_size as usize) < SLOT_1_0
+            if slot.struct_size < HUD_SLOT_SIZE_1_0
                 || slot.mode_count > HUD_MAX_MODES as u32
                 || (slot.mode_count > 0 && slot.modes.is_null())
             {
                 return Err(HUD_STATUS_INVALID_ARGUMENT);
             }
             if let Some(chip) = slot.secondary.as_ref() {
-                if (chip.struct_size as usize) < SECONDARY_1_0 {
+                if chip.struct_size < HUD_SECONDARY_SIZE_1_0 {
                     return Err(HUD_STATUS_INVALID_ARGUMENT);
                 }
             }
             for m in 0..slot.mode_count as usize {
                 match (*slot.modes.add(m)).as_ref() {
-                    Some(mode) if mode.struct_size as usize >= MODE_1_0 => {}
+                    Some(mode) if mode.struct_size >= HUD_MODE_SIZE_1_0 => {}
                     _ => return Err(HUD_STATUS_INVALID_ARGUMENT),
                 }
             }
@@ -524,8 +477,8 @@ unsafe extern "C" fn starter_layout(
     for p in 0..HUD_POSITION_COUNT {
         // SAFETY: check() validated every non-NULL slot.
         let Some(slot) = (unsafe { c.slots[p as usize].as_ref() }) else { continue };
-        if POSITIONS & position_bit(p) == 0 {
-            out.hidden_positions |= position_bit(p);
+        if POSITIONS & hud_position_bit(p) == 0 {
+            out.hidden_positions |= hud_position_bit(p);
             continue;
         }
         let chip = if slot.secondary.is_null() { 0.0 } else { chip_room };
@@ -550,7 +503,7 @@ unsafe extern "C" fn starter_layout(
     // The host reveals only a slot with modes; draw the picker only for a
     // slot this layout shows.
     let revealed = interaction.revealed_position;
-    if (0..HUD_POSITION_COUNT).contains(&revealed) && POSITIONS & position_bit(revealed) != 0 {
+    if (0..HUD_POSITION_COUNT).contains(&revealed) && POSITIONS & hud_position_bit(revealed) != 0 {
         // SAFETY: check() validated every non-NULL slot.
         if let Some(slot) = unsafe { c.slots[revealed as usize].as_ref() } {
             if slot.mode_count > 0 {
@@ -560,7 +513,7 @@ unsafe extern "C" fn starter_layout(
     }
 
     out.content_insets = hud_insets_t::default(); // everything floats
-    finish(out)
+    hud_layout_finish(out)
 }
 
 // ---------------------------------------------------------------------------
@@ -574,111 +527,28 @@ unsafe extern "C" fn starter_get_extension(
     ptr::null() // no extensions
 }
 
-/// A static the host reads through raw pointers.
-#[repr(transparent)]
-struct Shared<T>(T);
-
-// SAFETY: the wrapped descriptor and entry are immutable, and their
-// pointers lead only to string literals and functions: nothing any thread
-// can change.
-unsafe impl<T> Sync for Shared<T> {}
-
-static DESCRIPTOR: Shared<hud_renderer_descriptor_t> = Shared(hud_renderer_descriptor_t {
-    struct_size: size_of::<hud_renderer_descriptor_t>() as u32,
-    capabilities: CAPABILITIES,
-    id: ID.as_ptr(),
-    name: NAME.as_ptr(),
-    version: VERSION.as_ptr(),
-    vendor: VENDOR.as_ptr(),
-    description: DESCRIPTION.as_ptr(),
+// The descriptor `STARTER` and its metadata record `STARTER_METADATA` in
+// the .hud_renderers ELF section (which lets `hudhost list` show this
+// plugin without running any of its code), from this one declaration: the
+// host refuses a renderer whose record and descriptor disagree, and here
+// they cannot. The strings are literals, each checked at compile time
+// against its limit; the version is this renderer's, independent of the
+// crate version in Cargo.toml.
+hud_declare_renderer!(STARTER, STARTER_METADATA {
+    id: "@ID@",
+    name: "@NAME@",
+    version: "0.1.0",
+    vendor: "Example vendor", // your name or organization
+    description: "Corner slots in the safe area's corners, the center slot at the bottom middle, chips on the \
+                  outer side, long-press modes in a card beside the slot.",
     supported_positions: POSITIONS,
-    reserved: 0,
-    layout: Some(starter_layout),
-    get_extension: Some(starter_get_extension),
+    // layout() reads only its arguments and keeps nothing.
+    capabilities: HUD_CAPABILITY_THREAD_SAFE,
+    layout: starter_layout,
+    get_extension: starter_get_extension,
 });
 
-/// `bytes` zero-padded to N bytes; more than N is a compile error.
-const fn field<const N: usize>(bytes: &[u8]) -> [c_char; N] {
-    assert!(bytes.len() <= N, "a metadata field is too long");
-    let mut field = [0 as c_char; N];
-    let mut i = 0;
-    while i < bytes.len() {
-        field[i] = bytes[i] as c_char;
-        i += 1;
-    }
-    field
-}
-
-/// A string NUL-padded to N bytes, at least one NUL stored; a string that
-/// does not fit is a compile error.
-const fn padded<const N: usize>(text: &CStr) -> [c_char; N] {
-    assert!(text.to_bytes().len() < N, "a metadata string does not fit its field");
-    field(text.to_bytes())
-}
-
-/// A metadata record, 8-byte aligned as HUD_RENDERER_METADATA makes it.
-#[repr(C, align(8))]
-struct Record(hud_renderer_metadata_t);
-
-/// The same facts as plain bytes in the .hud_renderers ELF section, so
-/// `hudhost list` shows this plugin without running any of its code.
-#[link_section = ".hud_renderers"]
-#[used]
-static METADATA: Record = Record(hud_renderer_metadata_t {
-    magic: field(b"HUDMETA1"), // HUD_METADATA_MAGIC: 8 bytes, no NUL stored
-    record_size: size_of::<hud_renderer_metadata_t>() as u32,
-    abi_version: HUD_ABI_VERSION,
-    supported_positions: POSITIONS,
-    capabilities: CAPABILITIES,
-    id: padded(ID),
-    name: padded(NAME),
-    version: padded(VERSION),
-    vendor: padded(VENDOR),
-});
-
-/// Successful init() calls not yet matched by deinit(). init and deinit run
-/// on the main thread only; renderer_count() may read it from any thread.
-static INIT_COUNT: AtomicU32 = AtomicU32::new(0);
-
-unsafe extern "C" fn starter_init() -> hud_status_t {
-    INIT_COUNT.fetch_add(1, Ordering::SeqCst);
-    HUD_STATUS_OK
-}
-
-unsafe extern "C" fn starter_deinit() {
-    // Harmless at zero.
-    let _ = INIT_COUNT.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |count| count.checked_sub(1));
-}
-
-unsafe extern "C" fn starter_renderer_count() -> u32 {
-    if INIT_COUNT.load(Ordering::SeqCst) > 0 {
-        1
-    } else {
-        0
-    }
-}
-
-unsafe extern "C" fn starter_renderer_at(index: u32) -> *const hud_renderer_descriptor_t {
-    // SAFETY: starter_renderer_count only reads an atomic.
-    if index < unsafe { starter_renderer_count() } {
-        &DESCRIPTOR.0
-    } else {
-        ptr::null()
-    }
-}
-
-static ENTRY: Shared<hud_entry_t> = Shared(hud_entry_t {
-    abi_version: HUD_ABI_VERSION,
-    struct_size: size_of::<hud_entry_t>() as u32,
-    init: Some(starter_init),
-    deinit: Some(starter_deinit),
-    renderer_count: Some(starter_renderer_count),
-    renderer_at: Some(starter_renderer_at),
-});
-
-/// The one symbol the host looks up: the entry, the same pointer on every
-/// call, with no side effects.
-#[no_mangle]
-pub extern "C" fn hud_renderer_get_entry() -> *const hud_entry_t {
-    &ENTRY.0
-}
+// The entry: init()/deinit() reference counted, renderer_count() 0 until
+// init(), renderer_at() NULL past the end, and the exported
+// hud_renderer_get_entry(), the one symbol the host looks up.
+hud_define_entry!(STARTER);

@@ -102,6 +102,13 @@ func slotFrame(_ position: hud_position_t, _ slot: hud_slot_t, in f: WorkingFram
 /// layout()'s inputs, checked against the header's rules before anything
 /// else is read: INVALID_ARGUMENT for what breaks them, UNSUPPORTED for
 /// screens too large to lay out.
+///
+/// Sizes are compared with the SDK's frozen 1.0 sizes (HUD_*_SIZE_1_0),
+/// never with MemoryLayout.size: every field read here is in ABI 1.0, so a
+/// 1.0 host's structures are accepted even after a rebuild against a newer
+/// 1.x header, whose structures have grown. A field added after 1.0 is read
+/// only when the host's struct_size covers it (the header's HUD_STRUCT_HAS
+/// rule: offset + size <= struct_size), else taken as zero.
 struct Inputs {
     let complications: hud_complications_t
     let environment: hud_environment_t
@@ -119,15 +126,15 @@ struct Inputs {
     init(_ complications: UnsafePointer<hud_complications_t>?, _ environment: UnsafePointer<hud_environment_t>?,
          _ interaction: UnsafePointer<hud_interaction_t>?, _ output: UnsafeMutablePointer<hud_layout_t>?) throws(Refusal) {
         guard let complications, let environment, let interaction, let output else { throw .invalid }
-        guard Int(complications.pointee.struct_size) >= Size1_0.complications,
-              Int(environment.pointee.struct_size) >= Size1_0.environment,
-              Int(interaction.pointee.struct_size) >= Size1_0.interaction,
-              Int(output.pointee.struct_size) >= Size1_0.layout,
-              Int(output.pointee.node_stride) >= Size1_0.node,
+        guard complications.pointee.struct_size >= HUD_COMPLICATIONS_SIZE_1_0,
+              environment.pointee.struct_size >= HUD_ENVIRONMENT_SIZE_1_0,
+              interaction.pointee.struct_size >= HUD_INTERACTION_SIZE_1_0,
+              output.pointee.struct_size >= HUD_LAYOUT_SIZE_1_0,
+              output.pointee.node_stride >= HUD_NODE_SIZE_1_0, // push_node copies what both know
               output.pointee.capacity == 0 || output.pointee.nodes != nil
         else { throw .invalid }
         let env = environment.pointee
-        guard let palette = env.palette, Int(palette.pointee.struct_size) >= Size1_0.palette else { throw .invalid }
+        guard let palette = env.palette, palette.pointee.struct_size >= HUD_PALETTE_SIZE_1_0 else { throw .invalid }
         let inset = env.safe_area
         for length in [env.screen_width, env.screen_height, inset.top, inset.left, inset.bottom, inset.right,
                        env.navigation_bar.y, env.navigation_bar.height] {
@@ -140,12 +147,12 @@ struct Inputs {
         let c = complications.pointee
         for position in Position.all {
             guard let slot = c.slot(at: position)?.pointee else { continue }
-            guard Int(slot.struct_size) >= Size1_0.slot, slot.mode_count <= UInt32(HUD_MAX_MODES),
+            guard slot.struct_size >= HUD_SLOT_SIZE_1_0, slot.mode_count <= UInt32(HUD_MAX_MODES),
                   slot.mode_count == 0 || slot.modes != nil
             else { throw .invalid }
-            if let chip = slot.secondary, Int(chip.pointee.struct_size) < Size1_0.secondary { throw .invalid }
+            if let chip = slot.secondary, chip.pointee.struct_size < HUD_SECONDARY_SIZE_1_0 { throw .invalid }
             for index in 0..<Int(slot.mode_count) {
-                guard let mode = slot.modes?[index], Int(mode.pointee.struct_size) >= Size1_0.mode else { throw .invalid }
+                guard let mode = slot.modes?[index], mode.pointee.struct_size >= HUD_MODE_SIZE_1_0 else { throw .invalid }
             }
         }
         self.complications = c
@@ -153,28 +160,6 @@ struct Inputs {
         self.palette = palette.pointee
         self.interaction = interaction.pointee
         self.output = output
-    }
-}
-
-/// The bytes of each input up to and including the last 1.0 field this
-/// renderer reads. An input's struct_size must cover them; comparing with
-/// MemoryLayout.size instead would refuse a 1.0 host's structures after a
-/// rebuild against a newer 1.x header, whose structures have grown.
-enum Size1_0 {
-    static let complications = end(of: \hud_complications_t.slots)
-    static let slot = end(of: \hud_slot_t.action)
-    static let secondary = end(of: \hud_secondary_t.action)
-    static let mode = end(of: \hud_mode_t.action)
-    static let environment = end(of: \hud_environment_t.reserved)
-    static let palette = end(of: \hud_palette_t.hairline_standard)
-    static let interaction = end(of: \hud_interaction_t.reserved)
-    static let layout = end(of: \hud_layout_t.reserved)
-    static let node = end(of: \hud_node_t.accessibility_label)
-
-    /// A stored field's end; unreachable fallback: refuse every input.
-    static func end<Root, Field>(of field: KeyPath<Root, Field>) -> Int {
-        guard let offset = MemoryLayout<Root>.offset(of: field) else { return Int(UInt32.max) + 1 }
-        return offset + MemoryLayout<Field>.size
     }
 }
 
