@@ -51,7 +51,7 @@ HOME="$work/home" "$hudhost" demo --out "$work/demo" >"$work/demo.log"
 ls "$work/demo"/*.svg >/dev/null 2>&1 || { echo "install-check: demo wrote no SVGs" >&2; ls "$work/demo" >&2; exit 1; }
 
 # pkg-config, relocated to the staging directory.
-cflags=$(PKG_CONFIG_PATH="$root/lib/pkgconfig" pkg-config --define-variable=prefix="$root" --cflags hud-renderer)
+cflags=$(echo $(PKG_CONFIG_PATH="$root/lib/pkgconfig" pkg-config --define-variable=prefix="$root" --cflags hud-renderer))
 [[ $cflags == "-I$root/include/hud" ]] || { echo "install-check: pkg-config --cflags gave '$cflags'" >&2; exit 1; }
 [[ $(PKG_CONFIG_PATH="$root/lib/pkgconfig" pkg-config --variable=abi_version hud-renderer) == $("$hudhost" sdk --abi-version) ]]
 test -d "$root/lib/hud/renderers"
