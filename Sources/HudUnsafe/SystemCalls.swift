@@ -385,18 +385,7 @@ extension SystemCalls {
     /// Writes every byte to `fd`, retrying short writes and EINTR.
     @discardableResult
     package static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
-            if n > 0 {
-                offset += n
-            } else if n < 0, errno == EINTR {
-                continue
-            } else {
-                return false
-            }
-        }
-        return true
+        if case .success = write(fd, bytes) { true } else { false }
     }
 
     @discardableResult
@@ -406,7 +395,12 @@ extension SystemCalls {
     /// EINTR), or returns why not: `write(2)`'s errno, or EIO when it
     /// wrote nothing without one.
     package static func write(_ fd: Int32, _ text: String) -> Result<Void, SystemError> {
-        let bytes = Array(text.utf8)
+        write(fd, Array(text.utf8))
+    }
+
+    /// Writes every byte to `fd` (retrying short writes and EINTR), or
+    /// returns why not, as `write(_:_:)` for text.
+    package static func write(_ fd: Int32, _ bytes: [UInt8]) -> Result<Void, SystemError> {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
