@@ -6,8 +6,10 @@ public import HudRegistry
 /// bar with the page title (centered, truncated with "…" before it meets a
 /// bar item), the content area the chrome leaves, the
 /// home-indicator band, then every node of the layout in paint order with
-/// its material, shape, colors, stroke, a generic icon glyph (we have no SF
-/// Symbols) plus the symbol name, and its label.
+/// its material, shape, colors, stroke, its icon (a simple vector drawing
+/// standing in for the SF Symbol, see `Glyph`; a neutral dashed placeholder
+/// for a symbol without one), optionally the symbol's name under a slot,
+/// and its label.
 ///
 /// Reads the same `HudLayout` nodes the ASCII and JSON presenters read and
 /// lays out nothing of the chrome itself; the only geometry it derives is
@@ -26,6 +28,10 @@ public import HudRegistry
 ///   has none), `data-part`, `data-mode-index`, `data-z`, `data-shape`,
 ///   `data-material`, `data-placement`, `data-interactive`, `data-pressed`,
 ///   and `data-icon` when it has an icon;
+/// - a node's icon is a `<g class="icon">` with `data-icon` (the symbol name)
+///   and `data-glyph` (the drawing it got: the symbol name, or `placeholder`
+///   for a symbol the presenter cannot draw);
+/// - with `showSymbolNames`, a slot's `<text class="symbol-name">`;
 /// - the chrome has `id`s and `data-chrome`: `background`, `status-bar`,
 ///   `navigation-bar`, `navigation-title` (`data-full-title` keeps the
 ///   untruncated title), `content`, `home-indicator`, `device`, `caption`;
@@ -34,13 +40,14 @@ public import HudRegistry
 public struct SvgPresenter {
     /// Outline every interactive node's hit region (dashed, `statusInfo`).
     public var showHitRegions: Bool
-    /// Print each slot's SF Symbol name in tiny text under it. The name is
-    /// always in the glyph's `<title>` and `data-icon`.
-    public var showIconNames: Bool
+    /// Print each slot's SF Symbol name in tiny text under it
+    /// (`<text class="symbol-name">`; off by default, `--symbol-names` on the
+    /// CLI). The name is always in the glyph's `<title>` and `data-icon`.
+    public var showSymbolNames: Bool
 
-    public init(showHitRegions: Bool = false, showIconNames: Bool = true) {
+    public init(showHitRegions: Bool = false, showSymbolNames: Bool = false) {
         self.showHitRegions = showHitRegions
-        self.showIconNames = showIconNames
+        self.showSymbolNames = showSymbolNames
     }
 
     // MARK: - Metrics
@@ -58,7 +65,7 @@ public struct SvgPresenter {
     /// The height of the caption strip under the screen.
     public static let captionHeight = 28.0
     static let captionFontSize = 11.0
-    static let iconNameFontSize = 5.5
+    static let symbolNameFontSize = 5.5
     static let contentLabelFontSize = 13.0
     static let fontFamily = "-apple-system, SF Pro Text, Helvetica Neue, Helvetica, Arial, sans-serif"
 
@@ -347,18 +354,19 @@ public struct SvgPresenter {
                     pad *= scale; glyph *= scale; gap *= scale; line *= scale; fontSize *= scale
                 }
                 let top = frame.minY + max(0, (frame.height - (2 * pad + glyph + gap + line)) / 2) + pad
-                drawGlyph(&svg, icon: icon, center: (frame.midX, top + glyph / 2), size: glyph, color: node.iconColor)
+                drawGlyph(&svg, icon: icon, center: (frame.midX, top + glyph / 2), size: glyph, color: node.iconColor, rtl: rtl)
                 drawLabel(&svg, label, node: node, fontSize: fontSize, baseline: top + glyph + gap + line / 2 + fontSize * 0.35, rtl: rtl)
             } else {
                 drawLabel(&svg, label, node: node, fontSize: fontSize, baseline: frame.midY + fontSize * 0.35, rtl: rtl)
             }
         } else if !icon.isEmpty {
-            drawGlyph(&svg, icon: icon, center: (frame.midX, frame.midY), size: min(frame.width, frame.height) * 0.45, color: node.iconColor)
+            drawGlyph(&svg, icon: icon, center: (frame.midX, frame.midY), size: min(frame.width, frame.height) * 0.45,
+                      color: node.iconColor, rtl: rtl)
         }
-        if showIconNames, node.kind == .slot, !icon.isEmpty {
-            let text = Self.truncate(icon, width: frame.width + 24, fontSize: Self.iconNameFontSize)
-            svg.element("text", [("class", "icon-name"), ("x", n(frame.midX)), ("y", n(frame.maxY + 0.5 + Self.iconNameFontSize * 0.8)),
-                                 ("text-anchor", "middle"), ("font-size", n(Self.iconNameFontSize))]
+        if showSymbolNames, node.kind == .slot, !icon.isEmpty {
+            let text = Self.truncate(icon, width: frame.width + 24, fontSize: Self.symbolNameFontSize)
+            svg.element("text", [("class", "symbol-name"), ("x", n(frame.midX)), ("y", n(frame.maxY + 0.5 + Self.symbolNameFontSize * 0.8)),
+                                 ("text-anchor", "middle"), ("font-size", n(Self.symbolNameFontSize))]
                         + paint("fill", palette.dim, opaque: false), text: text)
         }
         svg.close("g")
@@ -394,36 +402,57 @@ public struct SvgPresenter {
 
     // MARK: - Glyphs
 
-    /// A small generic glyph standing in for an SF Symbol, chosen by words in
-    /// its name so different symbols look different; the name itself is the
-    /// glyph's `<title>`.
-    enum Motif: Equatable {
-        case list, ellipsis, gear, grid, crossGrid, panels, bottomThird, disc, generic
+    /// The drawings standing in for SF Symbols (we have none): one simple
+    /// outline per symbol the project's demo, docs and examples use, in the
+    /// icon color. The raw value is the symbol's name.
+    enum Glyph: String, CaseIterable {
+        case listBullet = "list.bullet"
+        case line3Horizontal = "line.3.horizontal"
+        case ellipsisCircle = "ellipsis.circle"
+        case gearshape, gear
+        case circleGrid2x2 = "circle.grid.2x2"
+        case squareGrid2x2 = "square.grid.2x2"
+        case circleGridCrossFill = "circle.grid.cross.fill"
+        case rectangle3Group = "rectangle.3.group"
+        case rectangleBottomthirdInsetFilled = "rectangle.bottomthird.inset.filled"
+        case circle
+        case circleFill = "circle.fill"
+        case paintbrush
+        case bell
+        case bellBadge = "bell.badge"
+        case exclamationmarkCircle = "exclamationmark.circle"
+        case infoCircle = "info.circle"
+        case trash, plus, minus, xmark, checkmark, star, bolt, house, tray
+        case chevronBackward = "chevron.backward"
+        case chevronLeft = "chevron.left"
+
+        /// The drawing for `icon`: its own, else that of the name without a
+        /// trailing `.fill` (`bell.fill` draws `bell`); nil for a symbol we
+        /// cannot draw (it gets the neutral placeholder).
+        static func named(_ icon: String) -> Glyph? {
+            if let glyph = Glyph(rawValue: icon) { return glyph }
+            if icon.hasSuffix(".fill") { return Glyph(rawValue: String(icon.dropLast(5))) }
+            return nil
+        }
     }
 
-    static func motif(for icon: String) -> Motif {
-        let name = icon.lowercased()
-        if name.contains("list") { return .list }
-        if name.contains("ellipsis") { return .ellipsis }
-        if name.contains("gear") { return .gear }
-        if name.contains("grid.cross") { return .crossGrid }
-        if name.contains("grid") { return .grid }
-        if name.contains("bottomthird") { return .bottomThird }
-        if name.contains("rectangle") || name.contains("square") { return .panels }
-        if name == "circle.fill" || name.hasSuffix("circle.fill") { return .disc }
-        return .generic
-    }
-
-    private func drawGlyph(_ svg: inout Writer, icon: String, center: (x: Double, y: Double), size: Double, color: HudColor) {
+    /// The glyph for `icon` (its name is the glyph's `<title>`, and
+    /// `data-glyph` says which drawing it got: a symbol name, or
+    /// `placeholder`). `rtl` mirrors the directional ones.
+    private func drawGlyph(_ svg: inout Writer, icon: String, center: (x: Double, y: Double), size: Double, color: HudColor, rtl: Bool) {
         guard size > 0 else { return }
         let s = size
         let (cx, cy) = center
+        let h = s / 2
         let w = max(0.75, s * 0.09)
-        svg.open("g", [("class", "icon"), ("data-icon", icon), ("fill", "none"), ("stroke-width", n(w)), ("stroke-linecap", "round")]
+        let glyph = Glyph.named(icon)
+        svg.open("g", [("class", "icon"), ("data-icon", icon), ("data-glyph", glyph?.rawValue ?? "placeholder"), ("fill", "none"),
+                       ("stroke-width", n(w)), ("stroke-linecap", "round"), ("stroke-linejoin", "round")]
                  + paint("stroke", color, opaque: false))
         svg.element("title", [], text: icon)
         func fill(_ extra: [(String, String)]) -> [(String, String)] { extra + [("stroke", "none")] + paint("fill", color, opaque: false) }
         func dot(_ x: Double, _ y: Double, _ r: Double) { svg.element("circle", fill([("cx", n(x)), ("cy", n(y)), ("r", n(r))])) }
+        func ring(_ x: Double, _ y: Double, _ r: Double) { svg.element("circle", [("cx", n(x)), ("cy", n(y)), ("r", n(r))]) }
         func line(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) {
             svg.element("line", [("x1", n(x1)), ("y1", n(y1)), ("x2", n(x2)), ("y2", n(y2))])
         }
@@ -431,44 +460,128 @@ public struct SvgPresenter {
             let attributes = [("x", n(x)), ("y", n(y)), ("width", n(bw)), ("height", n(bh)), ("rx", n(r)), ("ry", n(r))]
             svg.element("rect", filled ? fill(attributes) : attributes)
         }
-        let h = s / 2
-        switch Self.motif(for: icon) {
-        case .list:
+        /// A path given in unit coordinates (-1…1 across the glyph, y down;
+        /// absolute commands whose arguments are all x y pairs: M L Q C Z).
+        func path(_ unit: String, filled: Bool = false, mirrored: Bool = false) {
+            var out: [String] = []
+            var isX = true
+            for token in unit.split(separator: " ") {
+                guard let value = Double(token) else {
+                    out.append(String(token))
+                    continue
+                }
+                out.append(isX ? n(cx + (mirrored ? -value : value) * h) : n(cy + value * h))
+                isX.toggle()
+            }
+            let d = [("d", out.joined(separator: " "))]
+            svg.element("path", filled ? fill(d) : d)
+        }
+        func bell() {
+            path("M -0.7 0.45 C -0.5 0.3 -0.48 0.1 -0.48 -0.15 C -0.48 -0.5 -0.25 -0.7 0 -0.7 C 0.25 -0.7 0.48 -0.5 0.48 -0.15 "
+                 + "C 0.48 0.1 0.5 0.3 0.7 0.45 Z")
+            path("M -0.2 0.65 Q 0 0.85 0.2 0.65")
+            dot(cx, cy - h * 0.8, w * 0.8)
+        }
+        switch glyph {
+        case .listBullet:
             for row in [-0.3, 0.0, 0.3] {
                 dot(cx - h * 0.75, cy + s * row, w * 0.9)
                 line(cx - h * 0.4, cy + s * row, cx + h * 0.85, cy + s * row)
             }
-        case .ellipsis:
-            svg.element("circle", [("cx", n(cx)), ("cy", n(cy)), ("r", n(h * 0.92))])
+        case .line3Horizontal:
+            for row in [-0.3, 0.0, 0.3] { line(cx - h * 0.8, cy + s * row, cx + h * 0.8, cy + s * row) }
+        case .ellipsisCircle:
+            ring(cx, cy, h * 0.92)
             for dx in [-0.42, 0.0, 0.42] { dot(cx + h * dx, cy, w * 0.9) }
-        case .gear:
-            svg.element("circle", [("cx", n(cx)), ("cy", n(cy)), ("r", n(h * 0.6))])
-            svg.element("circle", [("cx", n(cx)), ("cy", n(cy)), ("r", n(h * 0.22))])
+        case .gearshape, .gear:
+            ring(cx, cy, h * 0.6)
+            ring(cx, cy, h * 0.22)
             // Eight teeth, at exact unit-circle directions (no trigonometry needed).
             let d = 0.70710678
             for (ux, uy) in [(1.0, 0.0), (d, d), (0.0, 1.0), (-d, d), (-1.0, 0.0), (-d, -d), (0.0, -1.0), (d, -d)] {
                 line(cx + ux * h * 0.62, cy + uy * h * 0.62, cx + ux * h * 0.92, cy + uy * h * 0.92)
             }
-        case .grid:
+        case .circleGrid2x2:
             for (dx, dy) in [(-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)] {
-                svg.element("circle", [("cx", n(cx + dx * h * 0.48)), ("cy", n(cy + dy * h * 0.48)), ("r", n(h * 0.34))])
+                ring(cx + dx * h * 0.48, cy + dy * h * 0.48, h * 0.34)
             }
-        case .crossGrid:
+        case .squareGrid2x2:
+            for (dx, dy) in [(-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)] {
+                box(cx + dx * h * 0.48 - h * 0.34, cy + dy * h * 0.48 - h * 0.34, h * 0.68, h * 0.68, h * 0.12)
+            }
+        case .circleGridCrossFill:
             for (dx, dy) in [(0.0, -1.0), (-1.0, 0.0), (0.0, 0.0), (1.0, 0.0), (0.0, 1.0)] {
                 dot(cx + dx * h * 0.62, cy + dy * h * 0.62, h * 0.26)
             }
-        case .panels:
-            box(cx - h * 0.95, cy - h * 0.6, s * 0.95 * 0.3, h * 1.2, w)
-            box(cx - h * 0.95 + s * 0.95 / 3, cy - h * 0.6, s * 0.95 * 0.3, h * 1.2, w)
-            box(cx - h * 0.95 + 2 * s * 0.95 / 3, cy - h * 0.6, s * 0.95 * 0.3, h * 1.2, w)
-        case .bottomThird:
+        case .rectangle3Group:
+            for column in 0..<3 {
+                box(cx - h * 0.95 + Double(column) * s * 0.95 / 3, cy - h * 0.6, s * 0.95 * 0.3, h * 1.2, w)
+            }
+        case .rectangleBottomthirdInsetFilled:
             box(cx - h * 0.9, cy - h * 0.7, s * 0.9, h * 1.4, w * 1.5)
             box(cx - h * 0.9 + w, cy + h * 0.2, s * 0.9 - 2 * w, h * 0.5 - w, w, filled: true)
-        case .disc:
+        case .circle:
+            ring(cx, cy, h * 0.8)
+        case .circleFill:
             dot(cx, cy, h * 0.8)
-        case .generic:
-            svg.element("circle", [("cx", n(cx)), ("cy", n(cy)), ("r", n(h * 0.85))])
-            line(cx - h * 0.45, cy + h * 0.45, cx + h * 0.45, cy - h * 0.45)
+        case .paintbrush:
+            // The handle, then the bristles, down to the lower left.
+            line(cx + h * 0.85, cy - h * 0.85, cx + h * 0.1, cy - h * 0.1)
+            path("M 0.15 -0.05 C 0.1 0.25 -0.05 0.3 -0.25 0.3 C -0.55 0.3 -0.55 0.75 -0.85 0.85 "
+                 + "C -0.45 0.95 0.05 0.85 0.2 0.5 C 0.28 0.3 0.3 0.1 0.15 -0.05 Z", filled: true)
+        case .bell:
+            bell()
+        case .bellBadge:
+            bell()
+            dot(cx + h * 0.62, cy - h * 0.62, h * 0.24)
+        case .exclamationmarkCircle:
+            ring(cx, cy, h * 0.88)
+            line(cx, cy - h * 0.48, cx, cy + h * 0.12)
+            dot(cx, cy + h * 0.45, w * 0.8)
+        case .infoCircle:
+            ring(cx, cy, h * 0.88)
+            dot(cx, cy - h * 0.45, w * 0.8)
+            line(cx, cy - h * 0.12, cx, cy + h * 0.48)
+        case .trash:
+            line(cx - h * 0.75, cy - h * 0.55, cx + h * 0.75, cy - h * 0.55)
+            path("M -0.25 -0.55 L -0.25 -0.8 L 0.25 -0.8 L 0.25 -0.55")
+            path("M -0.55 -0.55 L -0.45 0.85 L 0.45 0.85 L 0.55 -0.55")
+            line(cx - h * 0.17, cy - h * 0.25, cx - h * 0.14, cy + h * 0.55)
+            line(cx + h * 0.17, cy - h * 0.25, cx + h * 0.14, cy + h * 0.55)
+        case .plus:
+            line(cx - h * 0.75, cy, cx + h * 0.75, cy)
+            line(cx, cy - h * 0.75, cx, cy + h * 0.75)
+        case .minus:
+            line(cx - h * 0.75, cy, cx + h * 0.75, cy)
+        case .xmark:
+            line(cx - h * 0.6, cy - h * 0.6, cx + h * 0.6, cy + h * 0.6)
+            line(cx - h * 0.6, cy + h * 0.6, cx + h * 0.6, cy - h * 0.6)
+        case .checkmark:
+            path("M -0.7 0.05 L -0.2 0.6 L 0.75 -0.6")
+        case .star:
+            // Outer radius 0.9, inner 0.38, from the top.
+            path("M 0 -0.9 L 0.22 -0.31 L 0.86 -0.28 L 0.36 0.12 L 0.53 0.73 L 0 0.38 L -0.53 0.73 L -0.36 0.12 "
+                 + "L -0.86 -0.28 L -0.22 -0.31 Z")
+        case .bolt:
+            path("M 0.15 -0.9 L -0.5 0.12 L -0.02 0.12 L -0.15 0.9 L 0.5 -0.12 L 0.02 -0.12 Z")
+        case .house:
+            path("M -0.85 0.02 L 0 -0.78 L 0.85 0.02")
+            path("M -0.6 -0.2 L -0.6 0.8 L 0.6 0.8 L 0.6 -0.2")
+            path("M -0.18 0.8 L -0.18 0.32 L 0.18 0.32 L 0.18 0.8")
+        case .tray:
+            path("M -0.85 0.1 L -0.6 -0.6 L 0.6 -0.6 L 0.85 0.1 L 0.85 0.7 L -0.85 0.7 Z")
+            path("M -0.85 0.1 L -0.32 0.1 Q -0.3 0.38 0 0.38 Q 0.3 0.38 0.32 0.1 L 0.85 0.1")
+        case .chevronBackward:
+            path("M 0.25 -0.7 L -0.35 0 L 0.25 0.7", mirrored: rtl)
+        case .chevronLeft:
+            path("M 0.25 -0.7 L -0.35 0 L 0.25 0.7")
+        case nil:
+            // A symbol we cannot draw: a faint dashed rounded square, a
+            // neutral "something goes here" (no slash, nothing that reads
+            // as prohibited or as an error).
+            svg.element("rect", [("class", "placeholder"), ("x", n(cx - h * 0.7)), ("y", n(cy - h * 0.7)), ("width", n(h * 1.4)),
+                                 ("height", n(h * 1.4)), ("rx", n(h * 0.28)), ("ry", n(h * 0.28)), ("stroke-opacity", "0.6"),
+                                 ("stroke-dasharray", "\(n(max(0.5, h * 0.22))) \(n(max(0.5, h * 0.16)))")])
         }
         svg.close("g")
     }

@@ -35,6 +35,26 @@ struct PictureTests {
         #expect(output.stdout.contains("data-scheme=\"light\""))
     }
 
+    @Test func symbolNamesAreInTheSVGOnlyWithTheFlag() throws {
+        let plain = try HudHost.run(["render", "--format", "svg"])
+        #expect(plain.status == 0, "\(plain.transcript)")
+        #expect(!plain.stdout.contains("class=\"symbol-name\""))
+        let named = try HudHost.run(["render", "--format", "svg", "--symbol-names"])
+        #expect(named.status == 0, "\(named.transcript)")
+        #expect(named.stdout.contains("class=\"symbol-name\""))
+        #expect(named.stdout.contains(">list.bullet</text>"))
+
+        let directory = try FixturePlugins.makeScratchDirectory("demo-symbol-names")
+        let demo = try HudHost.run(["demo", "--quiet", "--symbol-names", "--out", directory])
+        #expect(demo.status == 0, "\(demo.transcript)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        #expect(!files.isEmpty)
+        for file in files {
+            let svg = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
+            #expect(svg.contains("class=\"symbol-name\""), "\(file)")
+        }
+    }
+
     @Test func theDemoReadsAsNumberedStepsWithTheirFiles() throws {
         let directory = try FixturePlugins.makeScratchDirectory("demo-steps")
         let output = try HudHost.run(["demo", "--out", directory])

@@ -14,10 +14,10 @@ struct DemoCommand: Command {
     static let name = "demo"
     static let summary = "Walk the seed's demo through every registered style; write SVGs"
     static let options: [Arguments.Option] = RegistryOptions.options + EnvironmentOptions.options + [
-        .value("--out", .directory), .flag("--no-svg"), .value("--columns"), .flag("--quiet"), .flag("--help"),
+        .value("--out", .directory), .flag("--no-svg"), .flag("--symbol-names"), .value("--columns"), .flag("--quiet"), .flag("--help"),
     ]
     static let help = """
-        USAGE: hudhost demo [--out DIR] [--no-svg] [--device ID] [--rtl] [options]
+        USAGE: hudhost demo [--out DIR] [--no-svg] [--symbol-names] [--device ID] [--rtl] [options]
 
         Rebuilds the seed's example: list.bullet, ellipsis.circle, gearshape,
         rectangle.3.group and the accent center circle.grid.2x2, whose long-press
@@ -33,6 +33,7 @@ struct DemoCommand: Command {
         OPTIONS
           --out DIR           where to write the SVGs (created if missing)
           --no-svg            terminal only
+          --symbol-names      print each slot's SF Symbol name under it in the SVGs
           --columns N         width of the ascii pictures (default 40)
           --quiet             only the summary lines
         \(EnvironmentOptions.help)
@@ -51,6 +52,7 @@ struct DemoCommand: Command {
     let outDirectory: String?
     let columns: Int
     let quiet: Bool
+    let symbolNames: Bool
 
     init(_ arguments: Arguments) throws(UsageError) {
         guard arguments.positionals.isEmpty else { throw UsageError("demo takes no arguments; got '\(arguments.positionals[0])'") }
@@ -61,6 +63,7 @@ struct DemoCommand: Command {
         outDirectory = arguments.flag("--no-svg") ? nil : Output.absolute(arguments.value("--out") ?? "hudhost-demo")
         columns = try arguments.value("--columns", accepted: "a whole number from 20 to 400") { Int($0).flatMap { (20...400).contains($0) ? $0 : nil } } ?? 40
         quiet = arguments.flag("--quiet")
+        symbolNames = arguments.flag("--symbol-names")
     }
 
     func run() -> ExitCode {
@@ -115,7 +118,7 @@ struct DemoCommand: Command {
                 Output.out(AsciiPresenter(columns: columns).render(layout, environment: effective))
             }
             guard let outDirectory, writeFailure == nil else { return nil }
-            let svg = SvgPresenter().render(layout, environment: effective, device: environmentOptions.device,
+            let svg = SvgPresenter(showSymbolNames: symbolNames).render(layout, environment: effective, device: environmentOptions.device,
                                             background: shell.background, caption: caption)
             if let error = Output.writeFile(outDirectory + "/" + name, svg) {
                 writeFailure = .unwritableOutput(error)

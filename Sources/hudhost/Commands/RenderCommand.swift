@@ -14,7 +14,7 @@ struct RenderCommand: Command {
     static let options: [Arguments.Option] = RegistryOptions.options + EnvironmentOptions.options + [
         .value("--style"), .value("--format", .choices(["ascii", "svg", "json"])), .flag("--json"), .value("--scene", .file),
         .value("--reveal", .choices(Position.allCases.map(\.description))), .value("--columns"),
-        .value("--events"), .value("--long-press"), .value("--out", .file), .flag("--hit-regions"), .flag("--stats"), .flag("--help"),
+        .value("--events"), .value("--long-press"), .value("--out", .file), .flag("--hit-regions"), .flag("--symbol-names"), .flag("--stats"), .flag("--help"),
     ]
     static let help = """
         USAGE: hudhost render [--style ID] [--device ID] [--rtl] [--format ascii|svg|json]
@@ -34,6 +34,7 @@ struct RenderCommand: Command {
           --json              same as --format json
           --out FILE          write the picture or document to FILE instead of stdout
           --hit-regions       svg: outline every touch target
+          --symbol-names      svg: print each slot's SF Symbol name under it
           --stats             also report action-thunk counts after the shell is
                               released (created, live, calls caught)
           --scene FILE        a JSON scene (Docs/SCENES.md) instead of the demo set
@@ -86,6 +87,7 @@ struct RenderCommand: Command {
     let svg: Bool
     let outPath: String?
     let hitRegions: Bool
+    let symbolNames: Bool
     let stats: Bool
     let scenePath: String?
     let reveal: Position?
@@ -101,6 +103,7 @@ struct RenderCommand: Command {
         svg = format == "svg" && !json
         outPath = arguments.value("--out").map(Output.absolute)  // before any plugin code runs
         hitRegions = arguments.flag("--hit-regions")
+        symbolNames = arguments.flag("--symbol-names")
         stats = arguments.flag("--stats")
         reveal = try arguments.value("--reveal", accepted: "topLeft, topRight, bottomLeft, bottomRight or center", Position.init(name:))
         columns = try arguments.value("--columns", accepted: "a whole number from 20 to 400") { Int($0).flatMap { (20...400).contains($0) ? $0 : nil } } ?? 48
@@ -234,7 +237,7 @@ struct RenderCommand: Command {
                 problem = emit(JSONValue.object(members).serialized())
             } else if svg {
                 let caption = "\(shell.complicationsStyle) · \(environmentOptions.device.id) · \(environment.layoutDirection.rawValue)"
-                let picture = SvgPresenter(showHitRegions: hitRegions).render(
+                let picture = SvgPresenter(showHitRegions: hitRegions, showSymbolNames: symbolNames).render(
                     layout, environment: environment, device: environmentOptions.device, background: shell.background, caption: caption)
                 problem = emit(picture)
                 if problem == nil, let outPath { Output.error("wrote \(outPath)") }
