@@ -211,6 +211,16 @@ static const char *ring_text(const char *text, const char *fallback) {
     return text != NULL && text[0] != '\0' ? text : fallback;
 }
 
+/* An icon's name when it reads as a word ("star"), else `fallback`: a
+ * dotted symbol name ("list.bullet") is never an accessibility label. */
+static const char *ring_icon_word(const char *icon, const char *fallback) {
+    if (icon == NULL || icon[0] == '\0') return fallback;
+    for (const char *c = icon; *c != '\0'; c++) {
+        if (*c == '.') return fallback;
+    }
+    return icon;
+}
+
 /* Hudson's tintStrong: the color at 60% opacity. */
 static hud_rgba_t ring_tint_strong(hud_rgba_t color) {
     return (color & 0xFFFFFF00u) | 0x99u;
@@ -312,7 +322,7 @@ static void ring_emit_slot(hud_layout_t *layout, const ring_frame_t *f,
     }
     node.stroke_width = 1;
     node.icon = slot->icon;
-    node.accessibility_label = ring_text(slot->label, ring_text(slot->icon, "Complication"));
+    node.accessibility_label = ring_text(slot->label, ring_icon_word(slot->icon, "Complication"));
     ring_settle(&node, f);
     ring_push(layout, f, node);
 
@@ -328,7 +338,7 @@ static void ring_emit_slot(hud_layout_t *layout, const ring_frame_t *f,
     badge.stroke = pal->hairline_subtle;
     badge.stroke_width = 0.5;
     badge.icon = chip->icon;
-    badge.accessibility_label = ring_text(chip->label, ring_text(chip->icon, "Secondary action"));
+    badge.accessibility_label = ring_text(chip->label, ring_icon_word(chip->icon, "Secondary action"));
     ring_settle(&badge, f);
     ring_push(layout, f, badge);
 }
@@ -385,7 +395,7 @@ static void ring_emit_fan(hud_layout_t *layout, const ring_frame_t *f,
             item.stroke = f->palette->hairline_standard;
             item.stroke_width = 1;
             item.icon = mode->icon;
-            item.accessibility_label = ring_text(mode->label, ring_text(mode->icon, "Mode"));
+            item.accessibility_label = ring_text(mode->label, ring_icon_word(mode->icon, "Mode"));
             ring_settle(&item, f);
             items[placed] = item;
             box = placed == 0 ? item.frame : ring_union(box, item.frame);

@@ -47,6 +47,17 @@ fn has_text(text: *const c_char) -> bool {
     !text.is_null() && unsafe { *text } != 0
 }
 
+/// `icon` when it reads as a word ("star"), else `fallback`: a dotted
+/// symbol name ("list.bullet") is never an accessibility label.
+fn icon_word(icon: *const c_char, fallback: *const c_char) -> *const c_char {
+    if !has_text(icon) {
+        return fallback;
+    }
+    // SAFETY: host strings are NUL-terminated and valid during layout().
+    let name = unsafe { core::ffi::CStr::from_ptr(icon) }.to_bytes();
+    if name.contains(&b'.') { fallback } else { icon }
+}
+
 /// What one layout() call reads, checked.
 struct Frame<'a> {
     width: f64,
@@ -192,7 +203,7 @@ fn emit_slot(layout: &mut hud_layout_t, f: &Frame, position: hud_position_t, slo
         button.flags |= HUD_NODE_FLAG_PRESSED;
     }
     button.icon = slot.icon;
-    button.accessibility_label = if has_text(slot.label) { slot.label } else { slot.icon };
+    button.accessibility_label = if has_text(slot.label) { slot.label } else { icon_word(slot.icon, c"Complication".as_ptr()) };
     let frame = button.frame;
     f.push(layout, button);
 
@@ -216,7 +227,7 @@ fn emit_slot(layout: &mut hud_layout_t, f: &Frame, position: hud_position_t, slo
             }
         }
         badge.icon = chip.icon;
-        badge.accessibility_label = if has_text(chip.label) { chip.label } else { chip.icon };
+        badge.accessibility_label = if has_text(chip.label) { chip.label } else { icon_word(chip.icon, c"Secondary action".as_ptr()) };
         f.push(layout, badge);
     }
     frame
@@ -264,7 +275,7 @@ fn emit_modes(layout: &mut hud_layout_t, f: &Frame, position: hud_position_t, sl
             item.flags |= HUD_NODE_FLAG_PRESSED;
         }
         item.icon = mode.icon;
-        item.accessibility_label = if has_text(mode.label) { mode.label } else { mode.icon };
+        item.accessibility_label = if has_text(mode.label) { mode.label } else { icon_word(mode.icon, c"Mode".as_ptr()) };
         f.push(layout, item);
     }
 }

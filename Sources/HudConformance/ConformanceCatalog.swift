@@ -145,7 +145,7 @@ package enum ConformanceCatalog {
         renderer("geometry-supported-positions", .geometry, "The declared supported positions are exactly the ones drawn", requires: ["output-valid"]),
 
         // Accessibility.
-        renderer("a11y-labels", .accessibility, "Every interactive node has a non-empty accessibility label, not the raw icon name when a label was given", requires: ["output-valid"]),
+        renderer("a11y-labels", .accessibility, "Every interactive node has a non-empty accessibility label: the label when given, never a raw symbol name", requires: ["output-valid"]),
         renderer("a11y-contrast", .accessibility, "Icons ≥ 3:1 and text ≥ 4.5:1 (3:1 large) against their fill, every role, both schemes and appearances", requires: ["output-valid"]),
 
         // Determinism and concurrency.

@@ -390,15 +390,25 @@ enum ConformanceChecks {
         return problems.outcome(passed: "\(pairs) RTL layouts are the mirror of their LTR twins")
     }
 
+    /// Raw symbol names as labels fail the built-ins and warn a plugin (a
+    /// rule added after ABI 1.0 shipped; Docs/CONFORMANCE.md).
     static func labels(_ context: RendererContext) -> CheckOutcome {
         var problems = ProblemList()
+        var rawNames = ProblemList()
         var count = 0
         for evaluated in context.geometry + context.contrast {
             guard let layout = evaluated.layout else { continue }
             count += 1
             problems.add(evaluated.testCase, GeometryRules.labels(layout, evaluated.testCase.complications))
+            rawNames.add(evaluated.testCase, GeometryRules.rawSymbolLabels(layout))
         }
-        return problems.outcome(passed: "\(count) layouts: every control has a real accessibility label")
+        let passed = "\(count) layouts: every control has a real accessibility label"
+        guard problems.isEmpty else { return problems.outcome(passed: passed) }
+        let outcome = rawNames.outcome(passed: passed)
+        if case .problem(let message, let details, _) = outcome, case .file = context.target {
+            return .warning(message, details: details)
+        }
+        return outcome
     }
 
     static func contrast(_ context: RendererContext) -> CheckOutcome {
@@ -410,7 +420,7 @@ enum ConformanceChecks {
                 continue
             }
             count += 1
-            problems.add(evaluated.testCase, ContrastRules.problems(layout, palette: evaluated.testCase.environment.chromePalette))
+            problems.add(evaluated.testCase, ContrastRules.problems(layout, palette: evaluated.testCase.environment.complicationPalette))
         }
         return problems.outcome(passed: "\(count) layouts over both schemes and appearances: icons ≥ 3:1, text ≥ 4.5:1 (3:1 large)")
     }

@@ -293,6 +293,22 @@ enum GeometryRules {
         return problems
     }
 
+    /// A raw symbol name: dotted, no spaces (`list.bullet`), as no one says it.
+    static func isRawSymbolName(_ text: String) -> Bool {
+        text.contains(".") && !text.contains(where: \.isWhitespace)
+    }
+
+    /// Unlabeled controls are announced by their icon's spoken name ("List"),
+    /// not the raw symbol name ('list.bullet'): an interactive node whose
+    /// accessibility label is exactly its dotted icon name.
+    static func rawSymbolLabels(_ layout: HudLayout) -> [String] {
+        layout.nodes.enumerated().compactMap { index, node in
+            guard node.isInteractive, let label = node.accessibilityLabel, let icon = node.icon,
+                  label == icon, isRawSymbolName(label) else { return nil }
+            return "\(describe(node, index)) is announced by the raw symbol name '\(ComplicationsSpec.abbreviate(icon))'; use the label, else the icon's spoken name"
+        }
+    }
+
     /// Only supported positions drawn; all of them when all five are published.
     static func supportedPositions(_ layout: HudLayout, _ spec: ComplicationsSpec, supported: Set<Position>) -> [String] {
         let shown = Set(layout.nodes.filter { $0.kind == .slot }.compactMap(\.position))

@@ -88,7 +88,10 @@ public struct SvgPresenter {
         let height = screen.height
         let totalHeight = height + (caption == nil ? 0 : Self.captionHeight)
         let radius = min(max(0, device?.displayCornerRadius ?? 0), width / 2, height / 2)
+        // The system chrome follows the scheme under `.system`; the nodes
+        // (complications) keep the stable dark palette either way.
         let palette = environment.chromePalette
+        let nodePalette = environment.complicationPalette
         let rtl = environment.layoutDirection == .rightToLeft
         var svg = Writer()
 
@@ -127,12 +130,12 @@ public struct SvgPresenter {
         svg.open("g", [("id", "nodes")])
         let ordered = layout.nodes.enumerated().sorted { ($0.element.z, $0.offset) < ($1.element.z, $1.offset) }
         for (index, node) in ordered {
-            drawNode(&svg, node, index: index, palette: palette, rtl: rtl)
+            drawNode(&svg, node, index: index, palette: nodePalette, rtl: rtl)
         }
         svg.close("g")
 
         if showHitRegions {
-            svg.open("g", [("id", "hit-regions"), ("fill", "none")] + paint("stroke", palette.statusInfo.opacity(0.85), opaque: false)
+            svg.open("g", [("id", "hit-regions"), ("fill", "none")] + paint("stroke", nodePalette.statusInfo.opacity(0.85), opaque: false)
                      + [("stroke-width", "1"), ("stroke-dasharray", "3 2")])
             for (index, node) in ordered where node.isInteractive && !node.hit.isEmpty {
                 svg.element("rect", [("data-hit-for", "node-\(index)")] + rectAttributes(node.hit.insetBy(0.5)))

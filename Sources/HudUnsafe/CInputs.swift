@@ -230,7 +230,7 @@ package enum EnvironmentMarshaler {
     /// valid after `body` returns (what the host needs to read nodes that
     /// point at it); without, it is valid only inside `body`.
     package static func with<T>(_ environment: HudEnvironment, titles: TitleStorage? = nil, _ body: (UnsafePointer<hud_environment_t>) -> T) -> T {
-        var palette = palette(environment.chromePalette)
+        var palette = palette(environment.complicationPalette)
         return withUnsafePointer(to: &palette) { palettePointer in
             func make(_ title: UnsafePointer<CChar>?) -> T {
                 var env = hud_environment_t()

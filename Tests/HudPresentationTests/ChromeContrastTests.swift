@@ -85,6 +85,30 @@ struct ChromeContrastTests {
         }
     }
 
+    /// `.system` frees only the system chrome: in a light scheme the bars
+    /// are light while every complication keeps the stable dark tokens.
+    @Test func systemAppearanceInALightSchemeLightensTheBarsNotTheComplications() throws {
+        let registry = RendererRegistry.withBuiltins()
+        let snapshot = try ComplicationsSnapshot(DemoComplications.make(renderers: registry.renderers) { _ in })
+        let environment = HudEnvironment(device: .iphone16Pro, colorScheme: .light, appearance: .system, navigationTitle: "Home")
+        #expect(environment.complicationPalette == HudPalette.stable)
+        for style in [HudPhoneComplicationsStyle.tray, .scattered, .minimal] {
+            let layout = try registry.layout(style: style, snapshot: snapshot, environment: environment)
+            let dark = HudPalette.stable
+            for node in layout.nodes where node.kind == .slot {
+                #expect([dark.surface, dark.accent, dark.statusError].contains(node.fill), "\(style) \(node.position.map { "\($0)" } ?? "")")
+                #expect([dark.ink, dark.bg].contains(node.iconColor))
+            }
+            let svg = SvgPresenter().render(layout, environment: environment, device: .iphone16Pro, background: HudPalette.light.bg)
+            #expect(svg.contains("data-scheme=\"light\""))
+            let lines = svg.split(separator: "\n")
+            let bar = try #require(lines.firstIndex { $0.contains("id=\"navigation-bar\"") })
+            #expect(try Self.fill(lines[bar + 1]) == HudPalette.light.chrome.opacity(0.55))
+            let title = try Self.fill(try #require(Self.element(containing: "id=\"navigation-title\"", in: svg)))
+            #expect(title == HudPalette.light.ink)
+        }
+    }
+
     @Test func readableKeepsAColorThatReadsAndReplacesOneThatDoesNot() {
         let dark = HudPalette.stable.bg, light = HudPalette.light.bg
         #expect(HudPalette.stable.ink.readable(on: dark) == HudPalette.stable.ink)

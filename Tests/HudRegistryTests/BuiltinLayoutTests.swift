@@ -183,7 +183,7 @@ struct BuiltinLayoutTests {
             topLeft: .init(icon: "a") {}, bottomLeft: .init(icon: "b", role: .destructive) {}, center: .init(icon: "c", role: .accent) {})
         let snapshot = try ComplicationsSnapshot(complications)
         for (appearance, scheme, palette) in [(HudPhoneAppShellAppearance.hudson, HudColorScheme.light, HudPalette.stable),
-                                              (.system, .light, .light), (.system, .dark, .stable)] {
+                                              (.system, .light, .stable), (.system, .dark, .stable)] {
             let environment = HudEnvironment(device: .iphone16Pro, colorScheme: scheme, appearance: appearance)
             let layout = try registry.layout(style: .scattered, snapshot: snapshot, environment: environment)
             let standard = try #require(layout.slot(at: .topLeft))

@@ -242,7 +242,7 @@ struct ExampleRingTests {
         let registry = try Self.registry(.standalone)
         let complications = Scene.chips.complications(registry)
         for (appearance, scheme, palette) in [(HudPhoneAppShellAppearance.hudson, HudColorScheme.light, HudPalette.stable),
-                                              (.system, .light, .light), (.system, .dark, .stable)] {
+                                              (.system, .light, .stable), (.system, .dark, .stable)] {
             let environment = HudEnvironment(device: .iphone16Pro, colorScheme: scheme, appearance: appearance)
             let layout = try registry.layout(style: Self.style, snapshot: ComplicationsSnapshot(complications), environment: environment,
                                              interaction: HudInteraction(revealedPosition: .center))

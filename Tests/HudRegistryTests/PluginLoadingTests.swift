@@ -77,7 +77,7 @@ struct PluginLoadingTests {
         case .bottomRight: (x, y) = (safe.maxX - 56, safe.maxY - 56)
         case .center: (x, y) = (safe.minX + (safe.width - 48) / 2, safe.minY + (safe.height - 48) / 2)
         }
-        let palette = environment.chromePalette
+        let palette = environment.complicationPalette
         let frame = HudRect(x: x, y: y, width: 48, height: 48)
         let fill = switch slot.role {
         case .standard: palette.surface

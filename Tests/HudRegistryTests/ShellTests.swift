@@ -114,7 +114,8 @@ struct ShellTests {
         #expect(hudson.environment.chromeScheme == .dark)
         #expect(try hudson.layout().slot(at: .center)?.fill == HudPalette.stable.surface)
         #expect(system.environment.chromeScheme == .light)
-        #expect(try system.layout().slot(at: .center)?.fill == HudPalette.light.surface)
+        // `.system` frees only the system chrome: the complications keep the stable dark palette.
+        #expect(try system.layout().slot(at: .center)?.fill == HudPalette.stable.surface)
     }
 
     @Test func changingTheStyleDispatchesToAnotherRenderer() throws {

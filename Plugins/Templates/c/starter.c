@@ -137,6 +137,16 @@ static const char *starter_text(const char *text, const char *fallback) {
     return text != NULL && text[0] != '\0' ? text : fallback;
 }
 
+/* An icon's name when it reads as a word ("star"), else `fallback`: a
+ * dotted symbol name ("list.bullet") is never an accessibility label. */
+static const char *starter_icon_word(const char *icon, const char *fallback) {
+    if (icon == NULL || icon[0] == '\0') return fallback;
+    for (const char *c = icon; *c != '\0'; c++) {
+        if (*c == '.') return fallback;
+    }
+    return icon;
+}
+
 /* Hudson's tintStrong: the color at 60% opacity. */
 static hud_rgba_t starter_tint_strong(hud_rgba_t color) {
     return (color & 0xFFFFFF00u) | 0x99u;
@@ -212,7 +222,7 @@ static void starter_emit_slot(hud_layout_t *layout, const starter_frame_t *f,
     }
     node.stroke_width = 1;
     node.icon = slot->icon;
-    node.accessibility_label = starter_text(slot->label, starter_text(slot->icon, "Complication"));
+    node.accessibility_label = starter_text(slot->label, starter_icon_word(slot->icon, "Complication"));
     starter_push(layout, f, node);
 }
 
@@ -229,7 +239,7 @@ static void starter_emit_chip(hud_layout_t *layout, const starter_frame_t *f,
     node.stroke = pal->hairline_subtle;
     node.stroke_width = 0.5;
     node.icon = chip->icon;
-    node.accessibility_label = starter_text(chip->label, starter_text(chip->icon, "Secondary"));
+    node.accessibility_label = starter_text(chip->label, starter_icon_word(chip->icon, "Secondary"));
     starter_push(layout, f, node);
 }
 
@@ -293,7 +303,7 @@ static void starter_emit_picker(hud_layout_t *layout, const starter_frame_t *f,
         item.stroke = f->palette->hairline_standard;
         item.stroke_width = 1;
         item.icon = mode->icon;
-        item.accessibility_label = starter_text(mode->label, starter_text(mode->icon, "Mode"));
+        item.accessibility_label = starter_text(mode->label, starter_icon_word(mode->icon, "Mode"));
         starter_push(layout, f, item);
     }
 }

@@ -176,7 +176,7 @@ struct LayoutRequest {
             guard let chipIcon = chip.icon else { throw .invalidArgument }
             secondary = Secondary(
                 icon: chipIcon,
-                accessibilityLabel: firstNonEmpty(chip.label, chipIcon) ?? cString("Secondary action"),
+                accessibilityLabel: spokenLabel(chip.label, icon: chipIcon) ?? cString("Secondary action"),
                 isControl: chip.action != nil
             )
         }
@@ -197,7 +197,7 @@ struct LayoutRequest {
                 modes.append(Mode(
                     icon: modeIcon,
                     label: label,
-                    accessibilityLabel: firstNonEmpty(label, modeIcon) ?? cString("Mode"),
+                    accessibilityLabel: spokenLabel(label, icon: modeIcon) ?? cString("Mode"),
                     labelScalarCount: scalarCount(label)
                 ))
             }
@@ -206,7 +206,7 @@ struct LayoutRequest {
         return Slot(
             role: slot.role,
             icon: icon,
-            accessibilityLabel: firstNonEmpty(slot.label, icon) ?? fallbackSlotLabel(position),
+            accessibilityLabel: spokenLabel(slot.label, icon: icon) ?? fallbackSlotLabel(position),
             secondary: secondary,
             modes: modes
         )
@@ -221,6 +221,12 @@ struct LayoutRequest {
 
     private static func knownPosition(_ position: hud_position_t) -> hud_position_t {
         (0..<hud_position_t(HUD_POSITION_COUNT)).contains(position) ? position : hud_position_t(HUD_POSITION_NONE)
+    }
+
+    /// What an element is announced as: its label when given, else its
+    /// icon's spoken name (never the raw symbol name); nil when neither.
+    private static func spokenLabel(_ label: UnsafePointer<CChar>?, icon: UnsafePointer<CChar>) -> UnsafePointer<CChar>? {
+        firstNonEmpty(label) ?? (icon[0] == 0 ? nil : SpokenSymbolName.cString(for: icon))
     }
 
     /// The first string that is non-NULL and non-empty.

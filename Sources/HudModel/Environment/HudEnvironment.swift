@@ -15,7 +15,9 @@ public struct HudEnvironment: Sendable, Hashable {
     public var navigationBar: HudRect
     public var navigationTitle: String?
     public var accessibility: AccessibilityOptions
-    /// Overrides the resolved palette (nil: resolve from appearance + scheme).
+    /// Overrides both palettes, the complications' and the chrome's (nil:
+    /// the stable dark palette for the complications, and the chrome's
+    /// resolved from appearance + scheme).
     public var paletteOverride: HudPalette?
 
     public init(
@@ -75,7 +77,16 @@ public struct HudEnvironment: Sendable, Hashable {
         return HudRect(x: 0, y: safeArea.top, width: screenSize.width, height: compactHeight ? 32 : 44)
     }
 
-    /// The palette and scheme the chrome actually uses.
+    /// The palette Hudson's own complications use, handed to renderers in
+    /// `hud_environment_t.palette`: the stable dark palette under either
+    /// appearance and scheme (only system chrome follows the scheme).
+    public var complicationPalette: HudPalette {
+        paletteOverride ?? HudPalette.stable
+    }
+
+    /// The palette and scheme the system chrome (status bar, navigation
+    /// bar, home indicator, sheets) uses: dark under `.hudson`, the device
+    /// scheme under `.system`. Never the complications' colors.
     public var chromePalette: HudPalette {
         paletteOverride ?? HudPalette.resolved(appearance: appearance, scheme: colorScheme).palette
     }

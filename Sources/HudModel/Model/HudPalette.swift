@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /// Hudson's color tokens. `HudPalette.stable` is the stable dark palette of
-/// the design tokens; `.hudson` appearance always uses it. `HudPalette.light`
-/// is what `.system` appearance uses when the scheme is light (see
-/// Docs/HUD-002-renderer-registry.md for how its values were chosen).
+/// the design tokens: the complications always use it, under either
+/// appearance. `HudPalette.light` is only for the system chrome the host
+/// draws (status bar, navigation bar, home indicator) when `.system`
+/// appearance meets a light scheme (see Docs/HUD-002-renderer-registry.md).
 ///
 /// The static token properties (`HudPalette.bg`, ...) are the stable
 /// palette's, as in the seed's `background: Color = HudPalette.bg`.
@@ -77,9 +78,9 @@ public struct HudPalette: Sendable, Hashable {
         hairlineStandard: HudColor(hex: 0x262626)
     )
 
-    /// The light counterpart for `.system` appearance in a light scheme: the
-    /// same token roles on the neutral scale's light end, with the accent
-    /// darkened to emerald-700 so the `bg`-colored icon on it keeps ≥ 4.5:1.
+    /// The system chrome's colors for `.system` appearance in a light scheme:
+    /// the same token roles on the neutral scale's light end. Never handed to
+    /// renderers: the complications keep `stable` (see `HudEnvironment`).
     public static let light = HudPalette(
         bg: HudColor(hex: 0xFAFAFA),
         surface: HudColor(hex: 0xFFFFFF),
@@ -97,8 +98,9 @@ public struct HudPalette: Sendable, Hashable {
         hairlineStandard: HudColor(hex: 0xD4D4D4)
     )
 
-    /// The palette the chrome uses for an appearance and a device scheme:
-    /// `.hudson` always the stable dark one; `.system` follows the scheme.
+    /// The palette the system chrome uses for an appearance and a device
+    /// scheme: `.hudson` always the stable dark one; `.system` follows the
+    /// scheme. The complications use `stable` in every case.
     public static func resolved(appearance: HudPhoneAppShellAppearance, scheme: HudColorScheme) -> (palette: HudPalette, scheme: HudColorScheme) {
         switch (appearance, scheme) {
         case (.hudson, _), (.system, .dark): (stable, .dark)

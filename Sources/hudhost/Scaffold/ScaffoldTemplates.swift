@@ -286,6 +286,16 @@ static const char *starter_text(const char *text, const char *fallback) {
     return text != NULL && text[0] != '\0' ? text : fallback;
 }
 
+/* An icon's name when it reads as a word ("star"), else `fallback`: a
+ * dotted symbol name ("list.bullet") is never an accessibility label. */
+static const char *starter_icon_word(const char *icon, const char *fallback) {
+    if (icon == NULL || icon[0] == '\0') return fallback;
+    for (const char *c = icon; *c != '\0'; c++) {
+        if (*c == '.') return fallback;
+    }
+    return icon;
+}
+
 /* Hudson's tintStrong: the color at 60% opacity. */
 static hud_rgba_t starter_tint_strong(hud_rgba_t color) {
     return (color & 0xFFFFFF00u) | 0x99u;
@@ -361,7 +371,7 @@ static void starter_emit_slot(hud_layout_t *layout, const starter_frame_t *f,
     }
     node.stroke_width = 1;
     node.icon = slot->icon;
-    node.accessibility_label = starter_text(slot->label, starter_text(slot->icon, "Complication"));
+    node.accessibility_label = starter_text(slot->label, starter_icon_word(slot->icon, "Complication"));
     starter_push(layout, f, node);
 }
 
@@ -378,7 +388,7 @@ static void starter_emit_chip(hud_layout_t *layout, const starter_frame_t *f,
     node.stroke = pal->hairline_subtle;
     node.stroke_width = 0.5;
     node.icon = chip->icon;
-    node.accessibility_label = starter_text(chip->label, starter_text(chip->icon, "Secondary"));
+    node.accessibility_label = starter_text(chip->label, starter_icon_word(chip->icon, "Secondary"));
     starter_push(layout, f, node);
 }
 
@@ -442,7 +452,7 @@ static void starter_emit_picker(hud_layout_t *layout, const starter_frame_t *f,
         item.stroke = f->palette->hairline_standard;
         item.stroke_width = 1;
         item.icon = mode->icon;
-        item.accessibility_label = starter_text(mode->label, starter_text(mode->icon, "Mode"));
+        item.accessibility_label = starter_text(mode->label, starter_icon_word(mode->icon, "Mode"));
         starter_push(layout, f, item);
     }
 }
@@ -880,6 +890,24 @@ unsafe fn text_or(text: *const c_char, fallback: *const c_char) -> *const c_char
     }
 }
 
+/// An icon's name when it reads as a word ("star"), else `fallback`: a
+/// dotted symbol name ("list.bullet") is never an accessibility label.
+///
+/// # Safety
+/// `icon` is NULL or a NUL-terminated string.
+unsafe fn icon_word(icon: *const c_char, fallback: *const c_char) -> *const c_char {
+    if icon.is_null() {
+        return fallback;
+    }
+    // SAFETY: a non-NULL `icon` is NUL-terminated.
+    let name = unsafe { core::ffi::CStr::from_ptr(icon) }.to_bytes();
+    if name.is_empty() || name.contains(&b'.') {
+        fallback
+    } else {
+        icon
+    }
+}
+
 /// Hudson's tintStrong: the color at 60% opacity.
 fn tint_strong(color: hud_rgba_t) -> hud_rgba_t {
     (color & 0xFFFF_FF00) | 0x99
@@ -960,7 +988,7 @@ fn emit_slot(out: &mut hud_layout_t, f: &Frame, position: hud_position_t, slot: 
     n.stroke_width = 1.0;
     n.icon = slot.icon;
     // SAFETY: the host's strings are NULL or NUL-terminated.
-    n.accessibility_label = unsafe { text_or(slot.label, text_or(slot.icon, c"Complication".as_ptr())) };
+    n.accessibility_label = unsafe { text_or(slot.label, icon_word(slot.icon, c"Complication".as_ptr())) };
     push(out, f, n);
 }
 
@@ -976,7 +1004,7 @@ fn emit_chip(out: &mut hud_layout_t, f: &Frame, position: hud_position_t, chip: 
     n.stroke_width = 0.5;
     n.icon = chip.icon;
     // SAFETY: the host's strings are NULL or NUL-terminated.
-    n.accessibility_label = unsafe { text_or(chip.label, text_or(chip.icon, c"Secondary".as_ptr())) };
+    n.accessibility_label = unsafe { text_or(chip.label, icon_word(chip.icon, c"Secondary".as_ptr())) };
     push(out, f, n);
 }
 
@@ -1062,7 +1090,7 @@ fn emit_picker(out: &mut hud_layout_t, f: &Frame, position: hud_position_t, slot
         item.stroke_width = 1.0;
         item.icon = mode.icon;
         // SAFETY: the host's strings are NULL or NUL-terminated.
-        item.accessibility_label = unsafe { text_or(mode.label, text_or(mode.icon, c"Mode".as_ptr())) };
+        item.accessibility_label = unsafe { text_or(mode.label, icon_word(mode.icon, c"Mode".as_ptr())) };
         push(out, f, item);
     }
 }
@@ -1876,7 +1904,7 @@ struct WorkingFrame {
         }
         node.stroke_width = 1
         node.icon = slot.icon
-        node.accessibility_label = nonEmpty(slot.label, else: nonEmpty(slot.icon, else: staticCString("Complication")))
+        node.accessibility_label = nonEmpty(slot.label, else: iconWord(slot.icon, else: staticCString("Complication")))
         push(node)
     }
 
@@ -1889,7 +1917,7 @@ struct WorkingFrame {
         node.stroke = palette.hairline_subtle
         node.stroke_width = 0.5
         node.icon = chip.icon
-        node.accessibility_label = nonEmpty(chip.label, else: nonEmpty(chip.icon, else: staticCString("Secondary")))
+        node.accessibility_label = nonEmpty(chip.label, else: iconWord(chip.icon, else: staticCString("Secondary")))
         push(node)
     }
 
@@ -1943,7 +1971,7 @@ struct WorkingFrame {
             item.stroke = palette.hairline_standard
             item.stroke_width = 1
             item.icon = mode.icon
-            item.accessibility_label = nonEmpty(mode.label, else: nonEmpty(mode.icon, else: staticCString("Mode")))
+            item.accessibility_label = nonEmpty(mode.label, else: iconWord(mode.icon, else: staticCString("Mode")))
             push(item)
         }
     }
@@ -1972,6 +2000,18 @@ func tintStrong(_ color: hud_rgba_t) -> hud_rgba_t {
 func nonEmpty(_ text: UnsafePointer<CChar>?, else fallback: UnsafePointer<CChar>) -> UnsafePointer<CChar> {
     if let text, text.pointee != 0 { return text }
     return fallback
+}
+
+/// An icon's name when it reads as a word ("star"), else `fallback`: a
+/// dotted symbol name ("list.bullet") is never an accessibility label.
+func iconWord(_ icon: UnsafePointer<CChar>?, else fallback: UnsafePointer<CChar>) -> UnsafePointer<CChar> {
+    guard let icon, icon.pointee != 0 else { return fallback }
+    var index = 0
+    while icon[index] != 0 {
+        if icon[index] == 0x2E { return fallback }
+        index += 1
+    }
+    return icon
 }
 
 /// A string literal as a C string with static storage (a StaticString

@@ -63,8 +63,17 @@
 #ifndef VB_ICON_COLOR
 #define VB_ICON_COLOR(palette, role) ((role) == HUD_ROLE_ACCENT ? (palette)->bg : (palette)->ink)
 #endif
+/* An icon's name when it reads as a word ("star"), else `fallback`: a
+ * dotted symbol name ("list.bullet") is never an accessibility label. */
+static const char *vb_icon_word(const char *icon, const char *fallback) {
+    if (icon == NULL || icon[0] == '\0') return fallback;
+    for (const char *c = icon; *c != '\0'; c++) {
+        if (*c == '.') return fallback;
+    }
+    return icon;
+}
 #ifndef VB_SLOT_LABEL
-#define VB_SLOT_LABEL(slot) ((slot)->label != NULL && (slot)->label[0] != '\0' ? (slot)->label : (slot)->icon)
+#define VB_SLOT_LABEL(slot) ((slot)->label != NULL && (slot)->label[0] != '\0' ? (slot)->label : vb_icon_word((slot)->icon, "Complication"))
 #endif
 #ifndef VB_INIT_BODY
 #define VB_INIT_BODY
@@ -190,7 +199,7 @@ static hud_status_t vb_layout(const hud_renderer_descriptor_t *self, const hud_c
                 if (vb_pressed(ui, position, HUD_PART_SECONDARY, -1)) chip.flags |= HUD_NODE_FLAG_PRESSED;
             }
             chip.icon = chip_in->icon;
-            chip.accessibility_label = chip_in->label != NULL && chip_in->label[0] != '\0' ? chip_in->label : chip_in->icon;
+            chip.accessibility_label = chip_in->label != NULL && chip_in->label[0] != '\0' ? chip_in->label : vb_icon_word(chip_in->icon, "Secondary");
             vb_push(layout, &chip, env);
         }
     }
@@ -239,7 +248,7 @@ static hud_status_t vb_layout(const hud_renderer_descriptor_t *self, const hud_c
             item.flags = HUD_NODE_FLAG_INTERACTIVE;
             if (vb_pressed(ui, revealed, HUD_PART_MODE, (int32_t)i)) item.flags |= HUD_NODE_FLAG_PRESSED;
             item.icon = mode->icon;
-            item.accessibility_label = mode->label[0] != '\0' ? mode->label : mode->icon;
+            item.accessibility_label = mode->label[0] != '\0' ? mode->label : vb_icon_word(mode->icon, "Mode");
             vb_push(layout, &item, env);
         }
     }

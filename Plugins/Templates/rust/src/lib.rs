@@ -169,6 +169,24 @@ unsafe fn text_or(text: *const c_char, fallback: *const c_char) -> *const c_char
     }
 }
 
+/// An icon's name when it reads as a word ("star"), else `fallback`: a
+/// dotted symbol name ("list.bullet") is never an accessibility label.
+///
+/// # Safety
+/// `icon` is NULL or a NUL-terminated string.
+unsafe fn icon_word(icon: *const c_char, fallback: *const c_char) -> *const c_char {
+    if icon.is_null() {
+        return fallback;
+    }
+    // SAFETY: a non-NULL `icon` is NUL-terminated.
+    let name = unsafe { core::ffi::CStr::from_ptr(icon) }.to_bytes();
+    if name.is_empty() || name.contains(&b'.') {
+        fallback
+    } else {
+        icon
+    }
+}
+
 /// Hudson's tintStrong: the color at 60% opacity.
 fn tint_strong(color: hud_rgba_t) -> hud_rgba_t {
     (color & 0xFFFF_FF00) | 0x99
@@ -249,7 +267,7 @@ fn emit_slot(out: &mut hud_layout_t, f: &Frame, position: hud_position_t, slot: 
     n.stroke_width = 1.0;
     n.icon = slot.icon;
     // SAFETY: the host's strings are NULL or NUL-terminated.
-    n.accessibility_label = unsafe { text_or(slot.label, text_or(slot.icon, c"Complication".as_ptr())) };
+    n.accessibility_label = unsafe { text_or(slot.label, icon_word(slot.icon, c"Complication".as_ptr())) };
     push(out, f, n);
 }
 
@@ -265,7 +283,7 @@ fn emit_chip(out: &mut hud_layout_t, f: &Frame, position: hud_position_t, chip: 
     n.stroke_width = 0.5;
     n.icon = chip.icon;
     // SAFETY: the host's strings are NULL or NUL-terminated.
-    n.accessibility_label = unsafe { text_or(chip.label, text_or(chip.icon, c"Secondary".as_ptr())) };
+    n.accessibility_label = unsafe { text_or(chip.label, icon_word(chip.icon, c"Secondary".as_ptr())) };
     push(out, f, n);
 }
 
@@ -351,7 +369,7 @@ fn emit_picker(out: &mut hud_layout_t, f: &Frame, position: hud_position_t, slot
         item.stroke_width = 1.0;
         item.icon = mode.icon;
         // SAFETY: the host's strings are NULL or NUL-terminated.
-        item.accessibility_label = unsafe { text_or(mode.label, text_or(mode.icon, c"Mode".as_ptr())) };
+        item.accessibility_label = unsafe { text_or(mode.label, icon_word(mode.icon, c"Mode".as_ptr())) };
         push(out, f, item);
     }
 }

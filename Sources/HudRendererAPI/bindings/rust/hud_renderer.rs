@@ -181,9 +181,10 @@ pub const HUD_COLOR_SCHEME_LIGHT: hud_color_scheme_t = 1;
 /// The seed's HudPhoneAppShellAppearance.
 pub type hud_appearance_t = i32;
 
-/// The stable dark palette on all chrome, whatever the device scheme.
+/// The dark scheme on all system chrome, whatever the device scheme.
 pub const HUD_APPEARANCE_HUDSON: hud_appearance_t = 0;
-/// Follow the environment's color scheme.
+/// System chrome follows the device's color scheme; the complications
+/// keep the stable dark palette either way.
 pub const HUD_APPEARANCE_SYSTEM: hud_appearance_t = 1;
 
 /// Accessibility flags (hud_environment_t.accessibility).
@@ -339,8 +340,8 @@ pub const HUD_COMPLICATIONS_SIZE_1_0: u32 = 48;
 // Inputs: the environment
 // --------------------------------------------------------------------------
 
-/// The palette the chrome must use, already resolved by the host for the
-/// appearance and scheme (`.hudson` always passes the stable dark palette).
+/// The palette the complications must use: Hudson's stable dark palette
+/// under every appearance and scheme (or a custom one the host chose).
 /// Token names and meanings follow HudPalette. [host-owned], valid during
 /// layout().
 #[repr(C)]
@@ -415,7 +416,7 @@ pub struct hud_environment_t {
     pub color_scheme: hud_color_scheme_t,
     /// HUD_APPEARANCE_*
     pub appearance: hud_appearance_t,
-    /// non-NULL, resolved for the scheme
+    /// non-NULL, the complications' colors
     pub palette: *const hud_palette_t,
     /// The navigation bar the host draws, pt. Top slots that live in the
     /// bar (the tray style's toolbar items) go inside it.

@@ -217,9 +217,10 @@ enum {
 /* The seed's HudPhoneAppShellAppearance. */
 typedef int32_t hud_appearance_t;
 enum {
-    /* The stable dark palette on all chrome, whatever the device scheme. */
+    /* The dark scheme on all system chrome, whatever the device scheme. */
     HUD_APPEARANCE_HUDSON = 0,
-    /* Follow the environment's color scheme. */
+    /* System chrome follows the device's color scheme; the complications
+     * keep the stable dark palette either way. */
     HUD_APPEARANCE_SYSTEM = 1
 };
 
@@ -300,8 +301,8 @@ typedef struct hud_complications {
 /* Inputs: the environment                                                   */
 /* ------------------------------------------------------------------------ */
 
-/* The palette the chrome must use, already resolved by the host for the
- * appearance and scheme (`.hudson` always passes the stable dark palette).
+/* The palette the complications must use: Hudson's stable dark palette
+ * under every appearance and scheme (or a custom one the host chose).
  * Token names and meanings follow HudPalette. [host-owned], valid during
  * layout(). */
 typedef struct hud_palette {
@@ -337,7 +338,7 @@ typedef struct hud_environment {
     double text_scale;             /* Dynamic Type factor, 1.0 = Large */
     hud_color_scheme_t color_scheme; /* effective scheme of the chrome */
     hud_appearance_t appearance;   /* HUD_APPEARANCE_* */
-    const hud_palette_t *palette;  /* non-NULL, resolved for the scheme */
+    const hud_palette_t *palette;  /* non-NULL, the complications' colors */
     /* The navigation bar the host draws, pt. Top slots that live in the
      * bar (the tray style's toolbar items) go inside it. */
     hud_rect_t navigation_bar;

@@ -92,7 +92,7 @@ struct WorkingFrame {
         }
         node.stroke_width = 1
         node.icon = slot.icon
-        node.accessibility_label = nonEmpty(slot.label, else: nonEmpty(slot.icon, else: staticCString("Complication")))
+        node.accessibility_label = nonEmpty(slot.label, else: iconWord(slot.icon, else: staticCString("Complication")))
         push(node)
     }
 
@@ -105,7 +105,7 @@ struct WorkingFrame {
         node.stroke = palette.hairline_subtle
         node.stroke_width = 0.5
         node.icon = chip.icon
-        node.accessibility_label = nonEmpty(chip.label, else: nonEmpty(chip.icon, else: staticCString("Secondary")))
+        node.accessibility_label = nonEmpty(chip.label, else: iconWord(chip.icon, else: staticCString("Secondary")))
         push(node)
     }
 
@@ -159,7 +159,7 @@ struct WorkingFrame {
             item.stroke = palette.hairline_standard
             item.stroke_width = 1
             item.icon = mode.icon
-            item.accessibility_label = nonEmpty(mode.label, else: nonEmpty(mode.icon, else: staticCString("Mode")))
+            item.accessibility_label = nonEmpty(mode.label, else: iconWord(mode.icon, else: staticCString("Mode")))
             push(item)
         }
     }
@@ -188,6 +188,18 @@ func tintStrong(_ color: hud_rgba_t) -> hud_rgba_t {
 func nonEmpty(_ text: UnsafePointer<CChar>?, else fallback: UnsafePointer<CChar>) -> UnsafePointer<CChar> {
     if let text, text.pointee != 0 { return text }
     return fallback
+}
+
+/// An icon's name when it reads as a word ("star"), else `fallback`: a
+/// dotted symbol name ("list.bullet") is never an accessibility label.
+func iconWord(_ icon: UnsafePointer<CChar>?, else fallback: UnsafePointer<CChar>) -> UnsafePointer<CChar> {
+    guard let icon, icon.pointee != 0 else { return fallback }
+    var index = 0
+    while icon[index] != 0 {
+        if icon[index] == 0x2E { return fallback }
+        index += 1
+    }
+    return icon
 }
 
 /// A string literal as a C string with static storage (a StaticString
