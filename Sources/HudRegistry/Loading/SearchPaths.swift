@@ -56,7 +56,8 @@ public struct SearchPaths: Sendable, Hashable {
     /// `<prefix>/lib/hud/renderers` when this program is `<prefix>/bin/X` of
     /// an install (`<prefix>/libexec/hud/hudsandbox` exists beside it), so an
     /// install under any `PREFIX` finds the renderers installed with it.
-    public static var installDirectory: String? {
+    /// Worked out once: the executable does not move while it runs.
+    public static let installDirectory: String? = {
         guard let own = SystemCalls.ownExecutable() else { return nil }
         let bin = PathSecurity.parent(of: own)
         guard bin.hasSuffix("/bin") else { return nil }
@@ -64,7 +65,7 @@ public struct SearchPaths: Sendable, Hashable {
         let root = prefix == "/" ? "" : prefix
         guard SystemCalls.isAccessible(root + "/libexec/hud/" + SandboxHelper.executableName, executable: true) else { return nil }
         return root + "/lib/hud/renderers"
-    }
+    }()
 
     /// True when the process runs with elevated privileges (setuid, setgid
     /// or file capabilities): environment-provided paths are then ignored.

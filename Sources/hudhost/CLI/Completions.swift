@@ -55,7 +55,7 @@ enum Completions {
             for option in command.options {
                 guard let kind = option.value else { continue }
                 let action: String = switch kind {
-                case .choices(let words): "COMPREPLY=($(compgen -W \(shellQuoted(words.joined(separator: " "))) -- \"$cur\"))"
+                case .choices(let words): "COMPREPLY=($(compgen -W \(singleQuoted(words.joined(separator: " "))) -- \"$cur\"))"
                 case .file: "COMPREPLY=($(compgen -f -- \"$cur\"))"
                 case .directory: "COMPREPLY=($(compgen -d -- \"$cur\"))"
                 case .text: "COMPREPLY=()"
@@ -65,13 +65,13 @@ enum Completions {
             let words = command.options.map(\.name).joined(separator: " ")
             var arguments = ""
             if case .choices(let choices)? = command.arguments {
-                arguments = "    else COMPREPLY=($(compgen -W \(shellQuoted(choices.joined(separator: " "))) -- \"$cur\"))\n"
+                arguments = "    else COMPREPLY=($(compgen -W \(singleQuoted(choices.joined(separator: " "))) -- \"$cur\"))\n"
             }
             cases += """
                   \(command.name))
                     case $prev in
                 \(values)    esac
-                    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W \(shellQuoted(words)) -- "$cur"))
+                    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W \(singleQuoted(words)) -- "$cur"))
                 \(arguments)    fi
                     ;;
 
@@ -89,7 +89,7 @@ enum Completions {
                 esac
               done
               if [[ -z $command ]]; then
-                COMPREPLY=($(compgen -W \(shellQuoted(names)) -- "$cur"))
+                COMPREPLY=($(compgen -W \(singleQuoted(names)) -- "$cur"))
                 return
               fi
               case $command in
@@ -198,8 +198,6 @@ enum Completions {
     static func singleQuoted(_ text: String) -> String {
         "'" + text.replacing("'", with: "'\\''") + "'"
     }
-
-    private static func shellQuoted(_ text: String) -> String { singleQuoted(text) }
 
     /// An `_arguments` description: brackets and colons escaped.
     private static func zshEscaped(_ text: String) -> String {

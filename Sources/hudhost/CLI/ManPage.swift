@@ -65,7 +65,7 @@ enum ManPage {
     }
 
     /// Text safe in roff: backslashes escaped, hyphens as minus signs (so
-    /// options can be searched and copied), other than ASCII as `\[uXXXX]`,
+    /// options can be searched and copied), other than ASCII as a `\[u2014]`-style code point,
     /// a leading `.` or `'` guarded.
     static func escape(_ text: String) -> String {
         var out = ""

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import HudModel
+import HudRegistry
 import HudUnsafe
 
 /// `hudhost new`: scaffolds a renderer plugin project in C, Rust or Swift
@@ -56,7 +57,7 @@ struct NewCommand: Command {
         guard arguments.positionals.count == 1 else { throw UsageError("new takes one directory; got \(arguments.positionals.count) arguments") }
         language = try arguments.value("--lang", accepted: Self.languages.joined(separator: ", ")) { Self.languages.contains($0) ? $0 : nil } ?? "c"
         directory = Output.absolute(arguments.positionals[0])
-        let base = PathNames.lastComponent(directory)
+        let base = String(directory.split(separator: "/").last ?? "")
         if let chosen = arguments.value("--id") {
             id = chosen
         } else {
@@ -129,7 +130,7 @@ struct NewCommand: Command {
         }
         for (path, contents) in files {
             let target = directory + "/" + path
-            if let error = Output.makeDirectory(PathNames.parent(target)) ?? Output.writeFile(target, contents) {
+            if let error = Output.makeDirectory(PathSecurity.parent(of: target)) ?? Output.writeFile(target, contents) {
                 Output.error("hudhost new: error: \(error)")
                 return .unusableTarget
             }
@@ -158,13 +159,4 @@ struct NewCommand: Command {
             }
         }
     }
-}
-
-/// Path helpers for absolute paths.
-enum PathNames {
-    static func lastComponent(_ path: String) -> String {
-        String(path.split(separator: "/").last ?? "")
-    }
-
-    static func parent(_ path: String) -> String { SdkLocation.parent(of: path) }
 }

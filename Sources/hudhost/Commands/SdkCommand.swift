@@ -257,10 +257,7 @@ struct SdkLocation {
     }
 
     /// The directory part of an absolute path ("/" for "/x" and "/").
-    static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
-        return String(path[..<slash])
-    }
+    static func parent(of path: String) -> String { PathSecurity.parent(of: path) }
 
     private static func isRegularFile(_ path: String) -> Bool {
         if case .success(let info) = SystemCalls.status(of: path) { info.isRegularFile } else { false }
