@@ -19,6 +19,14 @@ public struct HudEnvironment: Sendable, Hashable {
     /// the stable dark palette for the complications, and the chrome's
     /// resolved from appearance + scheme).
     public var paletteOverride: HudPalette?
+    /// Where the control deck stands (ABI 1.1 `presentation`); the shell
+    /// sets it. `.alwaysVisible` is the seed's shell and every 1.0 host.
+    public var presentation: HudPresentationState = .alwaysVisible
+    /// Points the shell reserves at the screen's edges for its own lanes
+    /// (ABI 1.1 `reserved_lanes`), measured inward from the safe area (top:
+    /// from the navigation bar's bottom edge): the deck's bottom lane while
+    /// resting, its top lane while expanded. Zero under `.alwaysVisible`.
+    public var reservedLanes = HudInsets()
 
     public init(
         screenSize: HudSize,
@@ -112,5 +120,24 @@ public struct HudEnvironment: Sendable, Hashable {
         public static let reduceMotion = AccessibilityOptions(rawValue: 0x1)
         public static let reduceTransparency = AccessibilityOptions(rawValue: 0x2)
         public static let increaseContrast = AccessibilityOptions(rawValue: 0x4)
+    }
+}
+
+/// The control deck's state as renderers see it (`hud_presentation_t`).
+public enum HudPresentationState: Int32, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// The seed's shell: the complications are always shown.
+    case alwaysVisible = 0
+    /// Summon on demand, collapsed: only the shell's pivot button shows.
+    case deckResting = 1
+    /// Summon on demand, expanded: the shell's top lane hosts the top
+    /// corners and its close button; the style lays out the bottom slots.
+    case deckExpanded = 2
+
+    public var description: String {
+        switch self {
+        case .alwaysVisible: "alwaysVisible"
+        case .deckResting: "deckResting"
+        case .deckExpanded: "deckExpanded"
+        }
     }
 }

@@ -65,11 +65,20 @@ public struct HudNode: Sendable, Hashable {
     public var icon: String?
     public var label: String?
     public var accessibilityLabel: String?
+    /// Icon glyph size in points (ABI 1.1 `glyph_size`); 0 when the renderer
+    /// did not say (every 1.0 renderer): presenters then use their default
+    /// for the node's kind.
+    public var glyphSize: Double
+    /// For a slot node: the indices of its long-press modes offered as named
+    /// accessibility actions, in the order a screen reader lists them
+    /// (ABI 1.1). Empty for every other node.
+    public var accessibilityActions: [Int]
 
     public init(kind: Kind, position: Position?, part: Part?, modeIndex: Int?, frame: HudRect, hit: HudRect,
                 shape: Shape, material: Material, cornerRadius: Double, strokeWidth: Double, fontSize: Double,
                 fill: HudColor, stroke: HudColor, iconColor: HudColor, textColor: HudColor, placement: Placement,
-                z: Int, isPressed: Bool, isInteractive: Bool, icon: String?, label: String?, accessibilityLabel: String?) {
+                z: Int, isPressed: Bool, isInteractive: Bool, icon: String?, label: String?, accessibilityLabel: String?,
+                glyphSize: Double = 0, accessibilityActions: [Int] = []) {
         self.kind = kind
         self.position = position
         self.part = part
@@ -92,6 +101,8 @@ public struct HudNode: Sendable, Hashable {
         self.icon = icon
         self.label = label
         self.accessibilityLabel = accessibilityLabel
+        self.glyphSize = glyphSize
+        self.accessibilityActions = accessibilityActions
     }
 
     public enum Kind: Int32, Sendable, Hashable, CaseIterable, CustomStringConvertible {
