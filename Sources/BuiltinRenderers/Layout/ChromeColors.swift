@@ -55,22 +55,39 @@ struct ChromeColors {
 
     var text: hud_rgba_t { palette.ink }
 
-    /// The tray: glass over chrome at alpha 0xB8, or solid opaque chrome.
+    /// The regular material's tint: surface at 80 %, so the content behind
+    /// shows through as it does under the original's `.regularMaterial`.
+    static let materialAlpha: UInt32 = 0xCC
+    /// The original's 0.5 pt white highlight edge on material (its gradient
+    /// runs 18 % → 4 %; one stroke color carries the 18 % end).
+    static let highlightStroke: hud_rgba_t = 0xFFFF_FF2E
+
+    /// The tray: regular material, or (reduce transparency / increase
+    /// contrast) solid.
     var trayMaterial: hud_material_t {
-        prefersSolidContainers ? hud_material_t(HUD_MATERIAL_SOLID) : hud_material_t(HUD_MATERIAL_GLASS)
+        prefersSolidContainers ? hud_material_t(HUD_MATERIAL_SOLID) : hud_material_t(HUD_MATERIAL_REGULAR)
     }
 
+    /// Regular material: surface at 80 % with the white highlight edge;
+    /// solid: an opaque surface (#171717) capsule with a hairline.standard
+    /// edge.
     var tray: Style {
-        Style(fill: Self.withAlpha(palette.chrome, prefersSolidContainers ? 0xFF : 0xB8), stroke: palette.border, icon: 0)
+        prefersSolidContainers
+            ? Style(fill: Self.withAlpha(palette.surface, 0xFF), stroke: palette.hairline_standard, icon: 0)
+            : Style(fill: Self.withAlpha(palette.surface, Self.materialAlpha), stroke: Self.highlightStroke, icon: 0)
     }
 
-    /// The mode picker card: regular material over chrome at alpha 0xE0, or
-    /// solid opaque chrome.
+    /// The mode picker card: regular material, or solid.
     var modePickerMaterial: hud_material_t {
         prefersSolidContainers ? hud_material_t(HUD_MATERIAL_SOLID) : hud_material_t(HUD_MATERIAL_REGULAR)
     }
 
+    /// Surface at 80 % (regular material) or opaque, always with the 0.5 pt
+    /// hairline.standard edge.
     var modePicker: Style {
-        Style(fill: Self.withAlpha(palette.chrome, prefersSolidContainers ? 0xFF : 0xE0), stroke: palette.border, icon: 0)
+        Style(
+            fill: Self.withAlpha(palette.surface, prefersSolidContainers ? 0xFF : Self.materialAlpha),
+            stroke: palette.hairline_standard, icon: 0
+        )
     }
 }

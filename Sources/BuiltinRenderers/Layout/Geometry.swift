@@ -13,8 +13,10 @@ enum Geometry {
     static let centerSlotSize = 64.0
     /// A secondary chip's diameter (secondarySize).
     static let chipSize = 22.0
-    /// The gap between a slot and a decoration chip (secondaryOffset).
-    static let decorationChipGap = 4.0
+    /// The visual gap between a slot and its chip, badge or control alike
+    /// (secondaryOffset). Hit regions do not widen it: a control chip's
+    /// region grows away from its slot instead (`LayoutBuilder`).
+    static let chipGap = 4.0
     /// A top slot hosted in the navigation bar (toolbarPrimarySize).
     static let toolbarSlotSize = 32.0
     /// Its chip (toolbarSecondarySize).
@@ -28,15 +30,18 @@ enum Geometry {
 
     // MARK: Tray
 
-    /// max(liquid bar min height 56, 6 + centerSize 64 + 6).
-    static let trayHeight = 76.0
-    static let trayCornerRadius = 22.0
+    /// The liquid bar's minimum height; with the 64 pt center it is
+    /// 6 + 64 + 6 = 76 (trayHeight).
+    static let trayMinimumHeight = 56.0
+    /// The bar's padding around its slots: horizontal (xxl) and vertical (sm).
+    static let trayHorizontalPadding = 14.0
+    static let trayVerticalPadding = 6.0
+    /// The bar never grows wider than this; it is centred in the safe area.
+    static let trayMaximumWidth = 560.0
     /// The tray's distance from the safe area's left and right edges.
     static let traySideInset = 10.0
     /// The tray's distance above the bottom safe-area edge.
     static let trayBottomGap = 8.0
-    /// Slot groups at the tray's ends sit this far in from its sides.
-    static let trayContentPadding = 14.0
     /// Toolbar items' side margin in compact width (16) and regular width (20).
     static let compactSideMargin = 16.0
     static let regularSideMargin = 20.0
@@ -56,49 +61,37 @@ enum Geometry {
 
     // MARK: Mode picker
 
-    /// The card's distance from the slot's vertical middle (modePickerLift).
+    /// From the slot's centre to the card's centre (modePickerLift).
     static let modePickerLift = 76.0
     /// Between mode items, both ways (modePickerSpacing, sm).
     static let modePickerSpacing = 6.0
-    /// Inside the card, around the items (md).
-    static let modePickerPadding = 8.0
+    /// Inside the card, around the items (sm).
+    static let modePickerPadding = 6.0
     /// The card keeps this far from the safe area's left and right edges.
     static let modePickerSideMargin = 16.0
+    /// The card's corner radius (radius.card).
     static let modePickerCornerRadius = 8.0
     static let modeItemCornerRadius = 6.0
-    static let modeItemMinimumWidth = 56.0
+    /// The narrowest item: two neighbours' 44 pt hit regions, centred on
+    /// items `modePickerSpacing` apart, meet without overlapping when both
+    /// are at least 44 − 6 = 38 wide.
+    static let modeItemMinimumWidth = minimumHitSize - modePickerSpacing
+    /// The shortest item when the screen leaves no room for the natural one.
     static let modeItemMinimumHeight = 44.0
-    /// Label font at text scale 1.
-    static let modeLabelFontSize = 13.0
+    /// Label font at text scale 1 (medium weight).
+    static let modeLabelFontSize = 10.0
     /// Vertical stack inside an item: padding, icon, gap, label, padding.
     static let modeItemVerticalPadding = 6.0
-    static let modeIconSize = 20.0
-    static let modeIconLabelGap = 4.0
+    static let modeIconSize = 14.0
+    static let modeIconLabelGap = 2.0
     /// Label line height = ceil(font size × this).
     static let modeLabelLineHeightFactor = 1.2
     /// Estimated glyph advance = font size × this (an average for UI text).
     static let modeLabelAdvanceFactor = 0.55
-    /// Horizontal padding added to the label's estimated width.
-    static let modeItemHorizontalPadding = 16.0
+    /// Padding on each side of the label (the item's horizontal padding).
+    static let modeItemHorizontalPadding = 8.0
 
     // MARK: Shared helpers
-
-    /// The gap between a slot and its chip.
-    ///
-    /// A decoration chip (no action) sits `decorationChipGap` (4 pt) away.
-    /// A control chip has its own 44×44 hit region centered on it, and the
-    /// slot has a max(44, slot)-square one centered on the slot; the gap grows
-    /// until the two regions are disjoint (they may touch):
-    ///
-    ///     gap = max(4, max(44, slot)/2 + 44/2 − slot/2 − chip/2)
-    ///
-    /// 48 slot + 22 chip → 11; 64 + 22 → 11; toolbar 32 + 18 → 19.
-    static func chipGap(slotSize: Double, chipSize: Double, chipIsControl: Bool) -> Double {
-        guard chipIsControl else { return decorationChipGap }
-        let slotHalfHit = max(minimumHitSize, slotSize) / 2
-        let chipHalfHit = max(minimumHitSize, chipSize) / 2
-        return max(decorationChipGap, slotHalfHit + chipHalfHit - slotSize / 2 - chipSize / 2)
-    }
 
     /// `value` clamped into `lower...upper`; `lower` wins when they cross.
     static func clamp(_ value: Double, _ lower: Double, _ upper: Double) -> Double {

@@ -53,10 +53,11 @@ struct LayoutBuilder {
     /// and hidden positions. Returns the header's status for the two-call
     /// idiom, or INTERNAL_ERROR (writing nothing) if a value is not finite.
     func write(to layout: UnsafeMutablePointer<hud_layout_t>) -> hud_status_t {
+        var placed = nodes.map(sanitized)
+        separateChipHits(&placed)
         var finished: [hud_node_t] = []
-        finished.reserveCapacity(nodes.count)
-        for node in nodes {
-            var node = sanitized(node)
+        finished.reserveCapacity(placed.count)
+        for var node in placed {
             if request.isRightToLeft {
                 node.frame = node.frame.mirrored(inWidth: request.width)
                 if node.flags & UInt32(HUD_NODE_FLAG_INTERACTIVE) != 0 {
@@ -87,7 +88,8 @@ struct LayoutBuilder {
         return hud_layout_finish(layout)
     }
 
-    /// Puts a node on screen and derives its hit region.
+    /// Puts a node on screen and derives its hit region (before
+    /// `separateChipHits` moves a control chip's and its slot's apart).
     ///
     /// Frames are clamped onto the screen; an interactive node's frame is
     /// further kept inside the safe area (on each axis where it fits). Its
@@ -118,7 +120,48 @@ struct LayoutBuilder {
     }
 }
 
+extension LayoutBuilder {
+    /// Keeps a control chip's hit region clear of its slot's without moving
+    /// either visual: the chip stays `Geometry.chipGap` (4 pt) from the
+    /// slot, and where their (centred) hit regions would overlap, the strip
+    /// between the two frames is split at the middle of the gap. The slot's
+    /// region then ends at that line and extends away from the chip; the
+    /// chip's starts there and extends away from the slot (toward the
+    /// screen's centre). Each keeps its size (≥ 44 × 44) and still contains
+    /// its frame: a 22 pt chip needs 2 + 22 = 24 of its 44 pt, a slot at
+    /// most 2 + its width. Only the horizontal extent changes (chips sit
+    /// beside their slots). Runs in the working frame, before the mirror.
+    fileprivate func separateChipHits(_ nodes: inout [hud_node_t]) {
+        let interactive = UInt32(HUD_NODE_FLAG_INTERACTIVE)
+        for chipIndex in nodes.indices
+        where nodes[chipIndex].kind == hud_node_kind_t(HUD_NODE_KIND_SECONDARY) && nodes[chipIndex].flags & interactive != 0 {
+            let position = nodes[chipIndex].position
+            guard let slotIndex = nodes.indices.first(where: {
+                nodes[$0].kind == hud_node_kind_t(HUD_NODE_KIND_SLOT) && nodes[$0].position == position
+            }) else { continue }
+            var chip = nodes[chipIndex], slot = nodes[slotIndex]
+            guard chip.hit.overlaps(slot.hit) else { continue }
+            if chip.frame.midX >= slot.frame.midX {
+                let line = (slot.frame.maxX + chip.frame.x) / 2
+                if slot.hit.maxX > line { slot.hit.x = line - slot.hit.width }
+                if chip.hit.x < line { chip.hit.x = line }
+            } else {
+                let line = (chip.frame.maxX + slot.frame.x) / 2
+                if slot.hit.x < line { slot.hit.x = line }
+                if chip.hit.maxX > line { chip.hit.x = line - chip.hit.width }
+            }
+            nodes[chipIndex] = chip
+            nodes[slotIndex] = slot
+        }
+    }
+}
+
 extension hud_rect_t {
+    /// Whether the two rects share interior points (touching edges do not).
+    fileprivate func overlaps(_ other: hud_rect_t) -> Bool {
+        x < other.maxX && other.x < maxX && y < other.maxY && other.y < maxY
+    }
+
     /// Moved inside `bounds` on each axis where it fits; left alone on an
     /// axis where it does not.
     fileprivate func clampedPerAxis(into bounds: hud_rect_t) -> hud_rect_t {

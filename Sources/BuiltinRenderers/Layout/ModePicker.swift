@@ -4,21 +4,29 @@ import HudRendererAPI
 /// The long-press mode picker: a card of mode items (icon over label) next
 /// to the revealed slot, shared by every built-in style.
 ///
-/// Items run left to right in the working frame (right to left after the
-/// RTL mirror), `modePickerSpacing` apart, wrapping into rows no wider than
-/// the safe area minus 2 × 16 minus the card's 2 × 8 padding. Each row
-/// starts at the card's leading padding. The card is centered on the slot
-/// and kept 16 pt inside the safe area's sides. Above a bottom or center
-/// slot its bottom edge is the slot's midY − 76; below a top slot its top
-/// edge is the slot's midY + 76. It never rises above the top limit
-/// (max(safe top, navigation bar bottom)) nor sinks below the bottom safe
-/// edge.
+/// Each item is a 14 pt icon over a one-line label (10 pt × text scale,
+/// 2 pt apart) with 8 pt horizontal and 6 pt vertical padding; items run
+/// left to right in the working frame (right to left after the RTL
+/// mirror), 6 pt apart, inside 6 pt of card padding, wrapping into rows no
+/// wider than the safe area minus 2 × 16 minus the padding. The card
+/// (radius 8, 0.5 pt hairline.standard stroke) is centred on the slot
+/// horizontally, kept 16 pt inside the safe area's sides, and its centre
+/// is 76 pt from the slot's centre: above a bottom or center slot, below a
+/// top slot. A card too tall for that (several rows at accessibility text
+/// sizes) is pushed away until it clears the slot's hit region, so the
+/// slot stays tappable. It never rises above the top limit (max(safe top,
+/// navigation bar bottom)) nor sinks below the bottom safe edge.
+///
+/// Labels never wrap: an item is as wide as its label's estimated width
+/// at the scaled font (plus padding), and only a label wider than a whole
+/// row is truncated at the tail (the presenters draw "…"); the full text
+/// stays the item's accessibility label. See Docs/PLUGIN_GUIDE.md
+/// ("Mode picker labels at accessibility sizes").
 ///
 /// When the card does not fit on its preferred side, items shrink in steps
-/// until it does: natural size → 56 wide → 56 × 44 → 44 × 44. If even
-/// 44 × 44 does not fit, the card keeps that size and grows toward the other
-/// side (over the slot), clamped between the top limit and the bottom safe
-/// edge.
+/// until it does: natural size → 38 wide → 38 wide × at most 44 tall. If
+/// none fits, the card keeps the last size and is clamped between the top
+/// limit and the bottom safe edge (it may then cover the slot).
 struct ModePicker {
     /// One candidate item sizing.
     private struct Sizing {
@@ -51,22 +59,22 @@ struct ModePicker {
         modes = slot.modes
     }
 
-    /// label font size = 13 × text scale.
+    /// label font size = 10 × text scale.
     static func fontSize(textScale: Double) -> Double {
         Geometry.modeLabelFontSize * textScale
     }
 
-    /// item height = max(44, 6 + 20 + 4 + ceil(font size × 1.2) + 6).
+    /// item height = 6 + 14 + 2 + ceil(font size × 1.2) + 6 (40 at text
+    /// scale 1; its hit region is 44).
     static func naturalItemHeight(fontSize: Double) -> Double {
-        let stack = Geometry.modeItemVerticalPadding * 2 + Geometry.modeIconSize + Geometry.modeIconLabelGap
+        Geometry.modeItemVerticalPadding * 2 + Geometry.modeIconSize + Geometry.modeIconLabelGap
             + (fontSize * Geometry.modeLabelLineHeightFactor).rounded(.up)
-        return max(Geometry.modeItemMinimumHeight, stack)
     }
 
-    /// item width = max(56, min(available, scalars × font size × 0.55 + 16)).
+    /// item width = max(38, min(available, scalars × font size × 0.55 + 2 × 8)).
     static func naturalItemWidth(labelScalars: Int, fontSize: Double, available: Double) -> Double {
         let estimate = Double(labelScalars) * fontSize * Geometry.modeLabelAdvanceFactor
-        return max(Geometry.modeItemMinimumWidth, min(available, estimate + Geometry.modeItemHorizontalPadding))
+        return max(Geometry.modeItemMinimumWidth, min(available, estimate + 2 * Geometry.modeItemHorizontalPadding))
     }
 
     func append(to builder: inout LayoutBuilder) {
@@ -77,33 +85,39 @@ struct ModePicker {
         let padding = Geometry.modePickerPadding
         let available = max(0, safe.width - 2 * margin - 2 * padding)
 
-        // Vertical room: on the preferred side, and in all.
+        // Vertical room: between the limits, clear of the slot's hit region.
         let topLimit = min(max(safe.y, request.navigationBarY + request.navigationBarHeight), safe.maxY)
         let bottomLimit = safe.maxY
         let opensBelow = position == hud_position_t(HUD_POSITION_TOP_LEFT)
             || position == hud_position_t(HUD_POSITION_TOP_RIGHT)
-        let anchor = opensBelow
+        let centerY = opensBelow
             ? slotFrame.midY + Geometry.modePickerLift
             : slotFrame.midY - Geometry.modePickerLift
-        let preferredRoom = opensBelow ? bottomLimit - anchor : anchor - topLimit
+        let slotHitHalf = max(Geometry.minimumHitSize, slotFrame.height) / 2
+        /// The card's preferred y for a height, and whether it fits there.
+        func place(height: Double) -> (y: Double, fits: Bool) {
+            if opensBelow {
+                let y = max(centerY - height / 2, slotFrame.midY + slotHitHalf)
+                return (y, y + height <= bottomLimit)
+            }
+            let y = min(centerY - height / 2, slotFrame.midY - slotHitHalf - height)
+            return (y, y >= topLimit)
+        }
 
         let naturalHeight = Self.naturalItemHeight(fontSize: fontSize)
         let natural = modes.map {
             Self.naturalItemWidth(labelScalars: $0.labelScalarCount, fontSize: fontSize, available: available)
         }
-        let minimumWidth = Geometry.modeItemMinimumWidth
-        let minimumHeight = Geometry.modeItemMinimumHeight
-        let hitSize = Geometry.minimumHitSize
+        let narrowest = Array(repeating: Geometry.modeItemMinimumWidth, count: modes.count)
         let sizings = [
             Sizing(widths: natural, height: naturalHeight),
-            Sizing(widths: Array(repeating: minimumWidth, count: modes.count), height: naturalHeight),
-            Sizing(widths: Array(repeating: minimumWidth, count: modes.count), height: minimumHeight),
-            Sizing(widths: Array(repeating: hitSize, count: modes.count), height: hitSize),
+            Sizing(widths: narrowest, height: naturalHeight),
+            Sizing(widths: narrowest, height: min(naturalHeight, Geometry.modeItemMinimumHeight)),
         ]
         var arrangement = Self.arrange(sizings[sizings.count - 1], rowWidth: available)
         for sizing in sizings.dropLast() {
             let candidate = Self.arrange(sizing, rowWidth: available)
-            if candidate.height <= preferredRoom {
+            if place(height: candidate.height).fits {
                 arrangement = candidate
                 break
             }
@@ -115,8 +129,7 @@ struct ModePicker {
             safe.x + margin,
             safe.maxX - margin - arrangement.width
         )
-        let preferredY = opensBelow ? anchor : anchor - arrangement.height
-        let cardY = Geometry.clamp(preferredY, topLimit, bottomLimit - arrangement.height)
+        let cardY = Geometry.clamp(place(height: arrangement.height).y, topLimit, bottomLimit - arrangement.height)
         let card = hud_rect_t(x: cardX, y: cardY, width: arrangement.width, height: arrangement.height)
 
         let colors = request.colors

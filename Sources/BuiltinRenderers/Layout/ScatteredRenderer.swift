@@ -5,13 +5,15 @@ import HudRendererAPI
 ///
 /// Formulas in the LTR working frame (W × H screen, safe insets T, L, B, R,
 /// navigation bar bottom edge N):
-/// - corner slots 48 pt; groups (slot + chip) 12 pt in from the corners of
-///   the content area, which lies below the navigation bar (the design
-///   tokens: "12 pt below the navigation bar's bottom edge, not 12 pt below
-///   the status bar"): left groups x = L + 12, right groups right edge =
-///   W − R − 12; top slots y = max(T, N) + 12; bottom slots y = H − B − 12 − 48.
-/// - center slot 64 pt at x = W / 2 − 32, y = H − B − 28 − 64 (its chip on
-///   the trailing side).
+/// - corner slots 48 pt, 12 pt in from the corners of the content area,
+///   which lies below the navigation bar (the design tokens: "12 pt below
+///   the navigation bar's bottom edge, not 12 pt below the status bar"):
+///   left slots x = L + 12, right slots right edge = W − R − 12; top slots
+///   y = max(T, N) + 12; bottom slots y = H − B − 12 − 48. A chip (22) sits
+///   on the slot's inner side, 4 pt away, vertically centred; the slot
+///   does not move for it.
+/// - center slot 64 pt at x = W / 2 − 32, y = H − B − 28 − 64 (never a
+///   chip).
 /// - placement OVERLAY everywhere; content insets all 0.
 enum ScatteredRenderer {
     static let supportedPositions: UInt32 = UInt32(HUD_POSITION_ALL_BITS)
@@ -33,11 +35,13 @@ enum ScatteredRenderer {
             let position = hud_position_t(corner.position)
             guard let slot = request.slots[Int(position)] else { continue }
             let group = SlotGroup(position: position, slot: slot, slotSize: Geometry.cornerSlotSize)
-            let groupX = group.chipIsOnLeft ? safe.left + inset : request.width - safe.right - inset - group.width
+            let slotX = group.chipIsOnRight
+                ? safe.left + inset
+                : request.width - safe.right - inset - Geometry.cornerSlotSize
             let slotY = corner.isTop
                 ? contentTop + inset
                 : request.height - safe.bottom - inset - Geometry.cornerSlotSize
-            group.append(slotX: group.slotX(groupX: groupX), slotY: slotY, placement: placement, to: &builder)
+            group.append(slotX: slotX, slotY: slotY, placement: placement, to: &builder)
         }
 
         if let center = request.slots[Int(HUD_POSITION_CENTER)] {

@@ -1,42 +1,36 @@
 // SPDX-License-Identifier: MIT
 import HudRendererAPI
 
-/// A slot and its optional secondary chip, placed as one unit: the group is
-/// what a style puts in a corner, so the chip never leaves the screen.
+/// A slot and its optional secondary chip.
 ///
-/// The chip is vertically centered on the slot, on the slot's outer side:
-/// left of a leading slot and right of a trailing one (the center slot's
-/// chip is on the trailing side). Sides are in the LTR working frame; the
-/// RTL mirror moves them.
+/// The slot sits where its style puts it; the chip goes on the slot's inner
+/// side, toward the screen's centre (right of a leading slot, left of a
+/// trailing one), vertically centred on it, `Geometry.chipGap` (4 pt)
+/// away. The center slot never shows a chip, and a style can leave chips
+/// off (the tray's bottom slots). Sides are in the LTR working frame; the
+/// RTL mirror moves them. A control chip's hit region is kept clear of
+/// the slot's by `LayoutBuilder`, not by a wider gap.
 struct SlotGroup {
     let position: hud_position_t
     let slot: LayoutRequest.Slot
     let slotSize: Double
     let chipSize: Double
-    /// The gap between slot and chip; see `Geometry.chipGap`.
-    let chipGap: Double
-    let chipIsOnLeft: Bool
+    /// The chip goes right of the slot (a leading corner) or left of it.
+    let chipIsOnRight: Bool
+    /// Whether the secondary, if published, is drawn.
+    let showsChip: Bool
 
-    init(position: hud_position_t, slot: LayoutRequest.Slot, slotSize: Double, chipSize: Double = Geometry.chipSize) {
+    init(
+        position: hud_position_t, slot: LayoutRequest.Slot, slotSize: Double,
+        chipSize: Double = Geometry.chipSize, showsChip: Bool = true
+    ) {
         self.position = position
         self.slot = slot
         self.slotSize = slotSize
         self.chipSize = chipSize
-        chipGap = Geometry.chipGap(
-            slotSize: slotSize, chipSize: chipSize, chipIsControl: slot.secondary?.isControl ?? false
-        )
-        chipIsOnLeft = position == hud_position_t(HUD_POSITION_TOP_LEFT)
+        chipIsOnRight = position == hud_position_t(HUD_POSITION_TOP_LEFT)
             || position == hud_position_t(HUD_POSITION_BOTTOM_LEFT)
-    }
-
-    /// The group's width: the slot, plus gap and chip when there is one.
-    var width: Double {
-        slot.secondary == nil ? slotSize : slotSize + chipGap + chipSize
-    }
-
-    /// The slot's x when the group's left edge is at `groupX`.
-    func slotX(groupX: Double) -> Double {
-        slot.secondary != nil && chipIsOnLeft ? groupX + chipSize + chipGap : groupX
+        self.showsChip = showsChip && position != hud_position_t(HUD_POSITION_CENTER)
     }
 
     /// Appends the slot node and its chip node, the slot at (`slotX`,
@@ -70,9 +64,9 @@ struct SlotGroup {
         builder.append(node)
         builder.recordSlotFrame(frame, at: position)
 
-        guard let secondary = slot.secondary else { return }
+        guard showsChip, let secondary = slot.secondary else { return }
         let chipStyle = colors.chip
-        let chipX = chipIsOnLeft ? slotX - chipGap - chipSize : slotX + slotSize + chipGap
+        let chipX = chipIsOnRight ? slotX + slotSize + Geometry.chipGap : slotX - Geometry.chipGap - chipSize
         var chip = hud_node_t()
         chip.kind = hud_node_kind_t(HUD_NODE_KIND_SECONDARY)
         chip.position = position

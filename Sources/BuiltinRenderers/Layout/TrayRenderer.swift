@@ -2,23 +2,26 @@
 import HudRendererAPI
 
 /// `.tray`, the default: the top two slots become navigation-bar items; the
-/// bottom three share one glass bar inset at the bottom of the screen.
+/// bottom three share one capsule bar inset at the bottom of the screen.
 ///
 /// All formulas in the LTR working frame (W × H screen, safe insets T, L, B,
 /// R with L the leading side):
-/// - top slots: 32 pt (chip 18), y = bar.y + (bar.height − 32) / 2 where bar
-///   is the navigation bar; the group (slot + chip) starts `margin` from the
-///   safe side: top-left group x = L + margin, top-right group right edge =
-///   W − R − margin; margin = 16, or 20 when W ≥ 600. Placement
-///   NAVIGATION_BAR.
-/// - the bar (only when bottom-left, center or bottom-right is published):
-///   x = L + 10, width = max(0, W − L − R − 20), height 76,
-///   y = H − B − 8 − 76; container node, position NONE, GLASS (SOLID under
-///   reduce transparency / increase contrast), radius 22, placement
-///   BOTTOM_INSET; content_insets.bottom = 84.
-/// - bottom-left group x = bar.x + 14, bottom-right group right edge =
-///   bar.maxX − 14, both 48 pt slots at y = bar.y + 14; center slot 64 pt at
-///   x = bar.midX − 32, y = bar.y + 6. An absent end slot keeps its space.
+/// - top slots: 32 pt (chip 18 on the inner side, 4 pt away), y = bar.y +
+///   (bar.height − 32) / 2 where bar is the navigation bar; top-left x = L +
+///   margin, top-right right edge = W − R − margin; margin = 16, or 20 when
+///   W ≥ 600. Placement NAVIGATION_BAR.
+/// - the bar (only when bottom-left, center or bottom-right is published): a
+///   capsule (shape CAPSULE, corner_radius = height / 2), width = min(560,
+///   max(0, W − L − R − 20)), centred in the safe area (x = L + (W − L − R −
+///   width) / 2, so 10 pt from the safe sides until it reaches 560), height
+///   = max(56, 6 + tallest slot + 6): 76 with the 64 pt center, else 60;
+///   y = H − B − 8 − height; container node, position NONE, REGULAR material
+///   (SOLID under reduce transparency / increase contrast), placement
+///   BOTTOM_INSET; content_insets.bottom = height + 8.
+/// - bottom-left x = bar.x + 14, bottom-right right edge = bar.maxX − 14,
+///   both 48 pt; center 64 pt at x = bar.midX − 32; all vertically centred
+///   in the bar. An absent end slot keeps its (empty) square. The bottom
+///   slots are drawn without their secondary chips, as in the original.
 enum TrayRenderer {
     static let supportedPositions: UInt32 = UInt32(HUD_POSITION_ALL_BITS)
 
@@ -36,9 +39,11 @@ enum TrayRenderer {
                 position: position, slot: slot,
                 slotSize: Geometry.toolbarSlotSize, chipSize: Geometry.toolbarChipSize
             )
-            let groupX = group.chipIsOnLeft ? safe.left + margin : width - safe.right - margin - group.width
+            let slotX = group.chipIsOnRight
+                ? safe.left + margin
+                : width - safe.right - margin - Geometry.toolbarSlotSize
             group.append(
-                slotX: group.slotX(groupX: groupX), slotY: toolbarSlotY,
+                slotX: slotX, slotY: toolbarSlotY,
                 placement: hud_placement_t(HUD_PLACEMENT_NAVIGATION_BAR), to: &builder
             )
         }
@@ -49,11 +54,15 @@ enum TrayRenderer {
         let bottomRight = request.slots[Int(HUD_POSITION_BOTTOM_RIGHT)]
         guard bottomLeft != nil || center != nil || bottomRight != nil else { return }
 
+        let tallest = center != nil ? Geometry.centerSlotSize : Geometry.cornerSlotSize
+        let barHeight = max(Geometry.trayMinimumHeight, tallest + 2 * Geometry.trayVerticalPadding)
+        let safeWidth = max(0, width - safe.left - safe.right)
+        let barWidth = min(Geometry.trayMaximumWidth, max(0, safeWidth - 2 * Geometry.traySideInset))
         let bar = hud_rect_t(
-            x: safe.left + Geometry.traySideInset,
-            y: request.height - safe.bottom - Geometry.trayBottomGap - Geometry.trayHeight,
-            width: max(0, width - safe.left - safe.right - 2 * Geometry.traySideInset),
-            height: Geometry.trayHeight
+            x: safe.left + (safeWidth - barWidth) / 2,
+            y: request.height - safe.bottom - Geometry.trayBottomGap - barHeight,
+            width: barWidth,
+            height: barHeight
         )
         let colors = request.colors
         let style = colors.tray
@@ -63,9 +72,11 @@ enum TrayRenderer {
         container.part = hud_part_t(HUD_PART_CONTAINER)
         container.mode_index = -1
         container.frame = bar
-        container.shape = hud_shape_t(HUD_SHAPE_ROUNDED_RECTANGLE)
+        container.shape = hud_shape_t(HUD_SHAPE_CAPSULE)
         container.material = colors.trayMaterial
-        container.corner_radius = Geometry.trayCornerRadius
+        // A capsule's ends are fully rounded; the radius is stated for
+        // readers that only know rounded rectangles.
+        container.corner_radius = barHeight / 2
         container.stroke_width = Geometry.containerStrokeWidth
         container.fill = style.fill
         container.stroke = style.stroke
@@ -73,23 +84,26 @@ enum TrayRenderer {
         container.z = LayoutBuilder.Layer.container
         container.accessibility_label = LayoutRequest.cString("Complications tray")
         builder.append(container)
-        builder.contentInsets.bottom = Geometry.trayHeight + Geometry.trayBottomGap
+        builder.contentInsets.bottom = barHeight + Geometry.trayBottomGap
 
         let placement = hud_placement_t(HUD_PLACEMENT_BOTTOM_INSET)
-        let cornerY = bar.y + (Geometry.trayHeight - Geometry.cornerSlotSize) / 2
+        let cornerY = bar.midY - Geometry.cornerSlotSize / 2
         if let bottomLeft {
             let group = SlotGroup(
-                position: hud_position_t(HUD_POSITION_BOTTOM_LEFT), slot: bottomLeft, slotSize: Geometry.cornerSlotSize
+                position: hud_position_t(HUD_POSITION_BOTTOM_LEFT), slot: bottomLeft,
+                slotSize: Geometry.cornerSlotSize, showsChip: false
             )
-            let groupX = bar.x + Geometry.trayContentPadding
-            group.append(slotX: group.slotX(groupX: groupX), slotY: cornerY, placement: placement, to: &builder)
+            group.append(slotX: bar.x + Geometry.trayHorizontalPadding, slotY: cornerY, placement: placement, to: &builder)
         }
         if let bottomRight {
             let group = SlotGroup(
-                position: hud_position_t(HUD_POSITION_BOTTOM_RIGHT), slot: bottomRight, slotSize: Geometry.cornerSlotSize
+                position: hud_position_t(HUD_POSITION_BOTTOM_RIGHT), slot: bottomRight,
+                slotSize: Geometry.cornerSlotSize, showsChip: false
             )
-            let groupX = bar.maxX - Geometry.trayContentPadding - group.width
-            group.append(slotX: group.slotX(groupX: groupX), slotY: cornerY, placement: placement, to: &builder)
+            group.append(
+                slotX: bar.maxX - Geometry.trayHorizontalPadding - Geometry.cornerSlotSize, slotY: cornerY,
+                placement: placement, to: &builder
+            )
         }
         if let center {
             let group = SlotGroup(
@@ -97,7 +111,7 @@ enum TrayRenderer {
             )
             group.append(
                 slotX: bar.midX - Geometry.centerSlotSize / 2,
-                slotY: bar.y + (Geometry.trayHeight - Geometry.centerSlotSize) / 2,
+                slotY: bar.midY - Geometry.centerSlotSize / 2,
                 placement: placement, to: &builder
             )
         }
