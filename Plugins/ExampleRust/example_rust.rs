@@ -12,8 +12,9 @@
 //!   - a 48 pt circular slot per published position: the corners 16 in from
 //!     the safe area, the center centered on the bottom row;
 //!   - a secondary chip (a 28 pt circle in a 44 pt hit region) 4 pt beside
-//!     its slot on the outer side (the trailing side for the center): a
-//!     control when it has an action, a badge otherwise;
+//!     its slot on the inner side, toward the screen's centre (the trailing
+//!     side for the center): a control when it has an action, a badge
+//!     otherwise; the slot stays in its corner;
 //!   - a revealed slot's long-press modes: a card 8 pt above a bottom slot
 //!     (below a top slot) with one 44 pt item per mode, in rows that fit.
 //!
@@ -169,17 +170,17 @@ fn emit_slot(layout: &mut hud_layout_t, f: &Frame, position: hud_position_t, slo
     let leading = position == HUD_POSITION_TOP_LEFT || position == HUD_POSITION_BOTTOM_LEFT;
     let top_row = position == HUD_POSITION_TOP_LEFT || position == HUD_POSITION_TOP_RIGHT;
     let y = if top_row { f.top + MARGIN } else { f.bottom - MARGIN - SLOT };
-    let group = SLOT + if chip.is_some() { GAP + HIT } else { 0.0 };
     let (slot_x, chip_hit_x) = if position == HUD_POSITION_CENTER {
         let x = f.left + (f.right - f.left - SLOT) / 2.0;
         (x, x + SLOT + GAP)
     } else if leading {
-        // The chip goes on the outer (leading) side, the slot after it.
+        // The chip goes on the inner (trailing) side, after the slot.
         let x = f.left + MARGIN;
-        if chip.is_some() { (x + HIT + GAP, x) } else { (x, x) }
-    } else {
-        let x = f.right - MARGIN - group;
         (x, x + SLOT + GAP)
+    } else {
+        // The chip goes on the inner (leading) side, before the slot.
+        let x = f.right - MARGIN - SLOT;
+        (x, x - GAP - HIT)
     };
     let p = f.palette;
     let mut button = node(HUD_NODE_KIND_SLOT, position, HUD_PART_SLOT);

@@ -137,7 +137,7 @@ package enum ConformanceCatalog {
         renderer("geometry-hit-overlap", .geometry, "No two hit regions of different controls overlap", requires: ["output-valid"]),
         renderer("geometry-safe-bands", .geometry, "Nothing interactive inside the top or bottom safe-area band", requires: ["output-valid"]),
         renderer("geometry-positions-once", .geometry, "Each published position is shown exactly once or reported hidden; nothing drawn for empty positions", requires: ["output-valid"]),
-        renderer("geometry-chip-side", .geometry, "Secondary chips sit on the outer side of their slot (mirrored in RTL)", requires: ["output-valid"]),
+        renderer("geometry-chip-side", .geometry, "Corner chips sit on the inner side of their slot, toward the screen's centre (mirrored in RTL)", requires: ["output-valid"]),
         renderer("geometry-mode-picker", .geometry, "A mode picker appears exactly when a slot's modes are revealed, with one item per mode", requires: ["output-valid"]),
         renderer("geometry-content-insets", .geometry, "Content insets are finite, measured as the header says (top from the navigation bar), fit the content area and cover the chrome they claim", requires: ["output-valid"]),
         renderer("geometry-nav-bar", .geometry, "Nodes placed in the navigation bar lie inside it", requires: ["output-valid"]),

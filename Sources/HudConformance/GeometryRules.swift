@@ -122,20 +122,21 @@ enum GeometryRules {
         return problems
     }
 
-    /// Chips on the slot's outer side: left of a leading slot and right of a
-    /// trailing one in LTR, mirrored in RTL. The center's chip may go
-    /// either side.
+    /// Corner chips on the slot's inner side, toward the screen's centre:
+    /// right of a leading slot (topLeft, bottomLeft) and left of a trailing
+    /// one in LTR, mirrored in RTL (compared by centres). The center's chip,
+    /// if a renderer draws one, may go either side.
     static func chipSide(_ layout: HudLayout, _ environment: HudEnvironment) -> [String] {
         var problems: [String] = []
         for (index, chip) in layout.nodes.enumerated() where chip.kind == .secondary {
             guard let position = chip.position, position != .center,
                   let slot = layout.nodes.first(where: { $0.kind == .slot && $0.position == position }) else { continue }
             let leading = position == .topLeft || position == .bottomLeft
-            let outerIsLeft = leading == (environment.layoutDirection == .leftToRight)
+            let innerIsRight = leading == (environment.layoutDirection == .leftToRight)
             let isLeft = chip.frame.midX < slot.frame.midX - tolerance
             let isRight = chip.frame.midX > slot.frame.midX + tolerance
-            if outerIsLeft ? !isLeft : !isRight {
-                problems.append("\(describe(chip, index)) at \(Format.rect(chip.frame)) is on the inner side of its slot \(Format.rect(slot.frame)); the outer side is the \(outerIsLeft ? "left" : "right") in \(environment.layoutDirection.rawValue.uppercased())")
+            if innerIsRight ? !isRight : !isLeft {
+                problems.append("\(describe(chip, index)) at \(Format.rect(chip.frame)) is not on the inner side of its slot \(Format.rect(slot.frame)); the inner side (toward the screen's centre) is the \(innerIsRight ? "right" : "left") in \(environment.layoutDirection.rawValue.uppercased())")
             }
         }
         return problems

@@ -17,10 +17,11 @@
  *     bottom ones 16 above the bottom safe edge.
  *   - The center slot: a 56 pt circle at the middle of the safe area,
  *     bottom-aligned with the bottom corners.
- *   - A secondary chip: a 24 pt circle on its slot's outer side (leading of
- *     a leading slot, trailing of a trailing slot and of the center),
- *     vertically centered, 12 from the slot, so its 44 x 44 hit region
- *     stays clear of the slot's. A corner slot moves inward to make room.
+ *   - A secondary chip: a 24 pt circle on its slot's inner side, toward the
+ *     screen's centre (trailing of a leading slot, leading of a trailing
+ *     slot, trailing of the center), vertically centered, 12 from the slot,
+ *     so its 44 x 44 hit region stays clear of the slot's. The slot stays
+ *     in its corner.
  *   - The revealed slot's long-press modes: 44 pt items 8 apart in a card
  *     (8 padding), in rows as wide as the safe area allows (16 margins),
  *     12 above a bottom or center slot or 12 below a top one, centered on
@@ -375,7 +376,6 @@ static hud_status_t starter_layout(const hud_renderer_descriptor_t *self,
     const hud_rect_t safe = f.safe;
     const double top = f.top + STARTER_TOP_MARGIN;
     const double bottom = safe.y + safe.height - STARTER_BOTTOM_MARGIN; /* bottom slots end here */
-    const double chip_room = STARTER_CHIP_SIZE + STARTER_CHIP_GAP;
 
     layout->count = 0;
     layout->hidden_positions = 0;
@@ -387,7 +387,6 @@ static hud_status_t starter_layout(const hud_renderer_descriptor_t *self,
             layout->hidden_positions |= HUD_POSITION_BIT(p);
             continue;
         }
-        int chip = slot->secondary != NULL;
         if (p == HUD_POSITION_CENTER) {
             /* The chip on the trailing side. */
             starter_emit_group(layout, &f, p, slot,
@@ -397,12 +396,11 @@ static hud_status_t starter_layout(const hud_renderer_descriptor_t *self,
         }
         int leading = p == HUD_POSITION_TOP_LEFT || p == HUD_POSITION_BOTTOM_LEFT;
         int on_top = p == HUD_POSITION_TOP_LEFT || p == HUD_POSITION_TOP_RIGHT;
-        double x = leading ? safe.x + STARTER_SIDE_MARGIN + (chip ? chip_room : 0)
-                           : safe.x + safe.width - STARTER_SIDE_MARGIN - (chip ? chip_room : 0) -
-                                 STARTER_CORNER_SIZE;
+        double x = leading ? safe.x + STARTER_SIDE_MARGIN
+                           : safe.x + safe.width - STARTER_SIDE_MARGIN - STARTER_CORNER_SIZE;
         double y = on_top ? top : bottom - STARTER_CORNER_SIZE;
-        /* The chip on the outer side: left of a leading slot. */
-        starter_emit_group(layout, &f, p, slot, x, y, STARTER_CORNER_SIZE, leading, &frames[p]);
+        /* The chip on the inner side: right of a leading slot. */
+        starter_emit_group(layout, &f, p, slot, x, y, STARTER_CORNER_SIZE, !leading, &frames[p]);
     }
 
     /* The host reveals only a slot with modes; draw the picker only for a
@@ -440,7 +438,7 @@ HUD_DECLARE_RENDERER(starter_renderer,
                      "0.1.0",                   /* version */
                      "Example vendor",          /* vendor: your name or organization */
                      "Corner slots in the safe area's corners, the center slot at the bottom "
-                     "middle, chips on the outer side, long-press modes in a card beside the "
+                     "middle, chips on the inner side, long-press modes in a card beside the "
                      "slot.",                   /* description */
                      STARTER_POSITIONS,         /* supported_positions */
                      HUD_CAPABILITY_THREAD_SAFE, /* layout() reads only its arguments, keeps nothing */

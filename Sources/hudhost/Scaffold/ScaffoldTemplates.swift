@@ -166,10 +166,11 @@ SDK's docs: `PLUGIN_GUIDE.md`, `ABI.md` and `CONFORMANCE.md`.
  *     bottom ones 16 above the bottom safe edge.
  *   - The center slot: a 56 pt circle at the middle of the safe area,
  *     bottom-aligned with the bottom corners.
- *   - A secondary chip: a 24 pt circle on its slot's outer side (leading of
- *     a leading slot, trailing of a trailing slot and of the center),
- *     vertically centered, 12 from the slot, so its 44 x 44 hit region
- *     stays clear of the slot's. A corner slot moves inward to make room.
+ *   - A secondary chip: a 24 pt circle on its slot's inner side, toward the
+ *     screen's centre (trailing of a leading slot, leading of a trailing
+ *     slot, trailing of the center), vertically centered, 12 from the slot,
+ *     so its 44 x 44 hit region stays clear of the slot's. The slot stays
+ *     in its corner.
  *   - The revealed slot's long-press modes: 44 pt items 8 apart in a card
  *     (8 padding), in rows as wide as the safe area allows (16 margins),
  *     12 above a bottom or center slot or 12 below a top one, centered on
@@ -524,7 +525,6 @@ static hud_status_t starter_layout(const hud_renderer_descriptor_t *self,
     const hud_rect_t safe = f.safe;
     const double top = f.top + STARTER_TOP_MARGIN;
     const double bottom = safe.y + safe.height - STARTER_BOTTOM_MARGIN; /* bottom slots end here */
-    const double chip_room = STARTER_CHIP_SIZE + STARTER_CHIP_GAP;
 
     layout->count = 0;
     layout->hidden_positions = 0;
@@ -536,7 +536,6 @@ static hud_status_t starter_layout(const hud_renderer_descriptor_t *self,
             layout->hidden_positions |= HUD_POSITION_BIT(p);
             continue;
         }
-        int chip = slot->secondary != NULL;
         if (p == HUD_POSITION_CENTER) {
             /* The chip on the trailing side. */
             starter_emit_group(layout, &f, p, slot,
@@ -546,12 +545,11 @@ static hud_status_t starter_layout(const hud_renderer_descriptor_t *self,
         }
         int leading = p == HUD_POSITION_TOP_LEFT || p == HUD_POSITION_BOTTOM_LEFT;
         int on_top = p == HUD_POSITION_TOP_LEFT || p == HUD_POSITION_TOP_RIGHT;
-        double x = leading ? safe.x + STARTER_SIDE_MARGIN + (chip ? chip_room : 0)
-                           : safe.x + safe.width - STARTER_SIDE_MARGIN - (chip ? chip_room : 0) -
-                                 STARTER_CORNER_SIZE;
+        double x = leading ? safe.x + STARTER_SIDE_MARGIN
+                           : safe.x + safe.width - STARTER_SIDE_MARGIN - STARTER_CORNER_SIZE;
         double y = on_top ? top : bottom - STARTER_CORNER_SIZE;
-        /* The chip on the outer side: left of a leading slot. */
-        starter_emit_group(layout, &f, p, slot, x, y, STARTER_CORNER_SIZE, leading, &frames[p]);
+        /* The chip on the inner side: right of a leading slot. */
+        starter_emit_group(layout, &f, p, slot, x, y, STARTER_CORNER_SIZE, !leading, &frames[p]);
     }
 
     /* The host reveals only a slot with modes; draw the picker only for a
@@ -589,7 +587,7 @@ HUD_DECLARE_RENDERER(starter_renderer,
                      "0.1.0",                   /* version */
                      "Example vendor",          /* vendor: your name or organization */
                      "Corner slots in the safe area's corners, the center slot at the bottom "
-                     "middle, chips on the outer side, long-press modes in a card beside the "
+                     "middle, chips on the inner side, long-press modes in a card beside the "
                      "slot.",                   /* description */
                      STARTER_POSITIONS,         /* supported_positions */
                      HUD_CAPABILITY_THREAD_SAFE, /* layout() reads only its arguments, keeps nothing */
@@ -739,10 +737,11 @@ over it.
 //!   ones 16 above the bottom safe edge.
 //! - The center slot: a 56 pt circle at the middle of the safe area,
 //!   bottom-aligned with the bottom corners.
-//! - A secondary chip: a 24 pt circle on its slot's outer side (leading of a
-//!   leading slot, trailing of a trailing slot and of the center), vertically
-//!   centered, 12 from the slot, so its 44 x 44 hit region stays clear of the
-//!   slot's. A corner slot moves inward to make room.
+//! - A secondary chip: a 24 pt circle on its slot's inner side, toward the
+//!   screen's centre (trailing of a leading slot, leading of a trailing slot,
+//!   trailing of the center), vertically centered, 12 from the slot, so its
+//!   44 x 44 hit region stays clear of the slot's. The slot stays in its
+//!   corner.
 //! - The revealed slot's long-press modes: 44 pt items 8 apart in a card
 //!   (8 padding), in rows as wide as the safe area allows (16 margins), 12
 //!   above a bottom or center slot or 12 below a top one, centered on the
@@ -1208,7 +1207,6 @@ unsafe extern "C" fn starter_layout(
     let safe = f.safe;
     let top = f.top + TOP_MARGIN;
     let bottom = safe.y + safe.height - BOTTOM_MARGIN; // bottom slots end here
-    let chip_room = CHIP_SIZE + CHIP_GAP;
 
     out.count = 0;
     out.hidden_positions = 0;
@@ -1220,7 +1218,6 @@ unsafe extern "C" fn starter_layout(
             out.hidden_positions |= hud_position_bit(p);
             continue;
         }
-        let chip = if slot.secondary.is_null() { 0.0 } else { chip_room };
         frames[p as usize] = if p == HUD_POSITION_CENTER {
             // The chip on the trailing side.
             emit_group(out, &f, p, slot, safe.x + safe.width / 2.0 - CENTER_SIZE / 2.0, bottom - CENTER_SIZE,
@@ -1229,13 +1226,13 @@ unsafe extern "C" fn starter_layout(
             let leading = p == HUD_POSITION_TOP_LEFT || p == HUD_POSITION_BOTTOM_LEFT;
             let on_top = p == HUD_POSITION_TOP_LEFT || p == HUD_POSITION_TOP_RIGHT;
             let x = if leading {
-                safe.x + SIDE_MARGIN + chip
+                safe.x + SIDE_MARGIN
             } else {
-                safe.x + safe.width - SIDE_MARGIN - chip - CORNER_SIZE
+                safe.x + safe.width - SIDE_MARGIN - CORNER_SIZE
             };
             let y = if on_top { top } else { bottom - CORNER_SIZE };
-            // The chip on the outer side: left of a leading slot.
-            emit_group(out, &f, p, slot, x, y, CORNER_SIZE, leading)
+            // The chip on the inner side: right of a leading slot.
+            emit_group(out, &f, p, slot, x, y, CORNER_SIZE, !leading)
         };
     }
 
@@ -1279,7 +1276,7 @@ hud_declare_renderer!(STARTER, STARTER_METADATA {
     version: "0.1.0",
     vendor: "Example vendor", // your name or organization
     description: "Corner slots in the safe area's corners, the center slot at the bottom middle, chips on the \
-                  outer side, long-press modes in a card beside the slot.",
+                  inner side, long-press modes in a card beside the slot.",
     supported_positions: POSITIONS,
     // layout() reads only its arguments and keeps nothing.
     capabilities: HUD_CAPABILITY_THREAD_SAFE,
@@ -1494,7 +1491,7 @@ HUD_DECLARE_RENDERER(starter_renderer,
                      "0.1.0",                   /* version */
                      "Example vendor",          /* vendor: your name or organization */
                      "Corner slots in the safe area's corners, the center slot at the bottom "
-                     "middle, chips on the outer side, long-press modes in a card beside the "
+                     "middle, chips on the inner side, long-press modes in a card beside the "
                      "slot.",                   /* description */
                      /* supported_positions: the layout reads them from the
                       * descriptor and reports a slot published anywhere
@@ -1561,10 +1558,11 @@ module HudRendererAPI [system] {
 //     bottom ones 16 above the bottom safe edge.
 //   - The center slot: a 56 pt circle at the middle of the safe area,
 //     bottom-aligned with the bottom corners.
-//   - A secondary chip: a 24 pt circle on its slot's outer side (leading of
-//     a leading slot, trailing of a trailing slot and of the center),
-//     vertically centered, 12 from the slot, so its 44 x 44 hit region stays
-//     clear of the slot's. A corner slot moves inward to make room.
+//   - A secondary chip: a 24 pt circle on its slot's inner side, toward the
+//     screen's centre (trailing of a leading slot, leading of a trailing
+//     slot, trailing of the center), vertically centered, 12 from the slot,
+//     so its 44 x 44 hit region stays clear of the slot's. The slot stays
+//     in its corner.
 //   - The revealed slot's long-press modes: 44 pt items 8 apart in a card
 //     (8 padding), in rows as wide as the safe area allows (16 margins), 12
 //     above a bottom or center slot or 12 below a top one, centered on the
@@ -1609,9 +1607,10 @@ func layout(
             inputs.output.pointee.hidden_positions |= Position.bit(position)
             continue
         }
-        // The chip on the outer side: left of a leading slot, right of a
-        // trailing slot and of the center.
-        f.group(position, slot, frame: slotFrame(position, slot, in: f), chipOnLeft: Position.isLeading(position))
+        // The chip on the inner side: right of a leading slot and of the
+        // center, left of a trailing slot.
+        f.group(position, slot, frame: slotFrame(position, slot, in: f),
+                chipOnLeft: position != Position.center && !Position.isLeading(position))
     }
 
     // The host reveals only a slot with modes; draw the picker only for a
@@ -1635,9 +1634,8 @@ func slotFrame(_ position: hud_position_t, _ slot: hud_slot_t, in f: WorkingFram
         return hud_rect_t(x: safe.x + safe.width / 2 - size / 2, y: bottom - size, width: size, height: size)
     }
     let size = Metrics.cornerSize
-    let chip = slot.secondary == nil ? 0 : Metrics.chipSize + Metrics.chipGap // room for the chip
-    let x = Position.isLeading(position) ? safe.x + Metrics.sideMargin + chip
-                                         : safe.x + safe.width - Metrics.sideMargin - chip - size
+    let x = Position.isLeading(position) ? safe.x + Metrics.sideMargin
+                                         : safe.x + safe.width - Metrics.sideMargin - size
     let onTop = position == Position.topLeft || position == Position.topRight
     let y = onTop ? f.top + Metrics.topMargin : bottom - size
     return hud_rect_t(x: x, y: y, width: size, height: size)

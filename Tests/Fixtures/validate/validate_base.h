@@ -8,8 +8,9 @@
  * The layout (LTR working frame, mirrored for RTL; M = 16 pt margin):
  * - a 48x48 circle slot per published position; corners M in from the
  *   safe area, the center centered on the bottom row;
- * - a chip (28x28 visual in a 44x44 hit region) on the slot's outer side,
- *   4 pt away; a control when the secondary has an action, else a badge;
+ * - a chip (28x28 visual in a 44x44 hit region) on the slot's inner side
+ *   (toward the screen's centre; the center slot's on its right), 4 pt
+ *   away; a control when the secondary has an action, else a badge;
  * - when a shown slot's modes are revealed: a solid card 8 pt above a
  *   bottom/center slot (below a top slot) with one 44x44 item per mode.
  * Colors come from the palette by role; every interactive node has an
@@ -23,7 +24,7 @@
  *   VB_ADJUST_NODE(node)      statements run on every node before it is pushed
  *   VB_PUSH(layout, node)     how a node is written (default hud_layout_push_node)
  *   VB_FINISH(layout)         the status layout() returns
- *   VB_CHIP_INNER             define to put chips on the inner side
+ *   VB_CHIP_OUTER             define to put corner chips on the outer side
  *   VB_TOP_Y(top)             the top row's y given the safe top (default top + M)
  *   VB_ICON_COLOR(palette, role)  the slot icon color
  *   VB_SLOT_LABEL(slot)       the slot's accessibility label
@@ -154,8 +155,8 @@ static hud_status_t vb_layout(const hud_renderer_descriptor_t *self, const hud_c
             chip_hit_x = slot_x + VB_SLOT + VB_GAP;
         } else {
             group_x = leading ? left + VB_MARGIN : right - VB_MARGIN - group;
-            int chip_left = leading;
-#ifdef VB_CHIP_INNER
+            int chip_left = !leading; /* the inner side */
+#ifdef VB_CHIP_OUTER
             chip_left = !chip_left;
 #endif
             slot_x = (slot->secondary && chip_left) ? group_x + VB_CHIP_HIT + VB_GAP : group_x;

@@ -18,10 +18,11 @@
 //!   ones 16 above the bottom safe edge.
 //! - The center slot: a 56 pt circle at the middle of the safe area,
 //!   bottom-aligned with the bottom corners.
-//! - A secondary chip: a 24 pt circle on its slot's outer side (leading of a
-//!   leading slot, trailing of a trailing slot and of the center), vertically
-//!   centered, 12 from the slot, so its 44 x 44 hit region stays clear of the
-//!   slot's. A corner slot moves inward to make room.
+//! - A secondary chip: a 24 pt circle on its slot's inner side, toward the
+//!   screen's centre (trailing of a leading slot, leading of a trailing slot,
+//!   trailing of the center), vertically centered, 12 from the slot, so its
+//!   44 x 44 hit region stays clear of the slot's. The slot stays in its
+//!   corner.
 //! - The revealed slot's long-press modes: 44 pt items 8 apart in a card
 //!   (8 padding), in rows as wide as the safe area allows (16 margins), 12
 //!   above a bottom or center slot or 12 below a top one, centered on the
@@ -487,7 +488,6 @@ unsafe extern "C" fn starter_layout(
     let safe = f.safe;
     let top = f.top + TOP_MARGIN;
     let bottom = safe.y + safe.height - BOTTOM_MARGIN; // bottom slots end here
-    let chip_room = CHIP_SIZE + CHIP_GAP;
 
     out.count = 0;
     out.hidden_positions = 0;
@@ -499,7 +499,6 @@ unsafe extern "C" fn starter_layout(
             out.hidden_positions |= hud_position_bit(p);
             continue;
         }
-        let chip = if slot.secondary.is_null() { 0.0 } else { chip_room };
         frames[p as usize] = if p == HUD_POSITION_CENTER {
             // The chip on the trailing side.
             emit_group(out, &f, p, slot, safe.x + safe.width / 2.0 - CENTER_SIZE / 2.0, bottom - CENTER_SIZE,
@@ -508,13 +507,13 @@ unsafe extern "C" fn starter_layout(
             let leading = p == HUD_POSITION_TOP_LEFT || p == HUD_POSITION_BOTTOM_LEFT;
             let on_top = p == HUD_POSITION_TOP_LEFT || p == HUD_POSITION_TOP_RIGHT;
             let x = if leading {
-                safe.x + SIDE_MARGIN + chip
+                safe.x + SIDE_MARGIN
             } else {
-                safe.x + safe.width - SIDE_MARGIN - chip - CORNER_SIZE
+                safe.x + safe.width - SIDE_MARGIN - CORNER_SIZE
             };
             let y = if on_top { top } else { bottom - CORNER_SIZE };
-            // The chip on the outer side: left of a leading slot.
-            emit_group(out, &f, p, slot, x, y, CORNER_SIZE, leading)
+            // The chip on the inner side: right of a leading slot.
+            emit_group(out, &f, p, slot, x, y, CORNER_SIZE, !leading)
         };
     }
 
@@ -558,7 +557,7 @@ hud_declare_renderer!(STARTER, STARTER_METADATA {
     version: "0.1.0",
     vendor: "Example vendor", // your name or organization
     description: "Corner slots in the safe area's corners, the center slot at the bottom middle, chips on the \
-                  outer side, long-press modes in a card beside the slot.",
+                  inner side, long-press modes in a card beside the slot.",
     supported_positions: POSITIONS,
     // layout() reads only its arguments and keeps nothing.
     capabilities: HUD_CAPABILITY_THREAD_SAFE,

@@ -30,7 +30,7 @@ HUD_DECLARE_RENDERER(starter_renderer,
                      "0.1.0",                   /* version */
                      "Example vendor",          /* vendor: your name or organization */
                      "Corner slots in the safe area's corners, the center slot at the bottom "
-                     "middle, chips on the outer side, long-press modes in a card beside the "
+                     "middle, chips on the inner side, long-press modes in a card beside the "
                      "slot.",                   /* description */
                      /* supported_positions: the layout reads them from the
                       * descriptor and reports a slot published anywhere

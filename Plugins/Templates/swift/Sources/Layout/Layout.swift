@@ -15,10 +15,11 @@
 //     bottom ones 16 above the bottom safe edge.
 //   - The center slot: a 56 pt circle at the middle of the safe area,
 //     bottom-aligned with the bottom corners.
-//   - A secondary chip: a 24 pt circle on its slot's outer side (leading of
-//     a leading slot, trailing of a trailing slot and of the center),
-//     vertically centered, 12 from the slot, so its 44 x 44 hit region stays
-//     clear of the slot's. A corner slot moves inward to make room.
+//   - A secondary chip: a 24 pt circle on its slot's inner side, toward the
+//     screen's centre (trailing of a leading slot, leading of a trailing
+//     slot, trailing of the center), vertically centered, 12 from the slot,
+//     so its 44 x 44 hit region stays clear of the slot's. The slot stays
+//     in its corner.
 //   - The revealed slot's long-press modes: 44 pt items 8 apart in a card
 //     (8 padding), in rows as wide as the safe area allows (16 margins), 12
 //     above a bottom or center slot or 12 below a top one, centered on the
@@ -63,9 +64,10 @@ func layout(
             inputs.output.pointee.hidden_positions |= Position.bit(position)
             continue
         }
-        // The chip on the outer side: left of a leading slot, right of a
-        // trailing slot and of the center.
-        f.group(position, slot, frame: slotFrame(position, slot, in: f), chipOnLeft: Position.isLeading(position))
+        // The chip on the inner side: right of a leading slot and of the
+        // center, left of a trailing slot.
+        f.group(position, slot, frame: slotFrame(position, slot, in: f),
+                chipOnLeft: position != Position.center && !Position.isLeading(position))
     }
 
     // The host reveals only a slot with modes; draw the picker only for a
@@ -89,9 +91,8 @@ func slotFrame(_ position: hud_position_t, _ slot: hud_slot_t, in f: WorkingFram
         return hud_rect_t(x: safe.x + safe.width / 2 - size / 2, y: bottom - size, width: size, height: size)
     }
     let size = Metrics.cornerSize
-    let chip = slot.secondary == nil ? 0 : Metrics.chipSize + Metrics.chipGap // room for the chip
-    let x = Position.isLeading(position) ? safe.x + Metrics.sideMargin + chip
-                                         : safe.x + safe.width - Metrics.sideMargin - chip - size
+    let x = Position.isLeading(position) ? safe.x + Metrics.sideMargin
+                                         : safe.x + safe.width - Metrics.sideMargin - size
     let onTop = position == Position.topLeft || position == Position.topRight
     let y = onTop ? f.top + Metrics.topMargin : bottom - size
     return hud_rect_t(x: x, y: y, width: size, height: size)
