@@ -50,7 +50,11 @@ public struct AsciiPresenter {
             switch node.kind {
             case .container:
                 canvas.fill(c0: c0, r0: r0, c1: c1, r1: r1, char: " ")
-                canvas.box(c0: c0, r0: r0, c1: c1, r1: r1, corners: ("╭", "╮", "╰", "╯"), horizontal: "─", vertical: "│")
+                if node.shape == .capsule {
+                    canvas.capsule(c0: c0, r0: r0, c1: c1, r1: r1)
+                } else {
+                    canvas.box(c0: c0, r0: r0, c1: c1, r1: r1, corners: ("╭", "╮", "╰", "╯"), horizontal: "─", vertical: "│")
+                }
             case .slot:
                 let code = node.position.map(Self.code) ?? "?"
                 let text = node.isPressed ? "(*\(code)*)" : "(\(code))"
@@ -226,6 +230,30 @@ public struct AsciiPresenter {
             set(c1, r0, corners.1)
             set(c0, r1, corners.2)
             set(c1, r1, corners.3)
+        }
+
+        /// A capsule: its ends are round, so the top and bottom edges stop a
+        /// column short of them and the sides are `(` and `)`:
+        ///
+        ///      ╭──────╮
+        ///     (        )
+        ///      ╰──────╯
+        ///
+        /// Too small for that (fewer than 3 rows or 4 columns), a box.
+        mutating func capsule(c0: Int, r0: Int, c1: Int, r1: Int) {
+            guard c1 - c0 >= 3, r1 - r0 >= 2 else {
+                box(c0: c0, r0: r0, c1: c1, r1: r1, corners: ("╭", "╮", "╰", "╯"), horizontal: "─", vertical: "│")
+                return
+            }
+            for r in [r0, r1] { horizontal(row: r, from: c0 + 2, to: c1 - 2, char: "─") }
+            set(c0 + 1, r0, "╭")
+            set(c1 - 1, r0, "╮")
+            set(c0 + 1, r1, "╰")
+            set(c1 - 1, r1, "╯")
+            for r in (r0 + 1)..<r1 {
+                set(c0, r, "(")
+                set(c1, r, ")")
+            }
         }
 
         mutating func text(_ text: String, row: Int, centeredIn range: ClosedRange<Int>) {

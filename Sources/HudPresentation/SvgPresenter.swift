@@ -349,7 +349,8 @@ public struct SvgPresenter {
         if !label.isEmpty {
             var fontSize = node.fontSize
             if !icon.isEmpty {
-                var pad = 6.0, glyph = 20.0, gap = 4.0
+                // The built-ins' mode item: 6 pt padding, a 14 pt icon, 2 pt, the label.
+                var pad = 6.0, glyph = 14.0, gap = 2.0
                 var line = (fontSize * 1.2).rounded(.up)
                 let needed = 2 * pad + glyph + gap + line
                 if frame.height < needed, needed > 0 {
