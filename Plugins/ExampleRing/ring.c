@@ -269,6 +269,12 @@ static int ring_overlaps(hud_rect_t a, hud_rect_t b) {
     return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
 
+/* Whether `inner` lies inside `outer`. */
+static int ring_covers(hud_rect_t outer, hud_rect_t inner) {
+    return inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.width <= outer.x + outer.width &&
+           inner.y + inner.height <= outer.y + outer.height;
+}
+
 /* Keeps a control chip's hit region clear of its slot's without moving
  * either visual: where the two (centered) regions overlap, the strip
  * between the frames is split at the middle of the 4 pt gap; the slot's
@@ -277,15 +283,21 @@ static int ring_overlaps(hud_rect_t a, hud_rect_t b) {
  * contain their frames (the chip needs 2 + 22 of its 44 pt). */
 static void ring_split_hits(hud_node_t *slot, hud_node_t *chip) {
     if (!ring_overlaps(slot->hit, chip->hit)) return;
+    hud_rect_t slot_hit = slot->hit, chip_hit = chip->hit;
     if (chip->frame.x > slot->frame.x) {
         double line = (slot->frame.x + slot->frame.width + chip->frame.x) / 2;
-        if (slot->hit.x + slot->hit.width > line) slot->hit.x = line - slot->hit.width;
-        if (chip->hit.x < line) chip->hit.x = line;
+        if (slot_hit.x + slot_hit.width > line) slot_hit.x = line - slot_hit.width;
+        if (chip_hit.x < line) chip_hit.x = line;
     } else {
         double line = (chip->frame.x + chip->frame.width + slot->frame.x) / 2;
-        if (slot->hit.x < line) slot->hit.x = line;
-        if (chip->hit.x + chip->hit.width > line) chip->hit.x = line - chip->hit.width;
+        if (slot_hit.x < line) slot_hit.x = line;
+        if (chip_hit.x + chip_hit.width > line) chip_hit.x = line - chip_hit.width;
     }
+    /* On a degenerate screen (frames clamped onto each other) a split
+     * cannot keep both frames covered: keep the centered regions. */
+    if (!ring_covers(slot_hit, slot->frame) || !ring_covers(chip_hit, chip->frame)) return;
+    slot->hit = slot_hit;
+    chip->hit = chip_hit;
 }
 
 /* Mirrors a settled node for RTL and appends it. */

@@ -43,10 +43,20 @@ public struct AsciiPresenter {
         if environment.safeArea.bottom > 0 {
             canvas.horizontal(row: min(rows - 2, row(height - environment.safeArea.bottom)), from: 1, to: columns - 2, char: "·")
         }
-        let labels = Self.modeLabels(layout, cells: cells)
+        // A container gets at least three rows, so a one-row picker card
+        // keeps an interior row for its labels between its borders.
+        func boxCells(_ r: HudRect) -> (c0: Int, r0: Int, c1: Int, r1: Int) {
+            var box = cells(r)
+            if box.r1 - box.r0 < 2 {
+                box.r1 = min(box.r0 + 2, rows - 2)
+                box.r0 = max(1, box.r1 - 2)
+            }
+            return box
+        }
+        let labels = Self.modeLabels(layout, cells: cells, cardCells: boxCells)
         let painted = layout.nodes.enumerated().sorted { ($0.element.z, $0.offset) < ($1.element.z, $1.offset) }
         for (index, node) in painted {
-            let (c0, r0, c1, r1) = cells(node.frame)
+            let (c0, r0, c1, r1) = node.kind == .container ? boxCells(node.frame) : cells(node.frame)
             switch node.kind {
             case .container:
                 canvas.fill(c0: c0, r0: r0, c1: c1, r1: r1, char: " ")
@@ -77,7 +87,8 @@ public struct AsciiPresenter {
     /// full the columns are shared out (short labels keep theirs) and the
     /// rest cut with `…`. Two labels never merge; the legend below the
     /// picture always has every label in full.
-    static func modeLabels(_ layout: HudLayout, cells: (HudRect) -> (c0: Int, r0: Int, c1: Int, r1: Int))
+    static func modeLabels(_ layout: HudLayout, cells: (HudRect) -> (c0: Int, r0: Int, c1: Int, r1: Int),
+                           cardCells: (HudRect) -> (c0: Int, r0: Int, c1: Int, r1: Int))
         -> [Int: (row: Int, column: Int, text: String)] {
         let cards = layout.nodes.filter { $0.kind == .container && $0.part == .container }
         struct Item { var index: Int; var center: Int; var label: String }
@@ -89,7 +100,7 @@ public struct AsciiPresenter {
             var row = (cell.r0 + cell.r1) / 2
             // Inside the card that holds it, if any: its border stays visible.
             if let card = cards.first(where: { $0.position == node.position && $0.frame.contains(node.frame, tolerance: 0.5) }) {
-                let box = cells(card.frame)
+                let box = cardCells(card.frame)
                 c0 = box.c0 + 1
                 c1 = box.c1 - 1
                 if box.r1 - box.r0 >= 2 { row = min(max(row, box.r0 + 1), box.r1 - 1) }

@@ -92,12 +92,14 @@ struct BuiltinLayoutTests {
         for item in items {
             #expect(picker.frame.contains(item.frame))
             #expect(item.isInteractive && item.position == .center && item.part == .mode)
-            #expect(abs(item.fontSize - 13 * c.textSize.scale) < 1e-9)
+            #expect(abs(item.fontSize - 10 * c.textSize.scale) < 1e-9)
             #expect(item.z > center.z)
         }
-        // Lifted above the slot (modePickerLift) unless the screen is too short.
-        #expect(picker.frame.maxY <= center.frame.midY - 76 + 1e-9 || picker.frame.minY >= c.environment.safeRect.minY)
+        // Its centre 76 pt above the slot's (modePickerLift, centre to
+        // centre), or higher when several rows would reach the slot.
+        #expect(picker.frame.midY <= center.frame.midY - 76 + 1e-9)
         #expect(picker.frame.maxY <= center.frame.minY)
+        if picker.frame.height <= 2 * (76 - 32) { #expect(abs(picker.frame.midY - (center.frame.midY - 76)) < 1e-9) }
         // Nothing is revealed unless asked.
         #expect(try Self.layout(c).nodes.allSatisfy { $0.kind != .modeItem })
     }
@@ -122,8 +124,10 @@ struct BuiltinLayoutTests {
         #expect(topRight.frame.minX == Self.leading(width - 16 - 32, width: 32, in: c))
 
         let tray = try #require(layout.nodes.first { $0.kind == .container && $0.position == nil })
-        #expect(tray.material == .glass && tray.placement == .bottomInset && tray.cornerRadius == 22)
-        #expect(tray.frame == HudRect(x: 10, y: height - safe.bottom - 8 - 76, width: width - 20, height: 76))
+        // A capsule at most 560 pt wide, centred (the original's newest tray; was a 22 pt rounded rectangle).
+        #expect(tray.material == .regular && tray.placement == .bottomInset && tray.shape == .capsule && tray.cornerRadius == 38)
+        let trayWidth = min(560, width - 20)
+        #expect(tray.frame == HudRect(x: (width - trayWidth) / 2, y: height - safe.bottom - 8 - 76, width: trayWidth, height: 76))
         #expect(layout.contentInsets == HudInsets(bottom: 84))
         let bottomLeft = try #require(layout.slot(at: .bottomLeft))
         let bottomRight = try #require(layout.slot(at: .bottomRight))
@@ -196,28 +200,36 @@ struct BuiltinLayoutTests {
     }
 
     @Test(arguments: [HudPhoneComplicationsStyle.tray, .scattered], HudLayoutDirection.allCases)
-    func secondaryChipsSitOnTheOuterSide(style: HudPhoneComplicationsStyle, direction: HudLayoutDirection) throws {
+    func secondaryChipsSitOnTheInnerSide(style: HudPhoneComplicationsStyle, direction: HudLayoutDirection) throws {
+        // The corrected sheet (was: the outer side, pushing the slot inward).
         let registry = RendererRegistry.withBuiltins()
         let complications = HudPhoneComplications(
             topLeft: .init(icon: "bell", secondary: .init(icon: "1.circle")) {},
             topRight: .init(icon: "person", secondary: .init(icon: "plus") {}) {},
             bottomLeft: .init(icon: "gear", secondary: .init(icon: "dot")) {},
-            bottomRight: .init(icon: "tray", secondary: .init(icon: "plus", label: "Add") {}) {})
+            bottomRight: .init(icon: "tray", secondary: .init(icon: "plus", label: "Add") {}) {},
+            center: .init(icon: "star", secondary: .init(icon: "plus", label: "Add") {}) {})
         let environment = HudEnvironment(device: .iphone16Pro, layoutDirection: direction)
         let layout = try registry.layout(style: style, snapshot: ComplicationsSnapshot(complications), environment: environment)
+        #expect(!layout.nodes.contains { $0.kind == .secondary && $0.position == .center }, "the center slot never shows a chip")
         for position in [Position.topLeft, .topRight, .bottomLeft, .bottomRight] {
             let slot = try #require(layout.slot(at: position))
-            let chip = try #require(layout.nodes.first { $0.kind == .secondary && $0.position == position })
+            let chip = layout.nodes.first { $0.kind == .secondary && $0.position == position }
+            if style == .tray, position == .bottomLeft || position == .bottomRight {
+                #expect(chip == nil, "the tray's bottom slots are drawn without chips")
+                continue
+            }
+            let drawn = try #require(chip)
             let leadingCorner = position == .topLeft || position == .bottomLeft
-            let onLeft = leadingCorner == (direction == .leftToRight)
-            if onLeft { #expect(chip.frame.maxX <= slot.frame.minX, "\(position) chip not on the outer (left) side") }
-            else { #expect(chip.frame.minX >= slot.frame.maxX, "\(position) chip not on the outer (right) side") }
-            #expect(abs(chip.frame.midY - slot.frame.midY) < 1e-9)
-            #expect(chip.shape == .circle && chip.fill == HudPalette.stable.surface && chip.iconColor == HudPalette.stable.muted)
+            let onRight = leadingCorner == (direction == .leftToRight)
+            if onRight { #expect(drawn.frame.minX == slot.frame.maxX + 4, "\(position) chip not 4 pt right of its slot") }
+            else { #expect(drawn.frame.maxX == slot.frame.minX - 4, "\(position) chip not 4 pt left of its slot") }
+            #expect(abs(drawn.frame.midY - slot.frame.midY) < 1e-9)
+            #expect(drawn.shape == .circle && drawn.fill == HudPalette.stable.surface && drawn.iconColor == HudPalette.stable.muted)
             // A chip without an action is a badge; with one it is a control.
             let hasAction = position == .topRight || position == .bottomRight
-            #expect(chip.isInteractive == hasAction)
-            if hasAction { #expect(!chip.hit.intersects(slot.hit)) }
+            #expect(drawn.isInteractive == hasAction)
+            if hasAction { #expect(!drawn.hit.intersects(slot.hit) && drawn.hit.width == 44 && drawn.hit.contains(drawn.frame)) }
         }
     }
 

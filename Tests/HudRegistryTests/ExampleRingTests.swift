@@ -12,8 +12,8 @@ import HudTestSupport
 /// plain C: built at test time the way the plugin guide says, loaded by
 /// path like any plugin, and held to the same layout rules as the
 /// built-ins (`BuiltinLayoutTests`) plus its own geometry: corner slots on
-/// an arc around the center slot, chips outside the arc, modes fanned out
-/// on a wider arc.
+/// an arc around the center slot, chips on their slot's inner side, modes
+/// fanned out on a wider arc.
 struct ExampleRingTests {
     static let ringID = "org.hudson.example.ring"
     static let style = HudPhoneComplicationsStyle.renderer(ringID)
@@ -21,7 +21,7 @@ struct ExampleRingTests {
     /// (degrees, counterclockwise from the trailing side) ring.c documents.
     static let radius = 110.0
     static let fanRadius = 180.0
-    static let angles: [Position: Double] = [.topLeft: 120, .topRight: 60, .bottomLeft: 170, .bottomRight: 10]
+    static let angles: [Position: Double] = [.topLeft: 130, .topRight: 50, .bottomLeft: 170, .bottomRight: 10]
 
     // MARK: - Building and loading
 
@@ -116,34 +116,32 @@ struct ExampleRingTests {
     }
 
     @Test(arguments: cases)
-    func secondaryChipsSitOutsideTheArcOnTheirSlotsRadius(_ c: Case) throws {
+    func secondaryChipsSitOnTheInnerSideFourPointsFromTheirSlots(_ c: Case) throws {
+        // As in Hudson's renderers: toward the screen's centre (right of a
+        // leading slot in LTR), vertically centred, 4 pt from a slot that
+        // stays on the arc; none on the center slot.
         let layout = try Self.layout(c, scene: .chips)
         let center = try #require(layout.slot(at: .center))
-        var radii: [Double] = []
+        let width = c.environment.screenSize.width
         for position in Self.angles.keys {
             let slot = try #require(layout.slot(at: position))
             let chip = try #require(layout.nodes.first { $0.kind == .secondary && $0.position == position })
-            let (slotDistance, slotAngle) = Self.polar(slot.frame, around: center.frame, in: c)
-            let (chipDistance, chipAngle) = Self.polar(chip.frame, around: center.frame, in: c)
-            radii.append(slotDistance)
-            #expect(abs(chipAngle - slotAngle) < 1e-6, "\(position) chip is not on its slot's radius")
-            // Outside the arc: a badge 4 pt off the slot's edge; a control farther.
-            let badgeDistance = slotDistance + 24 + 4 + 11
-            if chip.isInteractive {
-                #expect(chipDistance > badgeDistance)
-                #expect(!chip.hit.intersects(slot.hit))
-            } else {
-                #expect(abs(chipDistance - badgeDistance) < 1e-9, "\(position) badge at \(chipDistance), expected \(badgeDistance)")
-            }
+            let (distance, _) = Self.polar(slot.frame, around: center.frame, in: c)
+            #expect(abs(distance - Self.radius) < 1e-9, "\(position) left the arc for its chip")
+            let ltr = c.direction == .leftToRight
+            let chipW = ltr ? chip.frame : chip.frame.mirrored(screenWidth: width)
+            let slotW = ltr ? slot.frame : slot.frame.mirrored(screenWidth: width)
+            let leading = position == .topLeft || position == .bottomLeft
+            let gap = leading ? chipW.minX - slotW.maxX : slotW.minX - chipW.maxX
+            #expect(abs(gap - 4) < 1e-9, "\(position) chip \(chip.frame) is \(gap) pt from its slot \(slot.frame) on the inner side")
+            #expect(abs(chip.frame.midY - slot.frame.midY) < 1e-9)
             #expect(chip.frame.width == 22 && chip.shape == .circle)
+            if chip.isInteractive {
+                #expect(!chip.hit.intersects(slot.hit) && chip.hit.width == 44 && chip.hit.contains(chip.frame))
+                #expect(!chip.hit.intersects(center.hit))
+            }
         }
-        // Still one arc, shrunk at most to 72 pt on the narrowest screens.
-        let r = try #require(radii.first)
-        #expect(radii.allSatisfy { abs($0 - r) < 1e-9 } && r <= Self.radius + 1e-9 && r >= 72 - 1e-9)
-        // The center slot's chip is on its trailing side.
-        let centerChip = try #require(layout.nodes.first { $0.kind == .secondary && $0.position == .center })
-        #expect(c.direction == .leftToRight ? centerChip.frame.minX >= center.frame.maxX : centerChip.frame.maxX <= center.frame.minX)
-        #expect(abs(centerChip.frame.midY - center.frame.midY) < 1e-9)
+        #expect(!layout.nodes.contains { $0.kind == .secondary && $0.position == .center })
     }
 
     @Test(arguments: cases)
@@ -211,14 +209,9 @@ struct ExampleRingTests {
                     #expect(item.hit.width >= 44 && item.hit.height >= 44)
                     #expect(fan.frame.contains(item.frame))
                     #expect(item.z > slot.z && fan.z > slot.z)
-                    // On a circle around the ring, at least 70 pt wider than it, above its center.
-                    // (Pushed further out when chips would be in the way.)
+                    // On a circle around the ring, 70 pt wider than it, above its center.
                     let (distance, angle) = Self.polar(item.frame, around: center.frame, in: c)
-                    if scene == .demo {
-                        #expect(abs(distance - Self.fanRadius) < 1e-9, "\(context): item at \(distance) pt")
-                    } else {
-                        #expect(distance >= Self.fanRadius - 1e-9, "\(context): item at \(distance) pt")
-                    }
+                    #expect(abs(distance - Self.fanRadius) < 1e-9, "\(context): item at \(distance) pt")
                     #expect(angle >= -1e-6 && angle <= 180 + 1e-6)
                     // Leading to trailing, 20° apart.
                     if let previousAngle { #expect(abs(previousAngle - angle - 20) < 1e-6, "\(context): \(previousAngle)° then \(angle)°") }
@@ -636,7 +629,7 @@ struct RawCall {
         status = withUnsafePointer(to: &secondary) { secondaryPointer in
             slot.secondary = secondaryPointer
             return withUnsafePointer(to: &slot) { slotPointer in
-                complications.slots.4 = slotPointer
+                complications.slots.0 = slotPointer // top-left: a corner, so its chip is drawn
                 return withUnsafePointer(to: &palette) { palettePointer in
                     environment.palette = passPalette ? palettePointer : nil
                     return withUnsafePointer(to: &complications) { complicationsPointer in

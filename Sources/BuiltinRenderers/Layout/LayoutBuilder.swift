@@ -130,7 +130,9 @@ extension LayoutBuilder {
     /// screen's centre). Each keeps its size (≥ 44 × 44) and still contains
     /// its frame: a 22 pt chip needs 2 + 22 = 24 of its 44 pt, a slot at
     /// most 2 + its width. Only the horizontal extent changes (chips sit
-    /// beside their slots). Runs in the working frame, before the mirror.
+    /// beside their slots). Runs in the working frame, before the mirror;
+    /// leaves the regions alone where a split could not keep both frames
+    /// covered (frames clamped onto each other on a degenerate screen).
     fileprivate func separateChipHits(_ nodes: inout [hud_node_t]) {
         let interactive = UInt32(HUD_NODE_FLAG_INTERACTIVE)
         for chipIndex in nodes.indices
@@ -150,6 +152,9 @@ extension LayoutBuilder {
                 if slot.hit.x < line { slot.hit.x = line }
                 if chip.hit.maxX > line { chip.hit.x = line - chip.hit.width }
             }
+            // On a degenerate screen (frames clamped onto each other) the
+            // split cannot keep both frames covered: keep the centred regions.
+            guard chip.hit.covers(chip.frame), slot.hit.covers(slot.frame) else { continue }
             nodes[chipIndex] = chip
             nodes[slotIndex] = slot
         }
@@ -157,6 +162,11 @@ extension LayoutBuilder {
 }
 
 extension hud_rect_t {
+    /// Whether `other` lies inside this rect.
+    fileprivate func covers(_ other: hud_rect_t) -> Bool {
+        other.x >= x && other.y >= y && other.maxX <= maxX && other.maxY <= maxY
+    }
+
     /// Whether the two rects share interior points (touching edges do not).
     fileprivate func overlaps(_ other: hud_rect_t) -> Bool {
         x < other.maxX && other.x < maxX && y < other.maxY && other.y < maxY
@@ -164,7 +174,7 @@ extension hud_rect_t {
 
     /// Moved inside `bounds` on each axis where it fits; left alone on an
     /// axis where it does not.
-    fileprivate func clampedPerAxis(into bounds: hud_rect_t) -> hud_rect_t {
+    func clampedPerAxis(into bounds: hud_rect_t) -> hud_rect_t {
         var rect = self
         if width <= bounds.width { rect.x = Geometry.clamp(x, bounds.x, bounds.maxX - width) }
         if height <= bounds.height { rect.y = Geometry.clamp(y, bounds.y, bounds.maxY - height) }

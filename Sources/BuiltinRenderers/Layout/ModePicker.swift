@@ -93,14 +93,19 @@ struct ModePicker {
         let centerY = opensBelow
             ? slotFrame.midY + Geometry.modePickerLift
             : slotFrame.midY - Geometry.modePickerLift
-        let slotHitHalf = max(Geometry.minimumHitSize, slotFrame.height) / 2
+        // The slot's hit region as `LayoutBuilder` will derive it
+        // (vertically: centred, then kept inside the safe area).
+        let slotHit = slotFrame.centeredRect(
+            width: max(Geometry.minimumHitSize, slotFrame.width),
+            height: max(Geometry.minimumHitSize, slotFrame.height)
+        ).clampedPerAxis(into: safe)
         /// The card's preferred y for a height, and whether it fits there.
         func place(height: Double) -> (y: Double, fits: Bool) {
             if opensBelow {
-                let y = max(centerY - height / 2, slotFrame.midY + slotHitHalf)
+                let y = max(centerY - height / 2, slotHit.maxY)
                 return (y, y + height <= bottomLimit)
             }
-            let y = min(centerY - height / 2, slotFrame.midY - slotHitHalf - height)
+            let y = min(centerY - height / 2, slotHit.y - height)
             return (y, y >= topLimit)
         }
 
