@@ -329,7 +329,7 @@ hud_declare_renderer!(EXAMPLE_RUST, EXAMPLE_RUST_METADATA {
     name: "Rust corners",
     version: "1.0.0",
     vendor: "Hudson examples",
-    description: "Slots in the corners and the bottom middle, chips on their outer side; written in Rust.",
+    description: "Slots in the corners and the bottom middle, chips on their inner side; written in Rust.",
     supported_positions: HUD_POSITION_ALL_BITS,
     capabilities: HUD_CAPABILITY_THREAD_SAFE,
     layout: example_layout,

@@ -20,8 +20,9 @@ import HudRendererAPI
 /// Labels never wrap: an item is as wide as its label's estimated width
 /// at the scaled font (plus padding), and only a label wider than a whole
 /// row is truncated at the tail (the presenters draw "…"); the full text
-/// stays the item's accessibility label. See Docs/PLUGIN_GUIDE.md
-/// ("Mode picker labels at accessibility sizes").
+/// stays the item's accessibility label. Wrapping was rejected: a node has
+/// one font size and no line breaks, so every presenter would have to
+/// re-derive them (Docs/HUD-002-renderer-registry.md, decision 9).
 ///
 /// When the card does not fit on its preferred side, items shrink in steps
 /// until it does: natural size → 38 wide → 38 wide × at most 44 tall. If

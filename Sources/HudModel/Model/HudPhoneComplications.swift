@@ -117,7 +117,8 @@ public struct HudPhoneComplications {
         public var role: Role
         /// Optional text label (renderer-specific; always the accessibility label).
         public var label: String?
-        /// A smaller chip attached to the slot's outer side.
+        /// A smaller chip beside the slot, on its inner side (toward the
+        /// screen's centre: the seed's diagram `[TL]·s   s·[TR]`).
         public var secondary: Secondary?
         /// Alternative actions surfaced on long press.
         public var longPressModes: [Mode]?
@@ -141,7 +142,9 @@ public struct HudPhoneComplications {
         }
     }
 
-    /// A smaller chip on the slot's outer side. Without an action it is a
+    /// A smaller chip on the slot's inner side (toward the screen's centre;
+    /// the seed's table says "outer", its diagram and the original renderers
+    /// put it inside). Without an action it is a
     /// badge (decoration, not a control); with one it is a control of its own
     /// with a full 44×44 pt touch target.
     public struct Secondary {
