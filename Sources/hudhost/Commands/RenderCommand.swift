@@ -326,6 +326,7 @@ enum SceneLoader {
             })),
             ("style", .string(result.style.rendererID)),
             ("interaction", LayoutJSON.interaction(result.interaction)),
-        ] + (result.deck.map { [("deck", LayoutJSON.deck($0))] } ?? []))
+        ] + (result.keyEvent.map { [("key", .object([("key", .string($0.key.rawValue)), ("time", .number($0.time))]))] } ?? [])
+          + (result.deck.map { [("deck", LayoutJSON.deck($0))] } ?? []))
     }
 }
