@@ -12,11 +12,15 @@ struct ControlDeckTests {
         var fired: [String] = []
     }
 
-    /// Five slots: topLeft with a control chip, topRight with a badge,
+    /// Five slots: topLeft with a control chip and two modes, topRight with a badge,
     /// bottomLeft, bottomRight, and a center with two modes.
     static func complications(_ r: Recorder) -> HudPhoneComplications {
         HudPhoneComplications(
-            topLeft: .init(icon: "list.bullet", label: "Logs", secondary: .init(icon: "bell", label: "Alerts") { r.fired.append("chip") }) {
+            topLeft: .init(icon: "list.bullet", label: "Logs", secondary: .init(icon: "bell", label: "Alerts") { r.fired.append("chip") },
+                           longPressModes: [
+                               .init(id: "all", icon: "tray", label: "All") { r.fired.append("mode all") },
+                               .init(id: "errors", icon: "exclamationmark.circle", label: "Errors only") { r.fired.append("mode errors") },
+                           ]) {
                 r.fired.append("topLeft")
             },
             topRight: .init(icon: "ellipsis.circle", secondary: .init(icon: "exclamationmark.circle")) { r.fired.append("topRight") },
@@ -218,6 +222,27 @@ struct ControlDeckTests {
         // The badge on topRight is not a control.
         try Self.expand(shell, at: 4)
         #expect(try Self.node(shell, .secondary, .topRight).isInteractive == false)
+    }
+
+    @Test func aTopLaneSlotsModesAreDrawnByTheShellBelowIt() throws {
+        let r = Recorder()
+        let shell = Self.shell(r)
+        try Self.expand(shell, at: 0)
+        let slot = try Self.node(shell, .slot, .topLeft)
+        #expect(slot.accessibilityActions == [0, 1])
+        let events = try Self.tap(shell, Self.center(slot), at: 1, hold: 0.5)
+        #expect(events == [.pressed(.slot(.topLeft)), .longPressed(.slot(.topLeft)), .revealed(.topLeft)])
+        let layout = try shell.layout()
+        let card = try #require(layout.nodes.first { $0.kind == .container && $0.position == .topLeft })
+        #expect(card.frame.midY == slot.frame.midY + 76)
+        #expect(card.cornerRadius == 8 && card.isHostDrawn)
+        let items = layout.nodes.filter { $0.kind == .modeItem && $0.position == .topLeft }
+        #expect(items.map(\.label) == ["All", "Errors only"])
+        #expect(items.allSatisfy { $0.fontSize == 10 && $0.glyphSize == 14 && $0.hit.height >= 44 && $0.hit.width >= 44 })
+        // Tapping a mode runs it through the snapshot's thunk and collapses the deck.
+        let tapped = try Self.tap(shell, Self.center(items[1]), at: 2)
+        #expect(tapped == [.pressed(.mode(.topLeft, index: 1)), .dismissed(.topLeft), .actionFired(.mode(.topLeft, index: 1)), .deckCollapsed(.action)])
+        #expect(r.fired == ["mode errors"])
     }
 
     // MARK: - Collapse rules
@@ -456,8 +481,14 @@ struct ControlDeckTests {
         for node in expanded.nodes where node.isHostDrawn && node.deckControl != .backdrop {
             #expect(node.frame.minY >= laneTop && node.frame.maxY <= laneTop + 60, "\(c.testDescription): \(node.frame)")
         }
-        // And with the center's picker open, still disjoint.
+        // And with the center's picker open, or the top lane's, still disjoint.
         try shell.reveal(.center)
-        Self.expectTargetsAreFullSizeAndDisjoint(try shell.layout(), c, "expanded, picker open")
+        Self.expectTargetsAreFullSizeAndDisjoint(try shell.layout(), c, "expanded, center picker open")
+        try shell.reveal(.topLeft)
+        let lanePicker = try shell.layout()
+        Self.expectTargetsAreFullSizeAndDisjoint(lanePicker, c, "expanded, top-lane picker open")
+        let items = lanePicker.nodes.filter { $0.kind == .modeItem }
+        #expect(items.count == 2, "\(c.testDescription)")
+        for item in items { #expect(environment.safeRect.contains(item.hit), "\(c.testDescription): \(item.hit)") }
     }
 }

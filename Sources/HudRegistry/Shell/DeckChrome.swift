@@ -89,7 +89,8 @@ enum DeckChrome {
             kind: .slot, position: position, part: .slot, modeIndex: nil, frame: frame, hit: frame, shape: .circle, material: .solid,
             cornerRadius: slotSize / 2, strokeWidth: 1, fontSize: 0, fill: fill, stroke: stroke, iconColor: icon, textColor: palette.ink,
             placement: .overlay, z: z, isPressed: pressed == .slot(position), isInteractive: true, icon: slot.icon, label: slot.label,
-            accessibilityLabel: slot.label ?? slot.icon, glyphSize: slotGlyph, isHostDrawn: true)]
+            accessibilityLabel: slot.label ?? slot.icon, glyphSize: slotGlyph,
+            accessibilityActions: Array((slot.longPressModes ?? []).indices), isHostDrawn: true)]
         if let chip = slot.secondary {
             // On the inner side, vertically centred, 4 pt from the slot.
             let chipX = onLeft ? frame.maxX + chipGap : frame.minX - chipGap - chipSize
@@ -104,6 +105,73 @@ enum DeckChrome {
                 iconColor: palette.muted, textColor: palette.ink, placement: .overlay, z: z, isPressed: pressed == .secondary(position),
                 isInteractive: interactive, icon: chip.icon, label: chip.label, accessibilityLabel: chip.label ?? chip.icon,
                 glyphSize: chipGlyph, isHostDrawn: true))
+        }
+        return nodes
+    }
+
+    // MARK: - The top lane's mode picker
+
+    /// The card's centre lies this far below a top-lane slot's centre.
+    static let pickerLift = 76.0
+    static let pickerPadding = 6.0
+    static let pickerSpacing = 6.0
+    static let pickerRadius = 8.0
+    static let modeGlyph = 14.0
+    static let modeLabelSize = 10.0
+    static let modeIconLabelGap = 2.0
+    static let modeHorizontalPadding = 8.0
+    static let modeVerticalPadding = 6.0
+    /// Label width estimate: characters × font size × this.
+    static let labelAdvance = 0.55
+    /// The card keeps this far from the safe area's sides.
+    static let pickerMargin = 8.0
+
+    /// The revealed top-lane slot's picker (the reference sheet's
+    /// long-press modes, drawn by the shell because the style never sees
+    /// the top positions while the deck is expanded): a card whose centre is
+    /// 76 pt below the slot's centre, one item per mode (icon over label),
+    /// each at least 44 × 44 pt, side by side, kept inside the safe area.
+    /// Labels share the width when the row does not fit (cut by presenters).
+    static func lanePicker(_ slot: HudPhoneComplications.Slot, at position: Position, slotFrame: HudRect, _ environment: HudEnvironment,
+                           pressed: HudInteraction.Target?, z: Int) -> [HudNode] {
+        guard let modes = slot.longPressModes, !modes.isEmpty else { return [] }
+        let palette = environment.complicationPalette
+        let safe = environment.safeRect
+        let fontSize = modeLabelSize * environment.textScale
+        let itemHeight = max(minimumHit, 2 * modeVerticalPadding + modeGlyph + modeIconLabelGap + (fontSize * 1.2).rounded(.up))
+        let room = max(0, safe.width - 2 * pickerMargin - 2 * pickerPadding - pickerSpacing * Double(modes.count - 1))
+        var widths = modes.map { max(minimumHit, Double($0.label.count) * fontSize * labelAdvance + 2 * modeHorizontalPadding) }
+        let natural = widths.reduce(0, +)
+        if natural > room {
+            // Too wide: equal shares, never below the 44 pt target.
+            widths = Array(repeating: max(minimumHit, room / Double(modes.count)), count: modes.count)
+        }
+        let cardWidth = widths.reduce(0, +) + pickerSpacing * Double(modes.count - 1) + 2 * pickerPadding
+        let cardHeight = itemHeight + 2 * pickerPadding
+        let low = safe.minX + pickerMargin, high = safe.maxX - pickerMargin - cardWidth
+        let cardX = high >= low ? min(max(slotFrame.midX - cardWidth / 2, low), high) : safe.minX
+        let card = HudRect(x: cardX, y: slotFrame.midY + pickerLift - cardHeight / 2, width: cardWidth, height: cardHeight)
+        let solid = environment.accessibility.contains(.reduceTransparency)
+        let clear = HudColor(rgba: 0)
+        var nodes = [HudNode(
+            kind: .container, position: position, part: .container, modeIndex: nil, frame: card, hit: .zero, shape: .roundedRectangle,
+            material: solid ? .solid : .regular, cornerRadius: pickerRadius, strokeWidth: 0.5,
+            fontSize: 0, fill: solid ? palette.surface : palette.surface.opacity(0.88), stroke: palette.hairlineStandard,
+            iconColor: clear, textColor: clear, placement: .overlay, z: z, isPressed: false, isInteractive: false,
+            icon: nil, label: nil, accessibilityLabel: nil, isHostDrawn: true)]
+        // Leading to trailing: mode 0 first in reading order (mirrored in RTL).
+        let rtl = environment.layoutDirection == .rightToLeft
+        var x = rtl ? card.maxX - pickerPadding : card.minX + pickerPadding
+        for (index, mode) in modes.enumerated() {
+            let width = widths[index]
+            let frame = HudRect(x: rtl ? x - width : x, y: card.minY + pickerPadding, width: width, height: itemHeight)
+            x += rtl ? -(width + pickerSpacing) : width + pickerSpacing
+            nodes.append(HudNode(
+                kind: .modeItem, position: position, part: .mode, modeIndex: index, frame: frame, hit: frame, shape: .roundedRectangle,
+                material: .none, cornerRadius: pickerRadius - pickerPadding / 2, strokeWidth: 0, fontSize: fontSize, fill: clear, stroke: clear,
+                iconColor: palette.ink, textColor: palette.ink, placement: .overlay, z: z, isPressed: pressed == .mode(position, index: index),
+                isInteractive: true, icon: mode.icon, label: mode.label, accessibilityLabel: mode.label.isEmpty ? mode.icon : mode.label,
+                glyphSize: modeGlyph, isHostDrawn: true))
         }
         return nodes
     }

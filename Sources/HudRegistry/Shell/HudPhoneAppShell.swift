@@ -16,7 +16,8 @@ import HudUnsafe
 /// pivot button and asks no renderer; expanded, it draws the top lane (the
 /// top corners, the close button) and a backdrop itself and asks the style
 /// to lay out the bottom slots only (the top positions are stripped from
-/// what the renderer receives), so every registered style works unchanged.
+/// what the renderer receives), so every registered style works unchanged;
+/// a top-lane slot's long-press modes are drawn by the shell too.
 /// Its nodes go into the same `HudLayout` (`deck`, `HudNode.deckControl`).
 ///
 /// Not thread-safe: drive a shell from one thread.
@@ -212,7 +213,11 @@ public final class HudPhoneAppShell {
         let resolved = marshaled ?? HudPhoneComplications()
         for position in [Position.topLeft, .topRight] {
             guard let slot = resolved[position] else { continue }
-            nodes += DeckChrome.laneSlot(slot, at: position, environment, pressed: machine.state.pressed, z: highest + 1)
+            let lane = DeckChrome.laneSlot(slot, at: position, environment, pressed: machine.state.pressed, z: highest + 1)
+            nodes += lane
+            if machine.state.revealedPosition == position, let slotFrame = lane.first?.frame {
+                nodes += DeckChrome.lanePicker(slot, at: position, slotFrame: slotFrame, environment, pressed: machine.state.pressed, z: highest + 2)
+            }
         }
         nodes.append(DeckChrome.close(environment, pressed: machine.pressedDeckControl == .close, z: highest + 1))
         var insets = styled.contentInsets
@@ -251,8 +256,8 @@ public final class HudPhoneAppShell {
         let before = machine.state, pressedBefore = machine.pressedDeckControl
         let onDemand = complicationsPresentation.deckPolicy != nil
         let outcome = machine.handle(event, layout: onScreen, hasModes: { [deck] position in
-            // Resting, nothing is shown; expanded, the top lane has no picker.
-            if onDemand, !deck.isExpanded || Self.laneHosted.contains(position) { return false }
+            // Resting, nothing is shown to long-press.
+            if onDemand, !deck.isExpanded { return false }
             return current.modeIDs[position]?.isEmpty == false
         })
         if machine.state != before || machine.pressedDeckControl != pressedBefore { cachedLayout = nil }
