@@ -424,6 +424,28 @@ struct ControlDeckTests {
         #expect(try shell.layout().nodes.filter { $0.kind == .slot }.count == 5)
     }
 
+    /// A 1.0 plugin (the good_simple fixture, in its own renderer host)
+    /// works unchanged under the deck: it lays out the bottom slots only.
+    @Test func aPluginStyleWorksUnchangedUnderTheDeck() throws {
+        let registry = RendererRegistry.withBuiltins()
+        let loaded = try registry.load(path: FixturePlugins.path(of: .goodSimple))
+        let info = try #require(loaded.first)
+        let r = Recorder()
+        let shell = HudPhoneAppShell(complicationsStyle: HudPhoneComplicationsStyle(name: info.id),
+                                     complicationsPresentation: .summonOnDemand(), registry: registry,
+                                     environment: HudEnvironment(device: .iphone16Pro)) {
+            HudPage(title: "Home", complications: Self.complications(r))
+        }
+        try Self.expand(shell, at: 0)
+        let layout = try shell.layout()
+        #expect(shell.rendererFailure == nil)
+        #expect(!layout.nodes.contains { !$0.isHostDrawn && ($0.position == .topLeft || $0.position == .topRight) })
+        #expect(layout.nodes.contains { !$0.isHostDrawn && $0.position == .bottomLeft })
+        try Self.tap(shell, Self.center(try #require(layout.nodes.first { !$0.isHostDrawn && $0.kind == .slot && $0.position == .bottomLeft })), at: 1)
+        #expect(r.fired == ["bottomLeft"])
+        #expect(shell.deckStatus?.isExpanded == false)
+    }
+
     // MARK: - Every built-in style on every preset
 
     struct Case: CustomTestStringConvertible, Sendable {
