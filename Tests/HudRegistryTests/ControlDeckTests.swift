@@ -330,6 +330,8 @@ struct ControlDeckTests {
         try shell.send(PointerEvent(.up, x: 260, y: 400, time: 5.2))
         #expect(shell.deckStatus?.isExpanded == true)
         #expect(shell.deckStatus?.collapseDeadline == 11.2)
+        // The layout's copy of the status follows too, though no node changed.
+        #expect(try shell.layout().deck?.collapseDeadline == 11.2)
         #expect(try shell.send(PointerEvent(.advance, time: 11.19)).isEmpty)
         #expect(try shell.send(PointerEvent(.advance, time: 11.2)) == [.deckCollapsed(.timeout)])
     }
@@ -384,6 +386,7 @@ struct ControlDeckTests {
         try shell.send(PointerEvent(.down, x: 200, y: 400, time: 1))
         #expect(try shell.send(PointerEvent(.advance, time: 20)).isEmpty)
         #expect(shell.deckStatus?.suspendedBy == [.press])
+        #expect(try shell.layout().deck?.suspendedBy == [.press])
         // Lifting on the backdrop: a long press there fires nothing, the deck stays.
         #expect(try shell.send(PointerEvent(.up, x: 200, y: 400, time: 20.1)).isEmpty)
         #expect(shell.deckStatus?.isExpanded == true)

@@ -186,7 +186,11 @@ public final class HudPhoneAppShell {
     /// such a frame is not cached, so the next call tries again. Any other
     /// error (an invalid layout, an unknown style) is thrown.
     public func layout() throws(RegistryError) -> HudLayout {
-        if let cachedLayout { return cachedLayout }
+        if var cachedLayout {
+            // The deck's timer and suspensions move without changing a node.
+            if cachedLayout.deck != nil { cachedLayout.deck = deck.status(suspendedBy: deckSuspensions) }
+            return cachedLayout
+        }
         let current = try currentSnapshot()
         guard complicationsPresentation.deckPolicy != nil else {
             return try styleLayout(snapshot: current, interaction: machine.state)
