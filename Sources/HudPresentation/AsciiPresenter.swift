@@ -3,8 +3,10 @@ public import HudRegistry
 /// Draws a layout to scale in the terminal, like the seed's diagram: the
 /// screen outline, the navigation bar with its title, containers (the tray,
 /// the mode picker) as boxes, slots as `(TL)`-style buttons, secondary chips
-/// as `s`, mode items by label. Reads the same nodes every other presenter
-/// reads; lays out nothing itself.
+/// as `s`, mode items by label; the control deck's pivot `(P)`, close
+/// button `(X)` and the edges of the lanes it reserves `┄`, its backdrop
+/// (full-screen and clear) only in the legend. Reads the same nodes every
+/// other presenter reads; lays out nothing itself.
 public struct AsciiPresenter {
     public var columns: Int
 
@@ -53,11 +55,24 @@ public struct AsciiPresenter {
             }
             return box
         }
+        if let deck = layout.deck {
+            // The deck's lanes: the top lane's bottom edge, the bottom lane's top edge.
+            let lanes = deck.reservedLanes
+            if lanes.top > 0 {
+                let top = bar.isEmpty ? environment.safeRect.minY : max(environment.safeRect.minY, bar.maxY)
+                canvas.horizontal(row: min(rows - 2, row(top + lanes.top)), from: 1, to: columns - 2, char: "┄")
+            }
+            if lanes.bottom > 0 {
+                canvas.horizontal(row: max(1, min(rows - 2, row(environment.safeRect.maxY - lanes.bottom) - 1)), from: 1, to: columns - 2, char: "┄")
+            }
+        }
         let labels = Self.modeLabels(layout, cells: cells, cardCells: boxCells)
         let painted = layout.nodes.enumerated().sorted { ($0.element.z, $0.offset) < ($1.element.z, $1.offset) }
         for (index, node) in painted {
             let (c0, r0, c1, r1) = node.kind == .container ? boxCells(node.frame) : cells(node.frame)
             switch node.kind {
+            case .container where node.deckControl == .backdrop:
+                continue  // clear and full-screen: only the legend names it
             case .container:
                 canvas.fill(c0: c0, r0: r0, c1: c1, r1: r1, char: " ")
                 if node.shape == .capsule {
@@ -66,7 +81,7 @@ public struct AsciiPresenter {
                     canvas.box(c0: c0, r0: r0, c1: c1, r1: r1, corners: ("╭", "╮", "╰", "╯"), horizontal: "─", vertical: "│")
                 }
             case .slot:
-                let code = node.position.map(Self.code) ?? "?"
+                let code = node.deckControl.map(Self.code) ?? node.position.map(Self.code) ?? "?"
                 let text = node.isPressed ? "(*\(code)*)" : "(\(code))"
                 canvas.text(text, row: (r0 + r1) / 2, centeredIn: c0...c1)
             case .secondary:
@@ -162,7 +177,9 @@ public struct AsciiPresenter {
     public func legend(_ layout: HudLayout) -> String {
         var lines: [String] = []
         for node in layout.nodes {
-            var parts = [node.position.map(Self.code) ?? "--", node.kind.description]
+            var parts = [node.deckControl.map(Self.code) ?? node.position.map(Self.code) ?? "--", node.kind.description]
+            if let control = node.deckControl { parts.append("deck:\(control)") } else if node.isHostDrawn { parts.append("deck lane") }
+            if node.deckControl != nil, let spoken = node.accessibilityLabel { parts.append("\"\(spoken)\"") }
             if let icon = node.icon { parts.append(TextChecks.escapingControls(icon)) }
             if let label = node.label { parts.append("\"\(Self.truncate(TextChecks.escapingControls(label), 24))\"") }
             parts.append("frame \(Self.rect(node.frame))")
@@ -177,7 +194,30 @@ public struct AsciiPresenter {
         if !layout.hiddenPositions.isEmpty {
             lines.append("hidden: " + Position.allCases.filter(layout.hiddenPositions.contains).map(\.description).joined(separator: ", "))
         }
+        if let deck = layout.deck { lines += Self.deckLines(deck) }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The deck's state, timer and accessibility, for the legend.
+    static func deckLines(_ deck: HudDeckStatus) -> [String] {
+        let lanes = deck.reservedLanes
+        var state = "deck: \(deck.isExpanded ? "expanded" : "resting"), lanes top \(number(lanes.top)), bottom \(number(lanes.bottom))"
+        if let deadline = deck.collapseDeadline {
+            state += "; collapses at \(number(deadline)) s (timeout \(number(deck.inactivityTimeout)) s)"
+        } else if !deck.suspendedBy.isEmpty {
+            state += "; timeout suspended (\(deck.suspendedBy.map(\.description).joined(separator: ", ")))"
+        }
+        var access = "accessibility: focus " + (deck.accessibilityFocus.map { "on \($0) \"\($0.accessibilityLabel)\"" } ?? "not moved")
+        access += deck.contentHiddenFromAccessibility ? "; the content behind the backdrop is hidden from accessibility" : ""
+        return [state, access]
+    }
+
+    static func code(_ control: HudDeckControl) -> String {
+        switch control {
+        case .pivot: "P"
+        case .close: "X"
+        case .backdrop: "BD"
+        }
     }
 
     static func code(_ position: Position) -> String {

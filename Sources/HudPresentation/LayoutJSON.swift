@@ -17,7 +17,7 @@ package enum LayoutJSON {
     static func optional(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
 
     package static func node(_ n: HudNode) -> JSONValue {
-        .object([
+        var members: [(String, JSONValue)] = [
             ("kind", .string(n.kind.description)),
             ("position", optional(n.position?.description)),
             ("part", optional(n.part?.description)),
@@ -40,15 +40,38 @@ package enum LayoutJSON {
             ("icon", optional(n.icon)),
             ("label", optional(n.label)),
             ("accessibilityLabel", optional(n.accessibilityLabel)),
+        ]
+        // Only the shell's own (control deck) nodes carry these two, so a
+        // renderer's node reads exactly as before.
+        if n.isHostDrawn {
+            members.append(("hostDrawn", .bool(true)))
+            members.append(("deckControl", optional(n.deckControl?.rawValue)))
+        }
+        return .object(members)
+    }
+
+    /// The control deck's state (`HudLayout.deck`).
+    package static func deck(_ deck: HudDeckStatus) -> JSONValue {
+        .object([
+            ("presentation", .string(deck.presentation.description)),
+            ("accessibilityFocus", optional(deck.accessibilityFocus?.rawValue)),
+            ("contentHiddenFromAccessibility", .bool(deck.contentHiddenFromAccessibility)),
+            ("inactivityTimeout", .number(deck.inactivityTimeout)),
+            ("lastInteraction", deck.lastInteraction.map(JSONValue.number) ?? .null),
+            ("collapseDeadline", deck.collapseDeadline.map(JSONValue.number) ?? .null),
+            ("suspendedBy", .array(deck.suspendedBy.map { .string($0.rawValue) })),
+            ("reservedLanes", insets(deck.reservedLanes)),
         ])
     }
 
     package static func layout(_ layout: HudLayout) -> JSONValue {
-        .object([
+        var members: [(String, JSONValue)] = [
             ("contentInsets", insets(layout.contentInsets)),
             ("hiddenPositions", .array(Position.allCases.filter(layout.hiddenPositions.contains).map { .string($0.description) })),
-            ("nodes", .array(layout.nodes.map(node))),
-        ])
+        ]
+        if let status = layout.deck { members.append(("deck", deck(status))) }
+        members.append(("nodes", .array(layout.nodes.map(node))))
+        return .object(members)
     }
 
     package static func environment(_ e: HudEnvironment) -> JSONValue {

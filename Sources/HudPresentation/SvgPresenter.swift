@@ -36,7 +36,15 @@ public import HudRegistry
 ///   `navigation-bar`, `navigation-title` (`data-full-title` keeps the
 ///   untruncated title), `content`, `home-indicator`, `device`, `caption`;
 /// - with `showHitRegions`, `<g id="hit-regions">` holds one dashed rect per
-///   interactive node, `data-hit-for="node-N"`.
+///   interactive node, `data-hit-for="node-N"`;
+/// - under the control deck (`layout.deck`): `<g id="deck" data-chrome="deck">`
+///   with `data-presentation` (`deckResting`/`deckExpanded`),
+///   `data-accessibility-focus` and `data-content-hidden` (`true` while the
+///   content behind the backdrop is hidden from accessibility), holding a
+///   dashed `<rect class="lane">` per reserved lane (`data-lane` `top` or
+///   `bottom`); the content group then carries `aria-hidden="true"` while
+///   hidden; the shell's own nodes carry `data-host-drawn="true"` and,
+///   for the pivot, close button and backdrop, `data-deck-control`.
 public struct SvgPresenter {
     /// Outline every interactive node's hit region (dashed, `statusInfo`).
     public var showHitRegions: Bool
@@ -126,6 +134,7 @@ public struct SvgPresenter {
         drawNavigationBar(&svg, layout: layout, environment: environment, palette: palette, background: background, rtl: rtl)
         drawContent(&svg, layout: layout, environment: environment, palette: palette)
         drawHomeIndicator(&svg, environment: environment, palette: palette)
+        if let deck = layout.deck { drawDeck(&svg, deck, environment: environment, palette: palette) }
 
         svg.open("g", [("id", "nodes")])
         let ordered = layout.nodes.enumerated().sorted { ($0.element.z, $0.offset) < ($1.element.z, $1.offset) }
@@ -266,8 +275,10 @@ public struct SvgPresenter {
 
     private func drawContent(_ svg: inout Writer, layout: HudLayout, environment: HudEnvironment, palette: HudPalette) {
         let content = Self.contentRect(layout, environment: environment)
-        svg.open("g", [("id", "content"), ("data-chrome", "content"), ("data-x", n(content.x)), ("data-y", n(content.y)),
-                       ("data-width", n(content.width)), ("data-height", n(content.height))])
+        var attributes = [("id", "content"), ("data-chrome", "content"), ("data-x", n(content.x)), ("data-y", n(content.y)),
+                          ("data-width", n(content.width)), ("data-height", n(content.height))]
+        if layout.deck?.contentHiddenFromAccessibility == true { attributes.append(("aria-hidden", "true")) }
+        svg.open("g", attributes)
         if !content.isEmpty {
             // Drawn 1.5 pt inside the rectangle so no edge hides under the bar's hairline or the device outline.
             svg.element("rect", rectAttributes(content.insetBy(min(1.5, content.width / 2, content.height / 2)))
@@ -276,6 +287,26 @@ public struct SvgPresenter {
                 svg.element("text", [("x", n(content.midX)), ("y", n(content.midY + Self.contentLabelFontSize * 0.35)), ("text-anchor", "middle"),
                                      ("font-size", n(Self.contentLabelFontSize))] + paint("fill", palette.dim, opaque: false), text: "content")
             }
+        }
+        svg.close("g")
+    }
+
+    /// The control deck's state and the lanes it reserves (dashed, dim).
+    private func drawDeck(_ svg: inout Writer, _ deck: HudDeckStatus, environment: HudEnvironment, palette: HudPalette) {
+        svg.open("g", [("id", "deck"), ("data-chrome", "deck"), ("data-presentation", deck.presentation.description),
+                       ("data-accessibility-focus", deck.accessibilityFocus?.rawValue ?? "none"),
+                       ("data-content-hidden", deck.contentHiddenFromAccessibility ? "true" : "false")])
+        let safe = environment.safeRect
+        let bar = environment.navigationBar
+        let top = bar.isEmpty ? safe.minY : max(safe.minY, bar.maxY)
+        var lanes: [(String, HudRect)] = []
+        if deck.reservedLanes.top > 0 { lanes.append(("top", HudRect(x: safe.minX, y: top, width: safe.width, height: deck.reservedLanes.top))) }
+        if deck.reservedLanes.bottom > 0 {
+            lanes.append(("bottom", HudRect(x: safe.minX, y: safe.maxY - deck.reservedLanes.bottom, width: safe.width, height: deck.reservedLanes.bottom)))
+        }
+        for (edge, lane) in lanes where !lane.isEmpty {
+            svg.element("rect", [("class", "lane"), ("data-lane", edge)] + rectAttributes(lane.insetBy(min(0.5, lane.height / 2)))
+                        + [("fill", "none"), ("stroke-width", "0.5"), ("stroke-dasharray", "2 3")] + paint("stroke", palette.dim.opacity(0.6), opaque: false))
         }
         svg.close("g")
     }
@@ -313,6 +344,8 @@ public struct SvgPresenter {
         ]
         let icon = node.icon.map(Self.sanitize) ?? ""
         if !icon.isEmpty { attributes.append(("data-icon", icon)) }
+        if node.isHostDrawn { attributes.append(("data-host-drawn", "true")) }
+        if let control = node.deckControl { attributes.append(("data-deck-control", control.rawValue)) }
         svg.open("g", attributes)
         let name = [node.accessibilityLabel, node.label, node.icon].compactMap { $0.map(Self.sanitize) }.first { !$0.isEmpty }
         svg.element("title", [], text: name ?? "\(node.kind)")

@@ -46,11 +46,11 @@ public enum DemoComplications {
 extension DemoComplications {
     /// A shell showing the seed's demo: a "Home" page publishing the demo
     /// set, its actions wired to the shell (the center's modes switch style).
-    public static func makeShell(style: HudPhoneComplicationsStyle = .tray, registry: RendererRegistry,
-                                 environment: HudEnvironment, appearance: HudPhoneAppShellAppearance = .hudson,
+    public static func makeShell(style: HudPhoneComplicationsStyle = .tray, presentation: HudPhoneComplicationsPresentation = .alwaysVisible,
+                                 registry: RendererRegistry, environment: HudEnvironment, appearance: HudPhoneAppShellAppearance = .hudson,
                                  background: HudColor = HudPalette.bg) -> HudPhoneAppShell {
-        let shell = HudPhoneAppShell(complicationsStyle: style, background: background, appearance: appearance, registry: registry,
-                                     environment: environment) {
+        let shell = HudPhoneAppShell(complicationsStyle: style, complicationsPresentation: presentation, background: background,
+                                     appearance: appearance, registry: registry, environment: environment) {
             HudPage(title: "Home")
         }
         let complications = make(renderers: registry.renderers) { [weak shell] action in shell?.perform(action) }

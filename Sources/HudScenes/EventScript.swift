@@ -4,16 +4,20 @@ public import HudRegistry
 ///
 ///     script := step (";" | newline) step ...
 ///     step   := verb [target] ["@" seconds]
-///     verb   := tap | longpress | press | release | move | wait
+///     verb   := tap | longpress | press | release | move | wait | key
 ///     target := topLeft | topRight | bottomLeft | bottomRight | center
 ///             | slot:<position> | secondary:<position> | mode:<mode id>
+///             | pivot | close | backdrop | deck:<control>
 ///             | <x>,<y>                       (points)
 ///
 /// `tap T` presses and releases 0.05 s later; `longpress T` holds past the
 /// long-press threshold, then releases; `press T` / `release [T]` /
-/// `move T` are the raw phases; `wait S` lets S seconds pass (a held press
-/// becomes a long press). Each step starts 0.1 s after the previous one
-/// ended, or at `@seconds` when given (absolute, never backwards).
+/// `move T` are the raw phases; `wait S` (or `wait Ss`) lets S seconds pass
+/// (a held press becomes a long press, an expanded control deck may time
+/// out); `key escape` presses Escape. `pivot`, `close` and `backdrop` are
+/// the control deck's own controls. Each step starts 0.1 s after the
+/// previous one ended, or at `@seconds` when given (absolute, never
+/// backwards).
 ///
 /// Example: `longpress center; tap mode:scattered`.
 public struct EventScript: Sendable, Hashable {
@@ -23,6 +27,8 @@ public struct EventScript: Sendable, Hashable {
         public var verb: Verb
         public var target: Target?
         public var seconds: Double?
+        /// The key of a `key` step.
+        public var key: KeyEvent.Key?
         public var at: Double?
         /// The step as written.
         public var text: String
@@ -30,13 +36,15 @@ public struct EventScript: Sendable, Hashable {
     }
 
     public enum Verb: String, Sendable, Hashable, CaseIterable {
-        case tap, longpress, press, release, move, wait
+        case tap, longpress, press, release, move, wait, key
     }
 
     public enum Target: Sendable, Hashable {
         case slot(Position)
         case secondary(Position)
         case mode(String)
+        /// One of the control deck's own controls.
+        case deck(HudDeckControl)
         case point(x: Double, y: Double)
     }
 
@@ -79,17 +87,27 @@ public struct EventScript: Sendable, Hashable {
         let arguments = Array(words.dropFirst())
         switch verb {
         case .wait:
-            guard arguments.count == 1, let seconds = Double(arguments[0]), seconds.isFinite, seconds >= 0, seconds <= 3600 else {
-                throw fail("wait takes a number of seconds, e.g. wait 0.5")
+            // `wait 6` and `wait 6s` alike.
+            let word = arguments.first.map { $0.lowercased().hasSuffix("s") ? String($0.dropLast()) : $0 } ?? ""
+            guard arguments.count == 1, let seconds = Double(word), seconds.isFinite, seconds >= 0, seconds <= 3600 else {
+                throw fail("wait takes a number of seconds from 0 to 3600, e.g. wait 0.5 or wait 6s")
             }
-            return Step(verb: verb, target: nil, seconds: seconds, at: at, text: text)
+            return Step(verb: verb, target: nil, seconds: seconds, key: nil, at: at, text: text)
+        case .key:
+            let names = KeyEvent.Key.allCases.map(\.rawValue).joined(separator: ", ")
+            guard arguments.count == 1 else { throw fail("key takes one key name, e.g. key escape (keys: \(names))") }
+            let name = arguments[0].lowercased()
+            guard let key = KeyEvent.Key(rawValue: name == "esc" ? "escape" : name) else {
+                throw fail("unknown key '\(arguments[0])'; keys: \(names)")
+            }
+            return Step(verb: verb, target: nil, seconds: nil, key: key, at: at, text: text)
         case .release:
             guard arguments.count <= 1 else { throw fail("release takes at most one target") }
             let target = try arguments.first.map { word throws(ParseError) in try parseTarget(word, fail) }
-            return Step(verb: verb, target: target, seconds: nil, at: at, text: text)
+            return Step(verb: verb, target: target, seconds: nil, key: nil, at: at, text: text)
         case .tap, .longpress, .press, .move:
             guard arguments.count == 1 else { throw fail("\(verb.rawValue) takes one target, e.g. \(verb.rawValue) center") }
-            return Step(verb: verb, target: try parseTarget(arguments[0], fail), seconds: nil, at: at, text: text)
+            return Step(verb: verb, target: try parseTarget(arguments[0], fail), seconds: nil, key: nil, at: at, text: text)
         }
     }
 
@@ -104,8 +122,13 @@ public struct EventScript: Sendable, Hashable {
             case "slot", "secondary":
                 guard let position = Position(name: value) else { throw fail("'\(value)' is not a position") }
                 return kind == "slot" ? .slot(position) : .secondary(position)
+            case "deck":
+                guard let control = HudDeckControl(rawValue: value.lowercased()) else {
+                    throw fail("'\(value)' is not a deck control; use \(HudDeckControl.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                return .deck(control)
             default:
-                throw fail("unknown target kind '\(kind)'; use slot:, secondary: or mode:")
+                throw fail("unknown target kind '\(kind)'; use slot:, secondary:, mode: or deck:")
             }
         }
         if let comma = word.firstIndex(of: ",") {
@@ -114,8 +137,9 @@ public struct EventScript: Sendable, Hashable {
             }
             return .point(x: x, y: y)
         }
+        if let control = HudDeckControl(rawValue: word.lowercased()) { return .deck(control) }
         guard let position = Position(name: word) else {
-            throw fail("'\(word)' is not a target; use a position (topLeft, …, center), slot:/secondary:<position>, mode:<id> or x,y")
+            throw fail("'\(word)' is not a target; use a position (topLeft, …, center), slot:/secondary:<position>, mode:<id>, pivot, close, backdrop or x,y")
         }
         return .slot(position)
     }
@@ -155,9 +179,13 @@ public struct EventScriptRunner {
     public struct StepResult: Sendable {
         public var step: EventScript.Step
         public var pointerEvents: [PointerEvent]
+        /// The key a `key` step pressed.
+        public var keyEvent: KeyEvent?
         public var events: [ShellEvent]
         public var interaction: HudInteraction
         public var style: HudPhoneComplicationsStyle
+        /// The control deck after the step (nil under `.alwaysVisible`).
+        public var deck: HudDeckStatus?
     }
 
     public enum Failure: Error, Sendable, CustomStringConvertible {
@@ -184,7 +212,10 @@ public struct EventScriptRunner {
             var start = results.isEmpty ? origin : clock + gap
             if let at = step.at { start = max(at, clock) }
             var pointerEvents: [PointerEvent] = []
+            var keyEvent: KeyEvent?
             switch step.verb {
+            case .key:
+                keyEvent = KeyEvent(step.key ?? .escape, time: start)
             case .wait:
                 pointerEvents = [PointerEvent(.advance, x: pointer.x, y: pointer.y, time: start + (step.seconds ?? 0))]
                 if step.at == nil { pointerEvents[0].time = clock + (step.seconds ?? 0) }
@@ -213,10 +244,15 @@ public struct EventScriptRunner {
                     clock = max(clock, event.time)
                     if event.phase != .advance { pointer = (event.x, event.y) }
                 }
+                if let keyEvent {
+                    events += try shell.send(keyEvent)
+                    clock = max(clock, keyEvent.time)
+                }
             } catch {
                 throw .registry(error)
             }
-            let result = StepResult(step: step, pointerEvents: pointerEvents, events: events, interaction: shell.interaction, style: shell.complicationsStyle)
+            let result = StepResult(step: step, pointerEvents: pointerEvents, keyEvent: keyEvent, events: events, interaction: shell.interaction,
+                                    style: shell.complicationsStyle, deck: shell.deckStatus)
             results.append(result)
             onStep(result)
         }
@@ -245,6 +281,26 @@ public struct EventScriptRunner {
             return try center(layout.nodes.first { $0.kind == .slot && $0.position == position }, "the \(position) slot")
         case .secondary(let position):
             return try center(layout.nodes.first { $0.kind == .secondary && $0.position == position }, "the \(position) secondary chip")
+        case .deck(let control):
+            guard let deck = shell.deckStatus else {
+                throw .targetNotOnScreen(step: step.text, reason: "the \(control) is the control deck's, and this shell has none (presentation alwaysVisible; choose summonOnDemand)")
+            }
+            let node = layout.nodes.first { $0.deckControl == control }
+            guard let node else {
+                let shown = control == .pivot ? "only while the deck rests" : "only while the deck is expanded (tap pivot first)"
+                throw .targetNotOnScreen(step: step.text, reason: "the \(control) is not on screen: the deck is \(deck.isExpanded ? "expanded" : "resting"), and the \(control) shows \(shown)")
+            }
+            if control == .backdrop {
+                // A point where the backdrop itself is hit (it lies under everything else).
+                let area = node.hit
+                for row in [4, 3, 5, 2, 6, 1, 7] {
+                    for column in [4, 3, 5, 2, 6, 1, 7] {
+                        let x = area.minX + area.width * Double(column) / 8, y = area.minY + area.height * Double(row) / 8
+                        if layout.hitTest(x: x, y: y)?.deckControl == .backdrop { return (x, y) }
+                    }
+                }
+            }
+            return try center(node, "the \(control)")
         case .mode(let id):
             guard let revealed = shell.interaction.revealedPosition else {
                 throw .targetNotOnScreen(step: step.text, reason: "mode '\(id)' is not on screen: no modes are revealed (long-press their slot first)")

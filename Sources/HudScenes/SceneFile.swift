@@ -24,12 +24,19 @@ public import HudRegistry
 ///       "stack": ["Home"] }
 ///
 /// `push:<title>` actions push the page with that title from the table.
+///
+/// `"presentation": "summonOnDemand"` (optionally with `"deckTimeout":
+/// seconds`) puts the complications behind the control deck;
+/// `"alwaysVisible"` is the default.
 public struct SceneFile: Sendable {
     public static let schemaVersion = 1
 
     /// The first page's title (the single-page form's `title`).
     public var title: String? { pages.first?.title }
     public var style: HudPhoneComplicationsStyle?
+    /// How the shell presents the complications (nil: not given, so
+    /// `.alwaysVisible` unless the host chooses).
+    public var presentation: HudPhoneComplicationsPresentation?
     /// The page table; the single-page form has one page.
     public var pages: [PageSpec]
     /// Titles of the pages on the initial navigation stack, root first.
@@ -87,7 +94,7 @@ public struct SceneFile: Sendable {
     }
 
     package init(_ root: JSONValue) throws(Error) {
-        let object = try Self.object(root, "", allowed: ["schemaVersion", "title", "style", "complications", "pages", "stack"])
+        let object = try Self.object(root, "", allowed: ["schemaVersion", "title", "style", "presentation", "deckTimeout", "complications", "pages", "stack"])
         guard let version = object["schemaVersion"] else {
             throw Error(path: "schemaVersion", reason: "is missing; add \"schemaVersion\": \(Self.schemaVersion)")
         }
@@ -95,6 +102,7 @@ public struct SceneFile: Sendable {
             throw Error(path: "schemaVersion", reason: "is \(version.serialized(pretty: false)); this host reads version \(Self.schemaVersion)")
         }
         style = try object["style"].map { value throws(Error) in HudPhoneComplicationsStyle(name: try Self.string(value, "style", limit: 64, nonEmpty: true)) }
+        presentation = try Self.presentation(object["presentation"], timeout: object["deckTimeout"])
         if let pagesValue = object["pages"] {
             for key in ["title", "complications"] where object[key] != nil {
                 throw Error(path: key, reason: "cannot be combined with \"pages\"; give each page its own title and complications")
@@ -136,10 +144,13 @@ public struct SceneFile: Sendable {
 
     /// Builds a shell for this scene: its stack, its style (unless
     /// `style` overrides it), and its named actions wired to the shell.
-    public func makeShell(style override: HudPhoneComplicationsStyle? = nil, registry: RendererRegistry,
-                          environment: HudEnvironment, appearance: HudPhoneAppShellAppearance = .hudson,
+    /// `presentation` overrides the scene's `presentation` likewise.
+    public func makeShell(style override: HudPhoneComplicationsStyle? = nil, presentation presentationOverride: HudPhoneComplicationsPresentation? = nil,
+                          registry: RendererRegistry, environment: HudEnvironment, appearance: HudPhoneAppShellAppearance = .hudson,
                           background: HudColor = HudPalette.bg) -> HudPhoneAppShell {
-        let shell = HudPhoneAppShell(complicationsStyle: override ?? style ?? .tray, background: background, appearance: appearance,
+        let shell = HudPhoneAppShell(complicationsStyle: override ?? style ?? .tray,
+                                     complicationsPresentation: presentationOverride ?? presentation ?? .alwaysVisible,
+                                     background: background, appearance: appearance,
                                      registry: registry, environment: environment) { HudPage(title: "") }
         let sink = ActionSink(shell: shell, pages: pages)
         let built = stack.compactMap(sink.page(titled:))
@@ -209,6 +220,30 @@ public struct SceneFile: Sendable {
     }
 
     static let maxPageDepth = 16
+
+    /// `presentation` ("alwaysVisible" or "summonOnDemand") and its
+    /// optional `deckTimeout` (seconds, only with "summonOnDemand").
+    private static func presentation(_ value: JSONValue?, timeout: JSONValue?) throws(Error) -> HudPhoneComplicationsPresentation? {
+        let name = try value.map { value throws(Error) in try string(value, "presentation", limit: 64) }
+        var policy = HudPhoneControlDeckPolicy()
+        if let timeout {
+            guard name == "summonOnDemand" else {
+                throw Error(path: "deckTimeout", reason: "only applies with \"presentation\": \"summonOnDemand\"; add it or remove deckTimeout")
+            }
+            let limit = HudPhoneControlDeckPolicy.maximumInactivityTimeout
+            guard let seconds = timeout.numberValue else { throw Error(path: "deckTimeout", reason: "is \(timeout.typeName); expected a number of seconds") }
+            guard seconds > 0, seconds <= limit else {
+                throw Error(path: "deckTimeout", reason: "is \(timeout.serialized(pretty: false)); a timeout is more than 0 and at most \(JSONValue.format(limit)) seconds")
+            }
+            policy.inactivityTimeout = seconds
+        }
+        switch name {
+        case nil: return nil
+        case "alwaysVisible": return .alwaysVisible
+        case "summonOnDemand": return .summonOnDemand(policy)
+        case let other?: throw Error(path: "presentation", reason: "'\(other)' is not a presentation; use alwaysVisible or summonOnDemand")
+        }
+    }
 
     private static func page(_ value: JSONValue, _ path: String, depth: Int) throws(Error) -> PageSpec {
         guard depth <= maxPageDepth else { throw Error(path: path, reason: "pages nest deeper than \(maxPageDepth) levels") }

@@ -139,15 +139,44 @@ struct InteractionTests {
         #expect(shell.interaction.revealedPosition == nil)
     }
 
-    @Test func tappingElsewhereOnlyClosesThePicker() throws {
+    /// Item 10 (issue 14): the original lets a tap elsewhere through. This
+    /// replaces the test that pinned the old swallowing behaviour.
+    @Test func tappingElsewhereClosesThePickerAndActsOnWhatIsUnderTheTap() throws {
         let r = Recorder()
         let shell = Self.shell(r)
         try Self.tap(shell, Self.point(shell, .slot, .center), at: 0, hold: 0.5)
+        // Empty space: only the picker closes.
         #expect(try Self.tap(shell, (200, 400), at: 1) == [.dismissed(.center)])
-        try Self.tap(shell, Self.point(shell, .slot, .center), at: 2, hold: 0.5)
-        // Another control: the tap dismisses and does not reach it.
-        #expect(try Self.tap(shell, Self.point(shell, .slot, .bottomLeft), at: 3) == [.pressed(.slot(.bottomLeft)), .dismissed(.center)])
         #expect(r.fired.isEmpty)
+        try Self.tap(shell, Self.point(shell, .slot, .center), at: 2, hold: 0.5)
+        // Another control: the picker closes and the tap reaches the control.
+        #expect(try Self.tap(shell, Self.point(shell, .slot, .bottomLeft), at: 3)
+                == [.pressed(.slot(.bottomLeft)), .dismissed(.center), .actionFired(.slot(.bottomLeft))])
+        #expect(r.fired == ["bottomLeft"])
+        #expect(shell.interaction.revealedPosition == nil)
+    }
+
+    @Test func aSecondLongPressOnTheRevealedSlotTogglesThePickerClosed() throws {
+        let r = Recorder()
+        let shell = Self.shell(r)
+        let center = try Self.point(shell, .slot, .center)
+        #expect(try Self.tap(shell, center, at: 0, hold: 0.5) == [.pressed(.slot(.center)), .longPressed(.slot(.center)), .revealed(.center)])
+        #expect(try Self.tap(shell, center, at: 1, hold: 0.5) == [.pressed(.slot(.center)), .longPressed(.slot(.center)), .dismissed(.center)])
+        #expect(shell.interaction.revealedPosition == nil)
+        #expect(try !shell.layout().nodes.contains { $0.kind == .modeItem })
+        // A third opens it again; nothing fired on the way.
+        try Self.tap(shell, center, at: 2, hold: 0.5)
+        #expect(shell.interaction.revealedPosition == .center)
+        #expect(r.fired.isEmpty)
+    }
+
+    @Test func escapeClosesAnOpenPicker() throws {
+        let r = Recorder()
+        let shell = Self.shell(r)
+        try Self.tap(shell, Self.point(shell, .slot, .center), at: 0, hold: 0.5)
+        #expect(try shell.send(KeyEvent(.escape, time: 1)) == [.keyPressed(.escape), .dismissed(.center)])
+        #expect(shell.interaction.revealedPosition == nil)
+        #expect(try shell.send(KeyEvent(.escape, time: 2)) == [.keyPressed(.escape)])
     }
 
     @Test func tappingASecondaryChipRunsTheChipsActionOnly() throws {

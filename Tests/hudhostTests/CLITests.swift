@@ -214,14 +214,19 @@ struct CLITests {
         let output = try HudHost.run(["demo", "--out", directory + "/out", "--quiet"])
         #expect(output.status == 0, "\(output.transcript)")
         #expect(output.stdout.contains("Shown 3 of 3 styles."))
-        #expect(output.stdout.contains("Wrote 7 SVG files to \(directory)/out"))
+        #expect(output.stdout.contains("Wrote 9 SVG files to \(directory)/out"))
+        #expect(output.stdout.contains("tap pivot: pressed deck:pivot, tapped deck:pivot, deck expanded"))
         for style in ["tray", "scattered", "minimal"] {
             #expect(output.stdout.contains("tap mode:\(style)"))
         }
         let files = try FileManager.default.contentsOfDirectory(atPath: directory + "/out").sorted()
         #expect(files == ["00-tray-start.svg", "01-tray-center-modes-revealed.svg", "02-com.hudson.tray.svg",
                           "03-tray-center-modes-revealed.svg", "04-com.hudson.scattered.svg",
-                          "05-scattered-center-modes-revealed.svg", "06-com.hudson.minimal.svg"])
+                          "05-scattered-center-modes-revealed.svg", "06-com.hudson.minimal.svg",
+                          "07-control-deck-resting.svg", "08-control-deck-expanded.svg"])
+        let expanded = try String(contentsOfFile: directory + "/out/08-control-deck-expanded.svg", encoding: .utf8)
+        #expect(expanded.contains("data-presentation=\"deckExpanded\""))
+        #expect(expanded.contains("data-deck-control=\"close\""))
     }
 
     @Test func demoPicksUpAPluginStyleWithoutCodeChanges() throws {

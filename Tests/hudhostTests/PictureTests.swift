@@ -63,16 +63,17 @@ struct PictureTests {
         #expect(lines.first == "Hudson HUD demo · iphone-16-pro portrait, ltr, hudson appearance")
         #expect(lines.dropFirst().first == "3 styles, one long-press mode each: tray (Tray), scattered (Scattered), minimal (Minimal)")
         let headings = lines.filter { $0.hasPrefix("── ") }
-        #expect(headings.count == 7)
+        #expect(headings.count == 9)  // 7 style steps, then the control deck resting and expanded
+        #expect(headings.suffix(2).map { $0.contains("control deck") } == [true, true])
         for (index, heading) in headings.enumerated() {
-            #expect(heading.hasPrefix("── \(index + 1)/7  "), "\(heading)")
+            #expect(heading.hasPrefix("── \(index + 1)/9  "), "\(heading)")
             // A rule as wide as the 40-column pictures; a longer caption gets a short one.
             #expect(heading.hasSuffix("───"), "\(heading)")
             #expect(heading.count == 40 || (heading.count > 40 && heading.hasSuffix(" ───")), "\(heading)")
         }
         let written = lines.filter { $0.hasPrefix("  → ") }.map { String($0.dropFirst(4)) }
         #expect(written == (try FileManager.default.contentsOfDirectory(atPath: directory).sorted()))
-        #expect(output.stdout.hasSuffix("Shown 3 of 3 styles.\nWrote 7 SVG files to \(directory)\n"), "\(output.stdout.suffix(200))")
+        #expect(output.stdout.hasSuffix("Shown 3 of 3 styles.\nWrote 9 SVG files to \(directory)\n"), "\(output.stdout.suffix(200))")
     }
 
     @Test func aStyleTheDemoCannotShowIsNamedWithWhyAndStylesFilteredOutAreNoted() throws {

@@ -120,6 +120,11 @@ public struct HudEnvironment: Sendable, Hashable {
         public static let reduceMotion = AccessibilityOptions(rawValue: 0x1)
         public static let reduceTransparency = AccessibilityOptions(rawValue: 0x2)
         public static let increaseContrast = AccessibilityOptions(rawValue: 0x4)
+        /// An assistive technology is running (VoiceOver, Switch Control):
+        /// the control deck's inactivity timeout is suspended while set.
+        /// Bit 0x8 of `hud_environment_t.accessibility`; renderers ignore
+        /// bits they do not know.
+        public static let assistiveTechnology = AccessibilityOptions(rawValue: 0x8)
     }
 }
 

@@ -12,11 +12,16 @@ public struct HudLayout: Sendable, Hashable {
     public var contentInsets: HudInsets
     /// Positions that had a slot but were deliberately not shown.
     public var hiddenPositions: Set<Position>
+    /// The control deck, when the shell composed this layout under
+    /// `.summonOnDemand` (its own nodes carry `deckControl` or stand in the
+    /// top lane); nil for a renderer's own layout and under `.alwaysVisible`.
+    public var deck: HudDeckStatus?
 
-    public init(nodes: [HudNode], contentInsets: HudInsets, hiddenPositions: Set<Position>) {
+    public init(nodes: [HudNode], contentInsets: HudInsets, hiddenPositions: Set<Position>, deck: HudDeckStatus? = nil) {
         self.nodes = nodes
         self.contentInsets = contentInsets
         self.hiddenPositions = hiddenPositions
+        self.deck = deck
     }
 
     /// The nodes in paint order (ascending z; emission order breaks ties).
@@ -73,12 +78,18 @@ public struct HudNode: Sendable, Hashable {
     /// accessibility actions, in the order a screen reader lists them
     /// (ABI 1.1). Empty for every other node.
     public var accessibilityActions: [Int]
+    /// The deck control this node is, for nodes the shell draws itself
+    /// (the pivot, the close button, the backdrop); nil for every other
+    /// node, including the top lane's slots (those keep their position).
+    public var deckControl: HudDeckControl?
+    /// True for nodes the shell drew (the control deck), not the renderer.
+    public var isHostDrawn: Bool
 
     public init(kind: Kind, position: Position?, part: Part?, modeIndex: Int?, frame: HudRect, hit: HudRect,
                 shape: Shape, material: Material, cornerRadius: Double, strokeWidth: Double, fontSize: Double,
                 fill: HudColor, stroke: HudColor, iconColor: HudColor, textColor: HudColor, placement: Placement,
                 z: Int, isPressed: Bool, isInteractive: Bool, icon: String?, label: String?, accessibilityLabel: String?,
-                glyphSize: Double = 0, accessibilityActions: [Int] = []) {
+                glyphSize: Double = 0, accessibilityActions: [Int] = [], deckControl: HudDeckControl? = nil, isHostDrawn: Bool = false) {
         self.kind = kind
         self.position = position
         self.part = part
@@ -103,6 +114,8 @@ public struct HudNode: Sendable, Hashable {
         self.accessibilityLabel = accessibilityLabel
         self.glyphSize = glyphSize
         self.accessibilityActions = accessibilityActions
+        self.deckControl = deckControl
+        self.isHostDrawn = isHostDrawn || deckControl != nil
     }
 
     public enum Kind: Int32, Sendable, Hashable, CaseIterable, CustomStringConvertible {

@@ -11,6 +11,15 @@ import HudUnsafe
 /// re-marshals. Laying out, hit testing and firing actions all use the
 /// snapshot's C view, the same pointers a plugin sees.
 ///
+/// Under `complicationsPresentation: .summonOnDemand(policy)` the shell
+/// also owns the control deck (`ControlDeck`): resting, it draws only its
+/// pivot button and asks no renderer; expanded, it draws the top lane (the
+/// top corners, the close button) and a backdrop itself and asks the style
+/// to lay out the bottom slots only (the top positions are stripped from
+/// what the renderer receives), so every registered style works unchanged;
+/// a top-lane slot's long-press modes are drawn by the shell too.
+/// Its nodes go into the same `HudLayout` (`deck`, `HudNode.deckControl`).
+///
 /// Not thread-safe: drive a shell from one thread.
 public final class HudPhoneAppShell {
     public let registry: RendererRegistry
@@ -26,11 +35,38 @@ public final class HudPhoneAppShell {
     /// of it: `navigationTitle` is always the top page's title (set on every
     /// navigation, and when a new environment is assigned), the way a
     /// navigation stack owns its bar's title. Everything else is the caller's.
+    ///
+    /// Under `.summonOnDemand` the shell also owns `presentation` and
+    /// `reservedLanes` (the deck's state and lanes). Clearing
+    /// `.assistiveTechnology` restarts the deck's inactivity timer from
+    /// the shell's clock.
     public var environment: HudEnvironment {
         didSet {
             environment.navigationTitle = stack.last?.title
+            if oldValue.accessibility.contains(.assistiveTechnology), !environment.accessibility.contains(.assistiveTechnology),
+               let clock {
+                deck.touch(at: clock)
+            }
+            applyDeckEnvironment()
             cachedLayout = nil
         }
+    }
+    /// `.alwaysVisible` (the seed's shell) or `.summonOnDemand(policy)` (the
+    /// control deck). Assigning a new value puts the deck at rest.
+    public var complicationsPresentation: HudPhoneComplicationsPresentation {
+        didSet {
+            guard complicationsPresentation != oldValue else { return }
+            deck = ControlDeck(policy: complicationsPresentation.deckPolicy ?? HudPhoneControlDeckPolicy())
+            machine.reset()
+            applyDeckEnvironment()
+            cachedLayout = nil
+        }
+    }
+    /// The control deck as it stands (nil under `.alwaysVisible`): state,
+    /// accessibility focus, the timer's deadline and what suspends it.
+    public var deckStatus: HudDeckStatus? {
+        guard complicationsPresentation.deckPolicy != nil else { return nil }
+        return deck.status(suspendedBy: deckSuspensions)
     }
     public var complicationsStyle: HudPhoneComplicationsStyle {
         didSet {
@@ -69,9 +105,15 @@ public final class HudPhoneAppShell {
     private var needsResolve = true
     private var cachedLayout: HudLayout?
     private var pendingEvents: [ShellEvent] = []
+    private var deck = ControlDeck()
+    /// The resolved set without its top positions, marshaled for the style
+    /// while the deck is expanded (made on first use per publish; its thunks
+    /// are never called by the shell, which fires through `snapshot`).
+    private var bottomSnapshot: ComplicationsSnapshot?
 
     public init(
         complicationsStyle: HudPhoneComplicationsStyle = .tray,
+        complicationsPresentation: HudPhoneComplicationsPresentation = .alwaysVisible,
         background: HudColor = HudPalette.bg,
         appearance: HudPhoneAppShellAppearance = .hudson,
         registry: RendererRegistry = .withBuiltins(),
@@ -79,6 +121,7 @@ public final class HudPhoneAppShell {
         root: () -> HudPage
     ) {
         self.complicationsStyle = complicationsStyle
+        self.complicationsPresentation = complicationsPresentation
         self.background = background
         self.registry = registry
         let root = root()
@@ -87,6 +130,8 @@ public final class HudPhoneAppShell {
         environment.navigationTitle = root.title
         self.environment = environment
         self.stack = [root]
+        deck = ControlDeck(policy: complicationsPresentation.deckPolicy ?? HudPhoneControlDeckPolicy())
+        applyDeckEnvironment()
     }
 
     // MARK: - Navigation and publishing
@@ -141,17 +186,67 @@ public final class HudPhoneAppShell {
     /// such a frame is not cached, so the next call tries again. Any other
     /// error (an invalid layout, an unknown style) is thrown.
     public func layout() throws(RegistryError) -> HudLayout {
-        if let cachedLayout { return cachedLayout }
+        if var cachedLayout {
+            // The deck's timer and suspensions move without changing a node.
+            if cachedLayout.deck != nil { cachedLayout.deck = deck.status(suspendedBy: deckSuspensions) }
+            return cachedLayout
+        }
         let current = try currentSnapshot()
-        do {
-            let layout = try registry.layout(style: complicationsStyle, snapshot: current, environment: environment, interaction: machine.state)
+        guard complicationsPresentation.deckPolicy != nil else {
+            return try styleLayout(snapshot: current, interaction: machine.state)
+        }
+        if !deck.isExpanded {
+            // Resting: the pivot alone; no renderer is asked.
+            let layout = HudLayout(nodes: [DeckChrome.pivot(environment, pressed: machine.pressedDeckControl == .pivot, z: 0)],
+                                   contentInsets: HudInsets(bottom: DeckChrome.bottomLane), hiddenPositions: current.occupiedPositions,
+                                   deck: deck.status(suspendedBy: deckSuspensions))
             rendererFailure = nil
             cachedLayout = layout
+            return layout
+        }
+        // Expanded: the style lays out the bottom slots; the shell adds the
+        // top lane above and the backdrop below everything it drew.
+        var interaction = machine.state
+        if let pressed = interaction.pressed, Self.laneHosted.contains(pressed.position) { interaction.pressed = nil }
+        if let revealed = interaction.revealedPosition, Self.laneHosted.contains(revealed) { interaction.revealedPosition = nil }
+        let styled = try styleLayout(snapshot: try currentBottomSnapshot(), interaction: interaction, cache: false)
+        let lowest = styled.nodes.map(\.z).min() ?? 0
+        let highest = styled.nodes.map(\.z).max() ?? 0
+        var nodes = [DeckChrome.backdrop(environment, pressed: machine.pressedDeckControl == .backdrop, z: lowest - 1)]
+        nodes += styled.nodes
+        let resolved = marshaled ?? HudPhoneComplications()
+        for position in [Position.topLeft, .topRight] {
+            guard let slot = resolved[position] else { continue }
+            let lane = DeckChrome.laneSlot(slot, at: position, environment, pressed: machine.state.pressed, z: highest + 1)
+            nodes += lane
+            if machine.state.revealedPosition == position, let slotFrame = lane.first?.frame {
+                nodes += DeckChrome.lanePicker(slot, at: position, slotFrame: slotFrame, environment, pressed: machine.state.pressed, z: highest + 2)
+            }
+        }
+        nodes.append(DeckChrome.close(environment, pressed: machine.pressedDeckControl == .close, z: highest + 1))
+        var insets = styled.contentInsets
+        insets.top = max(insets.top, DeckChrome.topLane)
+        let layout = HudLayout(nodes: nodes, contentInsets: insets, hiddenPositions: styled.hiddenPositions,
+                               deck: deck.status(suspendedBy: deckSuspensions))
+        if rendererFailure == nil { cachedLayout = layout }
+        return layout
+    }
+
+    /// The top positions, which the expanded deck's top lane hosts.
+    static let laneHosted: Set<Position> = [.topLeft, .topRight]
+
+    /// The chosen style's layout of `snapshot`, or the fallback style's when
+    /// the chosen renderer's host failed (not cached then).
+    private func styleLayout(snapshot: ComplicationsSnapshot, interaction: HudInteraction, cache: Bool = true) throws(RegistryError) -> HudLayout {
+        do {
+            let layout = try registry.layout(style: complicationsStyle, snapshot: snapshot, environment: environment, interaction: interaction)
+            rendererFailure = nil
+            if cache { cachedLayout = layout }
             return layout
         } catch {
             guard case .rendererHostFailed = error, fallbackStyle != complicationsStyle else { throw error }
             rendererFailure = error
-            return try registry.layout(style: fallbackStyle, snapshot: current, environment: environment, interaction: machine.state)
+            return try registry.layout(style: fallbackStyle, snapshot: snapshot, environment: environment, interaction: interaction)
         }
     }
 
@@ -159,17 +254,83 @@ public final class HudPhoneAppShell {
     /// actions fired (through their C thunks) and what they caused.
     @discardableResult
     public func send(_ event: PointerEvent) throws(RegistryError) -> [ShellEvent] {
+        var events = expireDeck(at: event.time)
         let onScreen = try layout()
         let current = try currentSnapshot()
-        let before = machine.state
-        let outcome = machine.handle(event, layout: onScreen, hasModes: { current.modeIDs[$0]?.isEmpty == false })
-        if machine.state != before { cachedLayout = nil }
-        var events = outcome.events
+        let before = machine.state, pressedBefore = machine.pressedDeckControl
+        let onDemand = complicationsPresentation.deckPolicy != nil
+        let outcome = machine.handle(event, layout: onScreen, hasModes: { [deck] position in
+            // Resting, nothing is shown to long-press.
+            if onDemand, !deck.isExpanded { return false }
+            return current.modeIDs[position]?.isEmpty == false
+        })
+        if machine.state != before || machine.pressedDeckControl != pressedBefore { cachedLayout = nil }
+        events += outcome.events
+        var acted = false
         for target in outcome.fire {
-            if current.invoke(target) { events.append(.actionFired(target)) }
+            if current.invoke(target) {
+                events.append(.actionFired(target))
+                acted = true
+            }
             events += pendingEvents
             pendingEvents.removeAll()
         }
+        if onDemand {
+            if acted { events += collapseDeck(.action) }
+            for control in outcome.deckTaps {
+                events.append(.deckTapped(control))
+                switch control {
+                case .pivot: events += expandDeck(at: machine.clock)
+                case .close: events += collapseDeck(.close)
+                case .backdrop: events += collapseDeck(.backdrop)
+                }
+            }
+            if event.phase != .advance || !deckSuspensions.isEmpty { deck.touch(at: machine.clock) }
+        }
+        return events
+    }
+
+    /// Feeds one key press: Escape closes an open mode picker and collapses
+    /// an expanded control deck. The clock advances to the key's time first
+    /// (a held press may become a long press; the deck may time out).
+    @discardableResult
+    public func send(_ key: KeyEvent) throws(RegistryError) -> [ShellEvent] {
+        var events = try send(PointerEvent(.advance, time: key.time))
+        events.append(.keyPressed(key.key))
+        switch key.key {
+        case .escape:
+            if let dismissed = machine.dismissPicker() {
+                events.append(dismissed)
+                cachedLayout = nil
+            }
+            events += collapseDeck(.escape)
+        }
+        if complicationsPresentation.deckPolicy != nil { deck.touch(at: machine.clock) }
+        return events
+    }
+
+    /// Expands the resting control deck, as tapping the pivot does (for a
+    /// host's own control, e.g. a preview's button, or an accessibility
+    /// action). `time` is on the event clock (default: the shell's clock).
+    /// Returns `[.deckExpanded]`, or nothing when there is no deck or it is
+    /// already expanded.
+    @discardableResult
+    public func expandDeck(at time: Double? = nil) -> [ShellEvent] {
+        guard complicationsPresentation.deckPolicy != nil else { return [] }
+        let events = deck.expand(at: max(time ?? machine.clock, machine.clock.isFinite ? machine.clock : 0))
+        if !events.isEmpty { deckChanged() }
+        return events
+    }
+
+    /// Collapses the expanded control deck (closing any open picker).
+    /// Returns what happened; nothing when there is no deck or it rests.
+    @discardableResult
+    public func collapseDeck(_ reason: HudDeckCollapseReason = .host) -> [ShellEvent] {
+        guard complicationsPresentation.deckPolicy != nil, deck.isExpanded else { return [] }
+        var events: [ShellEvent] = []
+        if let dismissed = machine.dismissPicker() { events.append(dismissed) }
+        events += deck.collapse(reason)
+        deckChanged()
         return events
     }
 
@@ -198,6 +359,38 @@ public final class HudPhoneAppShell {
 
     // MARK: - Private
 
+    /// What suspends the deck's inactivity timer now.
+    private var deckSuspensions: [HudDeckSuspension] {
+        var reasons: [HudDeckSuspension] = []
+        if machine.state.revealedPosition != nil { reasons.append(.modePicker) }
+        if machine.isPressing { reasons.append(.press) }
+        if environment.accessibility.contains(.assistiveTechnology) { reasons.append(.assistiveTechnology) }
+        return reasons
+    }
+
+    /// Collapses the expanded deck if its timer ran out by `time`.
+    private func expireDeck(at time: Double) -> [ShellEvent] {
+        guard complicationsPresentation.deckPolicy != nil else { return [] }
+        let events = deck.expire(at: max(time, machine.clock), suspended: !deckSuspensions.isEmpty)
+        if !events.isEmpty { deckChanged() }
+        return events
+    }
+
+    private func deckChanged() {
+        applyDeckEnvironment()
+        cachedLayout = nil
+    }
+
+    /// Writes the deck's state and lanes into the environment renderers get.
+    private func applyDeckEnvironment() {
+        let onDemand = complicationsPresentation.deckPolicy != nil
+        let presentation = onDemand ? deck.presentation : .alwaysVisible
+        let lanes = onDemand ? deck.reservedLanes : HudInsets()
+        // Guarded: assigning the environment runs its didSet again.
+        if environment.presentation != presentation { environment.presentation = presentation }
+        if environment.reservedLanes != lanes { environment.reservedLanes = lanes }
+    }
+
     private func navigated() {
         environment.navigationTitle = stack.last?.title
         machine.reset()
@@ -212,6 +405,7 @@ public final class HudPhoneAppShell {
         let resolved = resolvedComplications ?? HudPhoneComplications()
         if let snapshot, let marshaled, marshaled.hasSameContent(as: resolved) {
             snapshot.rebind(to: resolved)
+            bottomSnapshot?.rebind(to: resolved.withoutTopPositions)
             self.marshaled = resolved
             needsResolve = false
             return snapshot
@@ -219,9 +413,30 @@ public final class HudPhoneAppShell {
         let fresh = try ComplicationsSnapshot(resolved)
         marshalCount += 1
         snapshot = fresh  // releases (retires) the previous snapshot's thunks
+        bottomSnapshot = nil
         marshaled = resolved
         needsResolve = false
         cachedLayout = nil
         return fresh
+    }
+
+    /// The resolved set without its top positions, for the style while the
+    /// deck is expanded; marshaled once per publish.
+    private func currentBottomSnapshot() throws(RegistryError) -> ComplicationsSnapshot {
+        _ = try currentSnapshot()
+        if let bottomSnapshot { return bottomSnapshot }
+        let fresh = try ComplicationsSnapshot((marshaled ?? HudPhoneComplications()).withoutTopPositions)
+        bottomSnapshot = fresh
+        return fresh
+    }
+}
+
+extension HudPhoneComplications {
+    /// This set with `topLeft` and `topRight` removed.
+    var withoutTopPositions: HudPhoneComplications {
+        var copy = self
+        copy[.topLeft] = nil
+        copy[.topRight] = nil
+        return copy
     }
 }

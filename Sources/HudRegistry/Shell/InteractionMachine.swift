@@ -8,20 +8,32 @@
 /// - a press starts on the topmost interactive node under the finger;
 /// - moving more than `movementTolerance` from the press point cancels it;
 /// - held for `longPressThreshold` or longer: a long press. On a slot with
-///   modes it reveals them; otherwise it does nothing beyond the press
-///   feedback. Releasing after a long press fires nothing;
+///   modes it reveals them; a second long press on the slot whose modes are
+///   revealed closes them again (a toggle, as in the original); on anything
+///   else it does nothing beyond the press feedback. Releasing after a long
+///   press fires nothing;
 /// - released earlier: a tap, which fires the node's action. While a picker
-///   is open, tapping one of its modes fires the mode and closes it, tapping
-///   its slot fires the slot's action and closes it, and tapping anything
-///   else only closes it (no action: the tap dismisses, like a menu).
+///   is open, any tap closes it and then acts on what is under the finger,
+///   as in the original: tapping one of its modes fires the mode, tapping
+///   its slot fires the slot's action, tapping another control fires that
+///   control, tapping empty space only closes the picker;
+/// - the shell's own deck controls (pivot, close, backdrop: nodes with a
+///   `deckControl`) are pressed and tapped like any node; their taps are
+///   reported in `Outcome.deckTaps` for the shell to carry out.
 public struct InteractionMachine: Sendable {
     public var longPressThreshold: Double
     public var movementTolerance: Double
     /// What the renderer is told.
     public private(set) var state = HudInteraction.idle
+    /// The shell's deck control under a held press (drawn pressed).
+    public private(set) var pressedDeckControl: HudDeckControl?
+    /// True while a finger is down (a press that has not been released,
+    /// cancelled by movement or not).
+    public var isPressing: Bool { press != nil }
 
     private struct Press: Sendable {
         var target: HudInteraction.Target?
+        var deckControl: HudDeckControl?
         var x: Double
         var y: Double
         var time: Double
@@ -45,6 +57,8 @@ public struct InteractionMachine: Sendable {
         public var events: [ShellEvent] = []
         /// Actions to run, in order (the shell runs them through their thunks).
         public var fire: [HudInteraction.Target] = []
+        /// Deck controls tapped, in order (the shell expands or collapses).
+        public var deckTaps: [HudDeckControl] = []
     }
 
     /// Feeds one event. `layout` is what is on screen now (hit testing uses
@@ -59,31 +73,35 @@ public struct InteractionMachine: Sendable {
         case .advance:
             break
         case .down:
-            if let previous = press, !previous.cancelled, let target = previous.target {
-                outcome.events.append(.cancelled(target))
-            }
-            let target = layout.hitTest(x: event.x, y: event.y).flatMap(HudInteraction.Target.init)
-            press = Press(target: target, x: event.x, y: event.y, time: time)
+            if let previous = press, !previous.cancelled { Self.cancel(previous, into: &outcome) }
+            let node = layout.hitTest(x: event.x, y: event.y)
+            let target = node.flatMap(HudInteraction.Target.init)
+            let deckControl = target == nil ? node?.deckControl : nil
+            press = Press(target: target, deckControl: deckControl, x: event.x, y: event.y, time: time)
             state.pressed = target
+            pressedDeckControl = deckControl
             if let target { outcome.events.append(.pressed(target)) }
+            if let deckControl { outcome.events.append(.deckPressed(deckControl)) }
         case .move:
             guard var current = press, !current.cancelled else { break }
             if distance(current, event) > movementTolerance {
                 current.cancelled = true
                 press = current
                 state.pressed = nil
-                if let target = current.target { outcome.events.append(.cancelled(target)) }
+                pressedDeckControl = nil
+                Self.cancel(current, into: &outcome)
             }
         case .up:
             guard let current = press else { break }
             press = nil
             state.pressed = nil
+            pressedDeckControl = nil
             guard !current.cancelled, !current.longPressed else { break }
             guard distance(current, event) <= movementTolerance else {
-                if let target = current.target { outcome.events.append(.cancelled(target)) }
+                Self.cancel(current, into: &outcome)
                 break
             }
-            tap(current.target, into: &outcome)
+            tap(current, into: &outcome)
         }
         return outcome
     }
@@ -97,6 +115,20 @@ public struct InteractionMachine: Sendable {
     public mutating func reset() {
         press = nil
         state = .idle
+        pressedDeckControl = nil
+    }
+
+    /// Closes an open picker (Escape); returns the event, or nil when none
+    /// was open. A held press stays held.
+    public mutating func dismissPicker() -> ShellEvent? {
+        guard let open = state.revealedPosition else { return nil }
+        state.revealedPosition = nil
+        return .dismissed(open)
+    }
+
+    private static func cancel(_ press: Press, into outcome: inout Outcome) {
+        if let target = press.target { outcome.events.append(.cancelled(target)) }
+        if let deckControl = press.deckControl { outcome.events.append(.deckCancelled(deckControl)) }
     }
 
     private mutating func advance(to time: Double, hasModes: (Position) -> Bool, into outcome: inout Outcome) {
@@ -106,26 +138,29 @@ public struct InteractionMachine: Sendable {
         press = current
         guard let target = current.target else { return }
         outcome.events.append(.longPressed(target))
-        if case .slot(let position) = target, hasModes(position) {
-            if let open = state.revealedPosition, open != position { outcome.events.append(.dismissed(open)) }
-            state.revealedPosition = position
-            outcome.events.append(.revealed(position))
-        }
-    }
-
-    private mutating func tap(_ target: HudInteraction.Target?, into outcome: inout Outcome) {
-        if let open = state.revealedPosition {
+        guard case .slot(let position) = target, hasModes(position) else { return }
+        if state.revealedPosition == position {
+            // A second long press on the revealed slot toggles its picker closed.
             state.revealedPosition = nil
-            outcome.events.append(.dismissed(open))
-            switch target {
-            case .mode(open, _)?, .slot(open)?:
-                outcome.fire.append(target!)
-            default:
-                break  // a tap elsewhere only dismisses
-            }
+            outcome.events.append(.dismissed(position))
             return
         }
-        if let target { outcome.fire.append(target) }
+        if let open = state.revealedPosition { outcome.events.append(.dismissed(open)) }
+        state.revealedPosition = position
+        outcome.events.append(.revealed(position))
+    }
+
+    private mutating func tap(_ press: Press, into outcome: inout Outcome) {
+        if let open = state.revealedPosition {
+            // The tap closes the picker, then acts on what is under it.
+            state.revealedPosition = nil
+            outcome.events.append(.dismissed(open))
+        }
+        if let target = press.target {
+            outcome.fire.append(target)
+        } else if let deckControl = press.deckControl {
+            outcome.deckTaps.append(deckControl)
+        }
     }
 
     private func distance(_ press: Press, _ event: PointerEvent) -> Double {

@@ -32,6 +32,28 @@ public struct PointerEvent: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
+/// One key press fed to the shell, timestamped on the same clock as
+/// pointer events. Only the keys the shell acts on exist.
+public struct KeyEvent: Sendable, Hashable, CustomStringConvertible {
+    public enum Key: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        /// Closes an open mode picker and collapses an expanded control deck.
+        case escape
+
+        public var description: String { rawValue }
+    }
+
+    public var key: Key
+    /// Seconds on the pointer events' clock; must not go backwards.
+    public var time: Double
+
+    public init(_ key: Key, time: Double) {
+        self.key = key
+        self.time = time
+    }
+
+    public var description: String { "key \(key) @\(JSONValue.format(time))" }
+}
+
 /// What happened in the shell as a result of an event.
 public enum ShellEvent: Sendable, Hashable, CustomStringConvertible {
     case pressed(HudInteraction.Target)
@@ -48,6 +70,18 @@ public enum ShellEvent: Sendable, Hashable, CustomStringConvertible {
     case popped(String)
     /// A scene's `log:` action.
     case log(String)
+    /// A press started on one of the shell's deck controls.
+    case deckPressed(HudDeckControl)
+    /// That press moved too far and will not tap.
+    case deckCancelled(HudDeckControl)
+    /// A deck control was tapped.
+    case deckTapped(HudDeckControl)
+    /// The control deck expanded (the pivot was tapped, or the host asked).
+    case deckExpanded
+    /// The control deck collapsed, and why.
+    case deckCollapsed(HudDeckCollapseReason)
+    /// A key was pressed (`KeyEvent`).
+    case keyPressed(KeyEvent.Key)
 
     public var description: String {
         switch self {
@@ -61,6 +95,12 @@ public enum ShellEvent: Sendable, Hashable, CustomStringConvertible {
         case .pushed(let title): "pushed \"\(title)\""
         case .popped(let title): "popped \"\(title)\""
         case .log(let text): "log \(text)"
+        case .deckPressed(let control): "pressed deck:\(control)"
+        case .deckCancelled(let control): "cancelled deck:\(control)"
+        case .deckTapped(let control): "tapped deck:\(control)"
+        case .deckExpanded: "deck expanded"
+        case .deckCollapsed(let reason): "deck collapsed (\(reason))"
+        case .keyPressed(let key): "key \(key)"
         }
     }
 }

@@ -183,6 +183,7 @@ struct EnvironmentOptions {
         .value("--device", .choices(DevicePreset.all.map(\.id))), .flag("--landscape"), .flag("--rtl"),
         .value("--scheme", .choices(["dark", "light"])), .value("--appearance", .choices(["hudson", "system"])),
         .value("--text-size", .choices(TextSizeCategory.allCases.map(\.rawValue))), .value("--title"), .flag("--reduce-transparency"), .flag("--increase-contrast"),
+        .flag("--assistive-technology"),
     ]
 
     static let help = """
@@ -196,6 +197,9 @@ struct EnvironmentOptions {
           --title TEXT        navigation title (default "Home")
           --reduce-transparency, --increase-contrast
                               accessibility settings
+          --assistive-technology
+                              an assistive technology runs (VoiceOver, Switch
+                              Control): the control deck's timeout is suspended
         """
 
     let environment: HudEnvironment
@@ -212,6 +216,7 @@ struct EnvironmentOptions {
         var accessibility: HudEnvironment.AccessibilityOptions = []
         if arguments.flag("--reduce-transparency") { accessibility.insert(.reduceTransparency) }
         if arguments.flag("--increase-contrast") { accessibility.insert(.increaseContrast) }
+        if arguments.flag("--assistive-technology") { accessibility.insert(.assistiveTechnology) }
         environment = HudEnvironment(
             device: device, orientation: orientation,
             layoutDirection: arguments.flag("--rtl") ? .rightToLeft : .leftToRight,

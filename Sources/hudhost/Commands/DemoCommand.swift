@@ -23,8 +23,10 @@ struct DemoCommand: Command {
         rectangle.3.group and the accent center circle.grid.2x2, whose long-press
         modes come from the registry — one per registered renderer, so a plugin
         style shows up with no code change. The demo shows the shell in the
-        terminal, long-presses the center, picks each style in turn, and writes
-        one SVG per step to DIR (default ./hudhost-demo), named at the end.
+        terminal, long-presses the center, picks each style in turn, then shows
+        the control deck (summon on demand) on the tray, resting and expanded
+        ("tap pivot"), and writes one SVG per step to DIR (default
+        ./hudhost-demo), named at the end.
         A style that cannot be shown (its renderer fails, or its mode does not
         switch to it) is named on stderr with the reason, the demo goes on,
         and it exits 1; styles filtered out or plugins that failed to load are
@@ -90,7 +92,7 @@ struct DemoCommand: Command {
         let shell = DemoComplications.makeShell(registry: registry, environment: environment, appearance: environment.appearance,
                                                 background: environment.chromePalette.bg)
         let renderers = registry.renderers
-        let stepCount = 1 + 2 * renderers.count
+        let stepCount = 1 + 2 * renderers.count + 2
         Output.line("Hudson HUD demo · \(environmentOptions.device.id) \(environmentOptions.orientation.rawValue), \(environment.layoutDirection.rawValue), \(environment.appearance.rawValue) appearance")
         Output.line("\(renderers.count) style\(renderers.count == 1 ? "" : "s"), one long-press mode each: "
             + renderers.map { "\(DemoComplications.modeID(for: $0.id)) (\($0.name))" }.joined(separator: ", "))
@@ -186,6 +188,21 @@ struct DemoCommand: Command {
             }
             if let error = show(info.id) {
                 skip(info.id, error.description)
+            }
+        }
+        // The control deck on the tray: resting, then expanded.
+        if writeFailure == nil {
+            shell.complicationsStyle = .tray
+            shell.complicationsPresentation = .summonOnDemand()
+            if let error = show("control deck — resting") {
+                failed.append(("control deck", error.description))
+                Output.error("hudhost demo: the control deck cannot be shown: \(error)")
+            } else if let reason = play("tap pivot") {
+                failed.append(("control deck", reason))
+                Output.error("hudhost demo: tapping the control deck's pivot failed: \(reason)")
+            } else if let error = show("control deck — expanded") {
+                failed.append(("control deck", error.description))
+                Output.error("hudhost demo: the expanded control deck cannot be shown: \(error)")
             }
         }
         if let writeFailure {

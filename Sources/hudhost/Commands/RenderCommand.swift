@@ -14,12 +14,12 @@ struct RenderCommand: Command {
     static let options: [Arguments.Option] = RegistryOptions.options + EnvironmentOptions.options + [
         .value("--style"), .value("--format", .choices(["ascii", "svg", "json"])), .flag("--json"), .value("--scene", .file),
         .value("--reveal", .choices(Position.allCases.map(\.description))), .value("--columns"),
-        .value("--events"), .value("--long-press"), .value("--out", .file), .flag("--hit-regions"), .flag("--symbol-names"), .flag("--stats"), .flag("--help"),
+        .value("--events"), .value("--long-press"), .value("--presentation", .choices(["always", "on-demand"])), .value("--deck-timeout"), .value("--out", .file), .flag("--hit-regions"), .flag("--symbol-names"), .flag("--stats"), .flag("--help"),
     ]
     static let help = """
         USAGE: hudhost render [--style ID] [--device ID] [--rtl] [--format ascii|svg|json]
                               [--out FILE] [--scene FILE] [--reveal POSITION] [--events SCRIPT]
-                              [options]
+                              [--presentation always|on-demand] [options]
 
         Lays out the seed's demo complications (or the pages of a scene file) in
         the headless shell with the chosen renderer, plays --events if given, and
@@ -45,8 +45,15 @@ struct RenderCommand: Command {
                               tap|longpress|press|move T, release [T], wait SECONDS,
                               T = a position, slot:/secondary:<position>, mode:<id>
                               or x,y (points on the chosen screen); append
-                              @SECONDS for an explicit time
+                              @SECONDS for an explicit time; key escape;
+                              pivot, close, backdrop (the control deck's)
           --long-press S      long-press threshold in seconds (default 0.45)
+          --presentation P    always (default: every slot shown) or on-demand
+                              (the control deck: a pivot button until tapped;
+                              render it expanded with --events "tap pivot");
+                              overrides a scene's presentation
+          --deck-timeout S    on-demand: seconds without interaction before the
+                              expanded deck collapses (default 6)
           --columns N         width of the ascii picture in characters (default 48)
         \(EnvironmentOptions.help)
         \(RegistryOptions.help)
@@ -56,6 +63,8 @@ struct RenderCommand: Command {
           ·······             the navigation bar's bottom edge, and the bottom
                               safe-area edge
           Home                the navigation title, centered in the bar
+          (P) (X)             the control deck's pivot and close buttons;
+                              ┄┄┄ the edge of a lane it reserves
           (TL) (TR) (BL) (BR) (C)
                               a slot by position (topLeft, topRight, bottomLeft,
                               bottomRight, center; the leading corners are on
@@ -76,6 +85,7 @@ struct RenderCommand: Command {
           hudhost render --events "longpress center; tap mode:scattered"
           hudhost render --format svg --out tray.svg --reveal center
           hudhost render --scene Docs/examples/home.json --reveal center
+          hudhost render --presentation on-demand --events "tap pivot"
 
         \(exitCodeHelp)
         """
@@ -94,6 +104,8 @@ struct RenderCommand: Command {
     let columns: Int
     let script: EventScript?
     let longPress: Double?
+    /// --presentation / --deck-timeout (nil: the scene's, else always).
+    let presentation: HudPhoneComplicationsPresentation?
 
     init(_ arguments: Arguments) throws(UsageError) {
         guard arguments.positionals.isEmpty else { throw UsageError("render takes no arguments; got '\(arguments.positionals[0])'") }
@@ -109,6 +121,16 @@ struct RenderCommand: Command {
         columns = try arguments.value("--columns", accepted: "a whole number from 20 to 400") { Int($0).flatMap { (20...400).contains($0) ? $0 : nil } } ?? 48
         longPress = try arguments.seconds("--long-press", atLeast: 0.05, atMost: 10)
         scenePath = arguments.value("--scene")
+        let mode = try arguments.value("--presentation", accepted: "always or on-demand") { ["always", "on-demand"].contains($0) ? $0 : nil }
+        let timeout = try arguments.seconds("--deck-timeout", atLeast: 0.1, atMost: HudPhoneControlDeckPolicy.maximumInactivityTimeout)
+        if let timeout, mode != "on-demand" {
+            throw UsageError("--deck-timeout \(AsciiPresenter.number(timeout)) only applies with --presentation on-demand")
+        }
+        switch mode {
+        case "always": presentation = .alwaysVisible
+        case "on-demand": presentation = .summonOnDemand(HudPhoneControlDeckPolicy(inactivityTimeout: timeout ?? HudPhoneControlDeckPolicy.defaultInactivityTimeout))
+        default: presentation = nil
+        }
         if let source = arguments.value("--events") {
             do {
                 script = try EventScript(parsing: source)
@@ -188,11 +210,11 @@ struct RenderCommand: Command {
         // seed asks of scheme-adaptive content under `.system`.
         let background = environment.chromePalette.bg
         if let scene {
-            shell = scene.makeShell(style: style, registry: registry, environment: environment, appearance: environment.appearance,
-                                    background: background)
+            shell = scene.makeShell(style: style, presentation: presentation, registry: registry, environment: environment,
+                                    appearance: environment.appearance, background: background)
         } else {
-            shell = DemoComplications.makeShell(style: chosen, registry: registry, environment: environment, appearance: environment.appearance,
-                                                background: background)
+            shell = DemoComplications.makeShell(style: chosen, presentation: presentation ?? .alwaysVisible, registry: registry,
+                                                environment: environment, appearance: environment.appearance, background: background)
         }
         if let title = environment.navigationTitle {
             shell.updateTop { $0.title = title }
@@ -304,6 +326,7 @@ enum SceneLoader {
             })),
             ("style", .string(result.style.rendererID)),
             ("interaction", LayoutJSON.interaction(result.interaction)),
-        ])
+        ] + (result.keyEvent.map { [("key", .object([("key", .string($0.key.rawValue)), ("time", .number($0.time))]))] } ?? [])
+          + (result.deck.map { [("deck", LayoutJSON.deck($0))] } ?? []))
     }
 }
