@@ -40,6 +40,8 @@ package enum LayoutJSON {
             ("icon", optional(n.icon)),
             ("label", optional(n.label)),
             ("accessibilityLabel", optional(n.accessibilityLabel)),
+            ("glyphSize", .number(n.glyphSize)),
+            ("accessibilityActions", .array(n.accessibilityActions.map { .number(Double($0)) })),
         ])
     }
 
@@ -63,6 +65,8 @@ package enum LayoutJSON {
             ("textScale", .number(e.textScale)),
             ("navigationBar", rect(e.navigationBar)),
             ("navigationTitle", optional(e.navigationTitle)),
+            ("presentation", .string(e.presentation.description)),
+            ("reservedLanes", insets(e.reservedLanes)),
         ])
     }
 
