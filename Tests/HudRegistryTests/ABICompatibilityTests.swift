@@ -171,6 +171,28 @@ struct ABICompatibilityTests {
         #expect(oldLayout.slot(at: .topRight)?.accessibilityActions == [0], "0 stated (one mode): every mode")
     }
 
+    @Test(arguments: RendererIsolation.allCases)
+    func theHostPassesTheDeckInputsInEitherIsolation(isolation: RendererIsolation) throws {
+        // Out of process the environment crosses the renderer host's wire
+        // (HudWire): presentation and lanes must arrive there too.
+        let registry = RendererRegistry.withBuiltins(isolation: isolation)
+        let info = try #require(try registry.load(path: Self.deckAware.get()).first)
+        #expect(info.abiVersion == .host)
+        for presentation in HudPresentationState.allCases {
+            var environment = Self.deckEnvironment
+            environment.presentation = presentation
+            let layout = try registry.layout(style: .renderer(info.id), snapshot: ComplicationsSnapshot(Self.complications()),
+                                             environment: environment)
+            let names: [HudPresentationState: String] = [.alwaysVisible: "always-visible", .deckResting: "deck-resting",
+                                                         .deckExpanded: "deck-expanded"]
+            #expect(layout.nodes.last?.label == names[presentation])
+            #expect(layout.nodes.last?.accessibilityLabel == "node fields 1.1")
+            let bottom = environment.screenSize.height - environment.safeArea.bottom - environment.reservedLanes.bottom
+            #expect(layout.slot(at: .center)?.frame.maxY == bottom - 12)
+            #expect(layout.slot(at: .center)?.glyphSize == 22)
+        }
+    }
+
     @Test func readingTheNewInputsWithoutTheGuardIsCaught() throws {
         // The same source built to skip HUD_STRUCT_HAS reads the values the
         // harness left past a 1.0 struct_size: proof that the fallback above
