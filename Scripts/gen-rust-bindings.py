@@ -875,7 +875,6 @@ macro_rules! hud_layout_has_node_field {
             >= ::core::mem::offset_of!(hud_node_t, $field) + field_size(|node: &hud_node_t| &node.$field)
     }};
 }
-#[allow(unused_imports)]
 pub(crate) use hud_layout_has_node_field;
 
 /// `hud_layout_push_node`: appends `node` to the host's buffer, copying only
