@@ -644,9 +644,15 @@ class Parser:
         words = [t.text for t in body]
         text = " ".join(words)
         match = re.fullmatch(r'HUD_STATIC_ASSERT \( sizeof \( (\w+) \) == (\w+) , (".*") \) ;', text)
+        if match:
+            self.emit("assert", dict(type=match.group(1), size=match.group(2), message=match.group(3), cfg64=self.cfg64()), *self.span)
+            return
+        # A field's offset: where a minor version's appended fields start.
+        match = re.fullmatch(r'HUD_STATIC_ASSERT \( offsetof \( (\w+) , (\w+) \) == (\w+) , (".*") \) ;', text)
         if not match:
             self.error(token, f"unsupported static assertion: {text}")
-        self.emit("assert", dict(type=match.group(1), size=match.group(2), message=match.group(3), cfg64=self.cfg64()), *self.span)
+        self.emit("assert", dict(type=match.group(1), field=match.group(2), size=match.group(3), message=match.group(4),
+                                 cfg64=self.cfg64()), *self.span)
 
 
 def rust_name(name):
@@ -777,7 +783,11 @@ def generate(model):
         elif kind == "assert":
             if item["cfg64"]:
                 out.append('#[cfg(target_pointer_width = "64")]')
-            out.append(f"const _: () = assert!(core::mem::size_of::<{item['type']}>() == {item['size']} as usize, {item['message']});")
+            if "field" in item:
+                out.append(f"const _: () = assert!(core::mem::offset_of!({item['type']}, {item['field']}) == {item['size']} as usize, "
+                           f"{item['message']});")
+            else:
+                out.append(f"const _: () = assert!(core::mem::size_of::<{item['type']}>() == {item['size']} as usize, {item['message']});")
         else:
             raise HeaderError(f"internal: unknown item {kind}")
     section = model.constants["HUD_METADATA_SECTION"][1]
@@ -824,13 +834,22 @@ pub const fn hud_position_bit(position: hud_position_t) -> u32 {
     1u32 << (position as u32)
 }
 
+/// `HUD_MODE_BIT(index)`: a mode's bit in `hud_node_t.accessibility_actions`.
+pub const fn hud_mode_bit(index: u32) -> u64 {
+    1u64 << index
+}
+
 /// `HUD_STRUCT_HAS(ptr, type, field)` for a reference to a size-prefixed
 /// structure filled by the other side: true when its `struct_size` covers
 /// all of `field` (offset + size). Read a field appended after 1.0 only when
 /// this holds, else use zero (its 1.0 meaning):
 ///
 /// ```text
-/// let later = if hud_struct_has!(env, hud_environment_t, later_field) { env.later_field } else { 0 };
+/// let presentation = if hud_struct_has!(env, hud_environment_t, presentation) {
+///     env.presentation
+/// } else {
+///     HUD_PRESENTATION_ALWAYS_VISIBLE
+/// };
 /// ```
 macro_rules! hud_struct_has {
     ($value:expr, $type:ty, $field:ident) => {{
@@ -842,6 +861,21 @@ macro_rules! hud_struct_has {
     }};
 }
 pub(crate) use hud_struct_has;
+
+/// `HUD_LAYOUT_HAS_NODE_FIELD(layout, field)`: true when the host's
+/// `node_stride` covers all of `hud_node_t`'s `field`, so the host sees what
+/// is written there (a 1.0 host's stride, 168, has no `glyph_size`).
+/// `hud_layout_push_node` already copies only what the stride covers.
+macro_rules! hud_layout_has_node_field {
+    ($layout:expr, $field:ident) => {{
+        const fn field_size<F>(_: fn(&hud_node_t) -> &F) -> usize {
+            ::core::mem::size_of::<F>()
+        }
+        ($layout).node_stride as usize
+            >= ::core::mem::offset_of!(hud_node_t, $field) + field_size(|node: &hud_node_t| &node.$field)
+    }};
+}
+pub(crate) use hud_layout_has_node_field;
 
 /// `hud_layout_push_node`: appends `node` to the host's buffer, copying only
 /// the bytes both sides know (the smaller of `size_of::<hud_node_t>()` and

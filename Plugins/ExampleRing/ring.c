@@ -29,6 +29,8 @@
  *     regions meet without overlapping. The center slot shows no chip.
  *     (At r = 110 the top pair's chip regions stay 1.4 pt apart and the
  *     bottom ones 6 pt clear of the center slot's.)
+ *   - Glyphs: 22 in the center slot, 16 in a corner slot, 11 in a chip, 14
+ *     in a mode item (hud_node_t.glyph_size, ABI 1.1).
  *   - Revealed long-press modes fan out on a wider circle, radius 110 + 70 =
  *     180, 44 pt items 20° apart, centered on the revealed slot's angle
  *     (90° for the center) and turned inward until they fit the screen; a
@@ -58,6 +60,16 @@
 #define RING_FAN_STEP 2        /* between two mode items, in 10° steps */
 #define RING_MARGIN 12.0       /* hit regions keep this far from the safe sides */
 #define RING_MAX_LENGTH 1e6    /* larger screens are refused as unsupported */
+
+/* Icon glyph sizes (pt; ABI 1.1 hud_node_t.glyph_size): Hudson's center
+ * 22, corner 16, chip 11 and picker item 14. hud_layout_push_node() copies
+ * only what the host's node_stride covers, so on a 1.0 host (stride
+ * HUD_NODE_SIZE_1_0) the field is simply not written and that host draws
+ * its default size; nothing else changes. */
+#define RING_CENTER_GLYPH 22.0
+#define RING_CORNER_GLYPH 16.0
+#define RING_CHIP_GLYPH 11.0
+#define RING_MODE_GLYPH 14.0
 
 /* z order: slots under their chips, the fan above both. */
 #define RING_Z_SLOT 10
@@ -337,6 +349,7 @@ static void ring_emit_slot(hud_layout_t *layout, const ring_frame_t *f,
         break;
     }
     node.stroke_width = 1;
+    node.glyph_size = position == HUD_POSITION_CENTER ? RING_CENTER_GLYPH : RING_CORNER_GLYPH;
     node.icon = slot->icon;
     node.accessibility_label = ring_text(slot->label, ring_icon_word(slot->icon, "Complication"));
     ring_settle(&node, f);
@@ -355,6 +368,7 @@ static void ring_emit_slot(hud_layout_t *layout, const ring_frame_t *f,
     badge.icon_color = pal->muted;
     badge.stroke = pal->hairline_subtle;
     badge.stroke_width = 0.5;
+    badge.glyph_size = RING_CHIP_GLYPH;
     badge.icon = chip->icon;
     badge.accessibility_label = ring_text(chip->label, ring_icon_word(chip->icon, "Secondary action"));
     ring_settle(&badge, f);
@@ -414,6 +428,7 @@ static void ring_emit_fan(hud_layout_t *layout, const ring_frame_t *f,
             item.icon_color = f->palette->ink;
             item.stroke = f->palette->hairline_standard;
             item.stroke_width = 1;
+            item.glyph_size = RING_MODE_GLYPH;
             item.icon = mode->icon;
             item.accessibility_label = ring_text(mode->label, ring_icon_word(mode->icon, "Mode"));
             ring_settle(&item, f);
@@ -446,11 +461,13 @@ static void ring_emit_fan(hud_layout_t *layout, const ring_frame_t *f,
 /* Every input this renderer reads, checked against the header's rules.
  *
  * Sizes are compared with the frozen 1.0 sizes, never with sizeof: every
- * field the ring reads is in ABI 1.0, so a host built against any 1.x
- * header (whose structures may be smaller than this header's) is served,
- * and so is this file rebuilt against a later header. A field added after
- * 1.0 would be read only behind HUD_STRUCT_HAS(ptr, type, field), with
- * zero (its 1.0 meaning) when the host's struct_size does not cover it. */
+ * input field the ring reads is in ABI 1.0, so a host built against any
+ * 1.x header (whose structures may be smaller than this header's) is
+ * served, and so is this file rebuilt against a later header. A field
+ * added after 1.0 would be read only behind HUD_STRUCT_HAS(ptr, type,
+ * field), with zero (its 1.0 meaning) when the host's struct_size does not
+ * cover it. The one 1.1 output field it writes, glyph_size, goes out
+ * through hud_layout_push_node(), which honours a 1.0 node_stride. */
 static hud_status_t ring_check(const hud_complications_t *c, const hud_environment_t *env,
                                const hud_interaction_t *interaction, const hud_layout_t *layout) {
     if (c == NULL || env == NULL || interaction == NULL || layout == NULL)

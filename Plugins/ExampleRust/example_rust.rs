@@ -18,6 +18,10 @@
 //!   - a revealed slot's long-press modes: a card 8 pt above a bottom slot
 //!     (below a top slot) with one 44 pt item per mode, in rows that fit.
 //!
+//! Glyphs (ABI 1.1 `glyph_size`): 16 pt in a slot, 22 in the center, 11 in a
+//! chip, 14 in a mode item; `hud_layout_push_node` drops the field for a
+//! 1.0 host, whose node stride ends before it.
+//!
 //! Colors come from the host's palette by role. layout() reads only its
 //! arguments and allocates nothing, so it declares HUD_CAPABILITY_THREAD_SAFE.
 //! A panic must never unwind into the host: build with -C panic=abort (a
@@ -203,6 +207,7 @@ fn emit_slot(layout: &mut hud_layout_t, f: &Frame, position: hud_position_t, slo
     if f.pressed(position, HUD_PART_SLOT, -1) {
         button.flags |= HUD_NODE_FLAG_PRESSED;
     }
+    button.glyph_size = if position == HUD_POSITION_CENTER { 22.0 } else { 16.0 };
     button.icon = slot.icon;
     button.accessibility_label = if has_text(slot.label) { slot.label } else { icon_word(slot.icon, c"Complication".as_ptr()) };
     let frame = button.frame;
@@ -227,6 +232,7 @@ fn emit_slot(layout: &mut hud_layout_t, f: &Frame, position: hud_position_t, slo
                 badge.flags |= HUD_NODE_FLAG_PRESSED;
             }
         }
+        badge.glyph_size = 11.0;
         badge.icon = chip.icon;
         badge.accessibility_label = if has_text(chip.label) { chip.label } else { icon_word(chip.icon, c"Secondary action".as_ptr()) };
         f.push(layout, badge);
@@ -275,6 +281,7 @@ fn emit_modes(layout: &mut hud_layout_t, f: &Frame, position: hud_position_t, sl
         if f.pressed(position, HUD_PART_MODE, index as i32) {
             item.flags |= HUD_NODE_FLAG_PRESSED;
         }
+        item.glyph_size = 14.0;
         item.icon = mode.icon;
         item.accessibility_label = if has_text(mode.label) { mode.label } else { icon_word(mode.icon, c"Mode".as_ptr()) };
         f.push(layout, item);

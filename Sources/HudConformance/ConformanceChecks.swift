@@ -198,15 +198,17 @@ enum ConformanceChecks {
             let poisoned = context.call(testCase, fill: RawPluginHarness.poisonPattern)
             guard zeroed.status == Int32(HUD_STATUS_OK), zeroed.nodeBytes.count == poisoned.nodeBytes.count else { continue }
             var found: [String] = []
-            let stride = RawPluginHarness.nodeStride
-            for offset in zeroed.nodeBytes.indices where zeroed.nodeBytes[offset] != poisoned.nodeBytes[offset] {
+            let stride = zeroed.stride
+            let known = NodeFields.knownBytes(abi: context.info.abiVersion, stride: stride)
+            for offset in zeroed.nodeBytes.indices where zeroed.nodeBytes[offset] != poisoned.nodeBytes[offset] && offset % stride < known {
                 let field = fields.last { $0.offset <= offset % stride }?.name ?? "padding"
                 let text = "node \(offset / stride): field \(field) was not written (it kept the buffer's initial bytes)"
                 if found.last != text { found.append(text) }
             }
             problems.add(testCase, found)
         }
-        return problems.outcome(passed: "every byte of every counted node is written")
+        let scope = context.info.abiVersion.minor >= 1 ? "" : " (the \(HUD_NODE_SIZE_1_0) bytes an ABI 1.0 renderer knows)"
+        return problems.outcome(passed: "every byte of every counted node is written" + scope)
     }
 
     static func inputsUnchanged(_ context: RendererContext) -> CheckOutcome {

@@ -36,7 +36,7 @@ enum DeterminismChecks {
     static func difference(_ a: RawPluginHarness.Call, _ b: RawPluginHarness.Call) -> String {
         if a.status != b.status { return "status \(a.status) vs \(b.status)" }
         if a.count != b.count { return "count \(a.count) vs \(b.count)" }
-        let stride = RawPluginHarness.nodeStride
+        let stride = a.stride
         if let offset = zip(a.nodeBytes, b.nodeBytes).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
             let field = NodeFields.all.last { $0.offset <= offset % stride }?.name ?? "?"
             return "node \(offset / stride) field \(field)"

@@ -40,6 +40,8 @@ package enum LayoutJSON {
             ("icon", optional(n.icon)),
             ("label", optional(n.label)),
             ("accessibilityLabel", optional(n.accessibilityLabel)),
+            ("glyphSize", .number(n.glyphSize)),
+            ("accessibilityActions", .array(n.accessibilityActions.map { .number(Double($0)) })),
         ]
         // Only the shell's own (control deck) nodes carry these two, so a
         // renderer's node reads exactly as before.
@@ -86,6 +88,8 @@ package enum LayoutJSON {
             ("textScale", .number(e.textScale)),
             ("navigationBar", rect(e.navigationBar)),
             ("navigationTitle", optional(e.navigationTitle)),
+            ("presentation", .string(e.presentation.description)),
+            ("reservedLanes", insets(e.reservedLanes)),
         ])
     }
 

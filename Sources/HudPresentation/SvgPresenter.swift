@@ -30,7 +30,8 @@ public import HudRegistry
 ///   and `data-icon` when it has an icon;
 /// - a node's icon is a `<g class="icon">` with `data-icon` (the symbol name)
 ///   and `data-glyph` (the drawing it got: the symbol name, or `placeholder`
-///   for a symbol the presenter cannot draw);
+///   for a symbol the presenter cannot draw), and `data-size` (pt: the
+///   node's glyph size, or 45 % of its smaller side when it states none);
 /// - with `showSymbolNames`, a slot's `<text class="symbol-name">`;
 /// - the chrome has `id`s and `data-chrome`: `background`, `status-bar`,
 ///   `navigation-bar`, `navigation-title` (`data-full-title` keeps the
@@ -382,8 +383,8 @@ public struct SvgPresenter {
         if !label.isEmpty {
             var fontSize = node.fontSize
             if !icon.isEmpty {
-                // The built-ins' mode item: 6 pt padding, a 14 pt icon, 2 pt, the label.
-                var pad = 6.0, glyph = 14.0, gap = 2.0
+                // The built-ins' mode item: 6 pt padding, a 14 pt icon (or the stated glyph size), 2 pt, the label.
+                var pad = 6.0, glyph = node.glyphSize > 0 ? node.glyphSize : 14.0, gap = 2.0
                 var line = (fontSize * 1.2).rounded(.up)
                 let needed = 2 * pad + glyph + gap + line
                 if frame.height < needed, needed > 0 {
@@ -397,8 +398,10 @@ public struct SvgPresenter {
                 drawLabel(&svg, label, node: node, fontSize: fontSize, baseline: frame.midY + fontSize * 0.35, rtl: rtl)
             }
         } else if !icon.isEmpty {
-            drawGlyph(&svg, icon: icon, center: (frame.midX, frame.midY), size: min(frame.width, frame.height) * 0.45,
-                      color: node.iconColor, rtl: rtl)
+            // The renderer's glyph size (ABI 1.1); a 1.0 renderer's nodes say
+            // 0, and get 45 % of the node's smaller side.
+            let size = node.glyphSize > 0 ? node.glyphSize : min(frame.width, frame.height) * 0.45
+            drawGlyph(&svg, icon: icon, center: (frame.midX, frame.midY), size: size, color: node.iconColor, rtl: rtl)
         }
         if showSymbolNames, node.kind == .slot, !icon.isEmpty {
             let text = Self.truncate(icon, width: frame.width + 24, fontSize: Self.symbolNameFontSize)
@@ -483,7 +486,8 @@ public struct SvgPresenter {
         let h = s / 2
         let w = max(0.75, s * 0.09)
         let glyph = Glyph.named(icon)
-        svg.open("g", [("class", "icon"), ("data-icon", icon), ("data-glyph", glyph?.rawValue ?? "placeholder"), ("fill", "none"),
+        svg.open("g", [("class", "icon"), ("data-icon", icon), ("data-glyph", glyph?.rawValue ?? "placeholder"), ("data-size", n(s)),
+                       ("fill", "none"),
                        ("stroke-width", n(w)), ("stroke-linecap", "round"), ("stroke-linejoin", "round")]
                  + paint("stroke", color, opaque: false))
         svg.element("title", [], text: icon)

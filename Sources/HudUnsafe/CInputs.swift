@@ -25,6 +25,9 @@ package final class CComplications {
     package let occupiedPositions: Set<Position>
     /// Per position, the slot's mode ids (to resolve `mode:<id>` targets).
     package let modeIDs: [Position: [String]]
+    /// Per position, how many modes its slot has (checks and defaults the
+    /// nodes' `accessibility_actions`).
+    package let modeCounts: ModeCounts
 
     private var allocations: [UnsafeMutableRawPointer] = []
     private var thunks: [ActionThunk] = []
@@ -39,6 +42,7 @@ package final class CComplications {
         modeIDs = Dictionary(uniqueKeysWithValues: complications.occupiedPositions.map { position in
             (position, complications[position]?.longPressModes?.map(\.id) ?? [])
         })
+        modeCounts = ModeCounts(modeIDs.mapValues(\.count))
         // Every stored property is initialized here, so if marshaling throws,
         // deinit runs and frees what was made so far.
         for position in Position.allCases {
@@ -229,12 +233,19 @@ package enum EnvironmentMarshaler {
     /// With `titles`, the title pointer comes from that storage and stays
     /// valid after `body` returns (what the host needs to read nodes that
     /// point at it); without, it is valid only inside `body`.
-    package static func with<T>(_ environment: HudEnvironment, titles: TitleStorage? = nil, _ body: (UnsafePointer<hud_environment_t>) -> T) -> T {
+    ///
+    /// `structSize` is the `struct_size` the renderer sees: this host's
+    /// `sizeof` unless a test speaks as an older host (e.g.
+    /// `HUD_ENVIRONMENT_SIZE_1_0`); every field is filled either way, so a
+    /// renderer that reads past `struct_size` is caught reading real values.
+    package static func with<T>(_ environment: HudEnvironment, titles: TitleStorage? = nil,
+                                structSize: Int = MemoryLayout<hud_environment_t>.size,
+                                _ body: (UnsafePointer<hud_environment_t>) -> T) -> T {
         var palette = palette(environment.complicationPalette)
         return withUnsafePointer(to: &palette) { palettePointer in
             func make(_ title: UnsafePointer<CChar>?) -> T {
                 var env = hud_environment_t()
-                env.struct_size = UInt32(MemoryLayout<hud_environment_t>.size)
+                env.struct_size = UInt32(structSize)
                 env.layout_direction = environment.layoutDirection == .rightToLeft ? Int32(HUD_LAYOUT_DIRECTION_RTL) : Int32(HUD_LAYOUT_DIRECTION_LTR)
                 env.screen_width = environment.screenSize.width
                 env.screen_height = environment.screenSize.height
@@ -247,6 +258,8 @@ package enum EnvironmentMarshaler {
                 env.navigation_bar = rect(environment.navigationBar)
                 env.navigation_title = title
                 env.accessibility = environment.accessibility.rawValue
+                env.presentation = hud_presentation_t(environment.presentation.rawValue)
+                env.reserved_lanes = insets(environment.reservedLanes)
                 return withUnsafePointer(to: env, body)
             }
             if let titles {

@@ -53,7 +53,7 @@ package final class PluginRenderer {
         defer { frameInUse = false }
         var output = hud_layout_t()
         _ = try call(snapshot, environment, interaction, &output)
-        return try buffer.withValidatedFrame(output, info: info, body)
+        return try buffer.withValidatedFrame(output, info: info, modes: snapshot.modeCounts, body)
     }
 
     private func call(_ snapshot: CComplications, _ environment: HudEnvironment, _ interaction: HudInteraction,
@@ -174,14 +174,16 @@ package final class LayoutBuffer {
     /// Validates the first `output.count` nodes in place and hands `body`
     /// a frame over them, keeping this buffer alive while it reads (the one
     /// path from written nodes to a `LayoutFrame`, in-process and remote).
-    package func withValidatedFrame<R>(_ output: hud_layout_t, info: RendererInfo, _ body: (LayoutFrame) -> R) throws(RegistryError) -> R {
+    package func withValidatedFrame<R>(_ output: hud_layout_t, info: RendererInfo, modes: ModeCounts,
+                                       _ body: (LayoutFrame) -> R) throws(RegistryError) -> R {
+        let contract = NodeContract(abi: info.abiVersion, stride: stride, modes: modes)
         do {
-            try LayoutValidator.validate(output, nodes: UnsafeRawPointer(nodes), stride: stride)
+            try LayoutValidator.validate(output, nodes: UnsafeRawPointer(nodes), stride: stride, contract: contract)
         } catch {
             throw error.registryError(info)
         }
         return withExtendedLifetime(self) {
-            body(LayoutFrame(validated: output, nodes: UnsafeRawPointer(nodes), stride: stride))
+            body(LayoutFrame(validated: output, nodes: UnsafeRawPointer(nodes), stride: stride, contract: contract))
         }
     }
 
@@ -209,13 +211,14 @@ package struct LayoutDecoder {
         self.environment = environment
     }
 
-    package func decode(_ output: hud_layout_t, nodes: UnsafeMutableRawPointer, stride: Int) throws(RegistryError) -> HudLayout {
+    package func decode(_ output: hud_layout_t, nodes: UnsafeMutableRawPointer, stride: Int, modes: ModeCounts) throws(RegistryError) -> HudLayout {
+        let contract = NodeContract(abi: info.abiVersion, stride: stride, modes: modes)
         do {
-            try LayoutValidator.validate(output, nodes: UnsafeRawPointer(nodes), stride: stride)
+            try LayoutValidator.validate(output, nodes: UnsafeRawPointer(nodes), stride: stride, contract: contract)
         } catch {
             throw error.registryError(info)
         }
-        return LayoutFrame(validated: output, nodes: UnsafeRawPointer(nodes), stride: stride).decoded()
+        return LayoutFrame(validated: output, nodes: UnsafeRawPointer(nodes), stride: stride, contract: contract).decoded()
     }
 }
 
@@ -244,6 +247,8 @@ package enum LayoutValidator {
             case coordinate(Double)
             case length(Double)
             case string(CStringReader.Failure)
+            case actionsOnNonSlot(UInt64)
+            case actionsBeyondModes(UInt64, modeCount: Int)
         }
 
         var reason: String {
@@ -256,6 +261,10 @@ package enum LayoutValidator {
             case .length(let value):
                 "is \(value); it must be finite, non-negative and at most \(Int(LayoutValidator.maxCoordinate)) pt"
             case .string(let failure): CStringReader.explain(failure)
+            case .actionsOnNonSlot(let bits):
+                "is 0x\(String(bits, radix: 16)) on a node that is not a slot; named accessibility actions belong on slot nodes (HUD_NODE_KIND_SLOT), write 0 elsewhere"
+            case .actionsBeyondModes(let bits, let modeCount):
+                "is 0x\(String(bits, radix: 16)) but the slot at this position has \(modeCount) mode\(modeCount == 1 ? "" : "s"); set only bits below mode_count (HUD_MODE_BIT(i), i < \(modeCount)), or 0 for all of them"
             }
         }
 
@@ -266,7 +275,7 @@ package enum LayoutValidator {
 
     /// Checks the header and the first `output.count` nodes of `nodes`.
     /// The caller has already checked `count` against the buffer's capacity.
-    package static func validate(_ output: hud_layout_t, nodes: UnsafeRawPointer, stride: Int) throws(Violation) {
+    package static func validate(_ output: hud_layout_t, nodes: UnsafeRawPointer, stride: Int, contract: NodeContract) throws(Violation) {
         let insets = output.content_insets
         try length(insets.top, nil, "content_insets.top")
         try length(insets.left, nil, "content_insets.left")
@@ -283,6 +292,7 @@ package enum LayoutValidator {
             // the first bad field. (The fast path is never more lenient:
             // whatever it accepts, the ordered checks accept too.)
             if !scalarsAreValid(node) { try scalars(node, index: index) }
+            if contract.readsMinor1Fields { try minor1Fields(node, index: index, contract: contract) }
             try string(node.pointee.icon, index, "icon", limit: Int(HUD_MAX_ICON_BYTES))
             try string(node.pointee.label, index, "label", limit: Int(HUD_MAX_LABEL_BYTES))
             try string(node.pointee.accessibility_label, index, "accessibility_label", limit: Int(HUD_MAX_LABEL_BYTES))
@@ -294,7 +304,7 @@ package enum LayoutValidator {
     @inline(__always)
     private static func scalarsAreValid(_ node: UnsafePointer<hud_node_t>) -> Bool {
         // Fields are read through the pointer one by one (no copy of the
-        // 168-byte node); `&` on Bool does not short-circuit, so this is a
+        // 184-byte node); `&` on Bool does not short-circuit, so this is a
         // straight line of compares.
         let m = maxCoordinate
         @inline(__always) func within(_ value: Int32, _ low: Int32, _ high: Int32) -> Bool {
@@ -352,6 +362,24 @@ package enum LayoutValidator {
         try length(n.corner_radius, index, "corner_radius")
         try length(n.stroke_width, index, "stroke_width")
         try length(n.font_size, index, "font_size")
+    }
+
+    /// The fields ABI 1.1 appended, for a renderer that declared minor ≥ 1
+    /// and a stride that covers them: `glyph_size` a length,
+    /// `accessibility_actions` only on slot nodes and only below the slot's
+    /// mode count.
+    @inline(__always)
+    private static func minor1Fields(_ node: UnsafePointer<hud_node_t>, index: Int, contract: NodeContract) throws(Violation) {
+        try length(node.pointee.glyph_size, index, "glyph_size")
+        let actions = node.pointee.accessibility_actions
+        guard actions != 0 else { return }
+        guard node.pointee.kind == Int32(HUD_NODE_KIND_SLOT) else {
+            throw Violation(node: index, field: "accessibility_actions", problem: .actionsOnNonSlot(actions))
+        }
+        let modeCount = contract.modes.count(at: node.pointee.position)
+        guard actions & ~ModeCounts.allModes(modeCount) == 0 else {
+            throw Violation(node: index, field: "accessibility_actions", problem: .actionsBeyondModes(actions, modeCount: modeCount))
+        }
     }
 
     @inline(__always)
@@ -479,11 +507,14 @@ package struct LayoutFrame: RandomAccessCollection {
     package let contentInsets: HudInsets
     /// `HUD_POSITION_BIT` mask of positions deliberately not shown.
     private let hiddenBits: UInt32
+    /// Which node fields to read, and the slots' mode counts (defaults).
+    private let contract: NodeContract
 
-    /// Wraps a layout that passed `LayoutValidator.validate`.
-    package init(validated output: hud_layout_t, nodes: UnsafeRawPointer, stride: Int) {
+    /// Wraps a layout that passed `LayoutValidator.validate` under `contract`.
+    package init(validated output: hud_layout_t, nodes: UnsafeRawPointer, stride: Int, contract: NodeContract) {
         self.nodes = nodes
         self.stride = stride
+        self.contract = contract
         self.count = Int(output.count)
         let i = output.content_insets
         self.contentInsets = HudInsets(top: i.top, left: i.left, bottom: i.bottom, right: i.right)
@@ -495,7 +526,7 @@ package struct LayoutFrame: RandomAccessCollection {
 
     package subscript(index: Int) -> LayoutNodeView {
         precondition(index >= 0 && index < count, "LayoutFrame index \(index) out of range 0..<\(count)")
-        return LayoutNodeView((nodes + index * stride).assumingMemoryBound(to: hud_node_t.self))
+        return LayoutNodeView((nodes + index * stride).assumingMemoryBound(to: hud_node_t.self), contract: contract)
     }
 
     /// True when the renderer reported `position` as published but not shown.
@@ -531,8 +562,12 @@ package struct LayoutFrame: RandomAccessCollection {
 /// `HudNode`; valid only while its frame is.
 package struct LayoutNodeView: HitTestable {
     private let node: UnsafePointer<hud_node_t>
+    private let contract: NodeContract
 
-    package init(_ node: UnsafePointer<hud_node_t>) { self.node = node }
+    package init(_ node: UnsafePointer<hud_node_t>, contract: NodeContract) {
+        self.node = node
+        self.contract = contract
+    }
 
     // The enum initializers cannot fail: the validator checked every value.
     package var kind: HudNode.Kind { HudNode.Kind(rawValue: node.pointee.kind)! }
@@ -558,6 +593,28 @@ package struct LayoutNodeView: HitTestable {
     package var z: Int { Int(node.pointee.z) }
     package var isPressed: Bool { node.pointee.flags & HUD_NODE_FLAG_PRESSED != 0 }
     package var isInteractive: Bool { node.pointee.flags & HUD_NODE_FLAG_INTERACTIVE != 0 }
+    /// The icon's glyph size in pt; 0 when the renderer did not say (a 1.0
+    /// renderer, or a stride without the field).
+    package var glyphSize: Double { contract.readsMinor1Fields ? node.pointee.glyph_size : 0 }
+    /// The `accessibility_actions` mask as the host applies it: the stated
+    /// bits, or every mode of the slot when the renderer stated none (0, or
+    /// a 1.0 renderer). Zero for nodes that are not slots.
+    package var accessibilityActionBits: UInt64 {
+        guard node.pointee.kind == Int32(HUD_NODE_KIND_SLOT) else { return 0 }
+        let stated = contract.readsMinor1Fields ? node.pointee.accessibility_actions : 0
+        return stated != 0 ? stated : ModeCounts.allModes(contract.modes.count(at: node.pointee.position))
+    }
+    /// The mode indices offered as named accessibility actions, ascending
+    /// (allocates an array; empty for nodes that are not slots).
+    package var accessibilityActions: [Int] {
+        var bits = accessibilityActionBits
+        var indices: [Int] = []
+        while bits != 0 {
+            indices.append(bits.trailingZeroBitCount)
+            bits &= bits &- 1
+        }
+        return indices
+    }
 
     /// The icon name (allocates a `String`).
     package var icon: String? { Self.string(node.pointee.icon) }
@@ -585,7 +642,8 @@ package struct LayoutNodeView: HitTestable {
             cornerRadius: cornerRadius, strokeWidth: strokeWidth, fontSize: fontSize,
             fill: fill, stroke: stroke, iconColor: iconColor, textColor: textColor,
             placement: placement, z: z, isPressed: isPressed, isInteractive: isInteractive,
-            icon: icon, label: label, accessibilityLabel: accessibilityLabel
+            icon: icon, label: label, accessibilityLabel: accessibilityLabel,
+            glyphSize: glyphSize, accessibilityActions: accessibilityActions
         )
     }
 
@@ -596,5 +654,55 @@ package struct LayoutNodeView: HitTestable {
     private static func string(_ pointer: UnsafePointer<CChar>?) -> String? {
         guard let pointer else { return nil }
         return String(decoding: UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)), as: UTF8.self)
+    }
+}
+
+/// How many long-press modes each position's slot has in the published
+/// complications (0 where no slot is published): what the validator checks
+/// `accessibility_actions` against and what a slot offers by default.
+/// One byte per position (at most `HUD_MAX_MODES`, 64), so it is a plain
+/// value the per-frame path copies without allocating.
+package struct ModeCounts: Sendable, Hashable {
+    private var packed: UInt64
+
+    /// No modes anywhere.
+    package static let none = ModeCounts(packed: 0)
+
+    private init(packed: UInt64) { self.packed = packed }
+
+    /// `counts[position]` modes at each position (values are capped at 64).
+    package init(_ counts: [Position: Int]) {
+        var packed: UInt64 = 0
+        for (position, count) in counts {
+            packed |= UInt64(min(max(count, 0), ABILimits.maxModes)) << UInt64(position.rawValue * 8)
+        }
+        self.packed = packed
+    }
+
+    /// The count at a raw `hud_position_t`; 0 for `HUD_POSITION_NONE` or
+    /// anything outside the five positions.
+    package func count(at position: Int32) -> Int {
+        guard position >= 0, position < Int32(HUD_POSITION_COUNT) else { return 0 }
+        return Int((packed >> UInt64(position * 8)) & 0xFF)
+    }
+
+    /// The mask of modes `0..<count` (every bit for 64 or more).
+    package static func allModes(_ count: Int) -> UInt64 {
+        count >= 64 ? ~0 : (UInt64(1) << UInt64(max(count, 0))) &- 1
+    }
+}
+
+/// What the host reads from the nodes of one layout: the 1.1 fields only
+/// when the renderer's entry declared ABI minor ≥ 1 *and* the stride the
+/// nodes were written at covers them (a 1.0 plugin's bytes there are
+/// whatever it left, and are never read), plus the slots' mode counts the
+/// 1.1 fields are checked against and defaulted from.
+package struct NodeContract: Sendable, Hashable {
+    package var readsMinor1Fields: Bool
+    package var modes: ModeCounts
+
+    package init(abi: ABIVersion, stride: Int, modes: ModeCounts) {
+        readsMinor1Fields = abi.minor >= 1 && stride >= Int(HUD_NODE_SIZE_1_1)
+        self.modes = modes
     }
 }

@@ -110,6 +110,8 @@ package enum RawPluginHarness {
         package var status: Int32
         package var count: UInt32
         package var capacity: Int
+        /// The node stride the call was given (`nodeStride` unless it spoke as a 1.0 host).
+        package var stride: Int
         /// The bytes of the nodes written (min(count, capacity) × stride).
         package var nodeBytes: [UInt8]
         fileprivate var rawInsets: hud_insets_t
@@ -141,10 +143,20 @@ package enum RawPluginHarness {
     /// `capacity` nodes filled with `fill` (the host zeroes it; the
     /// every-field check poisons it), checksumming every input before and
     /// after.
+    ///
+    /// `host` is the ABI the call speaks as: this host's by default; an
+    /// older minor (1.0) gives the renderer that minor's environment
+    /// `struct_size` and node stride (`HUD_ENVIRONMENT_SIZE_1_0`,
+    /// `HUD_NODE_SIZE_1_0`), with every field of this host's environment
+    /// still filled in, to prove a renderer built against a later header
+    /// reads and writes only what the sizes cover.
     package static func layout(_ descriptor: RawDescriptor, info: RendererInfo,
                        snapshot: CComplications, environment: HudEnvironment, interaction: HudInteraction,
-                       capacity: Int, fill: UInt8 = 0, checksum: Bool = true) -> Call {
-        let bodyBytes = capacity * nodeStride
+                       capacity: Int, fill: UInt8 = 0, checksum: Bool = true, host: ABIVersion = .host) -> Call {
+        let speaksMinor1 = host.minor >= 1
+        let stride = speaksMinor1 ? nodeStride : Int(HUD_NODE_SIZE_1_0)
+        let environmentSize = speaksMinor1 ? MemoryLayout<hud_environment_t>.size : Int(HUD_ENVIRONMENT_SIZE_1_0)
+        let bodyBytes = capacity * stride
         let total = guardBytes * 2 + bodyBytes
         let raw = UnsafeMutableRawPointer.allocate(byteCount: total, alignment: 16)
         defer { raw.deallocate() }
@@ -155,7 +167,7 @@ package enum RawPluginHarness {
 
         var output = hud_layout_t()
         output.struct_size = UInt32(MemoryLayout<hud_layout_t>.size)
-        output.node_stride = UInt32(nodeStride)
+        output.node_stride = UInt32(stride)
         output.nodes = nodes
         output.capacity = UInt32(capacity)
 
@@ -166,7 +178,7 @@ package enum RawPluginHarness {
         // The title must outlive the call: nodes may point at it, and they
         // are read (decoded) below.
         let titles = TitleStorage()
-        EnvironmentMarshaler.with(environment, titles: titles) { env in
+        EnvironmentMarshaler.with(environment, titles: titles, structSize: environmentSize) { env in
             var interactionView = InteractionMarshaler.make(interaction)
             withUnsafePointer(to: &interactionView) { interactionPointer in
                 let before = checksum ? InputDigest(snapshot.view, env, interactionPointer) : nil
@@ -180,18 +192,18 @@ package enum RawPluginHarness {
         }
 
         let written = min(Int(output.count), capacity)
-        let nodeBytes = Array(UnsafeRawBufferPointer(start: nodes, count: written * nodeStride))
+        let nodeBytes = Array(UnsafeRawBufferPointer(start: nodes, count: written * stride))
         let damageBefore = UnsafeRawBufferPointer(start: raw, count: guardBytes).reduce(0) { $0 + ($1 == guardPattern ? 0 : 1) }
         let damageAfter = UnsafeRawBufferPointer(start: nodes + bodyBytes, count: guardBytes).reduce(0) { $0 + ($1 == guardPattern ? 0 : 1) }
         var decoded: Result<HudLayout, RegistryError>?
         if status == Int32(HUD_STATUS_OK), Int(output.count) <= capacity {
             decoded = withExtendedLifetime(titles) {
                 Result { () throws(RegistryError) in
-                    try LayoutDecoder(info: info, environment: environment).decode(output, nodes: nodes, stride: nodeStride)
+                    try LayoutDecoder(info: info, environment: environment).decode(output, nodes: nodes, stride: stride, modes: snapshot.modeCounts)
                 }
             }
         }
-        return Call(status: status, count: output.count, capacity: capacity, nodeBytes: nodeBytes,
+        return Call(status: status, count: output.count, capacity: capacity, stride: stride, nodeBytes: nodeBytes,
                     rawInsets: output.content_insets, hiddenPositions: output.hidden_positions,
                     guardDamageBefore: damageBefore, guardDamageAfter: damageAfter, changedInputs: changed,
                     actionCalls: violations, nanoseconds: elapsed, decoded: decoded)
@@ -202,17 +214,21 @@ package enum RawPluginHarness {
     /// reported as a geometry problem with the node and field named).
     package static func nonFiniteFields(in call: Call) -> [String] {
         var problems: [String] = []
-        let count = call.nodeBytes.count / nodeStride
+        let count = call.nodeBytes.count / call.stride
         call.nodeBytes.withUnsafeBytes { buffer in
             for index in 0..<count {
-                let node = buffer.loadUnaligned(fromByteOffset: index * nodeStride, as: hud_node_t.self)
+                // The stride's bytes over a zeroed node: fields it does not cover read as zero.
+                var node = hud_node_t()
+                withUnsafeMutableBytes(of: &node) { target in
+                    target.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[(index * call.stride)..<(index * call.stride + min(call.stride, nodeStride))]))
+                }
                 let values: [(String, Double, Bool)] = [
                     ("frame.x", node.frame.x, false), ("frame.y", node.frame.y, false),
                     ("frame.width", node.frame.width, true), ("frame.height", node.frame.height, true),
                     ("hit.x", node.hit.x, false), ("hit.y", node.hit.y, false),
                     ("hit.width", node.hit.width, true), ("hit.height", node.hit.height, true),
                     ("corner_radius", node.corner_radius, true), ("stroke_width", node.stroke_width, true),
-                    ("font_size", node.font_size, true),
+                    ("font_size", node.font_size, true), ("glyph_size", node.glyph_size, true),
                 ]
                 for (field, value, isLength) in values where !value.isFinite || (isLength && value < 0) {
                     problems.append("node \(index): \(field) is \(value)")
@@ -300,7 +316,7 @@ extension FNV1a {
 extension RawPluginHarness.Call {
     /// A call holding only `outputBytes`-relevant fields, to name a difference.
     package static func placeholder(_ bytes: [UInt8]) -> RawPluginHarness.Call {
-        var call = RawPluginHarness.Call(status: 0, count: 0, capacity: 0, nodeBytes: [], rawInsets: hud_insets_t(), hiddenPositions: 0,
+        var call = RawPluginHarness.Call(status: 0, count: 0, capacity: 0, stride: RawPluginHarness.nodeStride, nodeBytes: [], rawInsets: hud_insets_t(), hiddenPositions: 0,
                                          guardDamageBefore: 0, guardDamageAfter: 0, changedInputs: [], actionCalls: 0, nanoseconds: 0, decoded: nil)
         let header = MemoryLayout<Int32>.size + MemoryLayout<UInt32>.size + MemoryLayout<hud_insets_t>.size + MemoryLayout<UInt32>.size
         guard bytes.count >= header else { return call }
@@ -323,9 +339,18 @@ package enum NodeFields {
             ("fill", \.fill), ("stroke", \.stroke), ("icon_color", \.icon_color), ("text_color", \.text_color),
             ("placement", \.placement), ("z", \.z), ("flags", \.flags), ("reserved", \.reserved),
             ("icon", \.icon), ("label", \.label), ("accessibility_label", \.accessibility_label),
+            ("glyph_size", \.glyph_size), ("accessibility_actions", \.accessibility_actions),
         ]
         return list.compactMap { name, path in MemoryLayout<hud_node_t>.offset(of: path).map { (name, $0) } }.sorted { $0.1 < $1.1 }
     }()
+
+    /// The bytes of each node a renderer built for `abi` knows and must
+    /// write: `HUD_NODE_SIZE_1_0` for a 1.0 renderer (`hud_layout_push_node`
+    /// copies no more; the host never reads the rest), the whole stride for
+    /// a later one.
+    package static func knownBytes(abi: ABIVersion, stride: Int) -> Int {
+        abi.minor >= 1 ? stride : min(stride, Int(HUD_NODE_SIZE_1_0))
+    }
 }
 
 // MARK: - Benchmark hooks (hudbench only; nothing here is used by the host)

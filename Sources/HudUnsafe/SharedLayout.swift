@@ -170,7 +170,7 @@ package final class RemoteLayoutImport {
     /// Copies, translates and validates the reply's layout, then hands
     /// `body` a frame over the private copy (valid only inside `body`).
     package func withFrame<R>(_ raw: RawLayoutResult, insets: HudInsets, hiddenPositions: UInt32, stringBytes: Int,
-                             from region: SharedRegion, info: RendererInfo,
+                             from region: SharedRegion, info: RendererInfo, modes: ModeCounts,
                              _ body: (LayoutFrame) -> R) throws(RegistryError) -> R {
         try raw.check(info)
         let count = Int(raw.count)
@@ -204,7 +204,7 @@ package final class RemoteLayoutImport {
             node.pointee.label = try pointer(node.pointee.label, index, "label", stringBytes, info)
             node.pointee.accessibility_label = try pointer(node.pointee.accessibility_label, index, "accessibility_label", stringBytes, info)
         }
-        return try nodes.withValidatedFrame(output, info: info, body)
+        return try nodes.withValidatedFrame(output, info: info, modes: modes, body)
     }
 
     private func pointer(_ token: UnsafePointer<CChar>?, _ index: Int, _ field: String, _ stringBytes: Int,

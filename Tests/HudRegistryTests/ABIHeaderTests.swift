@@ -30,7 +30,7 @@ struct ABIHeaderTests {
     #define PROBE_LANGUAGE "c"
     #endif
 
-    PROBE_STATIC_ASSERT(HUD_ABI_VERSION == 0x00010000u, "ABI version 1.0");
+    PROBE_STATIC_ASSERT(HUD_ABI_VERSION == 0x00010001u, "ABI version 1.1");
     PROBE_STATIC_ASSERT(HUD_ABI_VERSION_GET_MAJOR(HUD_ABI_MAKE_VERSION(3, 7)) == 3, "major");
     PROBE_STATIC_ASSERT(HUD_ABI_VERSION_GET_MINOR(HUD_ABI_MAKE_VERSION(3, 7)) == 7, "minor");
     PROBE_STATIC_ASSERT(HUD_RGBA(0x12, 0x34, 0x56, 0x78) == 0x12345678u, "rgba packing");
@@ -40,6 +40,10 @@ struct ABIHeaderTests {
     PROBE_STATIC_ASSERT(sizeof(hud_status_t) == 4 && sizeof(hud_rgba_t) == 4, "32-bit scalars");
     PROBE_STATIC_ASSERT(sizeof(hud_node_t) % sizeof(void *) == 0, "node stride aligned");
     PROBE_STATIC_ASSERT(HUD_NODE_SIZE_1_0 == 168 && HUD_ENTRY_SIZE_1_0 == 40, "frozen sizes");
+    PROBE_STATIC_ASSERT(HUD_NODE_SIZE_1_1 == 184 && HUD_ENVIRONMENT_SIZE_1_1 == 176 && HUD_ENVIRONMENT_SIZE_1_0 == 136, "1.1 sizes");
+    PROBE_STATIC_ASSERT(HUD_MODE_BIT(0) == 1u && HUD_MODE_BIT(63) == 0x8000000000000000u, "mode bits");
+    PROBE_STATIC_ASSERT(HUD_PRESENTATION_ALWAYS_VISIBLE == 0 && HUD_PRESENTATION_DECK_RESTING == 1 &&
+                        HUD_PRESENTATION_DECK_EXPANDED == 2, "presentation values");
     PROBE_STATIC_ASSERT(HUD_RENDERER_DESCRIPTOR_SIZE_1_0 == 72 && HUD_RENDERER_METADATA_SIZE_1_0 == 408, "frozen sizes");
 
     /* The entry symbol has the declared signature. */
@@ -127,6 +131,10 @@ struct ABIHeaderTests {
         CHECK(!HUD_STRUCT_HAS(&env, hud_environment_t, navigation_title));
         env.struct_size = HUD_ENVIRONMENT_SIZE_1_0;
         CHECK(HUD_STRUCT_HAS(&env, hud_environment_t, reserved));
+        CHECK(!HUD_STRUCT_HAS(&env, hud_environment_t, presentation));
+        CHECK(!HUD_STRUCT_HAS(&env, hud_environment_t, reserved_lanes));
+        env.struct_size = HUD_ENVIRONMENT_SIZE_1_1;
+        CHECK(HUD_STRUCT_HAS(&env, hud_environment_t, presentation) && HUD_STRUCT_HAS(&env, hud_environment_t, reserved_lanes));
         hud_entry_t small;
         memset(&small, 0, sizeof small);
         small.struct_size = 32;
@@ -136,7 +144,14 @@ struct ABIHeaderTests {
         hud_layout_t layout;
         memset(&layout, 0, sizeof layout);
         layout.struct_size = sizeof(hud_layout_t);
+        /* HUD_LAYOUT_HAS_NODE_FIELD: a 1.0 stride has no 1.1 node field. */
+        layout.node_stride = HUD_NODE_SIZE_1_0;
+        CHECK(HUD_LAYOUT_HAS_NODE_FIELD(&layout, accessibility_label));
+        CHECK(!HUD_LAYOUT_HAS_NODE_FIELD(&layout, glyph_size) && !HUD_LAYOUT_HAS_NODE_FIELD(&layout, accessibility_actions));
+        layout.node_stride = HUD_NODE_SIZE_1_1 - 8;
+        CHECK(HUD_LAYOUT_HAS_NODE_FIELD(&layout, glyph_size) && !HUD_LAYOUT_HAS_NODE_FIELD(&layout, accessibility_actions));
         layout.node_stride = sizeof(hud_node_t);
+        CHECK(HUD_LAYOUT_HAS_NODE_FIELD(&layout, accessibility_actions));
         hud_node_t node;
         memset(&node, 0, sizeof node);
         CHECK(hud_layout_finish(&layout) == HUD_STATUS_OK);
@@ -240,7 +255,7 @@ struct ABIHeaderTests {
             ("hairline_subtle", 56, MemoryLayout<hud_palette_t>.offset(of: \.hairline_subtle)),
             ("hairline_standard", 60, MemoryLayout<hud_palette_t>.offset(of: \.hairline_standard)),
         ]),
-        StructLayout(hud_environment_t.self, "hud_environment_t", size: 136, fields: [
+        StructLayout(hud_environment_t.self, "hud_environment_t", size: 176, fields: [
             ("struct_size", 0, MemoryLayout<hud_environment_t>.offset(of: \.struct_size)),
             ("layout_direction", 4, MemoryLayout<hud_environment_t>.offset(of: \.layout_direction)),
             ("screen_width", 8, MemoryLayout<hud_environment_t>.offset(of: \.screen_width)),
@@ -255,6 +270,10 @@ struct ABIHeaderTests {
             ("navigation_title", 120, MemoryLayout<hud_environment_t>.offset(of: \.navigation_title)),
             ("accessibility", 128, MemoryLayout<hud_environment_t>.offset(of: \.accessibility)),
             ("reserved", 132, MemoryLayout<hud_environment_t>.offset(of: \.reserved)),
+            // ABI 1.1, appended at HUD_ENVIRONMENT_SIZE_1_0.
+            ("presentation", 136, MemoryLayout<hud_environment_t>.offset(of: \.presentation)),
+            ("reserved_1_1", 140, MemoryLayout<hud_environment_t>.offset(of: \.reserved_1_1)),
+            ("reserved_lanes", 144, MemoryLayout<hud_environment_t>.offset(of: \.reserved_lanes)),
         ]),
         StructLayout(hud_interaction_t.self, "hud_interaction_t", size: 24, fields: [
             ("struct_size", 0, MemoryLayout<hud_interaction_t>.offset(of: \.struct_size)),
@@ -264,7 +283,7 @@ struct ABIHeaderTests {
             ("revealed_position", 16, MemoryLayout<hud_interaction_t>.offset(of: \.revealed_position)),
             ("reserved", 20, MemoryLayout<hud_interaction_t>.offset(of: \.reserved)),
         ]),
-        StructLayout(hud_node_t.self, "hud_node_t", size: 168, fields: [
+        StructLayout(hud_node_t.self, "hud_node_t", size: 184, fields: [
             ("kind", 0, MemoryLayout<hud_node_t>.offset(of: \.kind)),
             ("position", 4, MemoryLayout<hud_node_t>.offset(of: \.position)),
             ("part", 8, MemoryLayout<hud_node_t>.offset(of: \.part)),
@@ -287,6 +306,9 @@ struct ABIHeaderTests {
             ("icon", 144, MemoryLayout<hud_node_t>.offset(of: \.icon)),
             ("label", 152, MemoryLayout<hud_node_t>.offset(of: \.label)),
             ("accessibility_label", 160, MemoryLayout<hud_node_t>.offset(of: \.accessibility_label)),
+            // ABI 1.1, appended at HUD_NODE_SIZE_1_0.
+            ("glyph_size", 168, MemoryLayout<hud_node_t>.offset(of: \.glyph_size)),
+            ("accessibility_actions", 176, MemoryLayout<hud_node_t>.offset(of: \.accessibility_actions)),
         ]),
         StructLayout(hud_layout_t.self, "hud_layout_t", size: 64, fields: [
             ("struct_size", 0, MemoryLayout<hud_layout_t>.offset(of: \.struct_size)),

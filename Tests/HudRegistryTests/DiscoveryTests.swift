@@ -21,7 +21,7 @@ struct DiscoveryTests {
         #expect(metadata.hasMetadataSection)
         #expect(metadata.renderers == [RendererInfo(id: "org.scale.p0000", name: "Metadata fixture", version: "1.0.0", vendor: "Hudson fixtures",
                                                     summary: "", supportedPositions: Set(Position.allCases), capabilities: [],
-                                                    abiVersion: ABIVersion(major: 1, minor: 0), origin: .file(try DiscoveryFixtures.path("meta_good")))])
+                                                    abiVersion: .host, origin: .file(try DiscoveryFixtures.path("meta_good")))])
         #expect(metadata.buildID?.count == 40)
         let none = try ElfMetadataReader.read(path: FixturePlugins.path(of: .goodSimple))
         #expect(!none.hasMetadataSection && none.renderers.isEmpty)

@@ -116,13 +116,13 @@ struct PluginLoadingTests {
         #expect(simple == RendererInfo(
             id: "org.fixture.simple", name: "Simple", version: "1.0.0", vendor: "Hudson fixtures",
             summary: "A test fixture: Simple.", supportedPositions: Set(Position.allCases), capabilities: [],
-            abiVersion: ABIVersion(major: 1, minor: 0), origin: .file(path)
+            abiVersion: .host, origin: .file(path)
         ))
         let alternate = try #require(registry.info(id: "org.fixture.simple-alt"))
         #expect(alternate == RendererInfo(
             id: "org.fixture.simple-alt", name: "Simple (alternate)", version: "2.1.0", vendor: "Hudson fixtures",
             summary: "The simple layout under a second descriptor.", supportedPositions: [.center, .bottomRight],
-            capabilities: [.threadSafe, .rtlNotMirrored], abiVersion: ABIVersion(major: 1, minor: 0), origin: .file(path)
+            capabilities: [.threadSafe, .rtlNotMirrored], abiVersion: .host, origin: .file(path)
         ))
         #expect(alternate.origin.description == path)
     }
@@ -204,7 +204,7 @@ struct PluginLoadingTests {
         case (.wrongMajor, .incompatibleABI(let errorPath, let pluginVersion, let hostVersion)):
             #expect(errorPath == path, sourceLocation: sourceLocation)
             #expect(pluginVersion.description == "2.0", sourceLocation: sourceLocation)
-            #expect(hostVersion.description == "1.0", sourceLocation: sourceLocation)
+            #expect(hostVersion == ABIVersion.host && hostVersion.description == "1.1", sourceLocation: sourceLocation)
         case (.smallEntry, .structTooSmall(let errorPath, let structure, let size, let required)):
             #expect(errorPath == path, sourceLocation: sourceLocation)
             #expect(structure == "hud_entry_t" && size == 8 && required == 40, sourceLocation: sourceLocation)

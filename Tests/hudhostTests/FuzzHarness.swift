@@ -55,8 +55,10 @@ package enum FuzzHarness {
 
     // MARK: - layout
 
-    /// The pinned v1.0 `hud_node_t` size (ABIHeaderTests).
-    package static let nodeSize = 168
+    /// The pinned v1.0 `hud_node_t` size (ABIHeaderTests): input records
+    /// are the nodes of a 1.0 renderer (`layoutInfo` says ABI 1.0), laid out
+    /// in the host's buffer at this host's stride.
+    package static let nodeSize = Int(HUD_NODE_SIZE_1_0)
     package static let layoutHeaderSize = 48
     package static let layoutInfo = RendererInfo(id: "org.fuzz.layout", name: "Fuzz", version: "1", vendor: "fuzz", summary: "",
                                          supportedPositions: Set(Position.allCases), capabilities: [], abiVersion: ABIVersion(major: 1, minor: 0), origin: .builtin)
@@ -76,7 +78,8 @@ package enum FuzzHarness {
     /// real layouts in this form.
     package static func layout(_ bytes: [UInt8]) {
         guard bytes.count >= layoutHeaderSize else { return }
-        precondition(MemoryLayout<hud_node_t>.size == nodeSize, "hud_node_t is no longer 168 bytes; update the fuzz input format")
+        precondition(MemoryLayout<hud_node_t>.size >= nodeSize, "hud_node_t is smaller than 1.0's 168 bytes")
+        let stride = MemoryLayout<hud_node_t>.stride
         bytes.withUnsafeBytes { input in
             let claimed = Int(UInt32(littleEndian: input.loadUnaligned(as: UInt32.self)))
             let count = min(claimed, (input.count - layoutHeaderSize) / nodeSize)
@@ -91,7 +94,7 @@ package enum FuzzHarness {
                                              layoutDirection: input[41] & 1 != 0 ? .rightToLeft : .leftToRight)
             var pool = Array(input[(layoutHeaderSize + count * nodeSize)...])
             pool.append(0)
-            let nodes = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1) * nodeSize, alignment: 16)
+            let nodes = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1) * stride, alignment: 16)
             defer { nodes.deallocate() }
             let decoded: HudLayout? = pool.withUnsafeBufferPointer { poolBytes in
                 let base = UnsafeRawPointer(poolBytes.baseAddress!).assumingMemoryBound(to: CChar.self)
@@ -106,9 +109,9 @@ package enum FuzzHarness {
                     node.icon = string(record + 144)
                     node.label = string(record + 152)
                     node.accessibility_label = string(record + 160)
-                    (nodes + index * nodeSize).storeBytes(of: node, as: hud_node_t.self)
+                    (nodes + index * stride).storeBytes(of: node, as: hud_node_t.self)
                 }
-                return try? LayoutDecoder(info: layoutInfo, environment: environment).decode(output, nodes: nodes, stride: nodeSize)
+                return try? LayoutDecoder(info: layoutInfo, environment: environment).decode(output, nodes: nodes, stride: stride, modes: .none)
             }
             guard let layout = decoded else { return }
             for node in layout.nodes { _ = layout.hitTest(x: node.frame.midX, y: node.frame.midY) }

@@ -222,6 +222,10 @@ static void starter_emit_slot(hud_layout_t *layout, const starter_frame_t *f,
         break;
     }
     node.stroke_width = 1;
+    /* ABI 1.1: the glyph's size in pt (0 = the host's default). push_node
+     * copies only what the host's node_stride covers, so a 1.0 host never
+     * sees it and nothing else changes. */
+    node.glyph_size = center ? 22 : 16;
     node.icon = slot->icon;
     node.accessibility_label = starter_text(slot->label, starter_icon_word(slot->icon, "Complication"));
     starter_push(layout, f, node);

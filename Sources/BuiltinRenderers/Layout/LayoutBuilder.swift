@@ -58,6 +58,7 @@ struct LayoutBuilder {
         var finished: [hud_node_t] = []
         finished.reserveCapacity(placed.count)
         for var node in placed {
+            stateGlyphAndActions(&node)
             if request.isRightToLeft {
                 node.frame = node.frame.mirrored(inWidth: request.width)
                 if node.flags & UInt32(HUD_NODE_FLAG_INTERACTIVE) != 0 {
@@ -86,6 +87,43 @@ struct LayoutBuilder {
         layout.pointee.content_insets = insets
         layout.pointee.hidden_positions = hidden
         return hud_layout_finish(layout)
+    }
+
+    /// The ABI 1.1 node fields, in one place for every style: the original
+    /// renderers' icon sizes (medium weight) by what the node is and where
+    /// it is hosted, and, on a slot, every one of its modes as a named
+    /// accessibility action. `hud_layout_push_node` drops both for a host
+    /// whose node stride predates them (a 1.0 host).
+    private func stateGlyphAndActions(_ node: inout hud_node_t) {
+        switch node.kind {
+        case hud_node_kind_t(HUD_NODE_KIND_SLOT):
+            if node.position == hud_position_t(HUD_POSITION_CENTER) {
+                node.glyph_size = GlyphSize.center
+            } else if node.placement == hud_placement_t(HUD_PLACEMENT_BOTTOM_INSET) {
+                node.glyph_size = GlyphSize.trayCorner
+            } else {
+                node.glyph_size = GlyphSize.corner  // scattered corners and toolbar slots alike
+            }
+            if node.position >= 0, Int(node.position) < request.slots.count, let slot = request.slots[Int(node.position)] {
+                let count = min(slot.modes.count, Int(HUD_MAX_MODES))
+                node.accessibility_actions = count >= 64 ? ~0 : (UInt64(1) << UInt64(count)) &- 1
+            }
+        case hud_node_kind_t(HUD_NODE_KIND_SECONDARY):
+            node.glyph_size = GlyphSize.chip
+        case hud_node_kind_t(HUD_NODE_KIND_MODE_ITEM):
+            node.glyph_size = GlyphSize.modeItem
+        default:
+            node.glyph_size = 0  // containers draw no glyph
+        }
+    }
+
+    /// Icon glyph sizes, pt (hudson-tokens.md, "slot icon sizes").
+    enum GlyphSize {
+        static let trayCorner = 18.0
+        static let corner = 16.0
+        static let center = 22.0
+        static let chip = 11.0
+        static let modeItem = 14.0
     }
 
     /// Puts a node on screen and derives its hit region (before

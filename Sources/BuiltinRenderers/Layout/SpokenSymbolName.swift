@@ -11,9 +11,10 @@ import Synchronization
 /// while something is left, dots become spaces, `2x2` becomes `2×2`, and
 /// the first letter is capitalised (`square.grid.2x2.fill` → "Square grid
 /// 2×2"). The built-ins are written against the C ABI only, so this lives
-/// here; the conformance check (`a11y-labels`) only needs to recognise a
+/// here (the shell's control deck, which draws top-lane slots itself, uses
+/// `words(for:)` through a package import); the conformance check (`a11y-labels`) only needs to recognise a
 /// raw symbol name, which it does on its own.
-enum SpokenSymbolName {
+package enum SpokenSymbolName {
     /// Spoken names of common SF Symbols, by base name (modifiers removed).
     static let table: [String: StaticString] = [
         "list.bullet": "List", "list.dash": "List", "trash": "Delete", "bell": "Notifications",
@@ -37,7 +38,7 @@ enum SpokenSymbolName {
     static let modifiers: Set<Substring> = ["fill", "circle", "square", "filled"]
 
     /// The spoken name of `symbol` (nil when it is empty or only dots).
-    static func words(for symbol: String) -> String? {
+    package static func words(for symbol: String) -> String? {
         var parts = symbol.split(separator: ".", omittingEmptySubsequences: true)
         if let exact = table[symbol] { return exact.description }
         while parts.count > 1, let last = parts.last, modifiers.contains(last) {

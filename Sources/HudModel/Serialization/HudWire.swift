@@ -187,6 +187,8 @@ extension HudEnvironment {
         if let palette = paletteOverride {
             for color in palette.allColors { w.u32(color.rgba) }
         }
+        w.i32(presentation.rawValue)
+        for value in [reservedLanes.top, reservedLanes.left, reservedLanes.bottom, reservedLanes.right] { w.f64(value) }
     }
 
     package init(wire r: inout WireReader) throws(WireError) {
@@ -205,9 +207,16 @@ extension HudEnvironment {
             for _ in 0..<HudPalette.colorCount { colors.append(HudColor(rgba: try r.u32())) }
             palette = HudPalette(allColors: colors)
         }
+        let presentationValue = try r.i32()
+        guard let presentation = HudPresentationState(rawValue: presentationValue) else {
+            throw WireError("presentation \(presentationValue) is not a HudPresentationState")
+        }
+        let lanes = HudInsets(top: try r.f64(), left: try r.f64(), bottom: try r.f64(), right: try r.f64())
         self.init(screenSize: size, safeArea: safeArea, scale: scale, layoutDirection: direction, colorScheme: scheme,
                   appearance: appearance, textScale: textScale, navigationBar: bar, navigationTitle: title,
                   accessibility: accessibility, paletteOverride: palette)
+        self.presentation = presentation
+        self.reservedLanes = lanes
     }
 }
 

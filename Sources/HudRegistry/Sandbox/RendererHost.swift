@@ -188,7 +188,7 @@ package final class RendererHost {
         importInUse = true
         defer { if target === imports { importInUse = false } }
         return try target.withFrame(raw, insets: done.insets, hiddenPositions: done.hiddenPositions, stringBytes: Int(done.stringBytes),
-                                    from: running.region, info: info, body)
+                                    from: running.region, info: info, modes: snapshot.storage.modeCounts, body)
     }
 
     // MARK: - Starting

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import BuiltinRenderers
 /// The control deck's own geometry and nodes, drawn by the shell, never by
 /// a renderer (the reference sheet, "The control deck"):
 ///
@@ -89,7 +90,7 @@ enum DeckChrome {
             kind: .slot, position: position, part: .slot, modeIndex: nil, frame: frame, hit: frame, shape: .circle, material: .solid,
             cornerRadius: slotSize / 2, strokeWidth: 1, fontSize: 0, fill: fill, stroke: stroke, iconColor: icon, textColor: palette.ink,
             placement: .overlay, z: z, isPressed: pressed == .slot(position), isInteractive: true, icon: slot.icon, label: slot.label,
-            accessibilityLabel: slot.label ?? slot.icon, glyphSize: slotGlyph,
+            accessibilityLabel: spokenLabel(slot.label, icon: slot.icon), glyphSize: slotGlyph,
             accessibilityActions: Array((slot.longPressModes ?? []).indices), isHostDrawn: true)]
         if let chip = slot.secondary {
             // On the inner side, vertically centred, 4 pt from the slot.
@@ -103,7 +104,7 @@ enum DeckChrome {
                 kind: .secondary, position: position, part: .secondary, modeIndex: nil, frame: chipFrame, hit: hit, shape: .circle,
                 material: .solid, cornerRadius: chipSize / 2, strokeWidth: 0.5, fontSize: 0, fill: palette.surface, stroke: palette.hairlineSubtle,
                 iconColor: palette.muted, textColor: palette.ink, placement: .overlay, z: z, isPressed: pressed == .secondary(position),
-                isInteractive: interactive, icon: chip.icon, label: chip.label, accessibilityLabel: chip.label ?? chip.icon,
+                isInteractive: interactive, icon: chip.icon, label: chip.label, accessibilityLabel: spokenLabel(chip.label, icon: chip.icon),
                 glyphSize: chipGlyph, isHostDrawn: true))
         }
         return nodes
@@ -170,7 +171,7 @@ enum DeckChrome {
                 kind: .modeItem, position: position, part: .mode, modeIndex: index, frame: frame, hit: frame, shape: .roundedRectangle,
                 material: .none, cornerRadius: pickerRadius - pickerPadding / 2, strokeWidth: 0, fontSize: fontSize, fill: clear, stroke: clear,
                 iconColor: palette.ink, textColor: palette.ink, placement: .overlay, z: z, isPressed: pressed == .mode(position, index: index),
-                isInteractive: true, icon: mode.icon, label: mode.label, accessibilityLabel: mode.label.isEmpty ? mode.icon : mode.label,
+                isInteractive: true, icon: mode.icon, label: mode.label, accessibilityLabel: spokenLabel(mode.label, icon: mode.icon),
                 glyphSize: modeGlyph, isHostDrawn: true))
         }
         return nodes
@@ -190,5 +191,13 @@ enum DeckChrome {
                 cornerRadius: frame.width / 2, strokeWidth: 1, fontSize: 0, fill: fill, stroke: stroke, iconColor: icon, textColor: icon,
                 placement: placement, z: z, isPressed: pressed, isInteractive: true, icon: control.icon, label: nil,
                 accessibilityLabel: control.accessibilityLabel, glyphSize: glyph, deckControl: control)
+    }
+
+    /// What a screen reader says for a control the shell draws: its label
+    /// when it has a non-empty one, else the icon's spoken name ("List" for
+    /// `list.bullet`), the same words the built-in renderers use.
+    static func spokenLabel(_ label: String?, icon: String) -> String {
+        if let label, !label.isEmpty { return label }
+        return SpokenSymbolName.words(for: icon) ?? icon
     }
 }

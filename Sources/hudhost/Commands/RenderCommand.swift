@@ -256,6 +256,7 @@ struct RenderCommand: Command {
                 ]
                 if script != nil { members.append(("events", .array(steps.map(SceneLoader.stepJSON)))) }
                 members.append(("layout", LayoutJSON.layout(layout)))
+                members.append(("accessibility", AccessibilityModel(layout: layout, complications: shell.resolvedComplications).json))
                 problem = emit(JSONValue.object(members).serialized())
             } else if svg {
                 let caption = "\(shell.complicationsStyle) · \(environmentOptions.device.id) · \(environment.layoutDirection.rawValue)"

@@ -371,6 +371,10 @@ static void starter_emit_slot(hud_layout_t *layout, const starter_frame_t *f,
         break;
     }
     node.stroke_width = 1;
+    /* ABI 1.1: the glyph's size in pt (0 = the host's default). push_node
+     * copies only what the host's node_stride covers, so a 1.0 host never
+     * sees it and nothing else changes. */
+    node.glyph_size = center ? 22 : 16;
     node.icon = slot->icon;
     node.accessibility_label = starter_text(slot->label, starter_icon_word(slot->icon, "Complication"));
     starter_push(layout, f, node);
@@ -708,7 +712,7 @@ every change: each failure names the rule, the case and the node.
 `src/hud_renderer.rs` is the SDK's generated bindings
 (`Sources/HudRendererAPI/bindings/rust/hud_renderer.rs` in a hudhost source
 checkout, `<prefix>/share/hud/rust/hud_renderer.rs` in an install), which
-`hudhost new` copied here: the whole ABI 1.0 as `#[repr(C)]` Rust with
+`hudhost new` copied here: the whole ABI 1.1 as `#[repr(C)]` Rust with
 the C header's names (`hud_node_t`, `hud_layout_t`, `HUD_STATUS_OK`, …),
 plus the Rust counterparts of the C helpers (`hud_declare_renderer!`,
 `hud_define_entry!`, `hud_struct_has!`, `hud_layout_push_node`,
@@ -985,6 +989,10 @@ fn emit_slot(out: &mut hud_layout_t, f: &Frame, position: hud_position_t, slot: 
         _ => (pal.surface, pal.ink, pal.hairline_standard),
     };
     n.stroke_width = 1.0;
+    // ABI 1.1: the glyph's size in pt (0 = the host's default); push()
+    // copies only what the host's node_stride covers, so a 1.0 host never
+    // sees it.
+    n.glyph_size = if center { 22.0 } else { 16.0 };
     n.icon = slot.icon;
     // SAFETY: the host's strings are NULL or NUL-terminated.
     n.accessibility_label = unsafe { text_or(slot.label, icon_word(slot.icon, c"Complication".as_ptr())) };
@@ -1901,6 +1909,10 @@ struct WorkingFrame {
             (node.fill, node.icon_color, node.stroke) = (palette.surface, palette.ink, palette.hairline_standard)
         }
         node.stroke_width = 1
+        // ABI 1.1: the glyph's size in pt (0 = the host's default); push
+        // copies only what the host's node_stride covers, so a 1.0 host
+        // never sees it.
+        node.glyph_size = isCenter ? 22 : 16
         node.icon = slot.icon
         node.accessibility_label = nonEmpty(slot.label, else: iconWord(slot.icon, else: staticCString("Complication")))
         push(node)

@@ -266,6 +266,10 @@ fn emit_slot(out: &mut hud_layout_t, f: &Frame, position: hud_position_t, slot: 
         _ => (pal.surface, pal.ink, pal.hairline_standard),
     };
     n.stroke_width = 1.0;
+    // ABI 1.1: the glyph's size in pt (0 = the host's default); push()
+    // copies only what the host's node_stride covers, so a 1.0 host never
+    // sees it.
+    n.glyph_size = if center { 22.0 } else { 16.0 };
     n.icon = slot.icon;
     // SAFETY: the host's strings are NULL or NUL-terminated.
     n.accessibility_label = unsafe { text_or(slot.label, icon_word(slot.icon, c"Complication".as_ptr())) };

@@ -23,9 +23,9 @@
 /// The ABI version this header describes. Major must match between host and
 /// plugin; a minor version only appends fields, constants and extensions.
 pub const HUD_ABI_VERSION_MAJOR: i32 = 1;
-pub const HUD_ABI_VERSION_MINOR: i32 = 0;
+pub const HUD_ABI_VERSION_MINOR: i32 = 1;
 
-pub const HUD_ABI_VERSION: u32 = 0x00010000;
+pub const HUD_ABI_VERSION: u32 = 0x00010001;
 
 // --------------------------------------------------------------------------
 // Visibility and the entry symbol
@@ -187,6 +187,22 @@ pub const HUD_APPEARANCE_HUDSON: hud_appearance_t = 0;
 /// keep the stable dark palette either way.
 pub const HUD_APPEARANCE_SYSTEM: hud_appearance_t = 1;
 
+/// Where the shell's control deck stands (hud_environment_t.presentation,
+/// ABI 1.1). Informative: the host owns the deck's state and its lanes; a
+/// renderer adapts to it (or ignores it) and never changes it.
+pub type hud_presentation_t = i32;
+
+/// The complications are always shown (the seed's shell). What a 1.0
+/// host means, and what an absent field reads as.
+pub const HUD_PRESENTATION_ALWAYS_VISIBLE: hud_presentation_t = 0;
+/// Summoned on demand, collapsed: the shell shows only its pivot
+/// button, in a bottom lane it reserves (reserved_lanes.bottom).
+pub const HUD_PRESENTATION_DECK_RESTING: hud_presentation_t = 1;
+/// Summoned on demand, expanded: the shell's own top lane
+/// (reserved_lanes.top) hosts the top corners and its close button;
+/// the renderer lays out the bottom slots and the center.
+pub const HUD_PRESENTATION_DECK_EXPANDED: hud_presentation_t = 2;
+
 /// Accessibility flags (hud_environment_t.accessibility).
 pub const HUD_ACCESSIBILITY_REDUCE_MOTION: u32 = 0x1;
 pub const HUD_ACCESSIBILITY_REDUCE_TRANSPARENCY: u32 = 0x2;
@@ -238,7 +254,7 @@ impl Default for hud_mode_t {
 /// sizeof(hud_mode_t) in ABI 1.0 (LP64), frozen: the least struct_size a reader accepts.
 pub const HUD_MODE_SIZE_1_0: u32 = 40;
 
-/// The seed's Secondary: a smaller chip on the slot's outer side.
+/// The seed's Secondary: a smaller chip on the slot's inner side (toward the screen's centre).
 /// All pointers [host-owned], valid during layout().
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
@@ -427,6 +443,22 @@ pub struct hud_environment_t {
     pub accessibility: u32,
     /// 0
     pub reserved: u32,
+    /// [host] HUD_PRESENTATION_*: the control deck's state. 0 (ALWAYS_VISIBLE)
+    /// from a 1.0 host. Informative; see hud_presentation_t.
+    pub presentation: hud_presentation_t,
+    /// 0
+    pub reserved_1_1: u32,
+    /// [host] pt the shell reserves for its own lanes, by physical edge,
+    /// measured inward from the safe area (top: from the navigation bar's
+    /// bottom edge, like hud_layout_t.content_insets), >= 0 and finite: the
+    /// deck's bottom lane while resting (pivot 56 + 8), its top lane while
+    /// expanded (at least 60). All zero under ALWAYS_VISIBLE and from a 1.0
+    /// host. The shell keeps content out of these lanes itself, so a
+    /// renderer does not add them to its content_insets; it keeps its own
+    /// nodes out of them. Under DECK_EXPANDED the host draws the top corners
+    /// in its top lane and drops any top-corner node a renderer emits (a
+    /// renderer may simply skip them).
+    pub reserved_lanes: hud_insets_t,
 }
 
 /// All zero bytes: NULL pointers, no functions, zero numbers (the ABI's
@@ -442,6 +474,8 @@ impl Default for hud_environment_t {
 
 /// sizeof(hud_environment_t) in ABI 1.0 (LP64), frozen: the least struct_size a reader accepts.
 pub const HUD_ENVIRONMENT_SIZE_1_0: u32 = 136;
+/// sizeof(hud_environment_t) in ABI 1.1 (LP64), frozen: covers presentation and reserved_lanes.
+pub const HUD_ENVIRONMENT_SIZE_1_1: u32 = 176;
 
 // --------------------------------------------------------------------------
 // Inputs: the interaction state (owned by the host)
@@ -603,6 +637,18 @@ pub struct hud_node_t {
     /// nullable for containers; non-empty
     /// for interactive nodes
     pub accessibility_label: *const core::ffi::c_char,
+    /// pt, finite, >= 0: the size of the node's icon glyph (the symbol's
+    /// point size, as SF Symbols' font size). 0 = the host's default for
+    /// the node's kind.
+    pub glyph_size: f64,
+    /// Slot nodes only (0 on every other kind): bit i set offers the slot's
+    /// long-press mode i (i < the slot's mode_count, < HUD_MAX_MODES) as a
+    /// named accessibility action on the slot, named by the mode's label;
+    /// a screen reader lists them in ascending index. 0 = every mode of the
+    /// slot, in order (the host's default, and what a 1.0 renderer gets):
+    /// there is no way to hide all of them, so assistive technology always
+    /// reaches each mode. Bits at or above mode_count are an error.
+    pub accessibility_actions: u64,
 }
 
 /// All zero bytes: NULL pointers, no functions, zero numbers (the ABI's
@@ -618,6 +664,9 @@ impl Default for hud_node_t {
 
 /// sizeof(hud_node_t) in ABI 1.0 (LP64), frozen: the least struct_size a reader accepts.
 pub const HUD_NODE_SIZE_1_0: u32 = 168;
+/// sizeof(hud_node_t) in ABI 1.1 (LP64), frozen: the least node_stride that
+/// covers glyph_size and accessibility_actions.
+pub const HUD_NODE_SIZE_1_1: u32 = 184;
 
 /// The output of one layout() call.
 /// The host fills struct_size, node_stride, nodes and capacity, and zeroes
@@ -628,7 +677,9 @@ pub const HUD_NODE_SIZE_1_0: u32 = 168;
 pub struct hud_layout_t {
     /// [host] sizeof(hud_layout_t) per the host
     pub struct_size: u32,
-    /// [host] bytes between nodes, >= HUD_NODE_SIZE_1_0
+    /// [host] bytes between nodes, >= HUD_NODE_SIZE_1_0: the host's
+    /// sizeof(hud_node_t) (HUD_NODE_SIZE_1_1 from a 1.1 host). A node field
+    /// is seen by the host only if the stride covers it.
     pub node_stride: u32,
     /// [host-owned] capacity * node_stride bytes, zeroed by the host. The
     /// renderer writes at most `capacity` nodes and never past the end.
@@ -818,11 +869,15 @@ const _: () = assert!(core::mem::size_of::<hud_complications_t>() == HUD_COMPLIC
 #[cfg(target_pointer_width = "64")]
 const _: () = assert!(core::mem::size_of::<hud_palette_t>() == HUD_PALETTE_SIZE_1_0 as usize, "hud_palette_t: ABI 1.0 size");
 #[cfg(target_pointer_width = "64")]
-const _: () = assert!(core::mem::size_of::<hud_environment_t>() == HUD_ENVIRONMENT_SIZE_1_0 as usize, "hud_environment_t: ABI 1.0 size");
+const _: () = assert!(core::mem::size_of::<hud_environment_t>() == HUD_ENVIRONMENT_SIZE_1_1 as usize, "hud_environment_t: ABI 1.1 size");
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(core::mem::offset_of!(hud_environment_t, presentation) == HUD_ENVIRONMENT_SIZE_1_0 as usize, "hud_environment_t: 1.1 fields appended after the 1.0 ones");
 #[cfg(target_pointer_width = "64")]
 const _: () = assert!(core::mem::size_of::<hud_interaction_t>() == HUD_INTERACTION_SIZE_1_0 as usize, "hud_interaction_t: ABI 1.0 size");
 #[cfg(target_pointer_width = "64")]
-const _: () = assert!(core::mem::size_of::<hud_node_t>() == HUD_NODE_SIZE_1_0 as usize, "hud_node_t: ABI 1.0 size");
+const _: () = assert!(core::mem::size_of::<hud_node_t>() == HUD_NODE_SIZE_1_1 as usize, "hud_node_t: ABI 1.1 size");
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(core::mem::offset_of!(hud_node_t, glyph_size) == HUD_NODE_SIZE_1_0 as usize, "hud_node_t: 1.1 fields appended after the 1.0 ones");
 #[cfg(target_pointer_width = "64")]
 const _: () = assert!(core::mem::size_of::<hud_layout_t>() == HUD_LAYOUT_SIZE_1_0 as usize, "hud_layout_t: ABI 1.0 size");
 #[cfg(target_pointer_width = "64")]
@@ -926,13 +981,22 @@ pub const fn hud_position_bit(position: hud_position_t) -> u32 {
     1u32 << (position as u32)
 }
 
+/// `HUD_MODE_BIT(index)`: a mode's bit in `hud_node_t.accessibility_actions`.
+pub const fn hud_mode_bit(index: u32) -> u64 {
+    1u64 << index
+}
+
 /// `HUD_STRUCT_HAS(ptr, type, field)` for a reference to a size-prefixed
 /// structure filled by the other side: true when its `struct_size` covers
 /// all of `field` (offset + size). Read a field appended after 1.0 only when
 /// this holds, else use zero (its 1.0 meaning):
 ///
 /// ```text
-/// let later = if hud_struct_has!(env, hud_environment_t, later_field) { env.later_field } else { 0 };
+/// let presentation = if hud_struct_has!(env, hud_environment_t, presentation) {
+///     env.presentation
+/// } else {
+///     HUD_PRESENTATION_ALWAYS_VISIBLE
+/// };
 /// ```
 macro_rules! hud_struct_has {
     ($value:expr, $type:ty, $field:ident) => {{
@@ -944,6 +1008,21 @@ macro_rules! hud_struct_has {
     }};
 }
 pub(crate) use hud_struct_has;
+
+/// `HUD_LAYOUT_HAS_NODE_FIELD(layout, field)`: true when the host's
+/// `node_stride` covers all of `hud_node_t`'s `field`, so the host sees what
+/// is written there (a 1.0 host's stride, 168, has no `glyph_size`).
+/// `hud_layout_push_node` already copies only what the stride covers.
+macro_rules! hud_layout_has_node_field {
+    ($layout:expr, $field:ident) => {{
+        const fn field_size<F>(_: fn(&hud_node_t) -> &F) -> usize {
+            ::core::mem::size_of::<F>()
+        }
+        ($layout).node_stride as usize
+            >= ::core::mem::offset_of!(hud_node_t, $field) + field_size(|node: &hud_node_t| &node.$field)
+    }};
+}
+pub(crate) use hud_layout_has_node_field;
 
 /// `hud_layout_push_node`: appends `node` to the host's buffer, copying only
 /// the bytes both sides know (the smaller of `size_of::<hud_node_t>()` and

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * hud_abi.h — the core of the Hudson HUD renderer ABI, version 1.0: versions,
+ * hud_abi.h — the core of the Hudson HUD renderer ABI, version 1.1: versions,
  * status codes, limits, value types, the inputs (complications, environment,
  * interaction), the output (nodes, layout), the descriptor and the entry,
- * with the frozen 1.0 size of every structure and the field-presence rule.
+ * with the frozen 1.0 and 1.1 size of every structure and the
+ * field-presence rule. 1.1 appended glyph_size and accessibility_actions to
+ * hud_node_t and presentation and reserved_lanes to hud_environment_t
+ * (Docs/ABI.md, "Changes from 1.0 to 1.1").
  *
  * Part of the SDK include directory (<prefix>/include/hud/); plugins
  * usually include the umbrella "hud_renderer.h", which conventions and
@@ -66,7 +69,7 @@ extern "C" {
 /* The ABI version this header describes. Major must match between host and
  * plugin; a minor version only appends fields, constants and extensions. */
 #define HUD_ABI_VERSION_MAJOR 1
-#define HUD_ABI_VERSION_MINOR 0
+#define HUD_ABI_VERSION_MINOR 1
 
 /* Packs a version: major in the high 16 bits, minor in the low 16. */
 #define HUD_ABI_MAKE_VERSION(major, minor) \
@@ -224,6 +227,23 @@ enum {
     HUD_APPEARANCE_SYSTEM = 1
 };
 
+/* Where the shell's control deck stands (hud_environment_t.presentation,
+ * ABI 1.1). Informative: the host owns the deck's state and its lanes; a
+ * renderer adapts to it (or ignores it) and never changes it. */
+typedef int32_t hud_presentation_t;
+enum {
+    /* The complications are always shown (the seed's shell). What a 1.0
+     * host means, and what an absent field reads as. */
+    HUD_PRESENTATION_ALWAYS_VISIBLE = 0,
+    /* Summoned on demand, collapsed: the shell shows only its pivot
+     * button, in a bottom lane it reserves (reserved_lanes.bottom). */
+    HUD_PRESENTATION_DECK_RESTING = 1,
+    /* Summoned on demand, expanded: the shell's own top lane
+     * (reserved_lanes.top) hosts the top corners and its close button;
+     * the renderer lays out the bottom slots and the center. */
+    HUD_PRESENTATION_DECK_EXPANDED = 2
+};
+
 /* Accessibility flags (hud_environment_t.accessibility). */
 #define HUD_ACCESSIBILITY_REDUCE_MOTION 0x1u
 #define HUD_ACCESSIBILITY_REDUCE_TRANSPARENCY 0x2u
@@ -255,7 +275,7 @@ typedef struct hud_mode {
 /* sizeof(hud_mode_t) in ABI 1.0 (LP64), frozen: the least struct_size a reader accepts. */
 #define HUD_MODE_SIZE_1_0 40u
 
-/* The seed's Secondary: a smaller chip on the slot's outer side.
+/* The seed's Secondary: a smaller chip on the slot's inner side (toward the screen's centre).
  * All pointers [host-owned], valid during layout(). */
 typedef struct hud_secondary {
     uint32_t struct_size; /* sizeof(hud_secondary_t) as the host knows it */
@@ -345,9 +365,29 @@ typedef struct hud_environment {
     const char *navigation_title;  /* nullable, <= HUD_MAX_TITLE_BYTES */
     uint32_t accessibility;        /* HUD_ACCESSIBILITY_* bits */
     uint32_t reserved;             /* 0 */
+
+    /* ---- ABI 1.1: read only behind HUD_STRUCT_HAS (zero when absent) ---- */
+
+    /* [host] HUD_PRESENTATION_*: the control deck's state. 0 (ALWAYS_VISIBLE)
+     * from a 1.0 host. Informative; see hud_presentation_t. */
+    hud_presentation_t presentation;
+    uint32_t reserved_1_1;         /* 0 */
+    /* [host] pt the shell reserves for its own lanes, by physical edge,
+     * measured inward from the safe area (top: from the navigation bar's
+     * bottom edge, like hud_layout_t.content_insets), >= 0 and finite: the
+     * deck's bottom lane while resting (pivot 56 + 8), its top lane while
+     * expanded (at least 60). All zero under ALWAYS_VISIBLE and from a 1.0
+     * host. The shell keeps content out of these lanes itself, so a
+     * renderer does not add them to its content_insets; it keeps its own
+     * nodes out of them. Under DECK_EXPANDED the host draws the top corners
+     * in its top lane and drops any top-corner node a renderer emits (a
+     * renderer may simply skip them). */
+    hud_insets_t reserved_lanes;
 } hud_environment_t;
 /* sizeof(hud_environment_t) in ABI 1.0 (LP64), frozen: the least struct_size a reader accepts. */
 #define HUD_ENVIRONMENT_SIZE_1_0 136u
+/* sizeof(hud_environment_t) in ABI 1.1 (LP64), frozen: covers presentation and reserved_lanes. */
+#define HUD_ENVIRONMENT_SIZE_1_1 176u
 
 /* ------------------------------------------------------------------------ */
 /* Inputs: the interaction state (owned by the host)                         */
@@ -454,9 +494,36 @@ typedef struct hud_node {
     const char *label;        /* nullable: visible text */
     const char *accessibility_label; /* nullable for containers; non-empty
                                         for interactive nodes */
+
+    /* ---- ABI 1.1: present only when layout->node_stride covers them ----
+     * Written by the renderer, only through hud_layout_push_node() (which
+     * copies what the host's stride covers) or behind
+     * HUD_LAYOUT_HAS_NODE_FIELD (hud_helpers.h). A host reads them only
+     * from a plugin whose entry declares ABI minor >= 1; zero means what a
+     * 1.0 renderer gets. Read by the host on its own thread after layout()
+     * returns; plain values, no lifetime. */
+
+    /* pt, finite, >= 0: the size of the node's icon glyph (the symbol's
+     * point size, as SF Symbols' font size). 0 = the host's default for
+     * the node's kind. */
+    double glyph_size;
+    /* Slot nodes only (0 on every other kind): bit i set offers the slot's
+     * long-press mode i (i < the slot's mode_count, < HUD_MAX_MODES) as a
+     * named accessibility action on the slot, named by the mode's label;
+     * a screen reader lists them in ascending index. 0 = every mode of the
+     * slot, in order (the host's default, and what a 1.0 renderer gets):
+     * there is no way to hide all of them, so assistive technology always
+     * reaches each mode. Bits at or above mode_count are an error. */
+    uint64_t accessibility_actions;
 } hud_node_t;
 /* sizeof(hud_node_t) in ABI 1.0 (LP64), frozen: the least struct_size a reader accepts. */
 #define HUD_NODE_SIZE_1_0 168u
+/* sizeof(hud_node_t) in ABI 1.1 (LP64), frozen: the least node_stride that
+ * covers glyph_size and accessibility_actions. */
+#define HUD_NODE_SIZE_1_1 184u
+
+/* The accessibility_actions bit of mode `index` (0...HUD_MAX_MODES - 1). */
+#define HUD_MODE_BIT(index) ((uint64_t)1u << (uint32_t)(index))
 
 /* The output of one layout() call.
  * The host fills struct_size, node_stride, nodes and capacity, and zeroes
@@ -464,7 +531,10 @@ typedef struct hud_node {
  * hidden_positions. [host-owned], valid during layout(). */
 typedef struct hud_layout {
     uint32_t struct_size;  /* [host] sizeof(hud_layout_t) per the host */
-    uint32_t node_stride;  /* [host] bytes between nodes, >= HUD_NODE_SIZE_1_0 */
+    /* [host] bytes between nodes, >= HUD_NODE_SIZE_1_0: the host's
+     * sizeof(hud_node_t) (HUD_NODE_SIZE_1_1 from a 1.1 host). A node field
+     * is seen by the host only if the stride covers it. */
+    uint32_t node_stride;
     /* [host-owned] capacity * node_stride bytes, zeroed by the host. The
      * renderer writes at most `capacity` nodes and never past the end. */
     void *nodes;
@@ -612,8 +682,9 @@ HUD_EXPORT const hud_entry_t *HUD_ENTRY_SYMBOL(void);
  *
  *     if (env->struct_size < HUD_ENVIRONMENT_SIZE_1_0)
  *         return HUD_STATUS_INVALID_ARGUMENT;
- *     uint32_t later = HUD_STRUCT_HAS(env, hud_environment_t, later_field)
- *                          ? env->later_field : 0;
+ *     hud_presentation_t presentation =
+ *         HUD_STRUCT_HAS(env, hud_environment_t, presentation)
+ *             ? env->presentation : HUD_PRESENTATION_ALWAYS_VISIBLE;
  *
  * True when the structure `ptr` points to (of type `type`, with a
  * struct_size member) has `field`. Evaluates `ptr` once. */
@@ -621,18 +692,23 @@ HUD_EXPORT const hud_entry_t *HUD_ENTRY_SYMBOL(void);
     ((size_t)(ptr)->struct_size >=                                        \
      offsetof(type, field) + sizeof(((const type *)0)->field))
 
-/* The 1.0 sizes above are the ABI's layout on its platforms: 64-bit
- * pointers, 8-byte doubles (x86_64 and aarch64 Linux, LP64). A build where
- * they differ is not speaking this ABI. */
+/* The 1.0 and 1.1 sizes above are the ABI's layout on its platforms:
+ * 64-bit pointers, 8-byte doubles (x86_64 and aarch64 Linux, LP64). A build
+ * where they differ is not speaking this ABI. Structures 1.1 did not grow
+ * are still their 1.0 size (no HUD_*_SIZE_1_1 for them). */
 #if UINTPTR_MAX == UINT64_MAX
 HUD_STATIC_ASSERT(sizeof(hud_mode_t) == HUD_MODE_SIZE_1_0, "hud_mode_t: ABI 1.0 size");
 HUD_STATIC_ASSERT(sizeof(hud_secondary_t) == HUD_SECONDARY_SIZE_1_0, "hud_secondary_t: ABI 1.0 size");
 HUD_STATIC_ASSERT(sizeof(hud_slot_t) == HUD_SLOT_SIZE_1_0, "hud_slot_t: ABI 1.0 size");
 HUD_STATIC_ASSERT(sizeof(hud_complications_t) == HUD_COMPLICATIONS_SIZE_1_0, "hud_complications_t: ABI 1.0 size");
 HUD_STATIC_ASSERT(sizeof(hud_palette_t) == HUD_PALETTE_SIZE_1_0, "hud_palette_t: ABI 1.0 size");
-HUD_STATIC_ASSERT(sizeof(hud_environment_t) == HUD_ENVIRONMENT_SIZE_1_0, "hud_environment_t: ABI 1.0 size");
+HUD_STATIC_ASSERT(sizeof(hud_environment_t) == HUD_ENVIRONMENT_SIZE_1_1, "hud_environment_t: ABI 1.1 size");
+HUD_STATIC_ASSERT(offsetof(hud_environment_t, presentation) == HUD_ENVIRONMENT_SIZE_1_0,
+                  "hud_environment_t: 1.1 fields appended after the 1.0 ones");
 HUD_STATIC_ASSERT(sizeof(hud_interaction_t) == HUD_INTERACTION_SIZE_1_0, "hud_interaction_t: ABI 1.0 size");
-HUD_STATIC_ASSERT(sizeof(hud_node_t) == HUD_NODE_SIZE_1_0, "hud_node_t: ABI 1.0 size");
+HUD_STATIC_ASSERT(sizeof(hud_node_t) == HUD_NODE_SIZE_1_1, "hud_node_t: ABI 1.1 size");
+HUD_STATIC_ASSERT(offsetof(hud_node_t, glyph_size) == HUD_NODE_SIZE_1_0,
+                  "hud_node_t: 1.1 fields appended after the 1.0 ones");
 HUD_STATIC_ASSERT(sizeof(hud_layout_t) == HUD_LAYOUT_SIZE_1_0, "hud_layout_t: ABI 1.0 size");
 HUD_STATIC_ASSERT(sizeof(hud_renderer_descriptor_t) == HUD_RENDERER_DESCRIPTOR_SIZE_1_0,
                   "hud_renderer_descriptor_t: ABI 1.0 size");

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * hud_helpers.h — inline helpers and boilerplate macros for C renderers of
- * the Hudson HUD renderer ABI 1.0. Nothing here is part of the binary ABI:
+ * the Hudson HUD renderer ABI 1.1. Nothing here is part of the binary ABI:
  * every helper is written in terms of hud_abi.h and hud_metadata.h, so a
  * plugin in another language does the same by hand (Docs/PLUGIN_GUIDE.md).
  * Included by the umbrella "hud_renderer.h".
  *
  *   hud_layout_push_node, hud_layout_finish   the output's two-call idiom
+ *   HUD_LAYOUT_HAS_NODE_FIELD                  whether the host's node
+ *                                              stride covers a node field
  *   HUD_DECLARE_RENDERER                       a descriptor and its metadata
  *                                              record from one declaration
  *   HUD_DEFINE_ENTRY, HUD_DEFINE_ENTRY_WITH_HOOKS
@@ -59,6 +61,23 @@ static inline int hud_layout_push_node(hud_layout_t *layout,
     for (size_t i = 0; i < bytes; i++) dst[i] = src[i];
     return 1;
 }
+
+/* True when the host's node buffer has room for `field` of hud_node_t in
+ * every node: the stride covers it, so the host will see what is written
+ * there. A 1.0 host's stride is HUD_NODE_SIZE_1_0, so a 1.1 field such as
+ * glyph_size is then absent. hud_layout_push_node() already copies only
+ * what the stride covers, so a renderer that pushes whole nodes may set
+ * 1.1 fields unconditionally; ask this before writing into the buffer by
+ * hand, or to adapt what a node shows when the host cannot take a field
+ * (e.g. a 1.0 host draws every glyph at its default size):
+ *
+ *     node.glyph_size = 16;   // dropped by push_node on a 1.0 host
+ *     if (!HUD_LAYOUT_HAS_NODE_FIELD(layout, glyph_size)) { ... }
+ *
+ * Evaluates `layout` once. */
+#define HUD_LAYOUT_HAS_NODE_FIELD(layout, field)                         \
+    ((size_t)(layout)->node_stride >=                                    \
+     offsetof(hud_node_t, field) + sizeof(((const hud_node_t *)0)->field))
 
 /* The status a layout() that used hud_layout_push_node() returns. */
 static inline hud_status_t hud_layout_finish(const hud_layout_t *layout) {

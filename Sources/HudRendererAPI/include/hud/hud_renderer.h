@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * hud_renderer.h — the Hudson HUD renderer ABI, version 1.0.
+ * hud_renderer.h — the Hudson HUD renderer ABI, version 1.1.
  *
  * The one contract between a host (hudhost, HudRegistry) and every HUD
  * renderer, built-in or third-party. A renderer turns a page's five
@@ -15,15 +15,16 @@
  *   hud_abi.h       the binary contract: versions, status codes, limits,
  *                   value types, complications, environment, interaction,
  *                   nodes, layout, the descriptor, the entry, the frozen
- *                   1.0 sizes (HUD_*_SIZE_1_0) and HUD_STRUCT_HAS; its
+ *                   1.0 and 1.1 sizes (HUD_*_SIZE_1_0, HUD_*_SIZE_1_1) and
+ *                   HUD_STRUCT_HAS; its
  *                   comment states the conventions (threads, owners,
  *                   strings, units, sizes, failures) every contract below
  *                   relies on
  *   hud_metadata.h  the .hud_renderers ELF record hosts read without
  *                   running plugin code (HUD_RENDERER_METADATA)
  *   hud_helpers.h   C conveniences built on those: hud_layout_push_node,
- *                   hud_layout_finish, HUD_DECLARE_RENDERER,
- *                   HUD_DEFINE_ENTRY
+ *                   hud_layout_finish, HUD_LAYOUT_HAS_NODE_FIELD,
+ *                   HUD_DECLARE_RENDERER, HUD_DEFINE_ENTRY
  *
  * Build a plugin with -I<that directory> and `#include "hud_renderer.h"`.
  * Other languages: bindings/rust/hud_renderer.rs next to the include

@@ -91,6 +91,10 @@ struct WorkingFrame {
             (node.fill, node.icon_color, node.stroke) = (palette.surface, palette.ink, palette.hairline_standard)
         }
         node.stroke_width = 1
+        // ABI 1.1: the glyph's size in pt (0 = the host's default); push
+        // copies only what the host's node_stride covers, so a 1.0 host
+        // never sees it.
+        node.glyph_size = isCenter ? 22 : 16
         node.icon = slot.icon
         node.accessibility_label = nonEmpty(slot.label, else: iconWord(slot.icon, else: staticCString("Complication")))
         push(node)
