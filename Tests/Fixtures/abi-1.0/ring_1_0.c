@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* Frozen: Plugins/ExampleRing/ring.c as it shipped for ABI 1.0 (commit
- * 5906ec7), built by Tests/HudRegistryTests/ABICompatibilityTests.swift
+/* Frozen: Plugins/ExampleRing/ring.c written for ABI 1.0 — the geometry of
+ * issue 14 (chips on the inner side) without the one 1.1 output it uses
+ * (glyph_size) — built by Tests/HudRegistryTests/ABICompatibilityTests.swift
  * against the frozen 1.0 SDK beside it (hud/). It stands for every plugin
- * already compiled against 1.0: do not update it with the ABI. */
+ * already compiled against 1.0: do not update it with the ABI. (It was
+ * re-cut once, when conformance's geometry-chip-side rule moved chips to the
+ * inner side; a 1.0 plugin with outer chips loads and renders on 1.1 but
+ * fails that rule, which is a conformance change, not an ABI one.) */
 /*
  * ring.c — ExampleRing, a Hudson HUD renderer in plain C11.
  *
@@ -21,19 +25,23 @@
  *     ring's center.
  *   - The four corner slots (48) sit on a circle of radius r around it, at
  *     fixed angles (counterclockwise from the trailing side, y up): bottom
- *     leading 170°, top leading 120°, top trailing 60°, bottom trailing 10°.
- *     r = 110, or less (never below 72) so that every shown slot and chip
- *     keeps its hit region 12 inside the safe area's sides and below the
- *     navigation bar.
- *   - A secondary chip (22) sits outside the circle on its slot's radius, a
- *     gap away from the slot: 4 for a badge; for a chip with an action the
- *     gap grows until the two 44+ square hit regions are disjoint.
- *     The center slot's chip sits on its trailing side.
+ *     leading 170°, top leading 130°, top trailing 50°, bottom trailing 10°.
+ *     r = 110, or less (never below 72) so that every shown slot keeps its
+ *     hit region 12 inside the safe area's sides and below the navigation
+ *     bar.
+ *   - A corner slot's secondary chip (22) sits on its inner side, toward
+ *     the screen's centre line (right of a leading slot, left of a trailing
+ *     one), vertically centred, 4 from the slot, as in Hudson's own
+ *     renderers. A chip with an action gets a 44 pt hit region that starts
+ *     at the middle of that gap and extends away from its slot, so the two
+ *     regions meet without overlapping. The center slot shows no chip.
+ *     (At r = 110 the top pair's chip regions stay 1.4 pt apart and the
+ *     bottom ones 6 pt clear of the center slot's.)
  *   - Revealed long-press modes fan out on a wider circle, radius 110 + 70 =
- *     180 (pushed out further if chips would be in the way), 44 pt items 20°
- *     apart, centered on the revealed slot's angle (90° for the center) and
- *     turned inward until they fit the screen; a fan that does not fit in
- *     one arc continues on the next, 64 further out.
+ *     180, 44 pt items 20° apart, centered on the revealed slot's angle
+ *     (90° for the center) and turned inward until they fit the screen; a
+ *     fan that does not fit in one arc continues on the next, 64 further
+ *     out.
  *
  * Angles are whole multiples of 10°, read from a small cosine table, so
  * the plugin needs nothing beyond libc (no -lm on the build line).
@@ -47,7 +55,7 @@
 #define RING_CENTER_SIZE 64.0  /* the center slot's diameter */
 #define RING_CORNER_SIZE 48.0  /* a corner slot's diameter */
 #define RING_CHIP_SIZE 22.0    /* a secondary chip's diameter */
-#define RING_CHIP_GAP 4.0      /* slot to badge chip */
+#define RING_CHIP_GAP 4.0      /* slot edge to chip edge, badge or control */
 #define RING_MODE_SIZE 44.0    /* a mode item's diameter */
 #define RING_MIN_HIT 44.0      /* the smallest touch target, both ways */
 #define RING_CENTER_LIFT 28.0  /* center slot bottom above the bottom safe edge */
@@ -101,8 +109,8 @@ static ring_dir_t ring_direction(int step) {
 /* Each position's angle on the ring, in 10° steps (indexed by
  * hud_position_t). The center's is where its fan opens: straight up. */
 static const int ring_step[HUD_POSITION_COUNT] = {
-    [HUD_POSITION_TOP_LEFT] = 12,     /* 120° */
-    [HUD_POSITION_TOP_RIGHT] = 6,     /*  60° */
+    [HUD_POSITION_TOP_LEFT] = 13,     /* 130° */
+    [HUD_POSITION_TOP_RIGHT] = 5,     /*  50° */
     [HUD_POSITION_BOTTOM_LEFT] = 17,  /* 170° */
     [HUD_POSITION_BOTTOM_RIGHT] = 1,  /*  10° */
     [HUD_POSITION_CENTER] = 9,        /*  90° */
@@ -128,24 +136,10 @@ typedef struct ring_frame {
     const hud_interaction_t *interaction;
 } ring_frame_t;
 
-/* Slot center to chip center. A chip with an action gets the gap that
- * keeps its 44x44 hit region clear of the slot's, measured along `dir`:
- * two squares are disjoint once their centers are (h1 + h2) apart on x or
- * on y, and the larger of |dir.x|, |dir.y| converts that to a distance. */
-static double ring_chip_distance(const hud_secondary_t *chip, ring_dir_t dir,
-                                 double slot_size) {
-    double gap = RING_CHIP_GAP;
-    if (chip->action != NULL) {
-        double halves = ring_max(RING_MIN_HIT, slot_size) / 2 + RING_MIN_HIT / 2;
-        double along = ring_max(ring_abs(dir.x), ring_abs(dir.y));
-        gap = ring_max(gap, halves / along - slot_size / 2 - RING_CHIP_SIZE / 2);
-    }
-    return slot_size / 2 + gap + RING_CHIP_SIZE / 2;
-}
-
-/* The largest radius <= RING_RADIUS at which every shown corner slot and
- * chip keeps its hit region RING_MARGIN inside the safe sides and below
- * top_limit; never below RING_MIN_RADIUS (tiny screens are clamped later). */
+/* The largest radius <= RING_RADIUS at which every shown corner slot keeps
+ * its hit region RING_MARGIN inside the safe sides and below top_limit
+ * (chips sit on the inner side, so they never reach further out); never
+ * below RING_MIN_RADIUS (tiny screens are clamped later). */
 static double ring_fit_radius(const ring_frame_t *f, const hud_complications_t *c) {
     double room_x = f->safe.width / 2 - RING_MARGIN;
     double room_y = f->cy - f->top_limit;
@@ -157,11 +151,6 @@ static double ring_fit_radius(const ring_frame_t *f, const hud_complications_t *
         double half = RING_CORNER_SIZE / 2;
         radius = ring_min(radius, (room_x - half) / ring_abs(d.x));
         radius = ring_min(radius, (room_y - half) / d.y);
-        if (slot->secondary != NULL) {
-            double out = ring_chip_distance(slot->secondary, d, RING_CORNER_SIZE);
-            radius = ring_min(radius, (room_x - RING_MIN_HIT / 2) / ring_abs(d.x) - out);
-            radius = ring_min(radius, (room_y - RING_MIN_HIT / 2) / d.y - out);
-        }
     }
     return ring_clamp(radius, RING_MIN_RADIUS, RING_RADIUS);
 }
@@ -193,15 +182,9 @@ static void ring_frame_make(ring_frame_t *f, const hud_complications_t *c,
     f->cy = f->safe.y + f->safe.height - RING_CENTER_LIFT - RING_CENTER_SIZE / 2;
     f->radius = ring_fit_radius(f, c);
 
-    /* The fan clears every chip by 64 (> 2 * 22 * sqrt 2: disjoint hits). */
+    /* 70 further out than the slots: an item's hit region (half-diagonal
+     * 31) clears a corner slot's (34), and chips lie nearer the center. */
     f->fan_radius = RING_RADIUS + RING_FAN_OFFSET;
-    for (int p = 0; p < HUD_POSITION_CENTER; p++) {
-        const hud_slot_t *slot = c->slots[p];
-        if (slot == NULL || slot->secondary == NULL) continue;
-        double out = ring_chip_distance(slot->secondary, ring_direction(ring_step[p]),
-                                        RING_CORNER_SIZE);
-        f->fan_radius = ring_max(f->fan_radius, f->radius + out + RING_FAN_ROW);
-    }
     f->palette = env->palette;
     f->interaction = interaction;
 }
@@ -289,6 +272,42 @@ static void ring_settle(hud_node_t *node, const ring_frame_t *f) {
     node->hit = ring_keep_inside(ring_keep_inside(hit, f->safe), screen);
 }
 
+/* Whether two rectangles share interior points (touching edges do not). */
+static int ring_overlaps(hud_rect_t a, hud_rect_t b) {
+    return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+/* Whether `inner` lies inside `outer`. */
+static int ring_covers(hud_rect_t outer, hud_rect_t inner) {
+    return inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.width <= outer.x + outer.width &&
+           inner.y + inner.height <= outer.y + outer.height;
+}
+
+/* Keeps a control chip's hit region clear of its slot's without moving
+ * either visual: where the two (centered) regions overlap, the strip
+ * between the frames is split at the middle of the 4 pt gap; the slot's
+ * region ends there (extending away from the chip), the chip's starts
+ * there (extending away from the slot). Both keep their size and still
+ * contain their frames (the chip needs 2 + 22 of its 44 pt). */
+static void ring_split_hits(hud_node_t *slot, hud_node_t *chip) {
+    if (!ring_overlaps(slot->hit, chip->hit)) return;
+    hud_rect_t slot_hit = slot->hit, chip_hit = chip->hit;
+    if (chip->frame.x > slot->frame.x) {
+        double line = (slot->frame.x + slot->frame.width + chip->frame.x) / 2;
+        if (slot_hit.x + slot_hit.width > line) slot_hit.x = line - slot_hit.width;
+        if (chip_hit.x < line) chip_hit.x = line;
+    } else {
+        double line = (chip->frame.x + chip->frame.width + slot->frame.x) / 2;
+        if (slot_hit.x < line) slot_hit.x = line;
+        if (chip_hit.x + chip_hit.width > line) chip_hit.x = line - chip_hit.width;
+    }
+    /* On a degenerate screen (frames clamped onto each other) a split
+     * cannot keep both frames covered: keep the centered regions. */
+    if (!ring_covers(slot_hit, slot->frame) || !ring_covers(chip_hit, chip->frame)) return;
+    slot->hit = slot_hit;
+    chip->hit = chip_hit;
+}
+
 /* Mirrors a settled node for RTL and appends it. */
 static void ring_push(hud_layout_t *layout, const ring_frame_t *f, hud_node_t node) {
     if (f->rtl) {
@@ -299,11 +318,12 @@ static void ring_push(hud_layout_t *layout, const ring_frame_t *f, hud_node_t no
     hud_layout_push_node(layout, &node);
 }
 
-/* A slot button and its chip. (x, y) is the slot's center; `out` is the
- * direction its chip goes. */
+/* A slot button and, for a corner slot, its chip. (x, y) is the slot's
+ * center; the chip goes on its right when `chip_on_right`, else on its
+ * left (working frame). */
 static void ring_emit_slot(hud_layout_t *layout, const ring_frame_t *f,
                            hud_position_t position, const hud_slot_t *slot,
-                           double x, double y, double size, ring_dir_t out) {
+                           double x, double y, double size, int chip_on_right) {
     const hud_palette_t *pal = f->palette;
     hud_node_t node = ring_circle(HUD_NODE_KIND_SLOT, position, HUD_PART_SLOT, -1,
                                   ring_square(x, y, size), RING_Z_SLOT, f);
@@ -328,13 +348,15 @@ static void ring_emit_slot(hud_layout_t *layout, const ring_frame_t *f,
     node.icon = slot->icon;
     node.accessibility_label = ring_text(slot->label, ring_icon_word(slot->icon, "Complication"));
     ring_settle(&node, f);
-    ring_push(layout, f, node);
 
     const hud_secondary_t *chip = slot->secondary;
-    if (chip == NULL) return;
-    double d = ring_chip_distance(chip, out, size);
+    if (chip == NULL || position == HUD_POSITION_CENTER) {
+        ring_push(layout, f, node);
+        return;
+    }
+    double offset = size / 2 + RING_CHIP_GAP + RING_CHIP_SIZE / 2;
     hud_node_t badge = ring_circle(HUD_NODE_KIND_SECONDARY, position, HUD_PART_SECONDARY, -1,
-                                   ring_square(x + d * out.x, y - d * out.y, RING_CHIP_SIZE),
+                                   ring_square(chip_on_right ? x + offset : x - offset, y, RING_CHIP_SIZE),
                                    RING_Z_CHIP, f);
     if (chip->action == NULL) badge.flags = 0; /* a badge, not a control */
     badge.fill = pal->surface;
@@ -344,6 +366,8 @@ static void ring_emit_slot(hud_layout_t *layout, const ring_frame_t *f,
     badge.icon = chip->icon;
     badge.accessibility_label = ring_text(chip->label, ring_icon_word(chip->icon, "Secondary action"));
     ring_settle(&badge, f);
+    if (badge.flags & HUD_NODE_FLAG_INTERACTIVE) ring_split_hits(&node, &badge);
+    ring_push(layout, f, node);
     ring_push(layout, f, badge);
 }
 
@@ -430,11 +454,12 @@ static void ring_emit_fan(hud_layout_t *layout, const ring_frame_t *f,
 /* Every input this renderer reads, checked against the header's rules.
  *
  * Sizes are compared with the frozen 1.0 sizes, never with sizeof: every
- * field the ring reads is in ABI 1.0, so a host built against any 1.x
- * header (whose structures may be smaller than this header's) is served,
- * and so is this file rebuilt against a later header. A field added after
- * 1.0 would be read only behind HUD_STRUCT_HAS(ptr, type, field), with
- * zero (its 1.0 meaning) when the host's struct_size does not cover it. */
+ * input field the ring reads is in ABI 1.0, so a host built against any
+ * 1.x header (whose structures may be smaller than this header's) is
+ * served, and so is this file rebuilt against a later header. A field
+ * added after 1.0 would be read only behind HUD_STRUCT_HAS(ptr, type,
+ * field), with zero (its 1.0 meaning) when the host's struct_size does not
+ * cover it. */
 static hud_status_t ring_check(const hud_complications_t *c, const hud_environment_t *env,
                                const hud_interaction_t *interaction, const hud_layout_t *layout) {
     if (c == NULL || env == NULL || interaction == NULL || layout == NULL)
@@ -494,11 +519,12 @@ static hud_status_t ring_layout(const hud_renderer_descriptor_t *self,
         const hud_slot_t *slot = complications->slots[p];
         if (slot == NULL) continue;
         if (p == HUD_POSITION_CENTER) {
-            ring_emit_slot(layout, &f, p, slot, f.cx, f.cy, RING_CENTER_SIZE, ring_direction(0));
+            ring_emit_slot(layout, &f, p, slot, f.cx, f.cy, RING_CENTER_SIZE, 0);
         } else {
             ring_dir_t d = ring_direction(ring_step[p]);
+            int leading = p == HUD_POSITION_TOP_LEFT || p == HUD_POSITION_BOTTOM_LEFT;
             ring_emit_slot(layout, &f, p, slot, f.cx + f.radius * d.x, f.cy - f.radius * d.y,
-                           RING_CORNER_SIZE, d);
+                           RING_CORNER_SIZE, leading);
         }
     }
 
