@@ -9,6 +9,8 @@
  * dlopen), the plugin also carries its ELF metadata record, so the same
  * files measure the metadata-only scan once it exists.
  *
+ * -DHUDGEN_BARE leaves the metadata record out.
+ *
  * Build: cc -std=c11 -O1 -shared -fPIC -I Sources/HudRendererAPI/include/hud \
  *           -DHUDGEN_INDEX=0042 generated_plugin.c -o gen-0042.so
  */
@@ -76,7 +78,9 @@ static const hud_renderer_descriptor_t gen_descriptor = {
     .get_extension = gen_extension,
 };
 
-#ifdef HUD_RENDERER_METADATA
+/* -DHUDGEN_BARE: no metadata section, so listing it means a sandboxed scan
+ * (hudbench's and Scripts/bench-peers.sh's "without metadata" rows). */
+#if defined(HUD_RENDERER_METADATA) && !defined(HUDGEN_BARE)
 HUD_RENDERER_METADATA(gen_metadata, HUDGEN_ID, HUDGEN_NAME, "1.0.0", "hudbench", HUD_POSITION_ALL_BITS,
                       HUD_CAPABILITY_THREAD_SAFE);
 #endif

@@ -315,8 +315,10 @@ package final class ReadOnlyFile: Sendable {
 
     deinit { close(fd) }
 
-    package static func open(_ path: String, noFollow: Bool = false) -> Result<ReadOnlyFile, SystemError> {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | (noFollow ? O_NOFOLLOW : 0))
+    /// `nonBlocking` (`O_NONBLOCK`): opening a FIFO or a device does not
+    /// block (check `status()` before reading).
+    package static func open(_ path: String, noFollow: Bool = false, nonBlocking: Bool = false) -> Result<ReadOnlyFile, SystemError> {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | (noFollow ? O_NOFOLLOW : 0) | (nonBlocking ? O_NONBLOCK : 0))
         return fd >= 0 ? .success(ReadOnlyFile(fd: fd)) : .failure(.current)
     }
 
@@ -362,9 +364,12 @@ package final class ReadOnlyFile: Sendable {
 
     /// Everything from the current offset to the end. More than `limit`
     /// bytes is an error (EFBIG), or with `truncating` the first `limit`.
-    package func readToEnd(limit: Int, truncating: Bool = false) -> Result<[UInt8], SystemError> {
+    /// `sizeHint` (the file's size from `fstat`) sizes the first read so a
+    /// file that did not grow is read in one `read` plus the one that sees
+    /// its end.
+    package func readToEnd(limit: Int, truncating: Bool = false, sizeHint: Int = 0) -> Result<[UInt8], SystemError> {
         var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
+        var chunk = [UInt8](repeating: 0, count: max(65536, min(sizeHint, limit) + 1))
         while true {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n < 0, errno == EINTR { continue }
@@ -500,8 +505,6 @@ extension SystemCalls {
         guard poll(&entries, nfds_t(entries.count), timeoutMilliseconds) > 0 else { return [] }
         return entries.filter { $0.revents != 0 }.map(\.fd)
     }
-
-    package static func sleep(milliseconds: UInt32) { usleep(milliseconds * 1000) }
 }
 
 // MARK: - Processes

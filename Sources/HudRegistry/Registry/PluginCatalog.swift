@@ -80,9 +80,24 @@ public final class PluginCatalog {
         report.cacheDiscarded = cache?.discardReason
         var seen: [FileIdentity: String] = [:]
         var visited: Set<String> = []
+        var checkedDirectories: [String: String?] = [:]
         for directory in searchPaths.directories {
+            // The directory is resolved and its chain checked once; each
+            // file in it then costs one `lstat` (realpath and the checks
+            // above it would be a dozen system calls per file).
+            var resolved: ResolvedDirectory?
+            if case .success(let canonical) = SystemCalls.realPath(directory) {
+                let problem: String?
+                if let known = checkedDirectories[canonical] {
+                    problem = known
+                } else {
+                    problem = security.directoryProblem(canonicalDirectory: canonical)
+                    checkedDirectories[canonical] = problem
+                }
+                resolved = ResolvedDirectory(canonical: canonical, problem: problem)
+            }
             for path in RendererRegistry.pluginFiles(in: directory) {
-                var file = examine(path, directory: directory, seen: &seen)
+                var file = examine(path, directory: directory, seen: &seen, resolved: resolved)
                 if let canonical = file.canonicalPath { visited.insert(canonical) }
                 if !file.fromCache, file.canonicalPath != nil, file.state.readsFile { report.filesRead += 1 }
                 if case .needsScan = file.state, let scanner, let canonical = file.canonicalPath {
@@ -111,18 +126,39 @@ public final class PluginCatalog {
         return file
     }
 
-    /// The checks for one file, up to (not including) a scan.
-    private func examine(_ path: String, directory: String, seen: inout [FileIdentity: String]) -> File {
+    /// A search directory resolved by `realpath`, and why it (or a
+    /// directory above it) may not hold plugins, if so.
+    struct ResolvedDirectory {
+        var canonical: String
+        var problem: String?
+    }
+
+    /// The checks for one file, up to (not including) a scan. With the
+    /// file's directory `resolved`, a file that is not a symbolic link
+    /// costs one `lstat` (its canonical path is the directory's plus its
+    /// name); anything else is resolved with `realpath`.
+    private func examine(_ path: String, directory: String, seen: inout [FileIdentity: String],
+                         resolved: ResolvedDirectory? = nil) -> File {
         var file = File(path: path, directory: directory, canonicalPath: nil, state: .needsScan, fromCache: false)
-        let canonical: String
-        switch SystemCalls.realPath(path) {
-        case .success(let resolved): canonical = resolved
-        case .failure(let error):
-            file.state = .failed(code: .notAFile, reason: error.description)
-            return file
+        var canonical = ""
+        var fast: FileStatus?
+        if let resolved, let slash = path.lastIndex(of: "/") {
+            let candidate = (resolved.canonical == "/" ? "" : resolved.canonical) + path[slash...]
+            if case .success(let info) = SystemCalls.status(of: candidate, followLinks: false), info.isRegularFile {
+                canonical = candidate
+                fast = info
+            }
+        }
+        if fast == nil {
+            switch SystemCalls.realPath(path) {
+            case .success(let resolved): canonical = resolved
+            case .failure(let error):
+                file.state = .failed(code: .notAFile, reason: error.description)
+                return file
+            }
         }
         file.canonicalPath = canonical
-        let status = SystemCalls.status(of: canonical, followLinks: false)
+        let status = fast.map { Result<FileStatus, SystemError>.success($0) } ?? SystemCalls.status(of: canonical, followLinks: false)
         guard case .success(let info) = status, info.isRegularFile else {
             let directory = (try? status.get())?.isDirectory == true
             file.state = .failed(code: .notAFile, reason: directory ? "it is a directory" : "it is not a regular file")
@@ -134,7 +170,12 @@ public final class PluginCatalog {
             return file
         }
         seen[identity] = canonical
-        if let problem = security.problem(canonicalPath: canonical) {
+        let problem = if fast != nil, let resolved {
+            security.fileProblem(info, canonicalPath: canonical) ?? resolved.problem
+        } else {
+            security.problem(canonicalPath: canonical)
+        }
+        if let problem {
             file.state = .refused(problem)
             return file
         }

@@ -84,6 +84,7 @@ package enum SandboxProcess {
         let timeout = UInt64(timeoutSeconds * 1e9)
         var deadline = SystemCalls.monotonicNanoseconds() + timeout
         var exitStatus: ExitStatus?
+        var reapBackoff: Int32 = 1
 
         /// Reads what is there; false once the descriptor is closed.
         func drain(_ fd: Int32, isResults: Bool) -> Bool {
@@ -158,10 +159,16 @@ package enum SandboxProcess {
             var open: [Int32] = []
             if resultsOpen { open.append(child.results) }
             if stdoutOpen { open.append(child.stdout) }
+            // The poll timeout only bounds how late the deadline is noticed:
+            // the child's exit (its pidfd) and its output wake us at once.
             let wait = Int32(min(100, max(1, (deadline - now) / 1_000_000)))
             if let exitWatch { open.append(exitWatch) }
             if open.isEmpty {
-                SystemCalls.sleep(milliseconds: UInt32(wait))  // no pidfd (a kernel before 5.3)
+                // No pidfd (a kernel before 5.3) and both pipes closed: nothing
+                // to wait on but the exit itself, checked with a growing
+                // interval (1, 2, 4 … 64 ms), never a fixed delay.
+                _ = SystemCalls.pollReadable([], timeoutMilliseconds: min(wait, reapBackoff))
+                reapBackoff = min(64, reapBackoff * 2)
                 continue
             }
             for fd in SystemCalls.pollReadable(open, timeoutMilliseconds: wait) where fd != exitWatch {
