@@ -498,6 +498,33 @@ extension SystemCalls {
         }
     }
 
+    /// Writes every byte to a pipe whose reader may be gone (a child that
+    /// died): false then, and the SIGPIPE the write raises is blocked and
+    /// consumed on this thread, so it never ends the process.
+    package static func writeToPipe(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var block = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&block)
+        sigaddset(&block, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &block, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        var pending = sigset_t()
+        sigpending(&pending)
+        let alreadyPending = sigismember(&pending, SIGPIPE) == 1
+        guard case .failure(let error) = write(fd, bytes) else { return true }
+        if error.code == EPIPE, !alreadyPending {
+            var now = timespec(tv_sec: 0, tv_nsec: 0)
+            _ = sigtimedwait(&block, nil, &now)
+        }
+        return false
+    }
+
+    /// The threads of this process (`/proc/self/task`); 0 if unknown.
+    package static func threadCount() -> Int {
+        guard case .success(let entries) = directoryEntries("/proc/self/task") else { return 0 }
+        return entries.count
+    }
+
     /// `poll(2)` for readability: the descriptors that are readable, hung
     /// up or in error after at most `timeoutMilliseconds`.
     package static func pollReadable(_ fds: [Int32], timeoutMilliseconds: Int32) -> [Int32] {

@@ -71,6 +71,9 @@ public final class PluginCatalog {
         public var filesRead = 0
         /// Files loaded in a sandboxed child during this scan.
         public var filesScanned = 0
+        /// Sandboxed scanner children started for them (batches, and a new
+        /// child after each crash).
+        public var scannerChildren = 0
     }
 
     public func scan() -> Report {
@@ -97,15 +100,26 @@ public final class PluginCatalog {
                 resolved = ResolvedDirectory(canonical: canonical, problem: problem)
             }
             for path in RendererRegistry.pluginFiles(in: directory) {
-                var file = examine(path, directory: directory, seen: &seen, resolved: resolved)
+                let file = examine(path, directory: directory, seen: &seen, resolved: resolved)
                 if let canonical = file.canonicalPath { visited.insert(canonical) }
                 if !file.fromCache, file.canonicalPath != nil, file.state.readsFile { report.filesRead += 1 }
-                if case .needsScan = file.state, let scanner, let canonical = file.canonicalPath {
-                    report.filesScanned += 1
-                    willScan?(canonical)
-                    file = record(scanner.scan(canonical, allowInsecurePath: security.allowInsecure), for: file)
-                }
                 report.files.append(file)
+            }
+        }
+        // Files without metadata: scanned together, in batches of one
+        // sandboxed child each (`SandboxScanner.scan(batch:)`), not a child
+        // per file.
+        let unscanned = report.files.indices.filter {
+            if case .needsScan = report.files[$0].state { report.files[$0].canonicalPath != nil } else { false }
+        }
+        if let scanner, !unscanned.isEmpty {
+            let paths = unscanned.compactMap { report.files[$0].canonicalPath }
+            for path in paths { willScan?(path) }
+            let scanned = scanner.scan(batch: paths, allowInsecurePath: security.allowInsecure)
+            report.filesScanned += paths.count
+            report.scannerChildren += scanned.children
+            for (index, result) in zip(unscanned, scanned.results) {
+                report.files[index] = record(result.outcome, for: report.files[index])
             }
         }
         cache?.retain(only: visited)
@@ -219,7 +233,12 @@ public final class PluginCatalog {
         switch outcome {
         case .renderers(let renderers):
             record.renderers = renderers
-            record.trialLoaded = true  // the scan was a load in the sandbox
+            // The scan was a load in the sandbox. In a batch, an earlier
+            // plugin's code could have faked this file's answer, but it
+            // gains nothing by it: the trial only lets a file be loaded into
+            // a host that runs plugins in-process, where that earlier
+            // plugin's code runs as well.
+            record.trialLoaded = true
             file.state = .available(renderers, source: .sandboxScan)
         case .failed(let code, let reason):
             record.status = .failed

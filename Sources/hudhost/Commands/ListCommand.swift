@@ -140,6 +140,7 @@ struct ListCommand: Command {
                     ("writeError", report?.cacheWriteError.map(JSONValue.string) ?? .null),
                     ("pluginFilesRead", .number(Double(report?.filesRead ?? 0))),
                     ("pluginFilesScanned", .number(Double(report?.filesScanned ?? 0))),
+                    ("scannerProcesses", .number(Double(report?.scannerChildren ?? 0))),
                 ])),
             ]).serialized())
             return exit
