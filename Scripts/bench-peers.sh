@@ -17,6 +17,7 @@
 #   --runs R        runs per command (default 11; bare rows at most 5)
 #   --install       apt-get install gstreamer1.0-tools and lilv-utils if missing
 #   --smoke         N = 10, 3 runs, bare N = 10: checks the script works (CI)
+#   --prepare       only generate (compile) the plugins, then exit
 #   --hudhost PATH  default: .build/release/hudhost (swift build -c release)
 #
 # A peer that is not installed is left out with a note. Needs cc. Timings
@@ -29,6 +30,7 @@ runs=11
 bare_count=1000
 install=0
 smoke=0
+prepare=0
 hudhost=.build/release/hudhost
 while (($#)); do
   case "$1" in
@@ -37,8 +39,9 @@ while (($#)); do
     --runs) runs=$2; shift 2 ;;
     --install) install=1; shift ;;
     --smoke) smoke=1; shift ;;
+    --prepare) prepare=1; shift ;;
     --hudhost) hudhost=$2; shift 2 ;;
-    -h|--help) sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '3,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench-peers: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -64,19 +67,38 @@ source_file=Benchmarks/generated-plugin/generated_plugin.c
 include=Sources/HudRendererAPI/include/hud
 fingerprint=$(cat "$source_file" "$include"/*.h | cksum | cut -d' ' -f1)
 
-# generate KIND N: a directory of N plugins (KIND meta: with the metadata
-# section; bare: without), compiled once into a pool and hard-linked.
+# generate KIND N: a directory of N distinct plugins (KIND meta: with the
+# metadata section; bare: without). One template is compiled per kind
+# (HUDGEN_INDEX=00000); plugin i is that file with the five digits of its
+# id and name replaced (same length, so the ELF layout is unchanged: only
+# the strings differ, as between separately compiled plugins, which would
+# take ~0.1 s of cc each). Kept in a pool and hard-linked per N.
 generate() {
   local kind=$1 n=$2 pool=$work/pool-$1-$fingerprint dir=$work/$1-$2
   mkdir -p "$pool" "$dir"
-  local flags=""
-  [[ $kind == bare ]] && flags=-DHUDGEN_BARE
-  seq 0 $((n - 1)) | while read -r i; do
-    printf -v name 'gen-%05d.so' "$i"
-    [[ -e $pool/$name ]] || echo "$i"
-  done | xargs -r -P "$(nproc)" -I{} sh -c \
-    'i=$(printf %05d {}); cc -std=c11 -O1 -shared -fPIC -I '"$include"' -DHUDGEN_INDEX=$i '"$flags"' '"$source_file"' -o '"$pool"'/gen-$i.so'
-  local i
+  local flags=()
+  [[ $kind == bare ]] && flags=(-DHUDGEN_BARE)
+  [[ -e $pool/template.so ]] ||
+    cc -std=c11 -O1 -shared -fPIC -I "$include" -DHUDGEN_INDEX=00000 "${flags[@]}" "$source_file" -o "$pool/template.so"
+  python3 - "$pool" "$n" <<'PY'
+import os, sys
+pool, n = sys.argv[1], int(sys.argv[2])
+template = open(os.path.join(pool, "template.so"), "rb").read()
+markers = (b"generated-00000", b"Generated 00000")
+assert all(template.count(m) for m in markers), "the template's id and name were not found"
+for i in range(n):
+    path = os.path.join(pool, "gen-%05d.so" % i)
+    if os.path.exists(path):
+        continue
+    data = template
+    for m in markers:
+        data = data.replace(m, m[:-5] + b"%05d" % i)
+    with open(path + ".tmp", "wb") as f:
+        f.write(data)
+    os.chmod(path + ".tmp", 0o755)
+    os.rename(path + ".tmp", path)
+PY
+  local i name
   for ((i = 0; i < n; i++)); do
     printf -v name 'gen-%05d.so' "$i"
     [[ -e $dir/$name ]] || ln "$pool/$name" "$dir/$name"
@@ -104,6 +126,7 @@ if ((bare_count > 0)); then
   add "hudhost list, $bare_count plugins without metadata" cold "rm -rf $cache/hud" \
     "env HOME=$work/home HUD_RENDERER_PATH=$dir XDG_CACHE_HOME=$cache $hudhost list --json"
 fi
+if ((prepare)); then echo "bench-peers: plugins generated under $work" >&2; exit 0; fi
 notes=()
 if command -v gst-inspect-1.0 >/dev/null; then
   registry=$work/gst-registry.bin

@@ -4,7 +4,10 @@ import HudRegistry
 import HudScenes
 import HudUnsafe
 
-/// Discovery with N = 10, 100, 1000 generated plugins: one C source
+/// Discovery with N = 10, 100, 1,000 and 10,000 generated plugins (and
+/// 1,000 without a metadata section), side by side with
+/// `gst-inspect-1.0` over the system's GStreamer plugins when it is
+/// installed (issue 15): one C source
 /// (Benchmarks/generated-plugin/generated_plugin.c) compiled with a
 /// different -DHUDGEN_INDEX per file, cached under the benchmark's temp
 /// directory (keyed on the source and the ABI header, so a header change
@@ -26,10 +29,13 @@ import HudUnsafe
 /// an older hudhost (dlopen path, no cache) is still measured, as one row.
 enum Discovery {
     static func measure(options: Options, into report: inout Report) throws {
-        let counts = options.quick ? [10] : [10, 100, 1000]
+        let counts = options.quick ? [10] : [10, 100, 1000, 10000]
+        let bareCounts = options.quick ? [10] : [1000]
         let runs = options.quick ? 3 : 11
         let root = Files.cacheDirectory()
         let directories = try generate(counts: counts, under: root)
+        let bareDirectories = try generate(counts: bareCounts, under: root, bare: true)
+        try peers(runs: runs, root: root, into: &report)
         let hudhost = Files.executableDirectory + "/hudhost"
         let haveHudhost = Files.isExecutable(hudhost)
         if !haveHudhost {
@@ -82,7 +88,9 @@ enum Discovery {
                                                   note: "fresh process; hudhost wrote no registry cache (dlopen path)"))
                 }
             }
-            // In-process dlopen of every plugin.
+            // In-process dlopen of every plugin (up to 1,000: 10,000 would
+            // only measure the dynamic loader's own scaling).
+            guard n <= 1000 else { continue }
             var load: [Double] = [], loadRSS = 0, loaded = 0
             let output = root + "/discover-\(getpid()).tsv"
             defer { SystemCalls.removeFile(output) }
@@ -101,6 +109,66 @@ enum Discovery {
                                           peakRSSMiB: Double(loadRSS) / 1024, renderersListed: loaded,
                                           note: "RendererRegistry.discover timed inside a fresh hudbench child"))
         }
+        try measureBare(bareDirectories, runs: runs, root: root, into: &report)
+    }
+
+    /// Files without a metadata section: `hudhost list` cold, where every
+    /// file is loaded in the sandboxed batch scanner (issue 15).
+    static func measureBare(_ directories: [Int: String], runs: Int, root: String, into report: inout Report) throws {
+        let hudhost = Files.executableDirectory + "/hudhost"
+        guard Files.isExecutable(hudhost) else { return }
+        for (n, directory) in directories.sorted(by: { $0.key < $1.key }) {
+            let cache = root + "/xdg-bare-\(n)"
+            let listing = root + "/list-bare-\(n).json"
+            var cold: [Double] = [], rss = 0
+            for _ in 0..<min(runs, 5) {
+                Files.removeTree(cache)
+                guard let result = Subprocess.run([hudhost, "list", "--json"],
+                                                  environment: ["HUD_RENDERER_PATH": directory, "HOME": root + "/home", "XDG_CACHE_HOME": cache],
+                                                  stdout: listing) else { throw HarnessError("cannot run \(hudhost)") }
+                cold.append(Double(result.wallNanoseconds) / 1e6)
+                rss = max(rss, result.peakRSSKiB)
+            }
+            let listed = try listedRenderers(listing, n: n)
+            SystemCalls.removeFile(listing)
+            report.discovery.append(.init(count: n, mode: "hudhost list, cold, no metadata section", wallMilliseconds: TimingScenarios.stats(cold, batch: 1),
+                                          peakRSSMiB: Double(rss) / 1024, renderersListed: listed,
+                                          note: "every file loaded in the sandboxed batch scanner; cache deleted before each run"))
+        }
+    }
+
+    /// `gst-inspect-1.0` over the system's plugins, cold (its registry
+    /// deleted, so gst-plugin-scanner loads every plugin) and warm, when it
+    /// is installed: the peer the issue 15 budgets are relative to.
+    static func peers(runs: Int, root: String, into report: inout Report) throws {
+        let path = (SystemCalls.environment()["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { String($0) + "/gst-inspect-1.0" }
+        guard let gst = path.first(where: { Files.isExecutable($0) }) else {
+            report.notes.append("discovery: gst-inspect-1.0 is not installed, so the peer rows and the budgets relative to it were not measured (apt-get install gstreamer1.0-tools, or Scripts/bench-peers.sh --install)")
+            return
+        }
+        let registry = root + "/gst-registry.bin"
+        let listing = root + "/gst-inspect.txt"
+        var cold: [Double] = [], warm: [Double] = [], coldRSS = 0, warmRSS = 0
+        for _ in 0..<runs {
+            SystemCalls.removeFile(registry)
+            guard let first = Subprocess.run([gst], environment: ["GST_REGISTRY": registry], stdout: listing),
+                  let second = Subprocess.run([gst], environment: ["GST_REGISTRY": registry], stdout: listing) else {
+                throw HarnessError("cannot run \(gst)")
+            }
+            cold.append(Double(first.wallNanoseconds) / 1e6)
+            warm.append(Double(second.wallNanoseconds) / 1e6)
+            coldRSS = max(coldRSS, first.peakRSSKiB)
+            warmRSS = max(warmRSS, second.peakRSSKiB)
+        }
+        // "Total count: 105 plugins, 1116 features"
+        let total = Files.read(listing)?.split(separator: "\n").last(where: { $0.hasPrefix("Total count: ") })
+            .flatMap { Int($0.dropFirst(13).prefix { $0.isNumber }) } ?? 0
+        SystemCalls.removeFile(listing)
+        report.discovery.append(.init(count: total, mode: "gst-inspect-1.0, cold", wallMilliseconds: TimingScenarios.stats(cold, batch: 1),
+                                      peakRSSMiB: Double(coldRSS) / 1024, renderersListed: 0,
+                                      note: "the system's GStreamer plugins; GST_REGISTRY deleted before each run"))
+        report.discovery.append(.init(count: total, mode: "gst-inspect-1.0, warm", wallMilliseconds: TimingScenarios.stats(warm, batch: 1),
+                                      peakRSSMiB: Double(warmRSS) / 1024, renderersListed: 0, note: "registry kept (run right after each cold run)"))
     }
 
     /// Child side of the in-process measurement: writes "<ns>\t<renderers>".
@@ -116,7 +184,7 @@ enum Discovery {
 
     /// Compiles the plugins each N needs (once; cached) and returns, per N,
     /// a directory holding exactly N of them.
-    private static func generate(counts: [Int], under root: String) throws -> [Int: String] {
+    private static func generate(counts: [Int], under root: String, bare: Bool = false) throws -> [Int: String] {
         let source = SourceTree.root + "/Benchmarks/generated-plugin/generated_plugin.c"
         let include = SourceTree.root + "/Sources/HudRendererAPI/include/hud"
         // The umbrella and every topic header: a change to any rebuilds the pool.
@@ -125,7 +193,7 @@ enum Discovery {
         guard let text = Files.read(source), headers.count == headerNames.count else {
             throw HarnessError("cannot read \(source) or the ABI header; run hudbench from its source checkout (or set HUDBENCH_SOURCE_ROOT)")
         }
-        let base = root + "/plugins-" + Files.fingerprint([text] + headers)
+        let base = root + (bare ? "/plugins-bare-" : "/plugins-") + Files.fingerprint([text] + headers)
         let pool = base + "/pool"
         guard Files.makeDirectories(pool) else { throw HarnessError("cannot create \(pool)") }
         let needed = counts.max() ?? 0
@@ -133,8 +201,8 @@ enum Discovery {
         var commands: [[String]] = []
         for index in 0..<needed where !Files.exists(pool + "/" + name(index)) {
             let digits = String(name(index).dropFirst(4).prefix(4))
-            commands.append(["cc", "-std=c11", "-O1", "-shared", "-fPIC", "-I", include, "-DHUDGEN_INDEX=" + digits,
-                             source, "-o", pool + "/" + name(index)])
+            commands.append(["cc", "-std=c11", "-O1", "-shared", "-fPIC", "-I", include, "-DHUDGEN_INDEX=" + digits]
+                            + (bare ? ["-DHUDGEN_BARE"] : []) + [source, "-o", pool + "/" + name(index)])
         }
         if !commands.isEmpty {
             let log = base + "/build.log"

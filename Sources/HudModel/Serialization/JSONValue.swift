@@ -105,7 +105,8 @@ package enum JSONValue: Sendable, Hashable {
 
     private static func newline(_ out: inout String, _ indent: Int?) {
         guard let indent else { return }
-        out += "\n" + String(repeating: "  ", count: indent)
+        out += "\n"
+        for _ in 0..<indent { out += "  " }
     }
 
     /// Integers print without a fraction; others in Swift's shortest
@@ -144,7 +145,11 @@ package enum JSONValue: Sendable, Hashable {
             }
             index = utf8.index(after: index)
         }
-        out += s[run...]
+        if run == utf8.startIndex {
+            out += s  // nothing escaped: the whole String, not a Substring
+        } else {
+            out += s[run...]
+        }
         out += "\""
     }
 }
