@@ -13,7 +13,7 @@ struct FastPathTests {
     /// Quoting appends unescaped runs whole: the result is the same as
     /// escaping scalar by scalar.
     @Test(arguments: ["", "plain", "a\"b", "back\\slash", "line\nbreak\r\t", "\u{1}\u{1f}", "émoji 🎉 \"x\"", "\"", "tail\\"])
-    func quotingMatchesScalarByScalarEscaping(_ text: String) {
+    func quotingMatchesScalarByScalarEscaping(_ text: String) throws {
         var expected = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
