@@ -9,7 +9,8 @@ import HudUnsafe
 /// `gst-inspect-1.0` over the system's GStreamer plugins when it is
 /// installed (issue 15): one C source
 /// (Benchmarks/generated-plugin/generated_plugin.c) compiled with a
-/// different -DHUDGEN_INDEX per file, cached under the benchmark's temp
+/// different index per file (one compiled template, the index patched into
+/// its id and name), cached under the benchmark's temp
 /// directory (keyed on the source and the ABI header, so a header change
 /// recompiles them), hard-linked into one directory per N.
 ///
@@ -52,7 +53,10 @@ enum Discovery {
                 // Cold: fresh process, no cache.
                 var cold: [Double] = [], coldRSS = 0
                 for _ in 0..<runs {
-                    Files.removeTree(cache)
+                    // The registry cache only: hudhost creates $XDG_CACHE_HOME/hud
+                    // but never $XDG_CACHE_HOME itself.
+                    Files.removeTree(cache + "/hud")
+                    _ = Files.makeDirectories(cache)
                     guard let result = Subprocess.run([hudhost, "list", "--json"], environment: environment, stdout: listing) else {
                         throw HarnessError("cannot run \(hudhost)")
                     }
@@ -60,7 +64,7 @@ enum Discovery {
                     coldRSS = max(coldRSS, result.peakRSSKiB)
                 }
                 let listed = try listedRenderers(listing, n: n)
-                let hasCache = directoryHasFiles(cache)
+                let hasCache = directoryHasFiles(cache + "/hud")
                 // Warm: the cache the previous run wrote (if any) stays.
                 var warm: [Double] = [], warmRSS = 0
                 if hasCache {
@@ -122,7 +126,8 @@ enum Discovery {
             let listing = root + "/list-bare-\(n).json"
             var cold: [Double] = [], rss = 0
             for _ in 0..<min(runs, 5) {
-                Files.removeTree(cache)
+                Files.removeTree(cache + "/hud")
+                _ = Files.makeDirectories(cache)
                 guard let result = Subprocess.run([hudhost, "list", "--json"],
                                                   environment: ["HUD_RENDERER_PATH": directory, "HOME": root + "/home", "XDG_CACHE_HOME": cache],
                                                   stdout: listing) else { throw HarnessError("cannot run \(hudhost)") }
@@ -198,19 +203,36 @@ enum Discovery {
         guard Files.makeDirectories(pool) else { throw HarnessError("cannot create \(pool)") }
         let needed = counts.max() ?? 0
         let name = { (index: Int) in "gen-" + String(repeating: "0", count: 4 - String(index).count) + String(index) + ".so" }
-        var commands: [[String]] = []
-        for index in 0..<needed where !Files.exists(pool + "/" + name(index)) {
-            let digits = String(name(index).dropFirst(4).prefix(4))
-            commands.append(["cc", "-std=c11", "-O1", "-shared", "-fPIC", "-I", include, "-DHUDGEN_INDEX=" + digits]
-                            + (bare ? ["-DHUDGEN_BARE"] : []) + [source, "-o", pool + "/" + name(index)])
-        }
-        if !commands.isEmpty {
+        // One template compiled with index 0000; plugin i is the template
+        // with the four digits of its id and name replaced (same length, so
+        // the ELF layout is unchanged and only the strings differ, as between
+        // separately compiled plugins; 10,000 runs of cc would take many
+        // minutes on a small machine).
+        let template = pool + "/template.so"
+        if !Files.exists(template) {
             let log = base + "/build.log"
-            let start = monotonicNanoseconds()
-            guard Subprocess.runAll(commands, jobs: max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))), log: log) else {
-                throw HarnessError("compiling the generated plugins failed; see \(log)")
+            let command = ["cc", "-std=c11", "-O1", "-shared", "-fPIC", "-I", include, "-DHUDGEN_INDEX=0000"]
+                + (bare ? ["-DHUDGEN_BARE"] : []) + [source, "-o", template]
+            guard Subprocess.runAll([command], jobs: 1, log: log) else {
+                throw HarnessError("compiling the generated plugin template failed; see \(log)")
             }
-            Console.error("hudbench: compiled \(commands.count) generated plugins in \(fixed(Double(monotonicNanoseconds() &- start) / 1e9, 1)) s (cached in \(pool))")
+        }
+        guard case .success(let templateBytes) = SystemCalls.readFile(template) else { throw HarnessError("cannot read \(template)") }
+        let digitOffsets = ["generated-0000", "Generated 0000"].flatMap { Self.offsets(of: Array($0.utf8), in: templateBytes).map { $0 + 10 } }
+        guard digitOffsets.count >= 2 else { throw HarnessError("\(template) does not contain the generated id and name") }
+        var written = 0
+        let start = monotonicNanoseconds()
+        for index in 0..<needed where !Files.exists(pool + "/" + name(index)) {
+            var bytes = templateBytes
+            let digits = Array(name(index).utf8.dropFirst(4).prefix(4))
+            for offset in digitOffsets { bytes.replaceSubrange(offset..<(offset + 4), with: digits) }
+            if case .failure(let error) = SystemCalls.writeFile(pool + "/" + name(index), bytes, mode: 0o755) {
+                throw HarnessError("cannot write \(pool)/\(name(index)): \(error)")
+            }
+            written += 1
+        }
+        if written > 0 {
+            Console.error("hudbench: generated \(written) plugins in \(fixed(Double(monotonicNanoseconds() &- start) / 1e9, 1)) s (cached in \(pool))")
         }
         var directories: [Int: String] = [:]
         for n in counts {
@@ -224,6 +246,12 @@ enum Discovery {
             directories[n] = directory
         }
         return directories
+    }
+
+    /// Where `needle` starts in `haystack`.
+    private static func offsets(of needle: [UInt8], in haystack: [UInt8]) -> [Int] {
+        guard needle.count <= haystack.count else { return [] }
+        return (0...(haystack.count - needle.count)).filter { start in haystack[start..<(start + needle.count)].elementsEqual(needle) }
     }
 
     /// Generated renderers in a `hudhost list --json` document.
