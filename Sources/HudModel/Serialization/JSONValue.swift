@@ -72,6 +72,13 @@ package enum JSONValue: Sendable, Hashable {
         return out
     }
 
+    /// Appends `self` pretty-printed as a value nested `depth` levels deep
+    /// (what `serialized()` writes there), without a trailing newline: for
+    /// a large document written piece by piece instead of as one tree.
+    package func write(prettyAtDepth depth: Int, to out: inout String) {
+        write(to: &out, indent: depth)
+    }
+
     private func write(to out: inout String, indent: Int?) {
         switch self {
         case .null: out += "null"

@@ -125,9 +125,24 @@ struct ListCommand: Command {
         }
         let shown = rows.filter { all || $0.excluded == nil }
         if json {
-            Output.out(JSONValue.object([
-                ("schemaVersion", .number(Double(LayoutJSON.schemaVersion))),
-                ("renderers", .array(failedOnly ? [] : shown.map(Self.json))),
+            // Written piece by piece: the renderer rows (the bulk of the
+            // document with thousands of plugins) go straight into the text,
+            // one at a time, never as one JSONValue tree beside it. The same
+            // text `JSONValue.serialized()` writes for the whole document.
+            let listed = failedOnly ? [] : shown
+            var text = "{\n  \"schemaVersion\": " + JSONValue.format(Double(LayoutJSON.schemaVersion)) + ",\n  \"renderers\": "
+            if listed.isEmpty {
+                text += "[]"
+            } else {
+                text.reserveCapacity(listed.count * 640)
+                text += "["
+                for (index, row) in listed.enumerated() {
+                    text += index == 0 ? "\n    " : ",\n    "
+                    Self.json(row).write(prettyAtDepth: 2, to: &text)
+                }
+                text += "\n  ]"
+            }
+            let rest = JSONValue.object([
                 ("failures", .array(failures.map { f in
                     .object([("code", .string(f.code.rawValue)), ("path", .string(f.path)), ("rendererId", f.rendererID.map(JSONValue.string) ?? .null),
                              ("message", .string(f.message))])
@@ -142,7 +157,10 @@ struct ListCommand: Command {
                     ("pluginFilesScanned", .number(Double(report?.filesScanned ?? 0))),
                     ("scannerProcesses", .number(Double(report?.scannerChildren ?? 0))),
                 ])),
-            ]).serialized())
+            ]).serialized()
+            // `rest` is "{\n  \"failures\": …\n}\n": its members follow the renderers.
+            text += "," + rest.dropFirst()
+            Output.out(text)
             return exit
         }
         if !failedOnly {
