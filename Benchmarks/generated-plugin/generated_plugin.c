@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * generated_plugin.c — one source, compiled N times with a different
- * -DHUDGEN_INDEX=<4 digits> into N distinct plugins for hudbench's discovery
- * scenarios (ids org.hudbench.generated-0000 ...).
+ * generated_plugin.c — one source for N distinct plugins in hudbench's
+ * discovery scenarios (ids org.hudbench.generated-0000 ...) and
+ * Scripts/bench-peers.sh (org.hudbench.generated-00000 ...): compiled once
+ * with -DHUDGEN_INDEX=0000 (or 00000) as a template, whose id and name
+ * digits the harness replaces per copy (same length; compiling each with its
+ * own -DHUDGEN_INDEX gives the same plugin, only much more slowly).
  *
  * A small, correct renderer: one 48 pt circle per published slot. When the
  * header provides HUD_RENDERER_METADATA (issue 6: metadata readable without
