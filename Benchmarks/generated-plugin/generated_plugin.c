@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * generated_plugin.c — one source, compiled N times with a different
- * -DHUDGEN_INDEX=<4 digits> into N distinct plugins for hudbench's discovery
- * scenarios (ids org.hudbench.generated-0000 ...).
+ * generated_plugin.c — one source for N distinct plugins in hudbench's
+ * discovery scenarios (ids org.hudbench.generated-0000 ...) and
+ * Scripts/bench-peers.sh (org.hudbench.generated-00000 ...): compiled once
+ * with -DHUDGEN_INDEX=0000 (or 00000) as a template, whose id and name
+ * digits the harness replaces per copy (same length; compiling each with its
+ * own -DHUDGEN_INDEX gives the same plugin, only much more slowly).
  *
  * A small, correct renderer: one 48 pt circle per published slot. When the
  * header provides HUD_RENDERER_METADATA (issue 6: metadata readable without
  * dlopen), the plugin also carries its ELF metadata record, so the same
  * files measure the metadata-only scan once it exists.
+ *
+ * -DHUDGEN_BARE leaves the metadata record out.
  *
  * Build: cc -std=c11 -O1 -shared -fPIC -I Sources/HudRendererAPI/include/hud \
  *           -DHUDGEN_INDEX=0042 generated_plugin.c -o gen-0042.so
@@ -76,7 +81,9 @@ static const hud_renderer_descriptor_t gen_descriptor = {
     .get_extension = gen_extension,
 };
 
-#ifdef HUD_RENDERER_METADATA
+/* -DHUDGEN_BARE: no metadata section, so listing it means a sandboxed scan
+ * (hudbench's and Scripts/bench-peers.sh's "without metadata" rows). */
+#if defined(HUD_RENDERER_METADATA) && !defined(HUDGEN_BARE)
 HUD_RENDERER_METADATA(gen_metadata, HUDGEN_ID, HUDGEN_NAME, "1.0.0", "hudbench", HUD_POSITION_ALL_BITS,
                       HUD_CAPABILITY_THREAD_SAFE);
 #endif

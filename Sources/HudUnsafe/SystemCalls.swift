@@ -315,8 +315,10 @@ package final class ReadOnlyFile: Sendable {
 
     deinit { close(fd) }
 
-    package static func open(_ path: String, noFollow: Bool = false) -> Result<ReadOnlyFile, SystemError> {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | (noFollow ? O_NOFOLLOW : 0))
+    /// `nonBlocking` (`O_NONBLOCK`): opening a FIFO or a device does not
+    /// block (check `status()` before reading).
+    package static func open(_ path: String, noFollow: Bool = false, nonBlocking: Bool = false) -> Result<ReadOnlyFile, SystemError> {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | (noFollow ? O_NOFOLLOW : 0) | (nonBlocking ? O_NONBLOCK : 0))
         return fd >= 0 ? .success(ReadOnlyFile(fd: fd)) : .failure(.current)
     }
 
@@ -362,9 +364,12 @@ package final class ReadOnlyFile: Sendable {
 
     /// Everything from the current offset to the end. More than `limit`
     /// bytes is an error (EFBIG), or with `truncating` the first `limit`.
-    package func readToEnd(limit: Int, truncating: Bool = false) -> Result<[UInt8], SystemError> {
+    /// `sizeHint` (the file's size from `fstat`) sizes the first read so a
+    /// file that did not grow is read in one `read` plus the one that sees
+    /// its end.
+    package func readToEnd(limit: Int, truncating: Bool = false, sizeHint: Int = 0) -> Result<[UInt8], SystemError> {
         var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
+        var chunk = [UInt8](repeating: 0, count: max(65536, min(sizeHint, limit) + 1))
         while true {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n < 0, errno == EINTR { continue }
@@ -493,6 +498,33 @@ extension SystemCalls {
         }
     }
 
+    /// Writes every byte to a pipe whose reader may be gone (a child that
+    /// died): false then, and the SIGPIPE the write raises is blocked and
+    /// consumed on this thread, so it never ends the process.
+    package static func writeToPipe(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var block = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&block)
+        sigaddset(&block, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &block, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        var pending = sigset_t()
+        sigpending(&pending)
+        let alreadyPending = sigismember(&pending, SIGPIPE) == 1
+        guard case .failure(let error) = write(fd, bytes) else { return true }
+        if error.code == EPIPE, !alreadyPending {
+            var now = timespec(tv_sec: 0, tv_nsec: 0)
+            _ = sigtimedwait(&block, nil, &now)
+        }
+        return false
+    }
+
+    /// The threads of this process (`/proc/self/task`); 0 if unknown.
+    package static func threadCount() -> Int {
+        guard case .success(let entries) = directoryEntries("/proc/self/task") else { return 0 }
+        return entries.count
+    }
+
     /// `poll(2)` for readability: the descriptors that are readable, hung
     /// up or in error after at most `timeoutMilliseconds`.
     package static func pollReadable(_ fds: [Int32], timeoutMilliseconds: Int32) -> [Int32] {
@@ -500,8 +532,6 @@ extension SystemCalls {
         guard poll(&entries, nfds_t(entries.count), timeoutMilliseconds) > 0 else { return [] }
         return entries.filter { $0.revents != 0 }.map(\.fd)
     }
-
-    package static func sleep(milliseconds: UInt32) { usleep(milliseconds * 1000) }
 }
 
 // MARK: - Processes

@@ -88,8 +88,37 @@ enum Budgets {
         } else {
             budgets.append(.init(name: "hudhost list, 1000 plugins, peak RSS", limit: "≤ 50 MB", measured: "not run", status: .notMeasured))
         }
+        scale(report, &budgets)
         isolation(report, &budgets)
         report.budgets = budgets
+    }
+
+    /// Issue 15: discovery at scale, against gst-inspect-1.0 over the
+    /// system's plugins measured in the same run.
+    static func scale(_ report: Report, _ budgets: inout [Report.Budget]) {
+        func row(_ n: Int, _ mode: String) -> Report.Discovery? { report.discovery.first { $0.count == n && $0.mode == mode } }
+        let gstCold = report.discovery.first { $0.mode == "gst-inspect-1.0, cold" }
+        let gstWarm = report.discovery.first { $0.mode == "gst-inspect-1.0, warm" }
+        func relative(_ name: String, _ limit: Double, _ mine: Report.Discovery?, _ peer: Report.Discovery?) {
+            guard let mine, let peer else {
+                budgets.append(.init(name: name, limit: "≤ \(fixed(limit, 2))×", measured: mine == nil ? "not run (full mode)" : "not run (no gst-inspect-1.0)", status: .notMeasured))
+                return
+            }
+            let ratio = mine.wallMilliseconds.median / peer.wallMilliseconds.median
+            budgets.append(.init(name: name, limit: "≤ \(fixed(limit, 2))×",
+                                 measured: "\(fixed(mine.wallMilliseconds.median, 1)) ms / \(fixed(peer.wallMilliseconds.median, 1)) ms = \(fixed(ratio, 2))×",
+                                 status: ratio <= limit ? .pass : .miss))
+        }
+        relative("hudhost list, 1000 plugins, warm / gst-inspect-1.0 warm (system plugins)", 1, row(1000, "hudhost list, warm"), gstWarm)
+        relative("hudhost list, 1000 plugins, cold / gst-inspect-1.0 cold", 0.5, row(1000, "hudhost list, cold"), gstCold)
+        relative("hudhost list, 1000 plugins without metadata, cold / gst-inspect-1.0 cold", 10, row(1000, "hudhost list, cold, no metadata section"), gstCold)
+        relative("hudhost list, warm, 10000 / 1000 plugins (linear)", 11, row(10000, "hudhost list, warm"), row(1000, "hudhost list, warm"))
+        if let big = [row(10000, "hudhost list, warm"), row(10000, "hudhost list, cold")].compactMap({ $0 }).map(\.peakRSSMiB).max() {
+            budgets.append(.init(name: "hudhost list, 10000 plugins, peak RSS", limit: "≤ 50 MB",
+                                 measured: "\(fixed(big * 1.048576, 1)) MB", status: big * 1.048576 <= 50 ? .pass : .miss))
+        } else {
+            budgets.append(.init(name: "hudhost list, 10000 plugins, peak RSS", limit: "≤ 50 MB", measured: "not run (full mode)", status: .notMeasured))
+        }
     }
 
     /// The renderer host's budgets (isolation issue): round trip ≤ 3× a bare

@@ -4,9 +4,13 @@ import HudRegistry
 import HudScenes
 import HudUnsafe
 
-/// Discovery with N = 10, 100, 1000 generated plugins: one C source
+/// Discovery with N = 10, 100, 1,000 and 10,000 generated plugins (and
+/// 1,000 without a metadata section), side by side with
+/// `gst-inspect-1.0` over the system's GStreamer plugins when it is
+/// installed (issue 15): one C source
 /// (Benchmarks/generated-plugin/generated_plugin.c) compiled with a
-/// different -DHUDGEN_INDEX per file, cached under the benchmark's temp
+/// different index per file (one compiled template, the index patched into
+/// its id and name), cached under the benchmark's temp
 /// directory (keyed on the source and the ABI header, so a header change
 /// recompiles them), hard-linked into one directory per N.
 ///
@@ -26,10 +30,13 @@ import HudUnsafe
 /// an older hudhost (dlopen path, no cache) is still measured, as one row.
 enum Discovery {
     static func measure(options: Options, into report: inout Report) throws {
-        let counts = options.quick ? [10] : [10, 100, 1000]
+        let counts = options.quick ? [10] : [10, 100, 1000, 10000]
+        let bareCounts = options.quick ? [10] : [1000]
         let runs = options.quick ? 3 : 11
         let root = Files.cacheDirectory()
         let directories = try generate(counts: counts, under: root)
+        let bareDirectories = try generate(counts: bareCounts, under: root, bare: true)
+        try peers(runs: runs, root: root, into: &report)
         let hudhost = Files.executableDirectory + "/hudhost"
         let haveHudhost = Files.isExecutable(hudhost)
         if !haveHudhost {
@@ -46,7 +53,10 @@ enum Discovery {
                 // Cold: fresh process, no cache.
                 var cold: [Double] = [], coldRSS = 0
                 for _ in 0..<runs {
-                    Files.removeTree(cache)
+                    // The registry cache only: hudhost creates $XDG_CACHE_HOME/hud
+                    // but never $XDG_CACHE_HOME itself.
+                    Files.removeTree(cache + "/hud")
+                    _ = Files.makeDirectories(cache)
                     guard let result = Subprocess.run([hudhost, "list", "--json"], environment: environment, stdout: listing) else {
                         throw HarnessError("cannot run \(hudhost)")
                     }
@@ -54,7 +64,7 @@ enum Discovery {
                     coldRSS = max(coldRSS, result.peakRSSKiB)
                 }
                 let listed = try listedRenderers(listing, n: n)
-                let hasCache = directoryHasFiles(cache)
+                let hasCache = directoryHasFiles(cache + "/hud")
                 // Warm: the cache the previous run wrote (if any) stays.
                 var warm: [Double] = [], warmRSS = 0
                 if hasCache {
@@ -82,7 +92,9 @@ enum Discovery {
                                                   note: "fresh process; hudhost wrote no registry cache (dlopen path)"))
                 }
             }
-            // In-process dlopen of every plugin.
+            // In-process dlopen of every plugin (up to 1,000: 10,000 would
+            // only measure the dynamic loader's own scaling).
+            guard n <= 1000 else { continue }
             var load: [Double] = [], loadRSS = 0, loaded = 0
             let output = root + "/discover-\(getpid()).tsv"
             defer { SystemCalls.removeFile(output) }
@@ -101,6 +113,67 @@ enum Discovery {
                                           peakRSSMiB: Double(loadRSS) / 1024, renderersListed: loaded,
                                           note: "RendererRegistry.discover timed inside a fresh hudbench child"))
         }
+        try measureBare(bareDirectories, runs: runs, root: root, into: &report)
+    }
+
+    /// Files without a metadata section: `hudhost list` cold, where every
+    /// file is loaded in the sandboxed batch scanner (issue 15).
+    static func measureBare(_ directories: [Int: String], runs: Int, root: String, into report: inout Report) throws {
+        let hudhost = Files.executableDirectory + "/hudhost"
+        guard Files.isExecutable(hudhost) else { return }
+        for (n, directory) in directories.sorted(by: { $0.key < $1.key }) {
+            let cache = root + "/xdg-bare-\(n)"
+            let listing = root + "/list-bare-\(n).json"
+            var cold: [Double] = [], rss = 0
+            for _ in 0..<min(runs, 5) {
+                Files.removeTree(cache + "/hud")
+                _ = Files.makeDirectories(cache)
+                guard let result = Subprocess.run([hudhost, "list", "--json"],
+                                                  environment: ["HUD_RENDERER_PATH": directory, "HOME": root + "/home", "XDG_CACHE_HOME": cache],
+                                                  stdout: listing) else { throw HarnessError("cannot run \(hudhost)") }
+                cold.append(Double(result.wallNanoseconds) / 1e6)
+                rss = max(rss, result.peakRSSKiB)
+            }
+            let listed = try listedRenderers(listing, n: n)
+            SystemCalls.removeFile(listing)
+            report.discovery.append(.init(count: n, mode: "hudhost list, cold, no metadata section", wallMilliseconds: TimingScenarios.stats(cold, batch: 1),
+                                          peakRSSMiB: Double(rss) / 1024, renderersListed: listed,
+                                          note: "every file loaded in the sandboxed batch scanner; cache deleted before each run"))
+        }
+    }
+
+    /// `gst-inspect-1.0` over the system's plugins, cold (its registry
+    /// deleted, so gst-plugin-scanner loads every plugin) and warm, when it
+    /// is installed: the peer the issue 15 budgets are relative to.
+    static func peers(runs: Int, root: String, into report: inout Report) throws {
+        let path = (SystemCalls.environment()["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { String($0) + "/gst-inspect-1.0" }
+        guard let gst = path.first(where: { Files.isExecutable($0) }) else {
+            report.notes.append("discovery: gst-inspect-1.0 is not installed, so the peer rows and the budgets relative to it were not measured (apt-get install gstreamer1.0-tools, or Scripts/bench-peers.sh --install)")
+            return
+        }
+        let registry = root + "/gst-registry.bin"
+        let listing = root + "/gst-inspect.txt"
+        var cold: [Double] = [], warm: [Double] = [], coldRSS = 0, warmRSS = 0
+        for _ in 0..<runs {
+            SystemCalls.removeFile(registry)
+            guard let first = Subprocess.run([gst], environment: ["GST_REGISTRY": registry], stdout: listing),
+                  let second = Subprocess.run([gst], environment: ["GST_REGISTRY": registry], stdout: listing) else {
+                throw HarnessError("cannot run \(gst)")
+            }
+            cold.append(Double(first.wallNanoseconds) / 1e6)
+            warm.append(Double(second.wallNanoseconds) / 1e6)
+            coldRSS = max(coldRSS, first.peakRSSKiB)
+            warmRSS = max(warmRSS, second.peakRSSKiB)
+        }
+        // "Total count: 105 plugins, 1116 features"
+        let total = Files.read(listing)?.split(separator: "\n").last(where: { $0.hasPrefix("Total count: ") })
+            .flatMap { Int($0.dropFirst(13).prefix { $0.isNumber }) } ?? 0
+        SystemCalls.removeFile(listing)
+        report.discovery.append(.init(count: total, mode: "gst-inspect-1.0, cold", wallMilliseconds: TimingScenarios.stats(cold, batch: 1),
+                                      peakRSSMiB: Double(coldRSS) / 1024, renderersListed: 0,
+                                      note: "the system's GStreamer plugins; GST_REGISTRY deleted before each run"))
+        report.discovery.append(.init(count: total, mode: "gst-inspect-1.0, warm", wallMilliseconds: TimingScenarios.stats(warm, batch: 1),
+                                      peakRSSMiB: Double(warmRSS) / 1024, renderersListed: 0, note: "registry kept (run right after each cold run)"))
     }
 
     /// Child side of the in-process measurement: writes "<ns>\t<renderers>".
@@ -116,7 +189,7 @@ enum Discovery {
 
     /// Compiles the plugins each N needs (once; cached) and returns, per N,
     /// a directory holding exactly N of them.
-    private static func generate(counts: [Int], under root: String) throws -> [Int: String] {
+    private static func generate(counts: [Int], under root: String, bare: Bool = false) throws -> [Int: String] {
         let source = SourceTree.root + "/Benchmarks/generated-plugin/generated_plugin.c"
         let include = SourceTree.root + "/Sources/HudRendererAPI/include/hud"
         // The umbrella and every topic header: a change to any rebuilds the pool.
@@ -125,24 +198,41 @@ enum Discovery {
         guard let text = Files.read(source), headers.count == headerNames.count else {
             throw HarnessError("cannot read \(source) or the ABI header; run hudbench from its source checkout (or set HUDBENCH_SOURCE_ROOT)")
         }
-        let base = root + "/plugins-" + Files.fingerprint([text] + headers)
+        let base = root + (bare ? "/plugins-bare-" : "/plugins-") + Files.fingerprint([text] + headers)
         let pool = base + "/pool"
         guard Files.makeDirectories(pool) else { throw HarnessError("cannot create \(pool)") }
         let needed = counts.max() ?? 0
         let name = { (index: Int) in "gen-" + String(repeating: "0", count: 4 - String(index).count) + String(index) + ".so" }
-        var commands: [[String]] = []
-        for index in 0..<needed where !Files.exists(pool + "/" + name(index)) {
-            let digits = String(name(index).dropFirst(4).prefix(4))
-            commands.append(["cc", "-std=c11", "-O1", "-shared", "-fPIC", "-I", include, "-DHUDGEN_INDEX=" + digits,
-                             source, "-o", pool + "/" + name(index)])
-        }
-        if !commands.isEmpty {
+        // One template compiled with index 0000; plugin i is the template
+        // with the four digits of its id and name replaced (same length, so
+        // the ELF layout is unchanged and only the strings differ, as between
+        // separately compiled plugins; 10,000 runs of cc would take many
+        // minutes on a small machine).
+        let template = pool + "/template.so"
+        if !Files.exists(template) {
             let log = base + "/build.log"
-            let start = monotonicNanoseconds()
-            guard Subprocess.runAll(commands, jobs: max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))), log: log) else {
-                throw HarnessError("compiling the generated plugins failed; see \(log)")
+            let command = ["cc", "-std=c11", "-O1", "-shared", "-fPIC", "-I", include, "-DHUDGEN_INDEX=0000"]
+                + (bare ? ["-DHUDGEN_BARE"] : []) + [source, "-o", template]
+            guard Subprocess.runAll([command], jobs: 1, log: log) else {
+                throw HarnessError("compiling the generated plugin template failed; see \(log)")
             }
-            Console.error("hudbench: compiled \(commands.count) generated plugins in \(fixed(Double(monotonicNanoseconds() &- start) / 1e9, 1)) s (cached in \(pool))")
+        }
+        guard case .success(let templateBytes) = SystemCalls.readFile(template) else { throw HarnessError("cannot read \(template)") }
+        let digitOffsets = ["generated-0000", "Generated 0000"].flatMap { Self.offsets(of: Array($0.utf8), in: templateBytes).map { $0 + 10 } }
+        guard digitOffsets.count >= 2 else { throw HarnessError("\(template) does not contain the generated id and name") }
+        var written = 0
+        let start = monotonicNanoseconds()
+        for index in 0..<needed where !Files.exists(pool + "/" + name(index)) {
+            var bytes = templateBytes
+            let digits = Array(name(index).utf8.dropFirst(4).prefix(4))
+            for offset in digitOffsets { bytes.replaceSubrange(offset..<(offset + 4), with: digits) }
+            if case .failure(let error) = SystemCalls.writeFile(pool + "/" + name(index), bytes, mode: 0o755) {
+                throw HarnessError("cannot write \(pool)/\(name(index)): \(error)")
+            }
+            written += 1
+        }
+        if written > 0 {
+            Console.error("hudbench: generated \(written) plugins in \(fixed(Double(monotonicNanoseconds() &- start) / 1e9, 1)) s (cached in \(pool))")
         }
         var directories: [Int: String] = [:]
         for n in counts {
@@ -156,6 +246,12 @@ enum Discovery {
             directories[n] = directory
         }
         return directories
+    }
+
+    /// Where `needle` starts in `haystack`.
+    private static func offsets(of needle: [UInt8], in haystack: [UInt8]) -> [Int] {
+        guard needle.count <= haystack.count else { return [] }
+        return (0...(haystack.count - needle.count)).filter { start in haystack[start..<(start + needle.count)].elementsEqual(needle) }
     }
 
     /// Generated renderers in a `hudhost list --json` document.

@@ -18,6 +18,7 @@ do {
 }
 switch request {
 case .scan(let path, let allowInsecurePath): SandboxChild.scan(path: path, allowInsecurePath: allowInsecurePath)
+case .scanBatch(let paths, let allowInsecurePath): SandboxChild.scanBatch(paths: paths, allowInsecurePath: allowInsecurePath)
 case .validate(let validation): ConformanceChild.validate(validation)
 case .digest(let validation): ConformanceChild.digest(validation)
 case .layers: SandboxChild.reportLayers()

@@ -299,14 +299,15 @@ struct HostileInputTests {
         for (path, id, status) in [(good, "org.hostile.noisy", Int32(0)), (bad, "org.hostile.layout-abort", 1)] {
             let output = try DiscoveryFixtures.hudhost(["render", "--plugin", path, "--style", id, "--json"], path: "", cache: cache)
             #expect(output.status == status, "\(output.transcript)")
-            // The host reaps its renderer host before exiting; a bounded wait
-            // only guards against a slow /proc, it measures nothing.
-            var survivors: [String] = []
-            for _ in 0..<50 {
-                survivors = Self.processes(mentioning: path)
-                if survivors.isEmpty { break }
-                usleep(100_000)
+            // The host reaps its renderer host before exiting; a process
+            // still seen (a namespace member the kernel is tearing down) gets
+            // up to 5 s to go, waited on through its pidfd: no fixed sleep.
+            for survivor in Self.processes(mentioning: path) {
+                guard let pid = Int32(survivor.prefix { $0 != ":" }), let watch = SystemCalls.processDescriptor(pid) else { continue }
+                _ = SystemCalls.pollReadable([watch], timeoutMilliseconds: 5000)
+                SystemCalls.closeDescriptor(watch)
             }
+            let survivors = Self.processes(mentioning: path)
             #expect(survivors.isEmpty, "still running after hudhost exited: \(survivors)")
         }
     }

@@ -31,6 +31,9 @@ public struct RendererInfo: Sendable, Hashable {
 
     /// Why `id` is not a valid renderer id, or nil if it is.
     package static func idProblem(_ id: String) -> String? {
+        // The common case, a valid id, in one pass over its bytes; the
+        // checks below only run to say what is wrong.
+        if isWellFormedID(id) { return nil }
         let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789.-")
         if let bad = id.first(where: { !allowed.contains($0) }) {
             return "'\(id)' contains '\(bad)'; ids are reverse-DNS in lowercase [a-z0-9.-], e.g. com.example.ring"
@@ -46,6 +49,32 @@ public struct RendererInfo: Sendable, Hashable {
             return "'\(id)' has a label that starts or ends with '-'"
         }
         return nil
+    }
+
+    /// `idProblem(id) == nil`, in one pass over the UTF-8 bytes: only
+    /// [a-z0-9.-], at least two labels, none empty, none starting or ending
+    /// with '-'.
+    static func isWellFormedID(_ id: String) -> Bool {
+        var labels = 1
+        var labelLength = 0
+        var previous: UInt8 = 0
+        for byte in id.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                labelLength += 1
+            case UInt8(ascii: "-"):
+                guard labelLength > 0 else { return false }
+                labelLength += 1
+            case UInt8(ascii: "."):
+                guard labelLength > 0, previous != UInt8(ascii: "-") else { return false }
+                labels += 1
+                labelLength = 0
+            default:
+                return false
+            }
+            previous = byte
+        }
+        return labels >= 2 && labelLength > 0 && previous != UInt8(ascii: "-")
     }
 
     /// Why a renderer description that did not come from a loaded

@@ -154,6 +154,25 @@ package struct JSONParser {
 
     private mutating func parseString() throws(Error) -> String {
         index += 1
+        // The common case, a string without escapes: find its end and make
+        // the String from that slice of the input in one step.
+        var end = index
+        var ascii = true
+        while end < bytes.count, end - index <= limits.maxStringBytes {
+            let byte = bytes[end]
+            if byte == UInt8(ascii: "\"") {
+                // ASCII needs no validation pass.
+                let slice = bytes[index..<end]
+                guard let string = ascii ? String(decoding: slice, as: UTF8.self) : String(validating: slice, as: UTF8.self) else { break }
+                index = end + 1
+                return string
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            ascii = ascii && byte < 0x80
+            end += 1
+        }
+        // Escapes, control characters, invalid UTF-8, a very long or an
+        // unterminated string: byte by byte, with the errors they deserve.
         var out: [UInt8] = []
         while true {
             guard let byte = current else { throw error("unterminated string") }

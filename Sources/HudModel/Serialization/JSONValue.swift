@@ -72,6 +72,13 @@ package enum JSONValue: Sendable, Hashable {
         return out
     }
 
+    /// Appends `self` pretty-printed as a value nested `depth` levels deep
+    /// (what `serialized()` writes there), without a trailing newline: for
+    /// a large document written piece by piece instead of as one tree.
+    package func write(prettyAtDepth depth: Int, to out: inout String) {
+        write(to: &out, indent: depth)
+    }
+
     private func write(to out: inout String, indent: Int?) {
         switch self {
         case .null: out += "null"
@@ -105,7 +112,8 @@ package enum JSONValue: Sendable, Hashable {
 
     private static func newline(_ out: inout String, _ indent: Int?) {
         guard let indent else { return }
-        out += "\n" + String(repeating: "  ", count: indent)
+        out += "\n"
+        for _ in 0..<indent { out += "  " }
     }
 
     /// Integers print without a fraction; others in Swift's shortest
@@ -117,20 +125,37 @@ package enum JSONValue: Sendable, Hashable {
         return "\(n)"
     }
 
+    /// Appends `s` as a JSON string literal. Runs of bytes that need no
+    /// escape (everything but `"`, `\\` and C0 controls; UTF-8 multi-byte
+    /// sequences never contain those bytes) are appended whole, so a string
+    /// costs one scan of its bytes plus one append per escape, not an append
+    /// per character.
     static func quote(_ s: String, into out: inout String) {
         out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+        let utf8 = s.utf8
+        var run = utf8.startIndex
+        var index = run
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                // An ASCII byte: `run..<index` ends on a scalar boundary.
+                out += s[run..<index]
+                switch byte {
+                case 0x22: out += "\\\""
+                case 0x5C: out += "\\\\"
+                case 0x0A: out += "\\n"
+                case 0x0D: out += "\\r"
+                case 0x09: out += "\\t"
+                default: out += (byte < 0x10 ? "\\u000" : "\\u00") + String(byte, radix: 16)
+                }
+                run = utf8.index(after: index)
             }
+            index = utf8.index(after: index)
+        }
+        if run == utf8.startIndex {
+            out += s  // nothing escaped: the whole String, not a Substring
+        } else {
+            out += s[run...]
         }
         out += "\""
     }

@@ -21,7 +21,7 @@ package enum TextChecks {
         var offset = 0
         for scalar in text.unicodeScalars {
             if isControl(scalar) { return offset }
-            offset += String(scalar).utf8.count
+            offset += scalar.utf8.count
         }
         return nil
     }

@@ -106,13 +106,22 @@ enum ElfMetadataReader {
     }
 
     /// The descriptor bytes of an NT_GNU_BUILD_ID note, as hex.
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
     static func buildID(_ note: [UInt8]) -> String? {
         guard note.count >= 16 else { return nil }
         let nameSize = Int(note.u32(0)), descSize = Int(note.u32(4)), type = note.u32(8)
         let descOffset = 12 + ((nameSize + 3) & ~3)
         guard type == 3, nameSize == 4, descSize > 0, descSize <= 64, descOffset + descSize <= note.count else { return nil }
-        let hex = "0123456789abcdef".map { $0 }
-        return String(note[descOffset..<(descOffset + descSize)].flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 15)]] })
+        // Two ASCII digits per byte into one buffer, one String at the end
+        // (not an array of two Characters per byte).
+        var hex: [UInt8] = []
+        hex.reserveCapacity(descSize * 2)
+        for byte in note[descOffset..<(descOffset + descSize)] {
+            hex.append(Self.hexDigits[Int(byte >> 4)])
+            hex.append(Self.hexDigits[Int(byte & 15)])
+        }
+        return String(decoding: hex, as: UTF8.self)
     }
 
     static func machineName(_ machine: UInt16) -> String {

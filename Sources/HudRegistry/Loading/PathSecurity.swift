@@ -27,32 +27,53 @@ public struct PathSecurity: Sendable {
     /// loaded, or nil if it may.
     public func problem(canonicalPath: String) -> String? {
         guard !allowInsecure else { return nil }
-        var path = canonicalPath
-        var checkingFile = true
+        switch SystemCalls.status(of: canonicalPath, followLinks: false) {
+        case .success(let info):
+            if let problem = fileProblem(info, canonicalPath: canonicalPath) { return problem }
+        case .failure(let error): return "cannot stat \(canonicalPath): \(error)"
+        }
+        return canonicalPath == "/" ? nil : directoryProblem(canonicalDirectory: Self.parent(of: canonicalPath))
+    }
+
+    /// The check of the file itself, from its `lstat` (a catalog scan has
+    /// it already: one system call per file).
+    func fileProblem(_ info: FileStatus, canonicalPath: String) -> String? {
+        guard !allowInsecure else { return nil }
+        return Self.problem(info, path: canonicalPath, isFile: true, userID: userID)
+    }
+
+    /// The checks of `canonicalDirectory` and every directory above it (a
+    /// catalog scan does them once per search directory, not per file).
+    func directoryProblem(canonicalDirectory: String) -> String? {
+        guard !allowInsecure else { return nil }
+        var path = canonicalDirectory
         while true {
-            let info: FileStatus
             switch SystemCalls.status(of: path, followLinks: false) {
-            case .success(let status): info = status
+            case .success(let info):
+                if let problem = Self.problem(info, path: path, isFile: false, userID: userID) { return problem }
             case .failure(let error): return "cannot stat \(path): \(error)"
             }
-            let what = checkingFile ? "the file" : "directory \(path)"
-            if info.isSymbolicLink {
-                return "\(what) is a symbolic link after canonicalization (it changed while being checked)"
-            }
-            // A sticky directory (like /tmp) lets others create entries but not
-            // rename or delete ours; what they create fails the owner check.
-            let stickyAbove = !checkingFile && info.mode & UInt32(S_ISVTX) != 0
-            if info.mode & 0o022 != 0 && !stickyAbove {
-                let who = info.mode & 0o002 != 0 ? "everyone" : "its group"
-                return "\(what) is writable by \(who) (mode \(String(info.permissions, radix: 8))); anyone there could replace the plugin. Fix: chmod go-w \(path)"
-            }
-            if info.owner != 0 && info.owner != userID {
-                return "\(what) is owned by uid \(info.owner), neither root nor you (uid \(userID)); a plugin path must be controlled by you or root"
-            }
-            checkingFile = false
             if path == "/" { return nil }
             path = Self.parent(of: path)
         }
+    }
+
+    private static func problem(_ info: FileStatus, path: String, isFile: Bool, userID: UInt32) -> String? {
+        let what = isFile ? "the file" : "directory \(path)"
+        if info.isSymbolicLink {
+            return "\(what) is a symbolic link after canonicalization (it changed while being checked)"
+        }
+        // A sticky directory (like /tmp) lets others create entries but not
+        // rename or delete ours; what they create fails the owner check.
+        let stickyAbove = !isFile && info.mode & UInt32(S_ISVTX) != 0
+        if info.mode & 0o022 != 0 && !stickyAbove {
+            let who = info.mode & 0o002 != 0 ? "everyone" : "its group"
+            return "\(what) is writable by \(who) (mode \(String(info.permissions, radix: 8))); anyone there could replace the plugin. Fix: chmod go-w \(path)"
+        }
+        if info.owner != 0 && info.owner != userID {
+            return "\(what) is owned by uid \(info.owner), neither root nor you (uid \(userID)); a plugin path must be controlled by you or root"
+        }
+        return nil
     }
 
     /// The refusal for loading `path` (resolved first), or nil when it may

@@ -71,6 +71,9 @@ public final class PluginCatalog {
         public var filesRead = 0
         /// Files loaded in a sandboxed child during this scan.
         public var filesScanned = 0
+        /// Sandboxed scanner children started for them (batches, and a new
+        /// child after each crash).
+        public var scannerChildren = 0
     }
 
     public func scan() -> Report {
@@ -80,17 +83,43 @@ public final class PluginCatalog {
         report.cacheDiscarded = cache?.discardReason
         var seen: [FileIdentity: String] = [:]
         var visited: Set<String> = []
+        var checkedDirectories: [String: String?] = [:]
         for directory in searchPaths.directories {
+            // The directory is resolved and its chain checked once; each
+            // file in it then costs one `lstat` (realpath and the checks
+            // above it would be a dozen system calls per file).
+            var resolved: ResolvedDirectory?
+            if case .success(let canonical) = SystemCalls.realPath(directory) {
+                let problem: String?
+                if let known = checkedDirectories[canonical] {
+                    problem = known
+                } else {
+                    problem = security.directoryProblem(canonicalDirectory: canonical)
+                    checkedDirectories[canonical] = problem
+                }
+                resolved = ResolvedDirectory(canonical: canonical, problem: problem)
+            }
             for path in RendererRegistry.pluginFiles(in: directory) {
-                var file = examine(path, directory: directory, seen: &seen)
+                let file = examine(path, directory: directory, seen: &seen, resolved: resolved)
                 if let canonical = file.canonicalPath { visited.insert(canonical) }
                 if !file.fromCache, file.canonicalPath != nil, file.state.readsFile { report.filesRead += 1 }
-                if case .needsScan = file.state, let scanner, let canonical = file.canonicalPath {
-                    report.filesScanned += 1
-                    willScan?(canonical)
-                    file = record(scanner.scan(canonical, allowInsecurePath: security.allowInsecure), for: file)
-                }
                 report.files.append(file)
+            }
+        }
+        // Files without metadata: scanned together, in batches of one
+        // sandboxed child each (`SandboxScanner.scan(batch:)`), not a child
+        // per file.
+        let unscanned = report.files.indices.filter {
+            if case .needsScan = report.files[$0].state { report.files[$0].canonicalPath != nil } else { false }
+        }
+        if let scanner, !unscanned.isEmpty {
+            let paths = unscanned.compactMap { report.files[$0].canonicalPath }
+            for path in paths { willScan?(path) }
+            let scanned = scanner.scan(batch: paths, allowInsecurePath: security.allowInsecure)
+            report.filesScanned += paths.count
+            report.scannerChildren += scanned.children
+            for (index, result) in zip(unscanned, scanned.results) {
+                report.files[index] = record(result.outcome, for: report.files[index])
             }
         }
         cache?.retain(only: visited)
@@ -111,18 +140,39 @@ public final class PluginCatalog {
         return file
     }
 
-    /// The checks for one file, up to (not including) a scan.
-    private func examine(_ path: String, directory: String, seen: inout [FileIdentity: String]) -> File {
+    /// A search directory resolved by `realpath`, and why it (or a
+    /// directory above it) may not hold plugins, if so.
+    struct ResolvedDirectory {
+        var canonical: String
+        var problem: String?
+    }
+
+    /// The checks for one file, up to (not including) a scan. With the
+    /// file's directory `resolved`, a file that is not a symbolic link
+    /// costs one `lstat` (its canonical path is the directory's plus its
+    /// name); anything else is resolved with `realpath`.
+    private func examine(_ path: String, directory: String, seen: inout [FileIdentity: String],
+                         resolved: ResolvedDirectory? = nil) -> File {
         var file = File(path: path, directory: directory, canonicalPath: nil, state: .needsScan, fromCache: false)
-        let canonical: String
-        switch SystemCalls.realPath(path) {
-        case .success(let resolved): canonical = resolved
-        case .failure(let error):
-            file.state = .failed(code: .notAFile, reason: error.description)
-            return file
+        var canonical = ""
+        var fast: FileStatus?
+        if let resolved, let slash = path.lastIndex(of: "/") {
+            let candidate = (resolved.canonical == "/" ? "" : resolved.canonical) + path[slash...]
+            if case .success(let info) = SystemCalls.status(of: candidate, followLinks: false), info.isRegularFile {
+                canonical = candidate
+                fast = info
+            }
+        }
+        if fast == nil {
+            switch SystemCalls.realPath(path) {
+            case .success(let resolved): canonical = resolved
+            case .failure(let error):
+                file.state = .failed(code: .notAFile, reason: error.description)
+                return file
+            }
         }
         file.canonicalPath = canonical
-        let status = SystemCalls.status(of: canonical, followLinks: false)
+        let status = fast.map { Result<FileStatus, SystemError>.success($0) } ?? SystemCalls.status(of: canonical, followLinks: false)
         guard case .success(let info) = status, info.isRegularFile else {
             let directory = (try? status.get())?.isDirectory == true
             file.state = .failed(code: .notAFile, reason: directory ? "it is a directory" : "it is not a regular file")
@@ -134,7 +184,12 @@ public final class PluginCatalog {
             return file
         }
         seen[identity] = canonical
-        if let problem = security.problem(canonicalPath: canonical) {
+        let problem = if fast != nil, let resolved {
+            security.fileProblem(info, canonicalPath: canonical) ?? resolved.problem
+        } else {
+            security.problem(canonicalPath: canonical)
+        }
+        if let problem {
             file.state = .refused(problem)
             return file
         }
@@ -178,7 +233,12 @@ public final class PluginCatalog {
         switch outcome {
         case .renderers(let renderers):
             record.renderers = renderers
-            record.trialLoaded = true  // the scan was a load in the sandbox
+            // The scan was a load in the sandbox. In a batch, an earlier
+            // plugin's code could have faked this file's answer, but it
+            // gains nothing by it: the trial only lets a file be loaded into
+            // a host that runs plugins in-process, where that earlier
+            // plugin's code runs as well.
+            record.trialLoaded = true
             file.state = .available(renderers, source: .sandboxScan)
         case .failed(let code, let reason):
             record.status = .failed

@@ -229,19 +229,34 @@ public final class RegistryCache {
             unusable = true
             return
         }
-        guard case .success(let info) = SystemCalls.status(of: path, followLinks: false) else { return }  // no cache yet
-        guard info.isRegularFile, info.owner == geteuid(), info.mode & 0o077 == 0 else {
-            discardReason = "the cache file is not a private regular file owned by you (mode \(String(info.permissions, radix: 8)), uid \(info.owner))"
+        // One open (no symlink, no blocking on a FIFO), one fstat of that
+        // descriptor, one read of the whole file.
+        let file: ReadOnlyFile
+        switch ReadOnlyFile.open(path, noFollow: true, nonBlocking: true) {
+        case .success(let opened): file = opened
+        case .failure(let error) where error.code == ENOENT: return  // no cache yet
+        case .failure:
+            if case .success(let info) = SystemCalls.status(of: path, followLinks: false), !Self.isPrivate(info) {
+                discardReason = Self.notPrivate(info)
+                dirty = true
+            } else {
+                discardReason = "unreadable or larger than 64 MiB"
+            }
+            return
+        }
+        guard case .success(let info) = file.status(), Self.isPrivate(info) else {
+            discardReason = (try? file.status().get()).map(Self.notPrivate) ?? "unreadable or larger than 64 MiB"
             dirty = true
             return
         }
-        guard info.size < 64 << 20, case .success(let bytes) = SystemCalls.readFile(path, noFollow: true),
-              let text = String(validating: bytes, as: UTF8.self) else {
+        guard info.size < 64 << 20, case .success(let bytes) = file.readToEnd(limit: 64 << 20, sizeHint: Int(info.size)) else {
             discardReason = "unreadable or larger than 64 MiB"
             return
         }
         do {
-            let root = try JSONParser.parse(text, limits: { var l = JSONParser.Limits(); l.maxBytes = 64 << 20; return l }())
+            // The parser checks every string's UTF-8 and the grammar every
+            // other byte: no separate validation pass or copy of the text.
+            let root = try JSONParser.parse(bytes: bytes, limits: { var l = JSONParser.Limits(); l.maxBytes = 64 << 20; return l }())
             guard root["cacheFormat"]?.numberValue == Double(Self.formatVersion) else {
                 discardReason = "written by another cache format (\(root["cacheFormat"]?.serialized(pretty: false) ?? "none"))"
                 return
@@ -263,6 +278,14 @@ public final class RegistryCache {
             discardReason = "corrupt: \(error)"
         }
         if discardReason != nil { dirty = true }
+    }
+
+    private static func isPrivate(_ info: FileStatus) -> Bool {
+        info.isRegularFile && info.owner == geteuid() && info.mode & 0o077 == 0
+    }
+
+    private static func notPrivate(_ info: FileStatus) -> String {
+        "the cache file is not a private regular file owned by you (mode \(String(info.permissions, radix: 8)), uid \(info.owner))"
     }
 
     private func serialize() -> JSONValue {

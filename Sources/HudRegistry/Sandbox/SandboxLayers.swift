@@ -38,6 +38,12 @@ package enum SandboxLayers {
     /// - Parameter pluginFile: the plugin the child will load (canonical
     ///   path): its directory stays readable (for `$ORIGIN` siblings).
     package static func apply(_ purpose: Purpose, cpuSeconds: Int, addressSpaceBytes: UInt64, pluginFile: String? = nil) -> [SandboxLayer] {
+        apply(purpose, cpuSeconds: cpuSeconds, addressSpaceBytes: addressSpaceBytes, pluginFiles: pluginFile.map { [$0] } ?? [])
+    }
+
+    /// `apply` for a child that loads several plugin files (a batch scan):
+    /// each one's directory stays readable.
+    package static func apply(_ purpose: Purpose, cpuSeconds: Int, addressSpaceBytes: UInt64, pluginFiles: [String]) -> [SandboxLayer] {
         let skipped = skipped
         func skip(_ name: String) -> SandboxLayer? {
             skipped.contains(name) ? SandboxLayer(name: name, active: false, detail: "skipped (HUD_SANDBOX_SKIP)") : nil
@@ -75,12 +81,12 @@ package enum SandboxLayers {
         if let skipped = skip("landlock") {
             layers.append(skipped)
         } else {
-            let readable = readablePaths(pluginFile: pluginFile)
+            let readable = readablePaths(pluginFiles: pluginFiles)
             switch SystemCalls.restrictWithLandlock(writable: writable, readable: readable, scratch: scratch.map { [$0] } ?? []) {
             case .success(let coverage):
                 var covers = ["no file written, created or removed outside \((writable + (scratch.map { [$0 + " (scratch)"] } ?? [])).joined(separator: ", "))"]
                 covers.append("nothing read or executed outside the system libraries, this helper's libraries"
-                              + (pluginFile == nil ? "" : ", the plugin's directory") + " and a few device and /proc/self files")
+                              + (pluginFiles.isEmpty ? "" : pluginFiles.count == 1 ? ", the plugin's directory" : ", the plugins' directories") + " and a few device and /proc/self files")
                 covers.append(coverage.tcp ? "no TCP bind or connect" : "TCP not covered (Landlock ABI < 4)")
                 covers.append(coverage.scopes ? "no signal or abstract socket outside the sandbox" : "signals not scoped (Landlock ABI < 6)")
                 layers.append(SandboxLayer(name: "landlock", active: true, detail: "ABI \(coverage.abi): " + covers.joined(separator: "; ")))
@@ -187,7 +193,7 @@ package enum SandboxLayers {
     /// has mapped (its Swift runtime, wherever the toolchain put it), the
     /// plugin's directory, `LD_LIBRARY_PATH`, a few device files, and its
     /// own `/proc` entry and the CPU list glibc reads.
-    static func readablePaths(pluginFile: String?) -> [String] {
+    static func readablePaths(pluginFiles: [String]) -> [String] {
         var paths = ["/usr", "/lib", "/lib64", "/lib32", "/libx32", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
                      "/dev/zero", "/dev/urandom", "/dev/random", "/proc/\(SystemCalls.processID)", "/sys/devices/system/cpu"]
         if case .success(let maps) = SystemCalls.readFile("/proc/self/maps", limit: 4 << 20) {
@@ -207,7 +213,7 @@ package enum SandboxLayers {
                 paths.append(directory)
             }
         }
-        if let pluginFile { paths.append(PathSecurity.parent(of: pluginFile)) }
+        for directory in pluginFiles.map(PathSecurity.parent(of:)) where !paths.contains(directory) { paths.append(directory) }
         for entry in (SearchPaths.secureEnvironment("LD_LIBRARY_PATH") ?? "").split(separator: ":") where entry.hasPrefix("/") {
             paths.append(String(entry))
         }

@@ -59,13 +59,20 @@ package enum SandboxProcess {
     /// it. With `resetOnLine` false (scans) nothing does. Frames are read in
     /// linear time; a frame over `maxFrameBytes` or more than `maxFrames`
     /// frames end the child as a protocol error.
+    /// With `input`, the child's stdin is a pipe the caller writes to
+    /// (`SandboxInput.send`, from `onLine`) instead of /dev/null, and the
+    /// caller can end the child (`SandboxInput.stopReason`).
     package static func run(executable: String, arguments: [String], timeoutSeconds: Double,
                            environment extra: [String: String] = [:], resetOnLine: Bool = true,
-                           onLine: (String) -> Bool) -> Outcome {
-        let child: (pid: Int32, results: Int32, stdout: Int32)
-        switch spawn(executable: executable, arguments: arguments, extra: extra) {
+                           input: SandboxInput? = nil, onLine: (String) -> Bool) -> Outcome {
+        let child: (pid: Int32, results: Int32, stdout: Int32, input: Int32)
+        switch spawn(executable: executable, arguments: arguments, extra: extra, input: input != nil) {
         case .success(let value): child = value
         case .failure(let failure): return Outcome(termination: .spawnFailed(failure.message), stdout: [], stdoutBytes: 0)
+        }
+        if let input {
+            input.descriptor = child.input
+            input.send(input.first)
         }
         // Readable once the child has exited: waiting on it, not sleeping,
         // once both pipes are closed.
@@ -73,6 +80,8 @@ package enum SandboxProcess {
         defer {
             SystemCalls.closeDescriptor(child.results)
             SystemCalls.closeDescriptor(child.stdout)
+            if child.input >= 0 { SystemCalls.closeDescriptor(child.input) }
+            input?.descriptor = -1
             if let exitWatch { SystemCalls.closeDescriptor(exitWatch) }
         }
         var frames = FrameReader(maxPayload: maxFrameBytes)
@@ -84,6 +93,7 @@ package enum SandboxProcess {
         let timeout = UInt64(timeoutSeconds * 1e9)
         var deadline = SystemCalls.monotonicNanoseconds() + timeout
         var exitStatus: ExitStatus?
+        var reapBackoff: Int32 = 1
 
         /// Reads what is there; false once the descriptor is closed.
         func drain(_ fd: Int32, isResults: Bool) -> Bool {
@@ -102,6 +112,8 @@ package enum SandboxProcess {
                                 violation = "a \(length)-byte result frame; at most \(maxFrameBytes)"
                                 return false
                             case .frame(let payload):
+                                // The caller asked to end the child: no more results.
+                                guard input?.stopReason == nil else { return false }
                                 count += 1
                                 guard count <= maxFrames else {
                                     violation = "more than \(maxFrames) result frames"
@@ -128,6 +140,7 @@ package enum SandboxProcess {
         }
 
         while true {
+            if violation == nil, let reason = input?.stopReason { violation = reason }
             if let violation {
                 SystemCalls.signal(-child.pid, SIGKILL)
                 SystemCalls.signal(child.pid, SIGKILL)
@@ -158,10 +171,16 @@ package enum SandboxProcess {
             var open: [Int32] = []
             if resultsOpen { open.append(child.results) }
             if stdoutOpen { open.append(child.stdout) }
+            // The poll timeout only bounds how late the deadline is noticed:
+            // the child's exit (its pidfd) and its output wake us at once.
             let wait = Int32(min(100, max(1, (deadline - now) / 1_000_000)))
             if let exitWatch { open.append(exitWatch) }
             if open.isEmpty {
-                SystemCalls.sleep(milliseconds: UInt32(wait))  // no pidfd (a kernel before 5.3)
+                // No pidfd (a kernel before 5.3) and both pipes closed: nothing
+                // to wait on but the exit itself, checked with a growing
+                // interval (1, 2, 4 … 64 ms), never a fixed delay.
+                _ = SystemCalls.pollReadable([], timeoutMilliseconds: min(wait, reapBackoff))
+                reapBackoff = min(64, reapBackoff * 2)
                 continue
             }
             for fd in SystemCalls.pollReadable(open, timeoutMilliseconds: wait) where fd != exitWatch {
@@ -188,8 +207,8 @@ package enum SandboxProcess {
 
     /// Starts the child with stdin from /dev/null, stdout on a pipe and the
     /// result pipe on `resultDescriptor`, in a process group of its own.
-    private static func spawn(executable: String, arguments: [String], extra: [String: String])
-        -> Result<(pid: Int32, results: Int32, stdout: Int32), SpawnFailure> {
+    private static func spawn(executable: String, arguments: [String], extra: [String: String], input: Bool)
+        -> Result<(pid: Int32, results: Int32, stdout: Int32, input: Int32), SpawnFailure> {
         SystemCalls.spawnLock.withLock { _ in
             let results: (read: Int32, write: Int32)
             switch SystemCalls.makePipe() {
@@ -204,36 +223,68 @@ package enum SandboxProcess {
                 SystemCalls.closeDescriptor(results.write)
                 return .failure(SpawnFailure("pipe() failed: \(error)"))
             }
+            var request: (read: Int32, write: Int32) = (-1, -1)
+            if input {
+                switch SystemCalls.makePipe() {
+                case .success(let pipe): request = pipe
+                case .failure(let error):
+                    for fd in [results.read, results.write, output.read, output.write] { SystemCalls.closeDescriptor(fd) }
+                    return .failure(SpawnFailure("pipe() failed: \(error)"))
+                }
+            }
             var environment = SystemCalls.environment()
             // The Swift backtracer would hold the pipes open and hang a crashed child.
             environment["SWIFT_BACKTRACE"] = "enable=no"
             environment.merge(extra) { $1 }
-            var request = SpawnRequest(executable: executable, arguments: arguments, environment: environment)
-            request.redirections = [
-                .open(descriptor: 0, path: "/dev/null", mode: .read),
+            var spawnRequest = SpawnRequest(executable: executable, arguments: arguments, environment: environment)
+            spawnRequest.redirections = [
+                input ? .duplicate(from: request.read, to: 0) : .open(descriptor: 0, path: "/dev/null", mode: .read),
                 .duplicate(from: output.write, to: 1),
                 .duplicate(from: results.write, to: resultDescriptor),
             ]
-            request.newProcessGroup = true
-            request.defaultSignals = true
-            let spawned = SystemCalls.spawn(request)
+            spawnRequest.newProcessGroup = true
+            spawnRequest.defaultSignals = true
+            let spawned = SystemCalls.spawn(spawnRequest)
             SystemCalls.closeDescriptor(results.write)
             SystemCalls.closeDescriptor(output.write)
+            if input { SystemCalls.closeDescriptor(request.read) }
             switch spawned {
             case .failure(let error):
                 SystemCalls.closeDescriptor(results.read)
                 SystemCalls.closeDescriptor(output.read)
+                if input { SystemCalls.closeDescriptor(request.write) }
                 return .failure(SpawnFailure("posix_spawn(\(executable)) failed: \(error)"))
             case .success(let pid):
                 SystemCalls.setNonBlocking(results.read)
                 SystemCalls.setNonBlocking(output.read)
-                return .success((pid, results.read, output.read))
+                return .success((pid, results.read, output.read, request.write))
             }
         }
     }
 
     /// This process's executable (`/proc/self/exe`, resolved).
     package static var ownExecutable: String? { SystemCalls.ownExecutable() }
+}
+
+/// The parent's end of a child's stdin (`SandboxProcess.run(input:)`):
+/// what it sends the child between results (a batch scan's turns).
+package final class SandboxInput {
+    /// The write end of the pipe while the child runs; -1 before and after.
+    fileprivate(set) var descriptor: Int32 = -1
+    /// Sent as soon as the child is started.
+    package let first: String
+    /// Set (from `onLine`) to end the child at once: it is killed, no
+    /// further result reaches `onLine`, and the run ends as a protocol
+    /// error with this reason.
+    package var stopReason: String?
+
+    package init(first: String) { self.first = first }
+
+    /// Writes `text` whole; false once the child is gone (no SIGPIPE).
+    @discardableResult
+    package func send(_ text: String) -> Bool {
+        descriptor >= 0 && SystemCalls.writeToPipe(descriptor, Array(text.utf8))
+    }
 }
 
 /// Why a child could not be started, as a sentence.

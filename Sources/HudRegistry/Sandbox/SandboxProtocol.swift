@@ -26,6 +26,9 @@ package enum SandboxRequest: Sendable, Hashable {
     /// Load one plugin file and report the renderers it registers (for a
     /// file without a `.hud_renderers` section).
     case scan(path: String, allowInsecurePath: Bool)
+    /// Load several plugin files in turn, in one child, each when the
+    /// parent asks for it (`BatchTurn`), reporting each one's renderers.
+    case scanBatch(paths: [String], allowInsecurePath: Bool)
     /// Run conformance checks on one target, streaming events.
     case validate(SandboxValidation)
     /// Print a digest of one renderer's layouts (fresh-process determinism).
@@ -97,6 +100,8 @@ extension SandboxRequest {
         switch self {
         case .scan(let path, let allowInsecurePath):
             return ["scan", path] + (allowInsecurePath ? ["--allow-insecure-path"] : [])
+        case .scanBatch(let paths, let allowInsecurePath):
+            return ["scan-batch"] + paths + (allowInsecurePath ? ["--allow-insecure-path"] : [])
         case .validate(let request):
             return ["validate"] + request.arguments
         case .digest(let request):
@@ -114,7 +119,7 @@ extension SandboxRequest {
 
     /// Decodes a child's command line (after argv[0]).
     package init(arguments: [String]) throws(SandboxProtocolError) {
-        guard let verb = arguments.first else { throw SandboxProtocolError("no request: expected scan, validate, digest, layers, serve or echo") }
+        guard let verb = arguments.first else { throw SandboxProtocolError("no request: expected scan, scan-batch, validate, digest, layers, serve or echo") }
         let rest = Array(arguments.dropFirst())
         switch verb {
         case "scan":
@@ -123,6 +128,12 @@ extension SandboxRequest {
                 throw SandboxProtocolError("scan takes one plugin path and optionally --allow-insecure-path")
             }
             self = .scan(path: paths[0], allowInsecurePath: rest.contains("--allow-insecure-path"))
+        case "scan-batch":
+            let paths = rest.filter { !$0.hasPrefix("--") }
+            guard !paths.isEmpty, rest.allSatisfy({ !$0.hasPrefix("--") || $0 == "--allow-insecure-path" }) else {
+                throw SandboxProtocolError("scan-batch takes one or more plugin paths and optionally --allow-insecure-path")
+            }
+            self = .scanBatch(paths: paths, allowInsecurePath: rest.contains("--allow-insecure-path"))
         case "validate":
             self = .validate(try SandboxValidation(arguments: rest))
         case "digest":
@@ -253,8 +264,12 @@ package enum ScanReply {
     /// that is not a reply.
     package static func decode(_ line: String, path: String) -> PluginCatalog.ScanOutcome? {
         guard let json = try? JSONParser.parse(line) else { return nil }
+        return decode(json, path: path)
+    }
+
+    package static func decode(_ json: JSONValue, path: String) -> PluginCatalog.ScanOutcome? {
         if let error = json["error"] {
-            return .failed(code: code(error["code"]), reason: error["message"]?.stringValue ?? line)
+            return .failed(code: code(error["code"]), reason: error["message"]?.stringValue ?? json.serialized(pretty: false))
         }
         // The child's word is judged, not taken: every renderer it reports
         // obeys the rules of a metadata record, or the whole reply is bad.
@@ -283,6 +298,44 @@ package enum ScanReply {
 }
 
 /// The one frame a `layers` child writes: each layer and whether it held.
+/// One turn of a batch scan (`SandboxRequest.scanBatch`). The parent asks
+/// for the next file with `go TOKEN` on the child's stdin, a fresh random
+/// token per turn sent only once the previous file's result is in; the
+/// child loads that file and answers with one frame
+/// `{"turn":"TOKEN","reply":<ScanReply>}`. The parent keys each result to
+/// the file it asked about, never to anything the child names, and a frame
+/// without the current token (written by plugin code before its turn, or
+/// a second one) ends the child as a protocol error of the file in flight.
+package enum BatchTurn {
+    /// A new token: 16 hex digits from the system's random source.
+    package static func newToken() -> String {
+        let value = String(UInt64.random(in: 1...UInt64.max), radix: 16)
+        return String(repeating: "0", count: 16 - value.count) + value
+    }
+
+    /// The parent's request line for the turn `token`.
+    package static func request(_ token: String) -> String { "go \(token)\n" }
+
+    /// The token of a request line (without its newline), if well formed.
+    package static func token(ofRequest line: some StringProtocol) -> String? {
+        guard line.hasPrefix("go "), case let token = line.dropFirst(3), token.utf8.count == 16,
+              token.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else { return nil }
+        return String(token)
+    }
+
+    /// The child's answer for the turn `token` (`reply` is ScanReply JSON).
+    package static func encode(token: String, reply: String) -> String {
+        "{\"turn\":\"\(token)\",\"reply\":\(reply)}"
+    }
+
+    /// The token and the reply of one answer frame, if well formed.
+    package static func decode(_ frame: String) -> (token: String, reply: JSONValue)? {
+        guard let json = try? JSONParser.parse(frame), let token = json["turn"]?.stringValue, let reply = json["reply"],
+              case .object = reply else { return nil }
+        return (token, reply)
+    }
+}
+
 package enum LayerReport {
     package static func encode(_ layers: [SandboxLayer]) -> String {
         JSONValue.object([("layers", .array(layers.map { layer in

@@ -35,18 +35,129 @@ public struct SandboxScanner: Sendable {
         let request = SandboxRequest.scan(path: path, allowInsecurePath: allowInsecurePath)
         let (reply, outcome) = SandboxProcess.reply(executable: executable, arguments: request.arguments, timeoutSeconds: timeoutSeconds)
         if let reply, let decoded = ScanReply.decode(reply, path: path) { return decoded }
-        switch outcome.termination {
+        return failure(outcome.termination)
+    }
+
+    /// The failure record of a scan child that ended without answering.
+    private func failure(_ termination: SandboxProcess.Termination) -> PluginCatalog.ScanOutcome {
+        switch termination {
         case .signaled:
-            return .failed(code: .crashed, reason: "the plugin crashed while loading (\(outcome.termination)); init(), the entry function or a constructor faulted")
+            return .failed(code: .crashed, reason: "the plugin crashed while loading (\(termination)); init(), the entry function or a constructor faulted")
         case .timedOut:
-            return .failed(code: .timedOut, reason: "the plugin did not finish loading within \(JSONValue.format(timeoutSeconds)) s (\(outcome.termination))")
+            return .failed(code: .timedOut, reason: "the plugin did not finish loading within \(JSONValue.format(timeoutSeconds)) s (\(termination))")
         case .exited(let status):
             return .failed(code: .exited, reason: "the plugin ended the scanning process (exit status \(status)) while loading; plugins must never call exit()")
         case .spawnFailed(let reason):
             return .failed(code: .scanFailed, reason: "could not start the sandbox: \(reason)")
         case .protocolError(let reason):
-            return .failed(code: .protocolError, reason: "the scanning process \(outcome.termination): \(reason); plugin code wrote to the host's result channel")
+            return .failed(code: .protocolError, reason: "the scanning process \(termination): \(reason); plugin code wrote to the host's result channel")
         }
+    }
+
+    /// The most files one batch child is given.
+    public static let defaultBatchSize = 128
+
+    /// One file's outcome in a batch scan.
+    public struct BatchResult: Sendable, Hashable {
+        public var outcome: PluginCatalog.ScanOutcome
+        /// The file was the first one its child loaded (no other plugin's
+        /// code had run in that process). A failure is only ever final
+        /// for such a load or a timeout.
+        public var loadedFirst: Bool
+    }
+
+    /// What a batch scan did.
+    public struct BatchReport: Sendable {
+        /// One per path, in order.
+        public var results: [BatchResult]
+        /// Scanner children started.
+        public var children: Int
+    }
+
+    /// Scans `paths` (checked by the caller, as for `scan`) in batches of
+    /// at most `batchSize`, each in ONE sandboxed child that loads them in
+    /// turn (`BatchTurn`), as gst-plugin-scanner does; results are keyed by
+    /// the host to the file it asked about.
+    ///
+    /// A child that ends without answering (crash, timeout, exit, protocol
+    /// error) is blamed on the file it was loading, and the scan resumes
+    /// with the next file in a new child. A failure of a file that was not
+    /// the first its child loaded — an earlier plugin's code (a corrupted
+    /// heap, a forged answer) might be the cause — is not taken as final:
+    /// that file is scanned again first in a new child, and that verdict
+    /// stands. A timeout is final at once (the per-file deadline restarts
+    /// with each answer; an earlier plugin leaving a thread behind ends its
+    /// child, so none can still be running). A child whose plugin left a
+    /// thread running after its load stops there; the rest go to a new one.
+    public func scan(batch paths: [String], allowInsecurePath: Bool = false, batchSize: Int = SandboxScanner.defaultBatchSize) -> BatchReport {
+        var report = BatchReport(results: [], children: 0)
+        guard !paths.isEmpty else { return report }
+        let executable: String
+        switch helper.map(Result<String, SandboxHelper.NotFound>.success) ?? SandboxHelper.locate() {
+        case .success(let found): executable = found
+        case .failure(let notFound):
+            report.results = paths.map { _ in BatchResult(outcome: .failed(code: .scanFailed, reason: notFound.description), loadedFirst: true) }
+            return report
+        }
+        var results: [BatchResult?] = Array(repeating: nil, count: paths.count)
+        var next = 0
+        while next < paths.count {
+            let first = next
+            let end = min(paths.count, first + max(1, batchSize))
+            var turn = first  // the file the child is loading now
+            var token = BatchTurn.newToken()
+            var rescan: Int?  // a failure not taken as final: scan it again first
+            var outOfTurn: String?
+            let input = SandboxInput(first: BatchTurn.request(token))
+            let request = SandboxRequest.scanBatch(paths: Array(paths[first..<end]), allowInsecurePath: allowInsecurePath)
+            report.children += 1
+            let outcome = SandboxProcess.run(executable: executable, arguments: request.arguments, timeoutSeconds: timeoutSeconds,
+                                             input: input) { frame in
+                guard turn < end, let answer = BatchTurn.decode(frame), answer.token == token else {
+                    outOfTurn = "a result frame out of turn (not the answer to the host's request for \(turn < end ? paths[turn] : "no file"))"
+                    input.stopReason = outOfTurn
+                    return false
+                }
+                let outcome = ScanReply.decode(answer.reply, path: paths[turn])
+                    ?? .failed(code: .protocolError, reason: "the scanning process sent an unreadable result")
+                if case .failed = outcome, turn != first {
+                    rescan = turn
+                    input.stopReason = "stopped to scan \(paths[turn]) again in a fresh child"
+                    return false
+                }
+                results[turn] = BatchResult(outcome: outcome, loadedFirst: turn == first)
+                turn += 1
+                if turn < end {
+                    token = BatchTurn.newToken()
+                    input.send(BatchTurn.request(token))
+                }
+                return true
+            }
+            if let rescan {
+                next = rescan
+                continue
+            }
+            guard turn < end else {
+                next = end
+                continue
+            }
+            // The child ended (or was ended) while loading paths[turn].
+            let failure: PluginCatalog.ScanOutcome
+            if let outOfTurn {
+                failure = .failed(code: .protocolError, reason: "the scanning process \(outOfTurn), killed; plugin code wrote to the host's result channel")
+            } else {
+                failure = self.failure(outcome.termination)
+            }
+            let isTimeout = if case .timedOut = outcome.termination { true } else { false }
+            if turn == first || isTimeout {
+                results[turn] = BatchResult(outcome: failure, loadedFirst: turn == first)
+                next = turn + 1
+            } else {
+                next = turn  // scanned again, first in a new child
+            }
+        }
+        report.results = results.map { $0 ?? BatchResult(outcome: .failed(code: .scanFailed, reason: "not scanned"), loadedFirst: false) }
+        return report
     }
 }
 
@@ -106,6 +217,72 @@ package enum SandboxChild {
         let registry = RendererRegistry(security: PathSecurity(allowInsecure: true))
         let loaded = try registry.load(path: resolved.path)
         return ScanReply.encode(renderers: loaded, failures: registry.failures)
+    }
+
+    /// The child of a batch scan: every path checked first (with the real
+    /// owners), then every sandbox layer once, then each file loaded when
+    /// the parent asks for it (`BatchTurn`) and answered in one frame. Ends
+    /// when the parent stops asking, after the last file, or early when a
+    /// plugin left a thread running (its code could act in a later file's
+    /// turn: the parent goes on in a fresh child).
+    package static func scanBatch(paths: [String], allowInsecurePath: Bool) {
+        let checked = paths.map { checkedPath($0, allowInsecurePath: allowInsecurePath) }
+        let files = checked.compactMap { try? $0.get() }
+        let layers = SandboxLayers.apply(.scan, cpuSeconds: min(600, 10 * paths.count), addressSpaceBytes: 8 << 30, pluginFiles: files)
+        let missing = SandboxLayers.required ? layers.first(where: { !$0.active }) : nil
+        var requests = LineReader(descriptor: 0)
+        for index in paths.indices {
+            guard let line = requests.next(), let token = BatchTurn.token(ofRequest: line) else { return }
+            let reply: String
+            switch checked[index] {
+            case .failure(let error):
+                reply = ScanReply.encode(error: error)
+            case .success(let path):
+                if let missing {
+                    reply = ScanReply.encode(error: .sandboxedLoadFailed(path: path, reasonCode: .sandboxIncomplete,
+                                                                        reason: "HUD_REQUIRE_SANDBOX=1 but the \(missing.name) layer is \(missing.detail); the plugin was not loaded"))
+                } else {
+                    // A registry per file: one file's renderers never appear in another's answer.
+                    let registry = RendererRegistry(security: PathSecurity(allowInsecure: true))
+                    switch Result(catching: { () throws(RegistryError) in try registry.load(path: path) }) {
+                    case .success(let loaded): reply = ScanReply.encode(renderers: loaded, failures: registry.failures)
+                    case .failure(let error): reply = ScanReply.encode(error: error)
+                    }
+                }
+            }
+            SandboxLimits.writeFrame(BatchTurn.encode(token: token, reply: reply), to: SandboxChannel.resultDescriptor)
+            if index + 1 < paths.count, SystemCalls.threadCount() != 1 { return }
+        }
+    }
+
+    private static func checkedPath(_ path: String, allowInsecurePath: Bool) -> Result<String, RegistryError> {
+        Result { () throws(RegistryError) in
+            let resolved = try RendererRegistry.resolve(path)
+            if let refusal = PathSecurity(allowInsecure: allowInsecurePath).refusal(for: resolved.path) { throw refusal }
+            return resolved.path
+        }
+    }
+
+    /// Newline-terminated lines read from a descriptor (blocking).
+    private struct LineReader {
+        let descriptor: Int32
+        var buffer: [UInt8] = []
+
+        init(descriptor: Int32) { self.descriptor = descriptor }
+
+        /// The next line without its newline; nil at end of input, on an
+        /// error, or past 4 KiB without a newline.
+        mutating func next() -> String? {
+            while true {
+                if let newline = buffer.firstIndex(of: 0x0A) {
+                    let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                    buffer.removeSubrange(...newline)
+                    return line
+                }
+                guard buffer.count < 4096, case .bytes(let chunk) = SystemCalls.read(descriptor, maximum: 256) else { return nil }
+                buffer += chunk
+            }
+        }
     }
 
     /// Applies every layer, exactly as a scan would, and reports each one.

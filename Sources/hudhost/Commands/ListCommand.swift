@@ -89,13 +89,18 @@ struct ListCommand: Command {
                 abi: $0.abiVersion, origin: "built-in", source: .builtin, cached: false, excluded: nil)
         }
         var failures: [Failure] = []
+        // id → origin of the row that holds it: the duplicate check is one
+        // hash lookup per renderer, not a scan of every row so far.
+        var origins: [String: String] = Dictionary(rows.map { ($0.id, $0.origin) }, uniquingKeysWith: { first, _ in first })
         var report: PluginCatalog.Report?
         var exit = ExitCode.ok
         if !registryOptions.builtinOnly {
             let catalog = registryOptions.catalog()
             let scanned = catalog.scan()
             report = scanned
-            for file in scanned.files { add(file, to: &rows, failures: &failures) }
+            rows.reserveCapacity(rows.count + scanned.files.count)
+            origins.reserveCapacity(rows.count + scanned.files.count)
+            for file in scanned.files { add(file, to: &rows, origins: &origins, failures: &failures) }
         }
         for path in registryOptions.plugins {
             guard let file = Self.examineExplicit(path, security: registryOptions.security) else {
@@ -105,7 +110,7 @@ struct ListCommand: Command {
                 continue
             }
             let before = failures.count
-            add(file, to: &rows, failures: &failures)
+            add(file, to: &rows, origins: &origins, failures: &failures)
             switch file.state {
             case .failed, .refused, .needsScan:
                 // A file the user named that cannot be used: exit 3, and said on stderr too.
@@ -120,9 +125,24 @@ struct ListCommand: Command {
         }
         let shown = rows.filter { all || $0.excluded == nil }
         if json {
-            Output.out(JSONValue.object([
-                ("schemaVersion", .number(Double(LayoutJSON.schemaVersion))),
-                ("renderers", .array(failedOnly ? [] : shown.map(Self.json))),
+            // Written piece by piece: the renderer rows (the bulk of the
+            // document with thousands of plugins) go straight into the text,
+            // one at a time, never as one JSONValue tree beside it. The same
+            // text `JSONValue.serialized()` writes for the whole document.
+            let listed = failedOnly ? [] : shown
+            var text = "{\n  \"schemaVersion\": " + JSONValue.format(Double(LayoutJSON.schemaVersion)) + ",\n  \"renderers\": "
+            if listed.isEmpty {
+                text += "[]"
+            } else {
+                text.reserveCapacity(listed.count * 640)
+                text += "["
+                for (index, row) in listed.enumerated() {
+                    text += index == 0 ? "\n    " : ",\n    "
+                    Self.json(row).write(prettyAtDepth: 2, to: &text)
+                }
+                text += "\n  ]"
+            }
+            let rest = JSONValue.object([
                 ("failures", .array(failures.map { f in
                     .object([("code", .string(f.code.rawValue)), ("path", .string(f.path)), ("rendererId", f.rendererID.map(JSONValue.string) ?? .null),
                              ("message", .string(f.message))])
@@ -135,8 +155,12 @@ struct ListCommand: Command {
                     ("writeError", report?.cacheWriteError.map(JSONValue.string) ?? .null),
                     ("pluginFilesRead", .number(Double(report?.filesRead ?? 0))),
                     ("pluginFilesScanned", .number(Double(report?.filesScanned ?? 0))),
+                    ("scannerProcesses", .number(Double(report?.scannerChildren ?? 0))),
                 ])),
-            ]).serialized())
+            ]).serialized()
+            // `rest` is "{\n  \"failures\": …\n}\n": its members follow the renderers.
+            text += "," + rest.dropFirst()
+            Output.out(text)
             return exit
         }
         if !failedOnly {
@@ -157,16 +181,17 @@ struct ListCommand: Command {
         return exit
     }
 
-    private func add(_ file: PluginCatalog.File, to rows: inout [Row], failures: inout [Failure]) {
+    private func add(_ file: PluginCatalog.File, to rows: inout [Row], origins: inout [String: String], failures: inout [Failure]) {
         let path = file.canonicalPath ?? file.path
         switch file.state {
         case .available(let renderers, let source):
             for renderer in renderers {
-                if let existing = rows.first(where: { $0.id == renderer.id }) {
+                if let existing = origins[renderer.id] {
                     failures.append(Failure(code: .duplicateID, path: path, rendererID: renderer.id,
-                                            message: "renderer id '\(renderer.id)' is provided twice: kept the one from \(existing.origin), ignored the one from \(path); remove or rename one of them"))
+                                            message: "renderer id '\(renderer.id)' is provided twice: kept the one from \(existing), ignored the one from \(path); remove or rename one of them"))
                     continue
                 }
+                origins[renderer.id] = path
                 rows.append(Row(id: renderer.id, name: renderer.name, version: renderer.version, vendor: renderer.vendor, summary: nil,
                                 positions: renderer.supportedPositions, capabilities: renderer.capabilities,
                                 abi: renderer.abiVersion, origin: path, source: source,
