@@ -136,7 +136,7 @@ enum ConformanceChecks {
     // MARK: - Output contract
 
     /// Cases for the buffer checks: a few different node counts.
-    static func bufferCases(_ context: RendererContext) -> [LayoutCase] {
+    static let bufferCases: [LayoutCase] = {
         let env = ConformanceInputs.device(.default)
         return [
             ConformanceInputs.basic,
@@ -144,71 +144,109 @@ enum ConformanceChecks {
                        interaction: HudInteraction(revealedPosition: .center)),
             LayoutCase(name: "plain", complications: .plain, environment: env),
         ]
-    }
+    }()
 
-    static func guardBytes(_ context: RendererContext) -> CheckOutcome {
-        var problems = ProblemList()
-        var tried = 0
-        for testCase in bufferCases(context) {
-            let needed = Int(context.call(testCase).count)
-            let capacities = Set([0, 1, 2, needed / 2, max(0, needed - 1), needed, needed + 1]).sorted()
-            for capacity in capacities where capacity <= HUD_MAX_NODES {
-                tried += 1
-                let call = context.call(testCase, capacity: capacity)
-                var found: [String] = []
-                if call.guardDamageBefore > 0 { found.append("with capacity \(capacity) it changed \(call.guardDamageBefore) byte(s) in the guard zone before the node buffer") }
-                if call.guardDamageAfter > 0 { found.append("with capacity \(capacity) (needing \(needed)) it changed \(call.guardDamageAfter) byte(s) past the end of the node buffer; write at most `capacity` nodes (use hud_layout_push_node)") }
-                problems.add(testCase, found)
-            }
+    /// One raw call for the buffer checks: `capacity` nodes exactly (nil:
+    /// as the host calls, 64 nodes grown once to the count asked for), the
+    /// nodes pre-filled with `fill`. The child's calls go through its
+    /// guarded harness; the host's through a renderer host into a guarded
+    /// buffer in the shared region it reads itself (ParentJudgment).
+    typealias BufferCaller = (_ testCase: LayoutCase, _ capacity: Int?, _ fill: UInt8) throws(RegistryError) -> RawHostCall
+
+    static func bufferCaller(_ context: RendererContext) -> BufferCaller {
+        { testCase, capacity, fill in
+            let call = capacity.map { context.call(testCase, capacity: $0, fill: fill) } ?? context.call(testCase, fill: fill)
+            return RawHostCall(status: call.status, count: call.count, capacity: call.capacity, stride: call.stride, nodeBytes: call.nodeBytes,
+                               guardDamageBefore: call.guardDamageBefore, guardDamageAfter: call.guardDamageAfter, actionCalls: call.actionCalls)
         }
-        return problems.outcome(passed: "\(tried) calls with capacities from 0 to the needed count + 1 left every guard byte intact")
     }
 
-    static func neededCount(_ context: RendererContext) -> CheckOutcome {
-        var problems = ProblemList()
-        var tried = 0
-        for testCase in bufferCases(context) {
-            let full = context.call(testCase)
-            guard full.status == Int32(HUD_STATUS_OK) else { continue }
-            let needed = Int(full.count)
-            for capacity in Set([0, needed / 2, max(0, needed - 1)]).sorted() where capacity < needed {
-                tried += 1
-                let call = context.call(testCase, capacity: capacity)
-                if call.status != Int32(HUD_STATUS_BUFFER_TOO_SMALL) {
-                    problems.add(testCase, ["with capacity \(capacity) for \(needed) nodes it returned \(statusText(call.status)) instead of HUD_STATUS_BUFFER_TOO_SMALL"])
-                } else if Int(call.count) != needed {
-                    problems.add(testCase, ["with capacity \(capacity) it reported count \(call.count) but needs \(needed) nodes; count must be the number needed"])
+    /// Runs `body`; a call that could not be made (the host's renderer host
+    /// crashed or hung) is the check's problem.
+    private static func judging(_ body: () throws(RegistryError) -> CheckOutcome) -> CheckOutcome {
+        do { return try body() } catch { return .problem("a call failed: \(error)") }
+    }
+
+    static func guardBytes(_ context: RendererContext) -> CheckOutcome { guardBytesOutcome(bufferCaller(context)) }
+
+    static func guardBytesOutcome(_ call: BufferCaller) -> CheckOutcome {
+        judging { () throws(RegistryError) in
+            var problems = ProblemList()
+            var tried = 0
+            for testCase in bufferCases {
+                let needed = Int(try call(testCase, nil, 0).count)
+                let capacities = Set([0, 1, 2, needed / 2, max(0, needed - 1), needed, needed + 1]).sorted()
+                for capacity in capacities where capacity <= HUD_MAX_NODES {
+                    tried += 1
+                    let result = try call(testCase, capacity, 0)
+                    var found: [String] = []
+                    if result.guardDamageBefore > 0 { found.append("with capacity \(capacity) it changed \(result.guardDamageBefore) byte(s) in the guard zone before the node buffer") }
+                    if result.guardDamageAfter > 0 { found.append("with capacity \(capacity) (needing \(needed)) it changed \(result.guardDamageAfter) byte(s) past the end of the node buffer; write at most `capacity` nodes (use hud_layout_push_node)") }
+                    problems.add(testCase, found)
                 }
             }
-            let exact = context.call(testCase, capacity: needed)
-            tried += 1
-            if exact.status != Int32(HUD_STATUS_OK) || Int(exact.count) != needed {
-                problems.add(testCase, ["with exactly \(needed) nodes of room it returned \(statusText(exact.status)) and count \(exact.count)"])
-            }
+            return problems.outcome(passed: "\(tried) calls with capacities from 0 to the needed count + 1 left every guard byte intact")
         }
-        if tried == 0 { return .notApplicable("the renderer emitted no nodes for the buffer cases") }
-        return problems.outcome(passed: "\(tried) short and exact buffers: BUFFER_TOO_SMALL with the exact count, then OK")
+    }
+
+    static func neededCount(_ context: RendererContext) -> CheckOutcome { neededCountOutcome(bufferCaller(context)) }
+
+    static func neededCountOutcome(_ call: BufferCaller) -> CheckOutcome {
+        judging { () throws(RegistryError) in
+            var problems = ProblemList()
+            var tried = 0
+            for testCase in bufferCases {
+                let full = try call(testCase, nil, 0)
+                guard full.status == Int32(HUD_STATUS_OK) else { continue }
+                let needed = Int(full.count)
+                for capacity in Set([0, needed / 2, max(0, needed - 1)]).sorted() where capacity < needed {
+                    tried += 1
+                    let result = try call(testCase, capacity, 0)
+                    if result.status != Int32(HUD_STATUS_BUFFER_TOO_SMALL) {
+                        problems.add(testCase, ["with capacity \(capacity) for \(needed) nodes it returned \(statusText(result.status)) instead of HUD_STATUS_BUFFER_TOO_SMALL"])
+                    } else if Int(result.count) != needed {
+                        problems.add(testCase, ["with capacity \(capacity) it reported count \(result.count) but needs \(needed) nodes; count must be the number needed"])
+                    }
+                }
+                let exact = try call(testCase, needed, 0)
+                tried += 1
+                if exact.status != Int32(HUD_STATUS_OK) || Int(exact.count) != needed {
+                    problems.add(testCase, ["with exactly \(needed) nodes of room it returned \(statusText(exact.status)) and count \(exact.count)"])
+                }
+            }
+            if tried == 0 { return .notApplicable("the renderer emitted no nodes for the buffer cases") }
+            return problems.outcome(passed: "\(tried) short and exact buffers: BUFFER_TOO_SMALL with the exact count, then OK")
+        }
     }
 
     static func everyField(_ context: RendererContext) -> CheckOutcome {
-        var problems = ProblemList()
-        let fields = NodeFields.all
-        for testCase in bufferCases(context) {
-            let zeroed = context.call(testCase, fill: 0)
-            let poisoned = context.call(testCase, fill: RawPluginHarness.poisonPattern)
-            guard zeroed.status == Int32(HUD_STATUS_OK), zeroed.nodeBytes.count == poisoned.nodeBytes.count else { continue }
-            var found: [String] = []
-            let stride = zeroed.stride
-            let known = NodeFields.knownBytes(abi: context.info.abiVersion, stride: stride)
-            for offset in zeroed.nodeBytes.indices where zeroed.nodeBytes[offset] != poisoned.nodeBytes[offset] && offset % stride < known {
-                let field = fields.last { $0.offset <= offset % stride }?.name ?? "padding"
-                let text = "node \(offset / stride): field \(field) was not written (it kept the buffer's initial bytes)"
-                if found.last != text { found.append(text) }
+        everyFieldOutcome(bufferCaller(context), abi: context.info.abiVersion, poison: RawPluginHarness.poisonPattern)
+    }
+
+    /// Compares each case laid out into a zeroed buffer and into one filled
+    /// with `poison`: a byte that differs was never written. Only the bytes
+    /// the renderer's declared minor knows count (168 for 1.0).
+    static func everyFieldOutcome(_ call: BufferCaller, abi: ABIVersion, poison: UInt8) -> CheckOutcome {
+        judging { () throws(RegistryError) in
+            var problems = ProblemList()
+            let fields = NodeFields.all
+            for testCase in bufferCases {
+                let zeroed = try call(testCase, nil, 0)
+                let poisoned = try call(testCase, nil, poison)
+                guard zeroed.status == Int32(HUD_STATUS_OK), zeroed.nodeBytes.count == poisoned.nodeBytes.count, zeroed.stride == poisoned.stride else { continue }
+                var found: [String] = []
+                let stride = zeroed.stride
+                let known = NodeFields.knownBytes(abi: abi, stride: stride)
+                for offset in zeroed.nodeBytes.indices where zeroed.nodeBytes[offset] != poisoned.nodeBytes[offset] && offset % stride < known {
+                    let field = fields.last { $0.offset <= offset % stride }?.name ?? "padding"
+                    let text = "node \(offset / stride): field \(field) was not written (it kept the buffer's initial bytes)"
+                    if found.last != text { found.append(text) }
+                }
+                problems.add(testCase, found)
             }
-            problems.add(testCase, found)
+            let scope = abi.minor >= 1 ? "" : " (the \(HUD_NODE_SIZE_1_0) bytes an ABI 1.0 renderer knows)"
+            return problems.outcome(passed: "every byte of every counted node is written" + scope)
         }
-        let scope = context.info.abiVersion.minor >= 1 ? "" : " (the \(HUD_NODE_SIZE_1_0) bytes an ABI 1.0 renderer knows)"
-        return problems.outcome(passed: "every byte of every counted node is written" + scope)
     }
 
     static func inputsUnchanged(_ context: RendererContext) -> CheckOutcome {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import HudRegistry
 import HudRendererAPI
+import HudUnsafe
 
 /// The host's own judgment of a plugin file, made in the parent after a
 /// sandboxed `validate` child reported: the child runs in the same process
@@ -20,16 +21,23 @@ import HudRendererAPI
 /// would have judged from its own layouts). Failures the child reported are
 /// kept (a plugin gains nothing by failing itself).
 ///
-/// Also judged here: every robustness suite and `determinism-repeat` (on
-/// the decoded layouts). Still the child's word: the loading checks that
-/// need the plugin's entry in the same address space (reference counting,
-/// descriptor stability, struct sizes, extensions), the output checks on
-/// raw buffers (guard bytes, every field written, inputs unchanged,
-/// needed count), threads, allocations, timing and fuzzing.
+/// Also judged here: every robustness suite, `determinism-repeat` (on
+/// the decoded layouts), and the buffer checks (`output-guard-bytes`,
+/// `output-needed-count`, `output-every-field`) from raw calls into a
+/// guarded buffer the host lays out in the renderer host's shared region,
+/// with a guard pattern and poison it picks per run, and reads back itself.
+/// Still the child's word: the loading checks that need the plugin's entry
+/// in the same address space (reference counting, descriptor stability,
+/// struct sizes, extensions), inputs unchanged, threads, allocations,
+/// timing and fuzzing.
 package enum ParentJudgment {
     /// The checks the host judges from its own layouts.
     package static let judged: Set<String> = Set(["layout-basic", "output-valid", "geometry-finite", "geometry-rtl-mirror", "determinism-repeat"])
-        .union(ConformanceChecks.layoutRules.keys).union(ConformanceChecks.robustSuites.keys)
+        .union(ConformanceChecks.layoutRules.keys).union(ConformanceChecks.robustSuites.keys).union(bufferChecks)
+
+    /// The checks judged from raw calls into a guarded buffer the host lays
+    /// out in its renderer host's shared region and reads itself.
+    static let bufferChecks: Set<String> = ["output-guard-bytes", "output-needed-count", "output-every-field"]
 
     /// Which loading check a load failure code breaks.
     static func loadingCheck(for code: FailureCode) -> String {
@@ -152,11 +160,58 @@ package enum ParentJudgment {
             }
             outcomes["determinism-repeat"] = problems.outcome(passed: "\(DeterminismChecks.sampleInputs.count) inputs × 3 calls gave identical layouts")
         }
+        if bufferChecks.contains(where: claimed), let call = rawCaller(id, registry: registry) {
+            // The host's own guard pattern and poison, chosen per run: the
+            // renderer cannot know them in advance.
+            let guardPattern = UInt8.random(in: 0x10...0x7F)
+            let poison = UInt8.random(in: 0x80...0xFE)
+            let caller: ConformanceChecks.BufferCaller = { testCase, capacity, fill throws(RegistryError) in
+                try call(testCase, capacity, fill == 0 ? 0 : poison, guardPattern)
+            }
+            if claimed("output-guard-bytes") { outcomes["output-guard-bytes"] = ConformanceChecks.guardBytesOutcome(caller) }
+            if claimed("output-needed-count") { outcomes["output-needed-count"] = ConformanceChecks.neededCountOutcome(caller) }
+            if claimed("output-every-field") {
+                outcomes["output-every-field"] = ConformanceChecks.everyFieldOutcome(caller, abi: info.abiVersion, poison: poison)
+            }
+        }
         for (check, outcome) in outcomes {
             guard case .problem = outcome, let definition = ConformanceCatalog.check(check) else { continue }
             var result = outcome.result(for: definition, renderer: id, milliseconds: 0)
             result.message = "the host's own run: " + result.message
             override(&results, check: check, renderer: id, with: result)
+        }
+    }
+
+    /// Raw calls through the renderer host serving `id`: `capacity` nodes
+    /// exactly (nil: 64, grown once to the count asked for, as every host
+    /// calls), filled with `fill`, between guard zones of `guardPattern`, at
+    /// this host's node stride and environment size; the guard zones and
+    /// nodes are read back from the shared region by this process.
+    private static func rawCaller(_ id: String, registry: RendererRegistry)
+        -> ((LayoutCase, Int?, UInt8, UInt8) throws(RegistryError) -> RawHostCall)? {
+        guard let host = registry.allHosts.values.first(where: { $0.index(of: id) != nil }), let index = host.index(of: id) else { return nil }
+        // One snapshot per case, so the child decodes each case's
+        // complications once: strings the renderer points at keep their
+        // addresses between the zeroed and the poisoned call of a case.
+        var snapshots: [String: ComplicationsSnapshot] = [:]
+        for testCase in ConformanceChecks.bufferCases { snapshots[testCase.name] = try? ComplicationsSnapshot(testCase.complications.make()) }
+        let made = snapshots
+        return { testCase, capacity, fill, guardPattern throws(RegistryError) in
+            let snapshot: ComplicationsSnapshot
+            if let cached = made[testCase.name] { snapshot = cached } else { snapshot = try ComplicationsSnapshot(testCase.complications.make()) }
+            func raw(_ nodes: Int) throws(RegistryError) -> RawHostCall {
+                let buffer = RendererHostFrame.RawBuffer(capacity: UInt32(nodes), stride: UInt32(RawPluginHarness.nodeStride),
+                                                         guardBytes: UInt32(RawPluginHarness.guardBytes),
+                                                         environmentSize: UInt32(SharedLayoutArea.hostEnvironmentSize))
+                return try host.rawCall(renderer: index, snapshot, environment: testCase.environment, interaction: testCase.interaction,
+                                        buffer: buffer, guardPattern: guardPattern, fill: fill)
+            }
+            if let capacity { return try raw(capacity) }
+            let first = try raw(64)
+            guard first.status == Int32(HUD_STATUS_BUFFER_TOO_SMALL), first.count > 64, first.count <= UInt32(HUD_MAX_NODES) else { return first }
+            var again = try raw(Int(first.count))
+            again.actionCalls += first.actionCalls
+            return again
         }
     }
 

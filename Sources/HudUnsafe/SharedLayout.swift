@@ -116,7 +116,7 @@ package final class SharedRegion {
         }
     }
 
-    fileprivate var raw: UnsafeMutableRawPointer { base }
+    var raw: UnsafeMutableRawPointer { base }
 }
 
 /// The child's side of a layout: copies what the renderer wrote into the

@@ -115,7 +115,11 @@ struct ValidateTests {
         let json = try HudHost.json(output)
         #expect(json["schemaVersion"] == 1)
         let hostFound = Set(expectation.alsoFailedByTheHost)
-        let failures = Self.failures(json).filter { !hostFound.contains($0.check) }
+        // A timing warning (perf-*) depends on the machine's load, not on the
+        // fixture: timings are reported, never asserted (BENCHMARKS.md).
+        let failures = Self.failures(json).filter {
+            !hostFound.contains($0.check) && !($0.status == "warning" && $0.check.hasPrefix("perf-") && $0.check != expectation.check)
+        }
         #expect(failures.count == 1, "expected only \(expectation.check) to fail: \(failures)")
         #expect(failures.first?.check == expectation.check, "\(failures)")
         #expect(failures.first?.status == expectation.status, "\(failures)")
@@ -145,6 +149,29 @@ struct ValidateTests {
             #expect(result?["message"]?.stringValue == "not verified: layout-basic failed in the host's own run", "\(output.stdout)")
         }
         #expect(!results.contains { $0["status"]?.stringValue == "passed" && $0["check"]?.stringValue == "layout-basic" })
+    }
+
+    /// Plugins that break one buffer rule and, inside the `validate` child,
+    /// write a result frame claiming that check passed (forge_verdict.h):
+    /// the host judges the check itself from raw calls into a guarded buffer
+    /// it lays out in its renderer host's shared region and reads back, so
+    /// the forged pass is replaced by the host's failure and nothing else fails.
+    @Test(arguments: [
+        ("forges_guard_bytes", "output-guard-bytes", "past the end of the node buffer"),
+        ("forges_every_field", "output-every-field", "field glyph_size was not written"),
+        ("forges_needed_count", "output-needed-count", "but needs 8 nodes"),
+    ])
+    func aForgedBufferVerdictIsJudgedByTheHost(_ fixture: String, _ check: String, _ finding: String) throws {
+        let output = try Self.validate([try ValidateFixture.path(fixture), "--format", "json"] + Self.quick)
+        #expect(output.status == 1, "\(output.transcript)")
+        let json = try HudHost.json(output)
+        let failures = Self.failures(json).filter { !($0.status == "warning" && $0.check.hasPrefix("perf-")) }
+        #expect(failures.map(\.check) == [check], "\(failures)")
+        let result = Self.results(json).first { $0["check"]?.stringValue == check }
+        #expect(result?["status"]?.stringValue == "failed", "\(output.stdout)")
+        let message = result?["message"]?.stringValue ?? ""
+        #expect(message.hasPrefix("the host's own run: ") && message.contains(finding), "\(message)")
+        #expect(result?["details"]?.arrayValue?.first?.stringValue == "the sandboxed child reported passed: all good", "\(output.stdout)")
     }
 
     /// abi-metadata is in strict only; in the other profiles the host's

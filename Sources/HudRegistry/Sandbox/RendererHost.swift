@@ -145,28 +145,8 @@ package final class RendererHost {
     package func withFrame<R>(renderer index: Int, _ snapshot: ComplicationsSnapshot, environment: HudEnvironment,
                              interaction: HudInteraction, _ body: (LayoutFrame) -> R) throws(RegistryError) -> R {
         let info = renderers[index]
-        if child == nil { try startChild(for: info.id) }
-        guard var running = child else { throw hostFailure(info.id, .crashed, "did not start") }
-
-        if running.generation != snapshot.generation {
-            let bytes = snapshot.wire
-            guard running.region.write(bytes, at: SharedLayoutArea.complicationsOffset, capacity: SharedLayoutArea.complicationsCapacity) else {
-                throw .invalidComplications(field: "complications", reason: "are \(bytes.count) bytes encoded; a renderer host takes at most \(SharedLayoutArea.complicationsCapacity)")
-            }
-        }
-        callWriter.reset()
-        environment.wireEncode(into: &callWriter)
-        interaction.wireEncode(into: &callWriter)
-        guard running.region.write(callWriter.bytes, at: SharedLayoutArea.callOffset, capacity: SharedLayoutArea.callCapacity) else {
-            throw .invalidComplications(field: "environment", reason: "is \(callWriter.bytes.count) bytes encoded; a renderer host takes at most \(SharedLayoutArea.callCapacity)")
-        }
-        running.sequence &+= 1
-        let request = RendererHostFrame.LayoutRequest(
-            sequence: running.sequence, renderer: UInt32(index), generation: snapshot.generation,
-            complicationsBytes: running.generation == snapshot.generation ? 0 : UInt32(snapshot.wire.count),
-            callBytes: UInt32(callWriter.bytes.count))
-        running.generation = snapshot.generation
-        child = running
+        let request = try prepareCall(renderer: index, snapshot, environment: environment, interaction: interaction)
+        guard let running = child else { throw hostFailure(info.id, .crashed, "did not start") }
 
         let reply = try exchange(.layout(request), id: info.id, timeout: settings.layoutTimeoutSeconds, what: "layout deadline")
         guard case .layoutDone(let done) = reply, done.sequence == request.sequence else {
@@ -190,6 +170,75 @@ package final class RendererHost {
         return try target.withFrame(raw, insets: done.insets, hiddenPositions: done.hiddenPositions, stringBytes: Int(done.stringBytes),
                                     from: running.region, info: info, modes: snapshot.storage.modeCounts, body)
     }
+
+    /// Starts the child if needed, writes the call's inputs into the shared
+    /// region and returns the request that names them.
+    private func prepareCall(renderer index: Int, _ snapshot: ComplicationsSnapshot, environment: HudEnvironment,
+                             interaction: HudInteraction) throws(RegistryError) -> RendererHostFrame.LayoutRequest {
+        let info = renderers[index]
+        if child == nil { try startChild(for: info.id) }
+        guard var running = child else { throw hostFailure(info.id, .crashed, "did not start") }
+        if running.generation != snapshot.generation {
+            let bytes = snapshot.wire
+            guard running.region.write(bytes, at: SharedLayoutArea.complicationsOffset, capacity: SharedLayoutArea.complicationsCapacity) else {
+                throw .invalidComplications(field: "complications", reason: "are \(bytes.count) bytes encoded; a renderer host takes at most \(SharedLayoutArea.complicationsCapacity)")
+            }
+        }
+        callWriter.reset()
+        environment.wireEncode(into: &callWriter)
+        interaction.wireEncode(into: &callWriter)
+        guard running.region.write(callWriter.bytes, at: SharedLayoutArea.callOffset, capacity: SharedLayoutArea.callCapacity) else {
+            throw .invalidComplications(field: "environment", reason: "is \(callWriter.bytes.count) bytes encoded; a renderer host takes at most \(SharedLayoutArea.callCapacity)")
+        }
+        running.sequence &+= 1
+        let request = RendererHostFrame.LayoutRequest(
+            sequence: running.sequence, renderer: UInt32(index), generation: snapshot.generation,
+            complicationsBytes: running.generation == snapshot.generation ? 0 : UInt32(snapshot.wire.count),
+            callBytes: UInt32(callWriter.bytes.count))
+        running.generation = snapshot.generation
+        child = running
+        return request
+    }
+
+    /// One raw call with renderer `index` into a guarded buffer this side
+    /// lays out and fills in the shared region (`RendererHostFrame.rawLayout`):
+    /// the guard zones hold `guardPattern`, the nodes `fill`. After the
+    /// reply, the guard zones and the nodes are read from the region here,
+    /// so what `validate` judges from them is never the child's word.
+    package func rawCall(renderer index: Int, _ snapshot: ComplicationsSnapshot, environment: HudEnvironment,
+                         interaction: HudInteraction, buffer: RendererHostFrame.RawBuffer, guardPattern: UInt8,
+                         fill: UInt8) throws(RegistryError) -> RawHostCall {
+        let info = renderers[index]
+        let capacity = Int(buffer.capacity), stride = Int(buffer.stride), guardBytes = Int(buffer.guardBytes)
+        guard SharedLayoutArea.rawCallFits(capacity: capacity, stride: stride, guardBytes: guardBytes) else {
+            throw .invalidComplications(field: "buffer", reason: "a raw call of \(capacity) × \(stride) bytes with \(guardBytes)-byte guards does not fit the shared region")
+        }
+        let request = try prepareCall(renderer: index, snapshot, environment: environment, interaction: interaction)
+        guard let running = child else { throw hostFailure(info.id, .crashed, "did not start") }
+        let body = capacity * stride
+        let base = SharedLayoutArea.rawOffset
+        _ = running.region.fill(guardPattern, at: base, count: guardBytes)
+        _ = running.region.fill(fill, at: base + guardBytes, count: body)
+        _ = running.region.fill(guardPattern, at: base + guardBytes + body, count: guardBytes)
+        let reply = try exchange(.rawLayout(request, buffer), id: info.id, timeout: settings.layoutTimeoutSeconds, what: "layout deadline")
+        guard case .layoutDone(let done) = reply, done.sequence == request.sequence else {
+            if case .callFailed(_, let reason) = reply {
+                throw fail(info.id, .protocolError, "could not make the raw call (\(reason)), stopped")
+            }
+            throw fail(info.id, .protocolError, "answered a raw layout request with an unexpected frame, killed")
+        }
+        func damage(at offset: Int) -> Int {
+            (running.region.read(at: offset, count: guardBytes, capacity: guardBytes) ?? []).reduce(0) { $0 + ($1 == guardPattern ? 0 : 1) }
+        }
+        let written = min(Int(done.count), capacity)
+        return RawHostCall(status: done.status, count: done.count, capacity: capacity, stride: stride,
+                           nodeBytes: running.region.read(at: base + guardBytes, count: written * stride, capacity: body) ?? [],
+                           guardDamageBefore: damage(at: base), guardDamageAfter: damage(at: base + guardBytes + body),
+                           actionCalls: Int(done.violations))
+    }
+
+    /// The index of renderer `id` among those this host serves.
+    package func index(of id: String) -> Int? { renderers.firstIndex { $0.id == id } }
 
     // MARK: - Starting
 
@@ -380,5 +429,31 @@ package final class RendererHost {
 
     private func hostFailure(_ id: String, _ code: FailureCode, _ reason: String) -> RegistryError {
         .rendererHostFailed(id: id, path: path, code: code, reason: reason)
+    }
+}
+
+/// What one raw call did, read by the parent from the shared region: the
+/// status and count the child reported, the bytes of the nodes written
+/// (min(count, capacity) × stride) and the guard bytes changed on each side.
+package struct RawHostCall: Sendable {
+    package var status: Int32
+    package var count: UInt32
+    package var capacity: Int
+    package var stride: Int
+    package var nodeBytes: [UInt8]
+    package var guardDamageBefore: Int
+    package var guardDamageAfter: Int
+    package var actionCalls: Int
+
+    package init(status: Int32, count: UInt32, capacity: Int, stride: Int, nodeBytes: [UInt8], guardDamageBefore: Int,
+                 guardDamageAfter: Int, actionCalls: Int) {
+        self.status = status
+        self.count = count
+        self.capacity = capacity
+        self.stride = stride
+        self.nodeBytes = nodeBytes
+        self.guardDamageBefore = guardDamageBefore
+        self.guardDamageAfter = guardDamageAfter
+        self.actionCalls = actionCalls
     }
 }

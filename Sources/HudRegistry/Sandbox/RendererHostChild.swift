@@ -41,6 +41,9 @@ package enum RendererHostChild {
         var current: (generation: UInt64, snapshot: CComplications)?
         var lastCall: (bytes: [UInt8], environment: HudEnvironment, interaction: HudInteraction)?
         var reader = FrameReader()
+        // Raw calls (validate's buffer checks) reach the descriptor directly.
+        var direct = [DirectRenderer?](repeating: nil, count: renderers.count)
+        let rawTitles = TitleStorage()
         while true {
             let payload: [UInt8]
             switch reader.next() {
@@ -51,7 +54,13 @@ package enum RendererHostChild {
                 reader.append(chunk)
                 continue
             }
-            guard case .layout(let call) = try? RendererHostFrame(payload: payload) else { return }
+            let call: RendererHostFrame.LayoutRequest
+            var rawBuffer: RendererHostFrame.RawBuffer?
+            switch try? RendererHostFrame(payload: payload) {
+            case .layout(let request)?: call = request
+            case .rawLayout(let request, let buffer)?: (call, rawBuffer) = (request, buffer)
+            default: return
+            }
             do throws(ServeError) {
                 if call.complicationsBytes > 0 || current?.generation != call.generation {
                     guard let bytes = region.read(at: SharedLayoutArea.complicationsOffset, count: Int(call.complicationsBytes),
@@ -74,6 +83,21 @@ package enum RendererHostChild {
                     lastCall = (bytes, environment, interaction)
                 }
                 guard let (_, environment, interaction) = lastCall else { throw ServeError("no call inputs") }
+                if let buffer = rawBuffer {
+                    let index = Int(call.renderer)
+                    if direct[index] == nil { direct[index] = DirectRenderer(renderers[index].info) }
+                    guard let renderer = direct[index],
+                          let reply = renderer.rawCall(snapshot, environment: environment, interaction: interaction,
+                                                       environmentSize: Int(buffer.environmentSize), capacity: Int(buffer.capacity),
+                                                       stride: Int(buffer.stride), guardBytes: Int(buffer.guardBytes), titles: rawTitles, in: region) else {
+                        throw ServeError("a raw call the region cannot hold or the renderer cannot be reached for (\(buffer))")
+                    }
+                    let violations = reply.violations + traps.calls.exchange(0, ordering: .relaxed)
+                    send(.layoutDone(.init(sequence: call.sequence, status: reply.status, count: reply.count, capacity: buffer.capacity,
+                                           violations: UInt32(clamping: violations), stringBytes: 0, insets: reply.insets,
+                                           hiddenPositions: reply.hiddenPositions)))
+                    continue
+                }
                 var served = renderers[Int(call.renderer)].serve(snapshot, environment: environment, interaction: interaction, into: region)
                 served.raw.violations += traps.calls.exchange(0, ordering: .relaxed)
                 send(.layoutDone(.init(sequence: call.sequence, status: served.raw.status, count: served.raw.count,

@@ -21,6 +21,14 @@ package enum RendererHostFrame: Sendable, Equatable {
     /// region are `generation`; when `complicationsBytes` is non-zero they
     /// were just rewritten and the child decodes them again.
     case layout(LayoutRequest)
+    /// Parent → child: one raw call into the guarded buffer the parent
+    /// laid out in the shared region (`SharedLayoutArea.rawOffset`: guard,
+    /// `capacity` nodes of `stride` bytes, guard); no growing, nothing
+    /// exported. Answered by `layoutDone` with no string bytes; the parent
+    /// reads the guard zones and the nodes itself (`validate`'s buffer
+    /// checks). `environmentSize` is the environment `struct_size` the
+    /// renderer sees.
+    case rawLayout(LayoutRequest, RawBuffer)
     /// Child → parent, once, after loading: each requested renderer's
     /// descriptor as a record (`RendererInfo.recordJSON`), in request order.
     case ready(records: [String])
@@ -37,6 +45,20 @@ package enum RendererHostFrame: Sendable, Equatable {
         package var generation: UInt64
         package var complicationsBytes: UInt32
         package var callBytes: UInt32
+    }
+
+    package struct RawBuffer: Sendable, Equatable {
+        package var capacity: UInt32
+        package var stride: UInt32
+        package var guardBytes: UInt32
+        package var environmentSize: UInt32
+
+        package init(capacity: UInt32, stride: UInt32, guardBytes: UInt32, environmentSize: UInt32) {
+            self.capacity = capacity
+            self.stride = stride
+            self.guardBytes = guardBytes
+            self.environmentSize = environmentSize
+        }
     }
 
     package struct LayoutReply: Sendable, Equatable {
@@ -60,6 +82,10 @@ package enum RendererHostFrame: Sendable, Equatable {
         case .layout(let r):
             w.u8(1)
             w.u32(r.sequence); w.u32(r.renderer); w.u64(r.generation); w.u32(r.complicationsBytes); w.u32(r.callBytes)
+        case .rawLayout(let r, let b):
+            w.u8(2)
+            w.u32(r.sequence); w.u32(r.renderer); w.u64(r.generation); w.u32(r.complicationsBytes); w.u32(r.callBytes)
+            w.u32(b.capacity); w.u32(b.stride); w.u32(b.guardBytes); w.u32(b.environmentSize)
         case .ready(let records):
             w.u8(10)
             w.u32(UInt32(records.count))
@@ -87,6 +113,11 @@ package enum RendererHostFrame: Sendable, Equatable {
             case 1:
                 self = .layout(LayoutRequest(sequence: try r.u32(), renderer: try r.u32(), generation: try r.u64(),
                                              complicationsBytes: try r.u32(), callBytes: try r.u32()))
+            case 2:
+                let request = LayoutRequest(sequence: try r.u32(), renderer: try r.u32(), generation: try r.u64(),
+                                            complicationsBytes: try r.u32(), callBytes: try r.u32())
+                self = .rawLayout(request, RawBuffer(capacity: try r.u32(), stride: try r.u32(), guardBytes: try r.u32(),
+                                                     environmentSize: try r.u32()))
             case 10:
                 let count = Int(try r.u32())
                 guard count <= ABILimits.maxRenderers else { throw WireError("\(count) records; at most \(ABILimits.maxRenderers)") }
