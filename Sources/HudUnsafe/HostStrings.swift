@@ -57,15 +57,31 @@ package struct HostStrings {
         self.title = title
     }
 
+    /// The ranges a field with byte limit `limit` may trust: those whose
+    /// longest string fits. Computed once per layout, outside the node loop.
+    @inline(__always)
+    package func trusted(limit: Int) -> Trusted {
+        Trusted(arenaStart: arena.start, arenaCount: arena.longest <= limit ? arena.count : 0,
+                titleStart: title.start, titleCount: title.longest <= limit ? title.count : 0)
+    }
+
     /// True when the C string at `pointer` is host-made, no longer than
     /// `limit` bytes and valid UTF-8 without reading past its first byte.
-    @inline(__always)
     package func vouches(for pointer: UnsafePointer<CChar>, limit: Int) -> Bool {
-        let address = UInt(bitPattern: pointer)
-        let inArena = arena.contains(address) && arena.longest <= limit
-        let inTitle = title.contains(address) && title.longest <= limit
-        guard inArena || inTitle else { return false }
-        // Not a UTF-8 continuation byte (0x80...0xBF): a character boundary.
-        return UInt8(bitPattern: pointer.pointee) & 0xC0 != 0x80
+        trusted(limit: limit).vouches(for: pointer)
+    }
+
+    /// The ranges one field's limit allows (an empty range for one whose
+    /// longest string is too long), as four plain words.
+    package struct Trusted {
+        let arenaStart: UInt, arenaCount: UInt, titleStart: UInt, titleCount: UInt
+
+        @inline(__always)
+        package func vouches(for pointer: UnsafePointer<CChar>) -> Bool {
+            let address = UInt(bitPattern: pointer)
+            guard address &- arenaStart < arenaCount || address &- titleStart < titleCount else { return false }
+            // Not a UTF-8 continuation byte (0x80...0xBF): a character boundary.
+            return UInt8(bitPattern: pointer.pointee) & 0xC0 != 0x80
+        }
     }
 }

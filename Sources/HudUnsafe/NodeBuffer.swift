@@ -186,9 +186,9 @@ package final class LayoutBuffer {
         } catch {
             throw error.registryError(info)
         }
-        return withExtendedLifetime(self) {
-            body(LayoutFrame(validated: output, nodes: UnsafeRawPointer(nodes), stride: stride, contract: contract))
-        }
+        // `self` (the buffer the frame reads) stays alive until `body` returns.
+        defer { withExtendedLifetime(self) {} }
+        return body(LayoutFrame(validated: output, nodes: UnsafeRawPointer(nodes), stride: stride, contract: contract))
     }
 
     /// Records how much of the buffer a call may have written.
@@ -294,6 +294,8 @@ package enum LayoutValidator {
             throw Violation(node: nil, field: "hidden_positions", problem: .unknownHiddenBits(unknownBits))
         }
         let minor1 = contract.readsMinor1Fields
+        let iconTrust = strings.trusted(limit: Int(HUD_MAX_ICON_BYTES))
+        let labelTrust = strings.trusted(limit: Int(HUD_MAX_LABEL_BYTES))
         for index in 0..<Int(output.count) {
             let node = (nodes + index * stride).assumingMemoryBound(to: hud_node_t.self)
             // One pass over the scalar fields for the common case; only a node
@@ -306,9 +308,9 @@ package enum LayoutValidator {
             if minor1, node.pointee.accessibility_actions != 0 {
                 try accessibilityActions(node, index: index, contract: contract)
             }
-            try string(node.pointee.icon, index, "icon", limit: Int(HUD_MAX_ICON_BYTES), strings)
-            try string(node.pointee.label, index, "label", limit: Int(HUD_MAX_LABEL_BYTES), strings)
-            try string(node.pointee.accessibility_label, index, "accessibility_label", limit: Int(HUD_MAX_LABEL_BYTES), strings)
+            try string(node.pointee.icon, index, "icon", limit: Int(HUD_MAX_ICON_BYTES), iconTrust)
+            try string(node.pointee.label, index, "label", limit: Int(HUD_MAX_LABEL_BYTES), labelTrust)
+            try string(node.pointee.accessibility_label, index, "accessibility_label", limit: Int(HUD_MAX_LABEL_BYTES), labelTrust)
         }
     }
 
@@ -422,11 +424,12 @@ package enum LayoutValidator {
     }
 
     /// A nullable node string: NUL within `limit + 1` bytes, valid UTF-8.
-    /// Host-made bytes `strings` vouches for are not read again.
+    /// Host-made bytes `trusted` (the ranges `limit` allows) vouches for
+    /// are not read again.
     @inline(__always)
     private static func string(_ pointer: UnsafePointer<CChar>?, _ index: Int, _ field: String, limit: Int,
-                               _ strings: HostStrings) throws(Violation) {
-        guard let pointer, !strings.vouches(for: pointer, limit: limit) else { return }
+                               _ trusted: HostStrings.Trusted) throws(Violation) {
+        guard let pointer, !trusted.vouches(for: pointer) else { return }
         try fullString(pointer, index, field, limit: limit)
     }
 
