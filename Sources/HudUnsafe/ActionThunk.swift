@@ -108,13 +108,14 @@ package final class ActionThunk {
     /// Marks the current thread as inside a renderer's layout call for the
     /// duration of `body`: an action invoked meanwhile on this thread is a
     /// contract violation, not run, counted, and returned as `violations`.
+    @inline(__always)
     package static func duringLayout<T>(_ body: () -> T) -> (result: T, violations: Int) {
-        let depth = threadValue(layoutDepthKey)
-        let before = threadValue(violationsKey)
-        setThreadValue(layoutDepthKey, depth + 1)
+        let guardState = LayoutGuard.current()
+        let before = guardState.pointee.violations
+        guardState.pointee.depth += 1
         let result = body()
-        setThreadValue(layoutDepthKey, depth)
-        return (result, threadValue(violationsKey) - before)
+        guardState.pointee.depth -= 1
+        return (result, guardState.pointee.violations - before)
     }
 
     // MARK: - Private
@@ -131,18 +132,48 @@ package final class ActionThunk {
     /// How many layout calls are on *this thread's* stack, and how many
     /// actions were attempted under them. Per thread, so a thread-safe
     /// renderer laying out on a worker never blocks an action the shell's
-    /// thread runs meanwhile. Values are integers stored in the pointer.
-    private static let layoutDepthKey = makeKey()
-    private static let violationsKey = makeKey()
+    /// thread runs meanwhile. One pthread key holds a pointer to the
+    /// thread's counters (made on the thread's first layout, freed when it
+    /// exits), so arming and disarming the guard is one `pthread_getspecific`
+    /// and two plain stores instead of a key read or write per counter.
+    private enum LayoutGuard {
+        struct State {
+            var depth = 0
+            var violations = 0
+        }
 
-    private static func makeKey() -> pthread_key_t {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key, nil)
-        precondition(status == 0, "pthread_key_create failed: \(status)")
-        return key
+        /// Created once; never deleted (the process may lay out until exit).
+        static let key: pthread_key_t = {
+            var key = pthread_key_t()
+            let status = pthread_key_create(&key) { state in state?.deallocate() }
+            precondition(status == 0, "pthread_key_create failed: \(status)")
+            return key
+        }()
+
+        /// This thread's counters, made on first use (one allocation per
+        /// thread, never on a steady-state layout).
+        @inline(__always)
+        static func current() -> UnsafeMutablePointer<State> {
+            if let state = pthread_getspecific(key) { return state.assumingMemoryBound(to: State.self) }
+            return make()
+        }
+
+        /// This thread's counters if it ever laid out (nil: no layout has
+        /// run on it, so none is on its stack).
+        @inline(__always)
+        static func existing() -> UnsafeMutablePointer<State>? {
+            pthread_getspecific(key)?.assumingMemoryBound(to: State.self)
+        }
+
+        @inline(never)
+        private static func make() -> UnsafeMutablePointer<State> {
+            let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
+            state.initialize(to: State())
+            let status = pthread_setspecific(key, state)
+            precondition(status == 0, "pthread_setspecific failed: \(status)")
+            return state
+        }
     }
-    private static func threadValue(_ key: pthread_key_t) -> Int { Int(bitPattern: pthread_getspecific(key)) }
-    private static func setThreadValue(_ key: pthread_key_t, _ value: Int) { pthread_setspecific(key, UnsafeRawPointer(bitPattern: value)) }
 
     private struct Retired: @unchecked Sendable {
         // Sendable: only touched under the quarantine mutex.
@@ -198,8 +229,8 @@ package final class ActionThunk {
             ActionThunk.counters.retiredCalls.add(1, ordering: .relaxed)
             return
         }
-        if ActionThunk.threadValue(ActionThunk.layoutDepthKey) > 0 {
-            ActionThunk.setThreadValue(ActionThunk.violationsKey, ActionThunk.threadValue(ActionThunk.violationsKey) + 1)
+        if let guardState = LayoutGuard.existing(), guardState.pointee.depth > 0 {
+            guardState.pointee.violations += 1
             ActionThunk.counters.duringLayout.add(1, ordering: .relaxed)
             return
         }

@@ -30,6 +30,15 @@ package final class CComplications {
     package let modeCounts: ModeCounts
 
     private var allocations: [UnsafeMutableRawPointer] = []
+    /// Every string of the view, NUL-terminated, back to back in one
+    /// block (sized before marshaling), so the validator can tell a node
+    /// string the host made by its address (`HostStrings`).
+    private let arena: UnsafeMutablePointer<CChar>?
+    private let arenaCapacity: Int
+    private var arenaUsed = 0
+    /// The arena as the validator sees it (`HostStrings`): a `let`, so the
+    /// per-call read has no exclusivity check.
+    package let stringArena: HostStrings.Range
     private var thunks: [ActionThunk] = []
     /// The thunk for each tappable target, for the host's own dispatch.
     private var targets: [HudInteraction.Target: ActionThunk] = [:]
@@ -43,6 +52,14 @@ package final class CComplications {
             (position, complications[position]?.longPressModes?.map(\.id) ?? [])
         })
         modeCounts = ModeCounts(modeIDs.mapValues(\.count))
+        let (bytes, longest) = Self.stringBytes(complications)
+        arenaCapacity = bytes
+        // Zeroed: bytes the marshaling does not write (none, unless it
+        // throws) read as empty strings.
+        arena = bytes > 0 ? UnsafeMutablePointer<CChar>.allocate(capacity: bytes) : nil
+        arena?.initialize(repeating: 0, count: bytes)
+        stringArena = HostStrings.Range(start: arena.map { UnsafeRawPointer($0) }, count: bytes, longest: longest)
+        if let arena { allocations.append(UnsafeMutableRawPointer(arena)) }
         // Every stored property is initialized here, so if marshaling throws,
         // deinit runs and frees what was made so far.
         for position in Position.allCases {
@@ -159,7 +176,15 @@ package final class CComplications {
         guard !bytes.contains(0) else {
             throw .invalidComplications(field: field, reason: "contains a NUL character, which C strings cannot carry")
         }
-        let buffer = allocateArray(CChar.self, count: bytes.count + 1)
+        // Into the arena (sized by `stringBytes` for exactly these strings);
+        // a block of its own only if that sizing were ever short.
+        let buffer: UnsafeMutablePointer<CChar>
+        if let arena, arenaUsed + bytes.count + 1 <= arenaCapacity {
+            buffer = arena + arenaUsed
+            arenaUsed += bytes.count + 1
+        } else {
+            buffer = allocateArray(CChar.self, count: bytes.count + 1)
+        }
         var index = 0
         for byte in bytes {
             buffer[index] = CChar(bitPattern: byte)
@@ -167,6 +192,32 @@ package final class CComplications {
         }
         buffer[index] = 0
         return UnsafePointer(buffer)
+    }
+
+    /// The bytes `string(_:field:limit:)` will copy for `complications`
+    /// (each marshaled string plus its NUL) and the longest string's length.
+    private static func stringBytes(_ complications: HudPhoneComplications) -> (total: Int, longest: Int) {
+        var total = 0, longest = 0
+        func add(_ value: String?) {
+            guard let value else { return }
+            total += value.utf8.count + 1
+            longest = max(longest, value.utf8.count)
+        }
+        for position in Position.allCases {
+            guard let slot = complications[position] else { continue }
+            add(slot.icon)
+            add(slot.label)
+            if let secondary = slot.secondary {
+                add(secondary.icon)
+                add(secondary.label)
+            }
+            for mode in slot.longPressModes ?? [] {
+                add(mode.id)
+                add(mode.icon)
+                add(mode.label)
+            }
+        }
+        return (total, longest)
     }
 
     private func allocate<T>(_ type: T.Type) -> UnsafeMutablePointer<T> {
@@ -200,19 +251,36 @@ package final class CComplications {
 /// nodes after the call returns. Reused while the title is unchanged, so a
 /// steady-state frame allocates nothing.
 package final class TitleStorage {
-    private var current: String?
-    private var bytes: UnsafeMutablePointer<CChar>?
+    /// The title last asked for, its C string and that string's range.
+    /// Kept behind a pointer: the per-call reads are plain loads, without
+    /// the dynamic exclusivity checks a class's stored `var`s get.
+    private struct State {
+        var current: String?
+        var bytes: UnsafeMutablePointer<CChar>?
+        var range = HostStrings.Range.empty
+    }
+    private let state: UnsafeMutablePointer<State>
 
-    package init() {}
+    package init() {
+        state = .allocate(capacity: 1)
+        state.initialize(to: State())
+    }
 
-    deinit { bytes?.deallocate() }
+    deinit {
+        state.pointee.bytes?.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    /// The current title's bytes and NUL, host-made (see `HostStrings`).
+    package var range: HostStrings.Range { state.pointee.range }
 
     /// The C string for `title` (nil for no title), valid until the next
     /// call with a different title or until this storage is released.
     package func pointer(for title: String?) -> UnsafePointer<CChar>? {
         guard let title else { return nil }
-        if title != current || bytes == nil {
-            bytes?.deallocate()
+        if title != state.pointee.current || state.pointee.bytes == nil {
+            state.pointee.bytes?.deallocate()
             let utf8 = title.utf8
             let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: utf8.count + 1)
             var index = 0
@@ -221,10 +289,11 @@ package final class TitleStorage {
                 index += 1
             }
             buffer[index] = 0
-            bytes = buffer
-            current = title
+            state.pointee.bytes = buffer
+            state.pointee.current = title
+            state.pointee.range = HostStrings.Range(start: UnsafeRawPointer(buffer), count: utf8.count + 1, longest: utf8.count)
         }
-        return UnsafePointer(bytes)
+        return UnsafePointer(state.pointee.bytes)
     }
 }
 

@@ -53,7 +53,8 @@ package final class PluginRenderer {
         defer { frameInUse = false }
         var output = hud_layout_t()
         _ = try call(snapshot, environment, interaction, &output)
-        return try buffer.withValidatedFrame(output, info: info, modes: snapshot.modeCounts, body)
+        let strings = HostStrings(arena: snapshot.stringArena, title: titles.range)
+        return try buffer.withValidatedFrame(output, info: info, modes: snapshot.modeCounts, trusting: strings, body)
     }
 
     private func call(_ snapshot: CComplications, _ environment: HudEnvironment, _ interaction: HudInteraction,
@@ -174,17 +175,20 @@ package final class LayoutBuffer {
     /// Validates the first `output.count` nodes in place and hands `body`
     /// a frame over them, keeping this buffer alive while it reads (the one
     /// path from written nodes to a `LayoutFrame`, in-process and remote).
+    /// `strings` names the host-made input strings whose bytes need no
+    /// second reading (`HostStrings`; none by default).
     package func withValidatedFrame<R>(_ output: hud_layout_t, info: RendererInfo, modes: ModeCounts,
+                                       trusting strings: HostStrings = .none,
                                        _ body: (LayoutFrame) -> R) throws(RegistryError) -> R {
         let contract = NodeContract(abi: info.abiVersion, stride: stride, modes: modes)
         do {
-            try LayoutValidator.validate(output, nodes: UnsafeRawPointer(nodes), stride: stride, contract: contract)
+            try LayoutValidator.validate(output, nodes: UnsafeRawPointer(nodes), stride: stride, contract: contract, trusting: strings)
         } catch {
             throw error.registryError(info)
         }
-        return withExtendedLifetime(self) {
-            body(LayoutFrame(validated: output, nodes: UnsafeRawPointer(nodes), stride: stride, contract: contract))
-        }
+        // `self` (the buffer the frame reads) stays alive until `body` returns.
+        defer { withExtendedLifetime(self) {} }
+        return body(LayoutFrame(validated: output, nodes: UnsafeRawPointer(nodes), stride: stride, contract: contract))
     }
 
     /// Records how much of the buffer a call may have written.
@@ -275,7 +279,11 @@ package enum LayoutValidator {
 
     /// Checks the header and the first `output.count` nodes of `nodes`.
     /// The caller has already checked `count` against the buffer's capacity.
-    package static func validate(_ output: hud_layout_t, nodes: UnsafeRawPointer, stride: Int, contract: NodeContract) throws(Violation) {
+    /// A string pointing into `strings` (host-made input bytes) is accepted
+    /// without being read again when `HostStrings.vouches` says so; every
+    /// other string gets the full check.
+    package static func validate(_ output: hud_layout_t, nodes: UnsafeRawPointer, stride: Int, contract: NodeContract,
+                                 trusting strings: HostStrings = .none) throws(Violation) {
         let insets = output.content_insets
         try length(insets.top, nil, "content_insets.top")
         try length(insets.left, nil, "content_insets.left")
@@ -285,46 +293,67 @@ package enum LayoutValidator {
         guard unknownBits == 0 else {
             throw Violation(node: nil, field: "hidden_positions", problem: .unknownHiddenBits(unknownBits))
         }
+        let minor1 = contract.readsMinor1Fields
+        let iconTrust = strings.trusted(limit: Int(HUD_MAX_ICON_BYTES))
+        let labelTrust = strings.trusted(limit: Int(HUD_MAX_LABEL_BYTES))
         for index in 0..<Int(output.count) {
             let node = (nodes + index * stride).assumingMemoryBound(to: hud_node_t.self)
-            // Fast path: one branch-light pass over the scalar fields; only a
-            // node that fails it goes through the ordered checks that name
-            // the first bad field. (The fast path is never more lenient:
-            // whatever it accepts, the ordered checks accept too.)
-            if !scalarsAreValid(node) { try scalars(node, index: index) }
-            if contract.readsMinor1Fields { try minor1Fields(node, index: index, contract: contract) }
-            try string(node.pointee.icon, index, "icon", limit: Int(HUD_MAX_ICON_BYTES))
-            try string(node.pointee.label, index, "label", limit: Int(HUD_MAX_LABEL_BYTES))
-            try string(node.pointee.accessibility_label, index, "accessibility_label", limit: Int(HUD_MAX_LABEL_BYTES))
+            // One pass over the scalar fields for the common case; only a node
+            // that fails it goes through the ordered checks that name the
+            // first bad field.
+            if !scalarsAreValid(node, minor1: minor1) {
+                try scalars(node, index: index)
+                if minor1 { try length(node.pointee.glyph_size, index, "glyph_size") }
+            }
+            if minor1, node.pointee.accessibility_actions != 0 {
+                try accessibilityActions(node, index: index, contract: contract)
+            }
+            try string(node.pointee.icon, index, "icon", limit: Int(HUD_MAX_ICON_BYTES), iconTrust)
+            try string(node.pointee.label, index, "label", limit: Int(HUD_MAX_LABEL_BYTES), labelTrust)
+            try string(node.pointee.accessibility_label, index, "accessibility_label", limit: Int(HUD_MAX_LABEL_BYTES), labelTrust)
         }
     }
 
     /// Every enum, index and geometry field of a node within its range, read
-    /// in place (NaN fails every comparison, so it is rejected too).
+    /// in place, and with `minor1` the 1.1 `glyph_size` too.
+    ///
+    /// Vectorised, with one reduction per kind of field: the four leading
+    /// enums (one 16-byte load) and `shape`, `material`, `placement` are
+    /// checked as unsigned offsets from their lowest value in two 4-lane
+    /// compares; the eleven (with `minor1` twelve) doubles in pairs, each
+    /// pair's mask and-ed into one (coordinates: |v| <= max; lengths:
+    /// 0 <= v <= max). The offsets are `NodeOffsets` (a test pins them to
+    /// the header's layout). Never more lenient than `scalars`.
     @inline(__always)
-    private static func scalarsAreValid(_ node: UnsafePointer<hud_node_t>) -> Bool {
-        // Fields are read through the pointer one by one (no copy of the
-        // 184-byte node); `&` on Bool does not short-circuit, so this is a
-        // straight line of compares.
+    private static func scalarsAreValid(_ node: UnsafePointer<hud_node_t>, minor1: Bool) -> Bool {
+        let raw = UnsafeRawPointer(node)
         let m = maxCoordinate
-        @inline(__always) func within(_ value: Int32, _ low: Int32, _ high: Int32) -> Bool {
-            UInt32(bitPattern: value &- low) <= UInt32(bitPattern: high &- low)
-        }
-        @inline(__always) func length(_ value: Double) -> Bool { value >= 0 && value <= m }
-        @inline(__always) func coordinate(_ value: Double) -> Bool { abs(value) <= m }
-        let enums = within(node.pointee.kind, Int32(HUD_NODE_KIND_CONTAINER), Int32(HUD_NODE_KIND_MODE_ITEM))
-            & within(node.pointee.position, Int32(HUD_POSITION_NONE), Int32(HUD_POSITION_CENTER))
-            & within(node.pointee.part, Int32(HUD_PART_NONE), Int32(HUD_PART_CONTAINER))
-            & within(node.pointee.mode_index, -1, Int32(HUD_MAX_MODES) - 1)
-            & within(node.pointee.shape, Int32(HUD_SHAPE_RECTANGLE), Int32(HUD_SHAPE_CAPSULE))
-            & within(node.pointee.material, Int32(HUD_MATERIAL_NONE), Int32(HUD_MATERIAL_REGULAR))
-            & within(node.pointee.placement, Int32(HUD_PLACEMENT_OVERLAY), Int32(HUD_PLACEMENT_BOTTOM_INSET))
-        let frame = coordinate(node.pointee.frame.x) & coordinate(node.pointee.frame.y)
-            & length(node.pointee.frame.width) & length(node.pointee.frame.height)
-        let hit = coordinate(node.pointee.hit.x) & coordinate(node.pointee.hit.y)
-            & length(node.pointee.hit.width) & length(node.pointee.hit.height)
-        let style = length(node.pointee.corner_radius) & length(node.pointee.stroke_width) & length(node.pointee.font_size)
-        return enums & frame & hit & style
+        // kind, position, part, mode_index: value - low <= high - low, unsigned.
+        let leading = raw.loadUnaligned(fromByteOffset: NodeOffsets.kind, as: SIMD4<UInt32>.self)
+        let leadingLow = SIMD4<UInt32>(
+            UInt32(bitPattern: Int32(HUD_NODE_KIND_CONTAINER)), UInt32(bitPattern: Int32(HUD_POSITION_NONE)),
+            UInt32(bitPattern: Int32(HUD_PART_NONE)), UInt32(bitPattern: -1))
+        let leadingSpan = SIMD4<UInt32>(
+            UInt32(HUD_NODE_KIND_MODE_ITEM - HUD_NODE_KIND_CONTAINER), UInt32(HUD_POSITION_CENTER - HUD_POSITION_NONE),
+            UInt32(HUD_PART_CONTAINER - HUD_PART_NONE), UInt32(HUD_MAX_MODES))
+        // shape, material, placement (each starts at 0); the fourth lane is 0.
+        let looks = raw.loadUnaligned(fromByteOffset: NodeOffsets.shape, as: SIMD2<UInt32>.self)
+        let others = SIMD4<UInt32>(looks.x, looks.y, UInt32(bitPattern: node.pointee.placement), 0)
+        let othersHigh = SIMD4<UInt32>(UInt32(HUD_SHAPE_CAPSULE), UInt32(HUD_MATERIAL_REGULAR), UInt32(HUD_PLACEMENT_BOTTOM_INSET), 0)
+        let integersOK = ((leading &- leadingLow) .<= leadingSpan) .& (others .<= othersHigh)
+        // The doubles; NaN fails every comparison.
+        let zero = SIMD2<Double>(repeating: 0), high = SIMD2<Double>(repeating: m), low = SIMD2<Double>(repeating: -m)
+        @inline(__always) func lengths(_ v: SIMD2<Double>) -> SIMDMask<SIMD2<Int64>> { (v .>= zero) .& (v .<= high) }
+        @inline(__always) func coordinates(_ v: SIMD2<Double>) -> SIMDMask<SIMD2<Int64>> { (v .>= low) .& (v .<= high) }
+        @inline(__always) func pair(_ offset: Int) -> SIMD2<Double> { raw.loadUnaligned(fromByteOffset: offset, as: SIMD2<Double>.self) }
+        let glyph = minor1 ? node.pointee.glyph_size : 0
+        let doublesOK = coordinates(pair(NodeOffsets.frame))              // frame.x, frame.y
+            .& lengths(pair(NodeOffsets.frame + 16))                      // frame.width, frame.height
+            .& coordinates(pair(NodeOffsets.frame + 32))                  // hit.x, hit.y
+            .& lengths(pair(NodeOffsets.frame + 48))                      // hit.width, hit.height
+            .& lengths(pair(NodeOffsets.cornerRadius))                    // corner_radius, stroke_width
+            .& lengths(SIMD2<Double>(node.pointee.font_size, glyph))      // font_size, glyph_size
+        return all(integersOK) && all(doublesOK)
     }
 
     /// The ordered, naming checks of a node's scalar fields.
@@ -365,14 +394,12 @@ package enum LayoutValidator {
     }
 
     /// The fields ABI 1.1 appended, for a renderer that declared minor ≥ 1
-    /// and a stride that covers them: `glyph_size` a length,
-    /// `accessibility_actions` only on slot nodes and only below the slot's
+    /// and a stride that covers them: `glyph_size` a length (checked with
+    /// the scalars, and named after them), `accessibility_actions` (checked
+    /// here when non-zero) only on slot nodes and only below the slot's
     /// mode count.
-    @inline(__always)
-    private static func minor1Fields(_ node: UnsafePointer<hud_node_t>, index: Int, contract: NodeContract) throws(Violation) {
-        try length(node.pointee.glyph_size, index, "glyph_size")
+    private static func accessibilityActions(_ node: UnsafePointer<hud_node_t>, index: Int, contract: NodeContract) throws(Violation) {
         let actions = node.pointee.accessibility_actions
-        guard actions != 0 else { return }
         guard node.pointee.kind == Int32(HUD_NODE_KIND_SLOT) else {
             throw Violation(node: index, field: "accessibility_actions", problem: .actionsOnNonSlot(actions))
         }
@@ -397,8 +424,17 @@ package enum LayoutValidator {
     }
 
     /// A nullable node string: NUL within `limit + 1` bytes, valid UTF-8.
-    private static func string(_ pointer: UnsafePointer<CChar>?, _ index: Int, _ field: String, limit: Int) throws(Violation) {
-        guard let pointer else { return }
+    /// Host-made bytes `trusted` (the ranges `limit` allows) vouches for
+    /// are not read again.
+    @inline(__always)
+    private static func string(_ pointer: UnsafePointer<CChar>?, _ index: Int, _ field: String, limit: Int,
+                               _ trusted: HostStrings.Trusted) throws(Violation) {
+        guard let pointer, !trusted.vouches(for: pointer) else { return }
+        try fullString(pointer, index, field, limit: limit)
+    }
+
+    /// The full check of a string the host did not make.
+    private static func fullString(_ pointer: UnsafePointer<CChar>, _ index: Int, _ field: String, limit: Int) throws(Violation) {
         let length = strnlen(pointer, limit + 1)
         guard length <= limit else { throw Violation(node: index, field: field, problem: .string(.tooLong(limit: limit))) }
         guard UTF8Validation.isValid(UnsafeRawPointer(pointer), count: length) else {
@@ -474,15 +510,6 @@ package enum UTF8Validation {
             i += width
         }
         return true
-    }
-}
-
-extension Bool {
-    /// Non-short-circuiting AND, so the validator's fast path is a straight
-    /// line of compares rather than a branch per field.
-    @inline(__always)
-    fileprivate static func & (lhs: Bool, rhs: Bool) -> Bool {
-        (UInt8(lhs ? 1 : 0) & UInt8(rhs ? 1 : 0)) != 0
     }
 }
 
@@ -655,6 +682,15 @@ package struct LayoutNodeView: HitTestable {
         guard let pointer else { return nil }
         return String(decoding: UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)), as: UTF8.self)
     }
+}
+
+/// Byte offsets of the `hud_node_t` fields the validator loads as vectors
+/// (`HudRegistryTests` pins them to `MemoryLayout.offset(of:)`).
+package enum NodeOffsets {
+    package static let kind = 0        // kind, position, part, mode_index: 4 × int32
+    package static let frame = 16      // frame, hit: 8 × double
+    package static let shape = 80      // shape, material: 2 × int32
+    package static let cornerRadius = 88  // corner_radius, stroke_width: 2 × double
 }
 
 /// How many long-press modes each position's slot has in the published

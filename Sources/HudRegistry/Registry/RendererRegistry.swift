@@ -326,21 +326,24 @@ public final class RendererRegistry {
         }
     }
 
-    /// The renderer the previous layout call used, keyed by the id exactly
-    /// as the caller's style holds it. A frame loop asks for the same style
-    /// every time, and an identical `String` compares in one word, where
-    /// hashing it for the dictionary costs about a thousand instructions per
-    /// call. Renderers are only ever added, never replaced or removed, so a
-    /// remembered entry stays valid.
-    private var lastRenderer: (id: String, renderer: Entry)?
+    /// The renderer the previous layout call used, keyed by the style
+    /// exactly as the caller holds it: resolved once per style change. A
+    /// frame loop asks for the same style every time; comparing it is a
+    /// tag compare for the built-ins and a one-word compare of an identical
+    /// `String` for `.renderer(id)`, where making the id and hashing it for
+    /// the dictionary costs hundreds of instructions per call. A different
+    /// style naming the same renderer (`.renderer("com.hudson.tray")` after
+    /// `.tray`) just resolves again. Renderers are only ever added, never
+    /// replaced or removed, so a remembered entry stays valid.
+    private var lastRenderer: (style: HudPhoneComplicationsStyle, renderer: Entry)?
 
     private func renderer(for style: HudPhoneComplicationsStyle) throws(RegistryError) -> Entry {
+        if let last = lastRenderer, last.style == style { return last.renderer }
         let id = style.rendererID
-        if let last = lastRenderer, last.id == id { return last.renderer }
         guard let renderer = renderersByID[id] else {
             throw .unknownRenderer(id: id, known: order)
         }
-        lastRenderer = (id, renderer)
+        lastRenderer = (style, renderer)
         return renderer
     }
 
