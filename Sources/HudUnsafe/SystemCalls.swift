@@ -943,3 +943,9 @@ extension SystemCalls {
         return events
     }
 }
+
+extension SystemCalls {
+    /// SIGPIPE ignored in this process (children get the default back at
+    /// spawn): a write to a closed pipe or socket is an EPIPE error, not death.
+    package static func ignoreBrokenPipe() { _ = Glibc.signal(SIGPIPE, SIG_IGN) }
+}
