@@ -948,4 +948,14 @@ extension SystemCalls {
     /// SIGPIPE ignored in this process (children get the default back at
     /// spawn): a write to a closed pipe or socket is an EPIPE error, not death.
     package static func ignoreBrokenPipe() { _ = Glibc.signal(SIGPIPE, SIG_IGN) }
+
+    /// Unblocks SIGINT, SIGTERM and SIGHUP on the calling thread (and the
+    /// threads it starts later): a long-running command must stop on Ctrl-C
+    /// or `kill` even when its parent started it with them blocked.
+    package static func unblockTerminationSignals() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, signal) }
+        _ = pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
 }

@@ -104,6 +104,7 @@ struct PreviewCommand: Command {
 
     func run() -> ExitCode {
         SystemCalls.ignoreBrokenPipe()
+        SystemCalls.unblockTerminationSignals()
         var scene: SceneFile?
         if let scenePath {
             switch SceneLoader.load(scenePath) {
