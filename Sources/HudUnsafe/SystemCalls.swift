@@ -959,3 +959,33 @@ extension SystemCalls {
         _ = pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 }
+
+/// A value behind a pthread mutex, for state that threads contend on
+/// (`hudhost preview`'s request mailbox and event streams). Not
+/// `Synchronization.Mutex`: contended, that one locks in the kernel where
+/// ThreadSanitizer cannot see it (Docs/RELIABILITY.md), and the TSan run in
+/// CI must stay clean; TSan intercepts pthread mutexes.
+/// `@unchecked Sendable`: `value` is only touched between lock and unlock.
+package final class ThreadLock<Value>: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var value: Value
+
+    package init(_ value: Value) {
+        self.value = value
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    package func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value)
+    }
+}

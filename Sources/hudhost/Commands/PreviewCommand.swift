@@ -4,7 +4,6 @@ import HudPresentation
 import HudScenes
 import HudHTTPServer
 import HudUnsafe
-import Synchronization
 
 /// `hudhost preview`: the HUD in a browser. Serves a page on 127.0.0.1 that
 /// shows the current frame and turns mouse and touch input into the shell's
@@ -153,19 +152,16 @@ struct PreviewCommand: Command {
                                      longPress: longPress, watch: watched, mailbox: mailbox, broadcast: broadcast)
         broadcast.publish(session.version)
 
-        // The daemon needs the server to answer; the server needs the port.
-        let holder = PreviewServerHolder()
+        // The server answers 403 to everything until it knows the port.
+        let server = PreviewServer(token: token, mailbox: mailbox, broadcast: broadcast)
         let daemon: HTTPDaemon
         do {
-            daemon = try HTTPDaemon(port: port, bodyLimit: PreviewServer.bodyLimit) { request in
-                guard let server = holder.server else { return PreviewServer.error(503, "starting", "the preview is starting; try again") }
-                return server.handle(request)
-            }
+            daemon = try HTTPDaemon(port: port, bodyLimit: PreviewServer.bodyLimit, handler: server.handle)
         } catch {
             Output.error("hudhost preview: error: \(error); choose another --port (0 picks a free one)")
             return .failure
         }
-        holder.set(PreviewServer(token: token, port: daemon.port, mailbox: mailbox, broadcast: broadcast))
+        server.listening(on: daemon.port)
         let url = "http://127.0.0.1:\(daemon.port)/?token=\(token)"
         Output.line(url)
         Output.error("hudhost preview: serving \(chosen) on \(environmentOptions.device.id); watching \(Set(watched.values).count) file\(Set(watched.values).count == 1 ? "" : "s") for changes; Ctrl-C stops")
@@ -183,12 +179,4 @@ struct PreviewCommand: Command {
             Output.error("hudhost preview: note: could not run xdg-open (\(error)); open the URL above yourself")
         }
     }
-}
-
-/// The server, set once the daemon knows its port. Requests that arrive
-/// before (none can: the URL is not printed yet) get 503.
-final class PreviewServerHolder: Sendable {
-    private let stored = Mutex<PreviewServer?>(nil)
-    var server: PreviewServer? { stored.withLock { $0 } }
-    func set(_ server: PreviewServer) { stored.withLock { $0 = server } }
 }

@@ -21,8 +21,9 @@ final class PreviewMailbox: Sendable {
         let id: UInt64
     }
 
-    private let letters = Mutex<[Letter]>([])
-    private let answers = Mutex<[UInt64: HTTPResponse]>([:])
+    // ThreadLock, not Mutex: contended by connection threads, and TSan must see it.
+    private let letters = ThreadLock<[Letter]>([])
+    private let answers = ThreadLock<[UInt64: HTTPResponse]>([:])
     private let nextID = Atomic<UInt64>(1)
     /// Readable when letters are waiting (the main thread polls it).
     let wakeDescriptor: Int32
@@ -83,7 +84,7 @@ final class PreviewBroadcast: Sendable {
     /// The session's `version`, as last published.
     let version = Atomic<UInt64>(0)
     /// Each listening stream's pipe: read end → write end.
-    private let listeners = Mutex<[Int32: Int32]>([:])
+    private let listeners = ThreadLock<[Int32: Int32]>([:])
     /// A comment line is sent after this much silence, so proxies and the
     /// idle timeout keep the stream open (and a gone client is noticed).
     static let keepAliveMilliseconds: Int32 = 15_000

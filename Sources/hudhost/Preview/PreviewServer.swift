@@ -2,6 +2,7 @@
 import HudRegistry
 import HudHTTPServer
 import HudUnsafe
+import Synchronization
 
 /// The HTTP side of `hudhost preview`: checks every request's Host header
 /// and token, serves the page and its script and style, opens event
@@ -23,15 +24,18 @@ final class PreviewServer: Sendable {
         "/api/events": ["POST"], "/api/settings": ["POST"],
     ]
 
-    /// Set once the daemon listens (the Host check needs the port).
-    private let allowedHosts: Set<String>
+    /// The port, set once the daemon listens (the Host check needs it);
+    /// 0 until then, which no Host header matches.
+    private let listeningPort = Atomic<UInt16>(0)
 
-    init(token: String, port: UInt16, mailbox: PreviewMailbox, broadcast: PreviewBroadcast) {
+    init(token: String, mailbox: PreviewMailbox, broadcast: PreviewBroadcast) {
         self.token = token
         self.mailbox = mailbox
         self.broadcast = broadcast
-        allowedHosts = ["127.0.0.1:\(port)", "localhost:\(port)"]
     }
+
+    /// Called once, when the daemon knows its port, before the URL is printed.
+    func listening(on port: UInt16) { listeningPort.store(port, ordering: .sequentiallyConsistent) }
 
     /// A fresh token from the kernel's random source.
     static func makeToken() -> String? {
@@ -59,8 +63,9 @@ final class PreviewServer: Sendable {
         // DNS rebinding: a page elsewhere that got its name to resolve to
         // 127.0.0.1 still sends its own name as Host.
         let host = request.headers["host"] ?? ""
-        guard allowedHosts.contains(host.lowercased()) else {
-            return Self.error(403, "bad-host", "Host '\(host)' is not this server; use http://127.0.0.1:\(allowedHosts.first.map { String($0.split(separator: ":").last ?? "") } ?? "")/ (requests under another name are refused against DNS rebinding)")
+        let port = listeningPort.load(ordering: .sequentiallyConsistent)
+        guard port != 0, ["127.0.0.1:\(port)", "localhost:\(port)"].contains(host.lowercased()) else {
+            return Self.error(403, "bad-host", "Host '\(host)' is not this server; use http://127.0.0.1:\(port)/ (requests under another name are refused against DNS rebinding)")
         }
         guard let given = request.query["token"] ?? request.headers["x-hud-token"], !given.isEmpty else {
             return Self.error(401, "no-token", "this preview needs its access token: open the URL hudhost preview printed (…/?token=…)")
