@@ -40,16 +40,20 @@ struct PreviewCommand: Command {
         failure, crash, invalid layout, broken scene) is shown in the page with
         the reason, over the last good frame. Stop it with Ctrl-C.
 
-        API (token as ?token=… or the X-Hud-Token header)
-          GET  /api/state     the state as JSON (style, device, revealed
-                              position, deck, stack, actions, renderers,
-                              version: grows with every change of frame)
-          GET  /api/frame.svg the current frame
-          POST /api/events    a body in the --events grammar, e.g.
-                              "longpress center"; answers the new state
-          POST /api/settings  a JSON object: style, device, orientation,
-                              direction, textSize, appearance, scheme, push, pop
-          GET  /api/stream    server-sent events: one per new version
+        HTTP API (the token as ?token=… or in an X-Hud-Token header)
+          GET /api/state: the state as JSON (style, device, revealed position,
+          deck, page stack, actions fired, renderers, and a version that grows
+          with every change of the frame or reload).
+
+          GET /api/frame.svg: the current frame.
+
+          POST /api/events: a body in the --events grammar, e.g.
+          "longpress center"; answers the new state.
+
+          POST /api/settings: a JSON object with any of style, device,
+          orientation, direction, textSize, appearance, scheme, push, pop.
+
+          GET /api/stream: server-sent events, one per new version.
 
         OPTIONS
           --scene FILE        a JSON scene (Docs/SCENES.md) instead of the demo set;
