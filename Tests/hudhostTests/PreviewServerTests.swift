@@ -353,14 +353,32 @@ import HudTestSupport
         // The server goes on, and events still work.
         #expect(try await preview.request(method: "POST", "/api/events", body: "tap topLeft").status == 200)
 
+        // A rebuild that loads but crashes in layout (reads address 0), and
+        // one whose layout is invalid (NaN frames): each reason is shown,
+        // the last good frame stays.
+        for (index, (define, word)) in [("-DSIMPLE_MARGIN=(*(volatile double *)0)", "crash"), ("-DSIMPLE_SIZE=(0.0/0.0)", "finite")].enumerated() {
+            let variant = directory + "/variant\(index).so.tmp"
+            try FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + [define, "-I", FixturePlugins.headerDirectory,
+                                                "-I", FixturePlugins.sourceDirectory, "-o", variant, FixturePlugins.sourceDirectory + "/good_simple.c"])
+            #expect(rename(variant, plugin) == 0)
+            let shown = try await preview.waitForState("the \(word) rebuild is reported") { state in
+                (state["reloads"] as? [Any])?.count == 3 + index && !(state["problem"] is NSNull)
+            }
+            let reason = (shown["problem"] as? String ?? "").lowercased()
+            #expect(reason.contains(word) || reason.contains("signal") || reason.contains("invalid"), "\(reason)")
+            #expect(try await preview.request("/api/frame.svg").body == secondFrame)
+            #expect(preview.process.isRunning)
+        }
+
         // Fixed again: back to a good frame, no problem.
         let fixed = directory + "/fixed.so.tmp"
         try FileManager.default.copyItem(atPath: FixturePlugins.path(of: .goodSimple), toPath: fixed)
         #expect(rename(fixed, plugin) == 0)
         let recovered = try await preview.waitForState("the fixed plugin is shown") { state in
-            (state["reloads"] as? [Any])?.count == 3 && state["problem"] is NSNull
+            (state["reloads"] as? [Any])?.count == 5 && state["problem"] is NSNull
         }
         #expect(recovered["problem"] is NSNull)
+        #expect(try await preview.request("/api/frame.svg").body == firstFrame)
     }
 
     @Test func aChangedSceneIsReadAgainAndABrokenOneIsReported() async throws {

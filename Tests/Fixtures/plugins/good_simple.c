@@ -15,7 +15,9 @@
  */
 #include "fixture_common.h"
 
+#ifndef SIMPLE_SIZE
 #define SIMPLE_SIZE 48.0
+#endif
 /* Overridable so the preview's reload test can build a second, different version. */
 #ifndef SIMPLE_MARGIN
 #define SIMPLE_MARGIN 8.0
