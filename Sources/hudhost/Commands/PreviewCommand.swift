@@ -169,7 +169,7 @@ struct PreviewCommand: Command {
         let url = "http://127.0.0.1:\(daemon.port)/?token=\(token)"
         Output.line(url)
         Output.error("hudhost preview: serving \(chosen) on \(environmentOptions.device.id); watching \(Set(watched.values).count) file\(Set(watched.values).count == 1 ? "" : "s") for changes; Ctrl-C stops")
-        for problem in session.watchProblems { Output.error("hudhost preview: note: \(problem); that file is not reloaded") }
+        for problem in session.watchProblems { Output.error("hudhost preview: note: \(problem); files there are not reloaded") }
         if open { Self.openInBrowser(url) }
         withExtendedLifetime(daemon) { session.run() }
     }

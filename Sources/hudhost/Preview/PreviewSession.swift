@@ -20,6 +20,8 @@ final class PreviewSession {
     private let mailbox: PreviewMailbox
     private let broadcast: PreviewBroadcast
     private let watcher: PreviewWatcher?
+    /// Whether there was anything to watch.
+    private let watching: Bool
     /// Grows with every change of the frame, of the problem shown, or reload.
     private(set) var version: UInt64 = 1
     /// The last frame the chosen renderer drew, as SVG, and its layout.
@@ -52,12 +54,16 @@ final class PreviewSession {
         shell = Self.makeShell(scene: scene, style: style, registry: registry, environment: settings.environment(keeping: nil))
         if let title { shell.updateTop { $0.title = title } }
         if let longPress { shell.longPressThreshold = longPress }
+        watching = !watch.isEmpty
         watcher = watch.isEmpty ? nil : PreviewWatcher(watch)
         refresh()
     }
 
     /// What the watcher could not watch (reported once at start).
-    var watchProblems: [String] { watcher?.problems ?? [] }
+    var watchProblems: [String] {
+        guard let watcher else { return watching ? ["inotify is not available (inotify_init1 failed)"] : [] }
+        return watcher.problems
+    }
 
     private static func makeShell(scene: SceneFile?, style: HudPhoneComplicationsStyle, registry: RendererRegistry,
                                   environment: HudEnvironment) -> HudPhoneAppShell {
@@ -102,6 +108,8 @@ final class PreviewSession {
 
     /// A request that needs the shell (the server checked token and Host).
     private func answer(_ request: HTTPRequest) -> HTTPResponse {
+        let before = version
+        defer { if version != before { broadcast.publish(version) } }
         let response: HTTPResponse
         switch (request.method, request.path) {
         case ("GET", "/api/state"), ("HEAD", "/api/state"):
@@ -117,7 +125,6 @@ final class PreviewSession {
         default:
             response = PreviewServer.error(404, "unknown-path", "no such endpoint: \(request.method) \(request.path)")
         }
-        broadcast.publish(version)
         return response
     }
 
