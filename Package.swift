@@ -7,6 +7,7 @@
 //   HudRegistry (+ HudModel, re-exported)  what a Swift host links
 //   HudPresentation / HudScenes / HudConformance   what the CLI adds on top
 //   HudUnsafe   internal: every dl*, plugin-pointer, libffi and raw libc call
+//   HudHTTPServer  internal: every libmicrohttpd call (hudhost preview)
 import PackageDescription
 
 /// Every Swift target but `HudUnsafe` and the built-in renderers (which
@@ -57,6 +58,13 @@ let package = Package(
         ),
         // Linux calls the Glibc module does not expose (secure_getenv, prctl, Landlock).
         .systemLibrary(name: "CHudSystem", path: "Sources/CHudSystem"),
+        // libmicrohttpd, the HTTP server of `hudhost preview`.
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            path: "Sources/CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
         // libseccomp, for the sandbox's system-call filter.
         .systemLibrary(
             name: "CSeccomp",
@@ -82,6 +90,14 @@ let package = Package(
             path: "Sources/HudUnsafe",
             swiftSettings: unsafe
         ),
+        // Internal (no product): every libmicrohttpd call, for hudhost only
+        // (a host linking HudRegistry never links the HTTP server).
+        .target(
+            name: "HudHTTPServer",
+            dependencies: ["CMicroHTTPD"],
+            path: "Sources/HudHTTPServer",
+            swiftSettings: unsafe
+        ),
         .target(
             name: "HudRegistry",
             dependencies: ["HudModel", "HudUnsafe"],
@@ -98,7 +114,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "hudhost",
-            dependencies: ["HudRegistry", "HudUnsafe", "HudPresentation", "HudScenes", "HudConformance"],
+            dependencies: ["HudRegistry", "HudUnsafe", "HudPresentation", "HudScenes", "HudConformance", "HudHTTPServer"],
             path: "Sources/hudhost",
             swiftSettings: safe
         ),

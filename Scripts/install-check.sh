@@ -20,10 +20,16 @@ hudhost=$root/bin/hudhost
 
 # Only the C library, libffi, libseccomp and the GCC runtime: no Swift runtime.
 allowed='^(linux-vdso\.so\.1|/lib64/ld-linux-x86-64\.so\.2|/lib/ld-linux-aarch64\.so\.1|libc\.so\.6|libm\.so\.6|libffi\.so\.[0-9]+|libseccomp\.so\.[0-9]+|libstdc\+\+\.so\.6|libgcc_s\.so\.1)$'
+# hudhost also links libmicrohttpd (`hudhost preview`, Docs/PREVIEW.md) and
+# what Debian's build of it links (GnuTLS and its libraries); the sandbox
+# helper, which runs plugin code, must not.
+preview_libraries='libmicrohttpd\.so\.[0-9]+|libgnutls\.so\.[0-9]+|libp11-kit\.so\.[0-9]+|libidn2\.so\.[0-9]+|libunistring\.so\.[0-9]+|libtasn1\.so\.[0-9]+|libnettle\.so\.[0-9]+|libhogweed\.so\.[0-9]+|libgmp\.so\.[0-9]+'
 for binary in "$hudhost" "$root/libexec/hud/hudsandbox"; do
-  unexpected=$(ldd "$binary" | awk '{print $1}' | grep -Ev "$allowed" || true)
+  pattern=$allowed
+  [[ $binary == "$hudhost" ]] && pattern="${allowed%)\$}|$preview_libraries)\$"
+  unexpected=$(ldd "$binary" | awk '{print $1}' | grep -Ev "$pattern" || true)
   if [[ -n $unexpected ]]; then
-    echo "install-check: $binary needs more than libc, libffi, libseccomp and the GCC runtime:" >&2
+    echo "install-check: $binary needs more than libc, libffi, libseccomp, the GCC runtime (and for hudhost libmicrohttpd):" >&2
     echo "$unexpected" >&2
     exit 1
   fi

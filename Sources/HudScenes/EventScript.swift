@@ -207,10 +207,14 @@ public struct EventScriptRunner {
         // replays time the shell has already seen.
         let origin = shell.clock.map { $0 + gap } ?? 0
         var clock = origin
+        // An explicit `@seconds` is only kept from running backwards: it may
+        // come as soon as the shell's own clock (the live preview sends
+        // each pointer event as a one-step script with its real time).
+        var earliest = shell.clock ?? 0
         var pointer: (x: Double, y: Double) = (0, 0)
         for step in script.steps {
             var start = results.isEmpty ? origin : clock + gap
-            if let at = step.at { start = max(at, clock) }
+            if let at = step.at { start = max(at, earliest) }
             var pointerEvents: [PointerEvent] = []
             var keyEvent: KeyEvent?
             switch step.verb {
@@ -242,6 +246,7 @@ public struct EventScriptRunner {
                 for event in pointerEvents {
                     events += try shell.send(event)
                     clock = max(clock, event.time)
+                    earliest = max(earliest, event.time)
                     if event.phase != .advance { pointer = (event.x, event.y) }
                 }
                 if let keyEvent {

@@ -925,3 +925,97 @@ extension SystemCalls {
 
     package static var processID: Int32 { getpid() }
 }
+
+// MARK: - inotify (hudhost preview's live reload)
+
+/// One inotify event: the watch it came from, what happened, and the
+/// entry's name within a watched directory ("" for the directory itself).
+package struct FileChangeEvent: Sendable, Hashable {
+    package var watch: Int32
+    package var mask: UInt32
+    package var name: String
+}
+
+extension SystemCalls {
+    /// Events that mean "a file in this directory now has new contents":
+    /// written and closed, moved in (an atomic replace), created, deleted.
+    package static let fileReplacedMask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_ATTRIB)
+
+    /// A non-blocking, close-on-exec inotify descriptor.
+    package static func makeFileWatcher() -> Result<Int32, SystemError> {
+        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        return fd >= 0 ? .success(fd) : .failure(.current)
+    }
+
+    /// Watches `path` (a directory) for `mask`; returns the watch number.
+    package static func watch(_ fd: Int32, path: String, mask: UInt32) -> Result<Int32, SystemError> {
+        let watch = inotify_add_watch(fd, path, mask)
+        return watch >= 0 ? .success(watch) : .failure(.current)
+    }
+
+    /// Every event waiting on the inotify descriptor `fd` (none when it
+    /// would block). The kernel's records are decoded here: a fixed header
+    /// (`struct inotify_event`) then `len` bytes of NUL-padded name.
+    package static func readFileChanges(_ fd: Int32) -> [FileChangeEvent] {
+        var events: [FileChangeEvent] = []
+        let headerSize = MemoryLayout<inotify_event>.size
+        while case .bytes(let bytes) = read(fd, maximum: 64 * 1024) {
+            var offset = 0
+            while offset + headerSize <= bytes.count {
+                let header = bytes.withUnsafeBytes { raw in raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self) }
+                let nameStart = offset + headerSize
+                let nameEnd = min(bytes.count, nameStart + Int(header.len))
+                let nameBytes = bytes[nameStart..<nameEnd].prefix { $0 != 0 }
+                events.append(FileChangeEvent(watch: header.wd, mask: header.mask, name: String(decoding: nameBytes, as: UTF8.self)))
+                offset = nameEnd
+            }
+        }
+        return events
+    }
+}
+
+extension SystemCalls {
+    /// SIGPIPE ignored in this process (children get the default back at
+    /// spawn): a write to a closed pipe or socket is an EPIPE error, not death.
+    package static func ignoreBrokenPipe() { _ = Glibc.signal(SIGPIPE, SIG_IGN) }
+
+    /// Unblocks SIGINT, SIGTERM and SIGHUP on the calling thread (and the
+    /// threads it starts later): a long-running command must stop on Ctrl-C
+    /// or `kill` even when its parent started it with them blocked.
+    package static func unblockTerminationSignals() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, signal) }
+        _ = pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+}
+
+/// A value behind a pthread mutex, for state that threads contend on
+/// (`hudhost preview`'s request mailbox and event streams). Not
+/// `Synchronization.Mutex`: contended, that one locks in the kernel where
+/// ThreadSanitizer cannot see it (Docs/RELIABILITY.md), and the TSan run in
+/// CI must stay clean; TSan intercepts pthread mutexes.
+/// `@unchecked Sendable`: `value` is only touched between lock and unlock.
+package final class ThreadLock<Value>: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var value: Value
+
+    package init(_ value: Value) {
+        self.value = value
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    package func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value)
+    }
+}

@@ -15,6 +15,7 @@ enum HudHost {
         CommandEntry(ProbeCommand.self),
         CommandEntry(RenderCommand.self),
         CommandEntry(DemoCommand.self),
+        CommandEntry(PreviewCommand.self),
         CommandEntry(WhyCommand.self),
         CommandEntry(CacheCommand.self),
         CommandEntry(DoctorCommand.self),

@@ -8,7 +8,7 @@ import HudTestSupport
 /// completion scripts must parse and complete; every source carries its
 /// licence line.
 @Suite struct DocumentationTests {
-    static let commands = ["list", "probe", "render", "demo", "why", "cache", "doctor", "sdk", "validate", "new", "completions"]
+    static let commands = ["list", "probe", "render", "demo", "preview", "why", "cache", "doctor", "sdk", "validate", "new", "completions"]
 
     static func installed(_ tool: String) -> Bool {
         ["/usr/bin/", "/bin/", "/usr/local/bin/"].contains { FileManager.default.isExecutableFile(atPath: $0 + tool) }

@@ -15,8 +15,13 @@
  */
 #include "fixture_common.h"
 
+#ifndef SIMPLE_SIZE
 #define SIMPLE_SIZE 48.0
+#endif
+/* Overridable so the preview's reload test can build a second, different version. */
+#ifndef SIMPLE_MARGIN
 #define SIMPLE_MARGIN 8.0
+#endif
 
 /* The frame of the node for `position`, in LTR, before mirroring. */
 static hud_rect_t simple_frame(hud_position_t position, const hud_environment_t *env) {

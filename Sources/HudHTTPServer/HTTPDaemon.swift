@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: MIT
+// Every libmicrohttpd call of the project, in one file (Docs/ARCHITECTURE.md,
+// "Where unsafe code lives"). The rest of hudhost sees Swift values only:
+// `HTTPRequest` in, `HTTPResponse` out, and `HTTPDaemon` to start and stop.
+//
+// Threads. The daemon runs one internal polling thread (accepting) and one
+// thread per connection (MHD_USE_THREAD_PER_CONNECTION). Every callback in
+// this file runs on a connection's thread; the `handler` closure is called
+// on it too, so it must be `@Sendable` and may block (a server-sent-event
+// stream waits there for the next frame). Nothing here touches the caller's
+// state: serializing access to it is the handler's job.
+//
+// Pointers and owners.
+// - `handler_cls` of the access handler and `completed_cls` of the
+//   completion callback: an `Unmanaged<HandlerBox>` retained by `HTTPDaemon`
+//   (`handlerBox`) for the daemon's whole life, released in `deinit` only
+//   after `MHD_stop_daemon` has returned (no callback can run then).
+// - `*con_cls`: per request, an `Unmanaged<RequestContext>` retained on the
+//   request's first callback and released in `requestCompleted`, which MHD
+//   calls exactly once per request (finished, failed or timed out).
+// - `url`, `method`, `upload_data`, header keys and values: MHD's, valid
+//   during the callback only; copied into Swift strings and arrays at once.
+// - A buffer response is made with MHD_RESPMEM_MUST_COPY: MHD copies the
+//   bytes, so the Swift array may go away when the call returns.
+// - A streamed response's `crc_cls`: an `Unmanaged<StreamContext>` retained
+//   when the response is made, released in `streamFinished`, which MHD calls
+//   once when it drops the response (stream ended or client gone).
+// - `buf` of the content reader: MHD's, `max` bytes, valid during the call.
+// - `MHD_Daemon *`: owned by `HTTPDaemon`, stopped in `deinit`.
+import CMicroHTTPD
+import Glibc
+
+/// One HTTP request as libmicrohttpd parsed it.
+package struct HTTPRequest: Sendable {
+    /// `GET`, `POST`, …, as sent.
+    package var method: String
+    /// The path, without the query (percent-decoded by MHD).
+    package var path: String
+    /// Query arguments (first value of each name).
+    package var query: [String: String]
+    /// Header fields by lowercased name (first value of each name).
+    package var headers: [String: String]
+    /// The body, at most the daemon's `bodyLimit` bytes.
+    package var body: [UInt8]
+    /// True when the body was longer than `bodyLimit` (the rest was read and dropped).
+    package var bodyTooLarge: Bool
+}
+
+/// What to answer.
+package struct HTTPResponse: Sendable {
+    package enum Body: Sendable {
+        case bytes([UInt8])
+        /// Chunks produced on the connection's thread until `next` returns
+        /// nil; `next` may block. `finished` runs once when MHD drops the
+        /// stream (ended, or the client went away).
+        case stream(next: @Sendable () -> [UInt8]?, finished: @Sendable () -> Void)
+    }
+
+    package var status: Int
+    package var headers: [(String, String)]
+    package var body: Body
+
+    package init(status: Int, headers: [(String, String)] = [], body: Body) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}
+
+package struct HTTPDaemonError: Error, Sendable, CustomStringConvertible {
+    package var description: String
+}
+
+/// A running libmicrohttpd daemon on 127.0.0.1; stopped when released.
+package final class HTTPDaemon: @unchecked Sendable {
+    // @unchecked: `daemon` is written once in `init` and read only by
+    // `deinit` (MHD's own calls on it are thread-safe); `handlerBox` is
+    // immutable. Nothing else is stored.
+    private let daemon: OpaquePointer
+    private let handlerBox: Unmanaged<HandlerBox>
+    /// The port the daemon listens on.
+    package let port: UInt16
+
+    /// Starts listening on 127.0.0.1:`port` (0: a free port).
+    package init(port: UInt16, bodyLimit: Int, connectionLimit: UInt32 = 64, idleTimeoutSeconds: UInt32 = 60,
+                 handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws(HTTPDaemonError) {
+        let box = Unmanaged.passRetained(HandlerBox(handler: handler, bodyLimit: bodyLimit))
+        errno = 0
+        guard let started = hud_mhd_start_loopback(port, connectionLimit, idleTimeoutSeconds, accessHandler, box.toOpaque(),
+                                                   requestCompleted, box.toOpaque()) else {
+            let code = errno
+            box.release()
+            let reason = code == 0 ? "libmicrohttpd could not start" : String(cString: strerror(code))
+            throw HTTPDaemonError(description: "cannot listen on 127.0.0.1:\(port): \(reason)")
+        }
+        daemon = started
+        handlerBox = box
+        self.port = hud_mhd_bound_port(started)
+    }
+
+    deinit {
+        MHD_stop_daemon(daemon)
+        handlerBox.release()
+    }
+}
+
+/// The handler and limits, shared by all connection threads (immutable).
+private final class HandlerBox: Sendable {
+    let handler: @Sendable (HTTPRequest) -> HTTPResponse
+    let bodyLimit: Int
+    init(handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, bodyLimit: Int) {
+        self.handler = handler
+        self.bodyLimit = bodyLimit
+    }
+}
+
+/// One request's body as it arrives. Used by its connection's thread only.
+private final class RequestContext {
+    var body: [UInt8] = []
+    var tooLarge = false
+}
+
+/// One streamed response's state. Used by its connection's thread only.
+private final class StreamContext {
+    let next: @Sendable () -> [UInt8]?
+    let finished: @Sendable () -> Void
+    var pending: [UInt8] = []
+    var offset = 0
+    init(next: @escaping @Sendable () -> [UInt8]?, finished: @escaping @Sendable () -> Void) {
+        self.next = next
+        self.finished = finished
+    }
+}
+
+/// Collects key/value pairs from MHD_get_connection_values.
+private final class ValueCollector {
+    var values: [String: String] = [:]
+    let lowercase: Bool
+    init(lowercase: Bool) { self.lowercase = lowercase }
+}
+
+private let collectValue: MHD_KeyValueIterator = { cls, _, key, value in
+    guard let cls, let key else { return .YES }
+    let collector = Unmanaged<ValueCollector>.fromOpaque(cls).takeUnretainedValue()
+    var name = String(cString: key)
+    if collector.lowercase { name = name.lowercased() }
+    if collector.values[name] == nil { collector.values[name] = value.map { String(cString: $0) } ?? "" }
+    return .YES
+}
+
+private func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind, lowercase: Bool) -> [String: String] {
+    let collector = ValueCollector(lowercase: lowercase)
+    withExtendedLifetime(collector) {
+        _ = MHD_get_connection_values(connection, kind, collectValue, Unmanaged.passUnretained(collector).toOpaque())
+    }
+    return collector.values
+}
+
+private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, conCls in
+    guard let cls, let connection, let uploadDataSize, let conCls else { return .NO }
+    let box = Unmanaged<HandlerBox>.fromOpaque(cls).takeUnretainedValue()
+    // First call for this request: headers only. Make its context.
+    guard let existing = conCls.pointee else {
+        conCls.pointee = Unmanaged.passRetained(RequestContext()).toOpaque()
+        return .YES
+    }
+    let context = Unmanaged<RequestContext>.fromOpaque(existing).takeUnretainedValue()
+    // A piece of the body: keep it (up to the limit) and ask for more.
+    if uploadDataSize.pointee > 0 {
+        let count = uploadDataSize.pointee
+        if let uploadData, !context.tooLarge {
+            if context.body.count + count > box.bodyLimit {
+                context.tooLarge = true
+                context.body = []
+            } else {
+                uploadData.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
+                    context.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+                }
+            }
+        }
+        uploadDataSize.pointee = 0
+        return .YES
+    }
+    // The whole request is in: answer it.
+    let request = HTTPRequest(
+        method: method.map { String(cString: $0) } ?? "",
+        path: url.map { String(cString: $0) } ?? "/",
+        query: values(connection, .GET_ARGUMENT_KIND, lowercase: false),
+        headers: values(connection, .HEADER_KIND, lowercase: true),
+        body: context.body, bodyTooLarge: context.tooLarge)
+    context.body = []
+    let response = box.handler(request)
+    let made: OpaquePointer?
+    switch response.body {
+    case .bytes(let bytes):
+        made = bytes.withUnsafeBytes { raw in
+            MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), .RESPMEM_MUST_COPY)
+        }
+    case .stream(let next, let finished):
+        let stream = Unmanaged.passRetained(StreamContext(next: next, finished: finished))
+        made = MHD_create_response_from_callback(hud_mhd_size_unknown(), 4096, readStream, stream.toOpaque(), streamFinished)
+        if made == nil {
+            // MHD did not take it: nothing will call streamFinished.
+            stream.takeRetainedValue().finished()
+        }
+    }
+    guard let made else { return .NO }
+    for (name, value) in response.headers {
+        _ = MHD_add_response_header(made, name, value)
+    }
+    let queued = MHD_queue_response(connection, UInt32(response.status), made)
+    MHD_destroy_response(made)  // the connection keeps its own reference
+    return queued
+}
+
+private let requestCompleted: MHD_RequestCompletedCallback = { _, _, conCls, _ in
+    guard let conCls, let existing = conCls.pointee else { return }
+    Unmanaged<RequestContext>.fromOpaque(existing).release()
+    conCls.pointee = nil
+}
+
+private let readStream: MHD_ContentReaderCallback = { cls, _, buffer, max in
+    guard let cls, let buffer, max > 0 else { return hud_mhd_end_of_stream() }
+    let stream = Unmanaged<StreamContext>.fromOpaque(cls).takeUnretainedValue()
+    while stream.offset >= stream.pending.count {
+        // Blocks until the producer has something (or ends the stream).
+        guard let chunk = stream.next() else { return hud_mhd_end_of_stream() }
+        stream.pending = chunk
+        stream.offset = 0
+    }
+    let count = min(max, stream.pending.count - stream.offset)
+    stream.pending.withUnsafeBytes { raw in
+        guard let base = raw.baseAddress else { return }
+        memcpy(buffer, base + stream.offset, count)
+    }
+    stream.offset += count
+    return count
+}
+
+private let streamFinished: MHD_ContentReaderFreeCallback = { cls in
+    guard let cls else { return }
+    Unmanaged<StreamContext>.fromOpaque(cls).takeRetainedValue().finished()
+}

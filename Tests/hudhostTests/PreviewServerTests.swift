@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: MIT
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Glibc
+import Testing
+import HudTestSupport
+
+/// `hudhost preview` as a user runs it: a real subprocess serving on
+/// loopback, spoken to over real TCP (Docs/PREVIEW.md).
+@Suite(.serialized) struct PreviewServerTests {
+    /// A running `hudhost preview`; killed when the test is done.
+    // @unchecked: every stored property is a constant set in init; Process is
+    // only asked isRunning/terminate, which Foundation guards itself.
+    final class Preview: @unchecked Sendable {
+        let process = Process()
+        let url: String
+        let base: String
+        let token: String
+        let port: UInt16
+        let stderrPath: String
+
+        init(_ arguments: [String] = []) throws {
+            let scratch = try FixturePlugins.makeScratchDirectory("preview")
+            stderrPath = scratch + "/stderr.txt"
+            _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+            process.executableURL = URL(fileURLWithPath: HudHost.path)
+            process.arguments = ["preview", "--port", "0"] + arguments
+            process.environment = ["HOME": scratch, "HUD_RENDERER_PATH": "", "NO_COLOR": "1", "XDG_CACHE_HOME": scratch + "/cache",
+                                   "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = FileHandle(forWritingAtPath: stderrPath)
+            try process.run()
+            var line = Data()
+            while !line.contains(UInt8(ascii: "\n")) {
+                let chunk = out.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                line += chunk
+            }
+            url = String(decoding: line, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+            guard url.hasPrefix("http://127.0.0.1:"), let range = url.range(of: "/?token=") else {
+                process.terminate()
+                throw PreviewError("the first stdout line is not the URL: '\(url)'; stderr: \((try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "")")
+            }
+            base = String(url[..<range.lowerBound])
+            token = String(url[range.upperBound...])
+            port = UInt16(base.split(separator: ":").last ?? "") ?? 0
+        }
+
+        deinit {
+            if process.isRunning {
+                process.terminate()
+                process.waitUntilExit()
+            }
+        }
+
+        var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+
+        struct Reply {
+            var status: Int
+            var body: String
+            var headers: [String: String]
+            var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:] }
+        }
+
+        /// One request; `token: false` leaves the token out.
+        func request(method: String = "GET", _ path: String, body: String? = nil, token: Bool = true, tokenValue: String? = nil) async throws -> Reply {
+            var address = base + path
+            if token { address += (path.contains("?") ? "&" : "?") + "token=" + (tokenValue ?? self.token) }
+            var request = URLRequest(url: URL(string: address)!)
+            request.httpMethod = method
+            if let body { request.httpBody = Data(body.utf8) }
+            let (data, response) = try await URLSession.shared.data(for: request)
+            let http = response as! HTTPURLResponse
+            var headers: [String: String] = [:]
+            for (key, value) in http.allHeaderFields { headers[String(describing: key).lowercased()] = String(describing: value) }
+            return Reply(status: http.statusCode, body: String(decoding: data, as: UTF8.self), headers: headers)
+        }
+
+        func state() async throws -> [String: Any] { try await request("/api/state").json }
+
+        /// Polls the state until `condition` holds (reloads are asynchronous).
+        func waitForState(_ what: String, seconds: Double = 15, _ condition: ([String: Any]) -> Bool) async throws -> [String: Any] {
+            let deadline = Date().addingTimeInterval(seconds)
+            var last: [String: Any] = [:]
+            while Date() < deadline {
+                last = try await state()
+                if condition(last) { return last }
+                try await Task.sleep(nanoseconds: 100_000_000)
+            }
+            throw PreviewError("\(what): not within \(seconds) s; state: \(last); stderr: \(stderr)")
+        }
+
+        /// Bytes straight onto a TCP connection; what came back before the
+        /// server closed it or `seconds` passed (for what an HTTP client
+        /// library would not send: a forged Host, garbage, a held stream).
+        func raw(_ text: String, seconds: Double = 5, until stop: String? = nil) async -> String {
+            // On a Dispatch thread: a blocking read must not hold one of the
+            // few threads of Swift's concurrency pool (URLSession needs them).
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global().async { continuation.resume(returning: self.rawBlocking(text, seconds: seconds, until: stop)) }
+            }
+        }
+
+        private func rawBlocking(_ text: String, seconds: Double, until stop: String?) -> String {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = port.bigEndian
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard connected == 0 else { return "" }
+            let bytes = Array(text.utf8)
+            _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            var received = [UInt8]()
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                guard poll(&entry, 1, 100) >= 0 else { break }
+                if entry.revents == 0 { continue }
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                if count <= 0 { break }
+                received += buffer[..<count]
+                if let stop, String(decoding: received, as: UTF8.self).contains(stop) { break }
+            }
+            return String(decoding: received, as: UTF8.self)
+        }
+    }
+
+    struct PreviewError: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    @Test func firstLineIsTheURLWithATokenAndTheServerListensOnLoopbackOnly() async throws {
+        let preview = try Preview()
+        #expect(preview.token.count == 32)
+        #expect(preview.token.allSatisfy { $0.isHexDigit })
+        let page = try await preview.request("/")
+        #expect(page.status == 200)
+        #expect(page.headers["content-type"]?.hasPrefix("text/html") == true)
+        #expect(page.body.hasPrefix("<!-- SPDX-License-Identifier: MIT -->"))
+        #expect(page.body.contains("/preview.js?token=\(preview.token)"))
+        #expect(page.headers["content-security-policy"]?.contains("default-src 'none'") == true)
+        #expect(try await preview.request("/preview.js").body.contains("EventSource"))
+        #expect(try await preview.request("/preview.css").status == 200)
+        // Nothing listens on the machine's other addresses: the daemon is bound to 127.0.0.1.
+        let listing = try String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)
+        let hexPort = String(preview.port, radix: 16, uppercase: true)
+        let listening = listing.split(separator: "\n").filter { $0.contains(":" + String(repeating: "0", count: 4 - hexPort.count) + hexPort + " ") && $0.contains(" 0A ") }
+        #expect(!listening.isEmpty)
+        #expect(listening.allSatisfy { $0.contains("0100007F:") }, "\(listening)")
+    }
+
+    @Test func requestsWithoutTheTokenOrWithAnotherHostAreRefused() async throws {
+        let preview = try Preview()
+        for path in ["/", "/api/state", "/api/frame.svg", "/preview.js", "/api/stream", "/nope"] {
+            let missing = try await preview.request(path, token: false)
+            #expect(missing.status == 401, "\(path): \(missing.status)")
+            let wrong = try await preview.request(path, tokenValue: String(repeating: "0", count: 32))
+            #expect(wrong.status == 403, "\(path): \(wrong.status)")
+        }
+        let posted = try await preview.request(method: "POST", "/api/events", body: "tap center", token: false)
+        #expect(posted.status == 401)
+        // DNS rebinding: the right token under another Host name is refused.
+        for host in ["evil.example:\(preview.port)", "127.0.0.1:1", "127.0.0.1", "[::1]:\(preview.port)"] {
+            let answer = await preview.raw("GET /api/state?token=\(preview.token) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n")
+            #expect(answer.hasPrefix("HTTP/1.1 403"), "\(host): \(answer.prefix(200))")
+            #expect(answer.contains("bad-host"))
+        }
+        let good = await preview.raw("GET /api/state?token=\(preview.token) HTTP/1.1\r\nHost: localhost:\(preview.port)\r\nConnection: close\r\n\r\n")
+        #expect(good.hasPrefix("HTTP/1.1 200"), "\(good.prefix(200))")
+        // The token in a header works too (for scripts).
+        let header = await preview.raw("GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:\(preview.port)\r\nX-Hud-Token: \(preview.token)\r\nConnection: close\r\n\r\n")
+        #expect(header.hasPrefix("HTTP/1.1 200"))
+    }
+
+    @Test func eventsChangeTheStateAndTheFrameLikeAnEventsScript() async throws {
+        let preview = try Preview()
+        let start = try await preview.state()
+        #expect(start["schemaVersion"] as? Int == 1)
+        #expect((start["style"] as? [String: Any])?["id"] as? String == "com.hudson.tray")
+        #expect((start["renderers"] as? [[String: Any]])?.map { $0["id"] as? String } == ["com.hudson.tray", "com.hudson.scattered", "com.hudson.minimal"])
+        #expect((start["device"] as? [String: Any])?["id"] as? String == "iphone-16-pro")
+        #expect((start["deck"] as? [String: Any])?["presentation"] != nil)
+        #expect(start["revealedPosition"] is NSNull)
+        let firstFrame = try await preview.request("/api/frame.svg")
+        #expect(firstFrame.status == 200)
+        #expect(firstFrame.headers["content-type"]?.hasPrefix("image/svg+xml") == true)
+        #expect(firstFrame.body.contains("data-device=\"iphone-16-pro\""))
+
+        let revealed = try await preview.request(method: "POST", "/api/events", body: "longpress center")
+        #expect(revealed.status == 200, "\(revealed.body)")
+        #expect(revealed.json["revealedPosition"] as? String == "center")
+        #expect((revealed.json["modes"] as? [String]) == ["tray", "scattered", "minimal"])
+        #expect((revealed.json["version"] as? Int ?? 0) > (start["version"] as? Int ?? 0))
+        let steps = revealed.json["steps"] as? [[String: Any]]
+        #expect((steps?.first?["events"] as? [String]) == ["pressed slot:center", "long-pressed slot:center", "revealed center modes"])
+
+        let picked = try await preview.request(method: "POST", "/api/events", body: "tap mode:scattered")
+        #expect(picked.status == 200)
+        #expect((picked.json["style"] as? [String: Any])?["id"] as? String == "com.hudson.scattered")
+        #expect((picked.json["actions"] as? [String]) == ["mode:center#1"])
+        #expect(picked.json["revealedPosition"] is NSNull)
+        let lastFrame = try await preview.request("/api/frame.svg")
+        #expect(lastFrame.body != firstFrame.body)
+        #expect(lastFrame.headers["x-hud-version"] == String(picked.json["version"] as? Int ?? -1))
+
+        // Timed raw phases, as the page sends them: a press held past the
+        // threshold is a long press, a short one a tap; moving over 10 pt cancels.
+        let clock = picked.json["clock"] as? Double ?? 0
+        _ = try await preview.request(method: "POST", "/api/events", body: "press center @\(clock + 0.1)")
+        let held = try await preview.request(method: "POST", "/api/events", body: "wait 0 @\(clock + 0.6)")
+        #expect(held.json["revealedPosition"] as? String == "center", "\(held.body)")
+        let released = try await preview.request(method: "POST", "/api/events", body: "release center @\(clock + 0.65)")
+        #expect(released.json["revealedPosition"] as? String == "center")
+        #expect((released.json["actions"] as? [String]) == ["mode:center#1"])
+        _ = try await preview.request(method: "POST", "/api/events", body: "tap 200,450 @\(clock + 1)")  // closes the picker
+        _ = try await preview.request(method: "POST", "/api/events", body: "press topLeft @\(clock + 2)")
+        let slopped = try await preview.request(method: "POST", "/api/events", body: "move 200,450 @\(clock + 2.05)")
+        #expect((slopped.json["steps"] as? [[String: Any]])?.first?["events"] as? [String] == ["cancelled slot:topLeft"], "\(slopped.body)")
+        let dropped = try await preview.request(method: "POST", "/api/events", body: "release 200,450 @\(clock + 2.1)")
+        #expect((dropped.json["actions"] as? [String]) == ["mode:center#1"])
+
+        let settings = try await preview.request(method: "POST", "/api/settings", body: #"{"device":"iphone-se","direction":"rtl","textSize":"AX2","style":"minimal"}"#)
+        #expect(settings.status == 200, "\(settings.body)")
+        #expect((settings.json["settings"] as? [String: Any])?["device"] as? String == "iphone-se")
+        #expect((settings.json["settings"] as? [String: Any])?["direction"] as? String == "rtl")
+        #expect((settings.json["style"] as? [String: Any])?["id"] as? String == "com.hudson.minimal")
+        let seFrame = try await preview.request("/api/frame.svg")
+        #expect(seFrame.body.contains("data-device=\"iphone-se\"") && seFrame.body.contains("data-direction=\"rtl\""))
+    }
+
+    @Test func badRequestsGetClearClientErrorsAndNeverStopTheServer() async throws {
+        let preview = try Preview()
+        let unknownVerb = try await preview.request(method: "POST", "/api/events", body: "fly center")
+        #expect(unknownVerb.status == 400)
+        #expect((unknownVerb.json["error"] as? [String: Any])?["message"] as? String == "event 1 'fly center': unknown verb 'fly'; use tap, longpress, press, release, move, wait")
+        let escape = try await preview.request(method: "POST", "/api/events", body: "key escape")
+        #expect(escape.status == 400 || escape.status == 200, "\(escape.body)")
+        #expect(try await preview.request(method: "POST", "/api/events", body: "").status == 400)
+        #expect(try await preview.request(method: "POST", "/api/events", body: "tap 5000,5000").status == 400)
+        let notRevealed = try await preview.request(method: "POST", "/api/events", body: "tap mode:scattered")
+        #expect(notRevealed.status == 422)
+        #expect(((notRevealed.json["error"] as? [String: Any])?["message"] as? String)?.contains("no modes are revealed") == true)
+        #expect(try await preview.request(method: "POST", "/api/events", body: String(repeating: "tap center;", count: 7000)).status == 413)
+        #expect(try await preview.request(method: "POST", "/api/settings", body: "{not json").status == 400)
+        let badDevice = try await preview.request(method: "POST", "/api/settings", body: #"{"device":"nokia-3310"}"#)
+        #expect(badDevice.status == 400)
+        #expect(((badDevice.json["error"] as? [String: Any])?["message"] as? String)?.contains("iphone-se") == true)
+        #expect(try await preview.request(method: "POST", "/api/settings", body: #"{"style":"org.nowhere"}"#).status == 400)
+        #expect(try await preview.request(method: "POST", "/api/settings", body: #"{"colour":"red"}"#).status == 400)
+        #expect(try await preview.request("/api/nothing").status == 404)
+        let wrongMethod = try await preview.request(method: "DELETE", "/api/state")
+        #expect(wrongMethod.status == 405)
+        #expect(wrongMethod.headers["allow"] == "GET, HEAD")
+        #expect(try await preview.request(method: "GET", "/api/events").status == 405)
+        // Not HTTP at all: libmicrohttpd answers or closes; the server goes on.
+        _ = await preview.raw("\u{1}\u{2}garbage\r\n\r\n", seconds: 2)
+        _ = await preview.raw("GET /api/state?token=\(preview.token) HTTP/1.1\r\nHost: 127.0.0.1:\(preview.port)\r\nContent-Length: 99999999999999999999\r\n\r\n", seconds: 2)
+        _ = await preview.raw("POST /api/events?token=\(preview.token) HTTP/1.1\r\nHost: 127.0.0.1:\(preview.port)\r\nContent-Length: 100\r\n\r\ntap", seconds: 1)
+        let after = try await preview.request("/api/state")
+        #expect(after.status == 200)
+        #expect(preview.process.isRunning)
+    }
+
+    @Test func concurrentRequestsAreAllAnsweredInOrder() async throws {
+        let preview = try Preview()
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<24 {
+                group.addTask {
+                    switch index % 4 {
+                    case 0: try await preview.request("/api/state").status
+                    case 1: try await preview.request("/api/frame.svg").status
+                    case 2: try await preview.request(method: "POST", "/api/events", body: "tap topLeft").status
+                    default: try await preview.request(method: "POST", "/api/settings", body: index % 8 == 3 ? #"{"scheme":"light"}"# : #"{"scheme":"dark"}"#).status
+                    }
+                }
+            }
+            var all: [Int] = []
+            for try await status in group { all.append(status) }
+            return all
+        }
+        #expect(statuses.count == 24)
+        #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")
+        let state = try await preview.state()
+        #expect((state["actions"] as? [String])?.count == 6)
+    }
+
+    @Test func serverSentEventsAnnounceEveryNewVersion() async throws {
+        let preview = try Preview()
+        let version = try await preview.state()["version"] as? Int ?? 0
+        // A held stream on a raw connection, while the state changes.
+        let stream = Task {
+            await preview.raw("GET /api/stream?token=\(preview.token) HTTP/1.1\r\nHost: 127.0.0.1:\(preview.port)\r\n\r\n", seconds: 8,
+                              until: "data: {\"version\":\(version + 1)}")
+        }
+        try await Task.sleep(nanoseconds: 300_000_000)
+        _ = try await preview.request(method: "POST", "/api/events", body: "longpress center")
+        let received = await stream.value
+        #expect(received.hasPrefix("HTTP/1.1 200"))
+        #expect(received.lowercased().contains("content-type: text/event-stream"))
+        #expect(received.contains("event: frame\ndata: {\"version\":\(version)}"))
+        #expect(received.contains("data: {\"version\":\(version + 1)}"), "\(received)")
+    }
+
+    @Test func aRebuiltPluginIsReloadedKeepingTheInteractionAndABrokenOneKeepsTheLastGoodFrame() async throws {
+        let directory = try FixturePlugins.makeScratchDirectory("preview-reload")
+        chmod(directory, 0o755)
+        let plugin = directory + "/libreload.so"
+        try FileManager.default.copyItem(atPath: FixturePlugins.path(of: .goodSimple), toPath: plugin)
+        // The second version: the same renderers, the corner slots 30 pt in instead of 8.
+        let moved = directory + "/moved.so.tmp"
+        try FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + ["-DSIMPLE_MARGIN=30.0", "-I", FixturePlugins.headerDirectory,
+                                            "-I", FixturePlugins.sourceDirectory, "-o", moved, FixturePlugins.sourceDirectory + "/good_simple.c"])
+        let preview = try Preview(["--plugin", plugin, "--style", "org.fixture.simple"])
+        let start = try await preview.state()
+        #expect((start["style"] as? [String: Any])?["id"] as? String == "org.fixture.simple", "\(preview.stderr)")
+        #expect(start["problem"] is NSNull, "\(start["problem"] ?? "")")
+        _ = try await preview.request(method: "POST", "/api/events", body: "longpress center")
+        let firstFrame = try await preview.request("/api/frame.svg").body
+        let revealedVersion = try await preview.state()["version"] as? Int ?? 0
+
+        // Rebuilt: renamed over the old file, as a build tool does.
+        #expect(rename(moved, plugin) == 0)
+        let reloaded = try await preview.waitForState("the rebuilt plugin is shown") { state in
+            (state["reloads"] as? [Any])?.count == 1 && (state["version"] as? Int ?? 0) > revealedVersion && state["problem"] is NSNull
+        }
+        #expect(reloaded["revealedPosition"] as? String == "center")
+        #expect((reloaded["style"] as? [String: Any])?["id"] as? String == "org.fixture.simple")
+        let secondFrame = try await preview.request("/api/frame.svg").body
+        #expect(secondFrame != firstFrame)
+        #expect(preview.stderr.contains("restarting its renderer host"))
+
+        // A broken rebuild: not a shared object at all.
+        let broken = directory + "/broken.so.tmp"
+        try Data("this is not an ELF file\n".utf8).write(to: URL(fileURLWithPath: broken))
+        #expect(rename(broken, plugin) == 0)
+        let failed = try await preview.waitForState("the broken rebuild is reported") { state in
+            (state["reloads"] as? [Any])?.count == 2 && !(state["problem"] is NSNull)
+        }
+        let problem = failed["problem"] as? String ?? ""
+        #expect(problem.contains("org.fixture.simple"), "\(problem)")
+        #expect(problem.contains("could not load") || problem.contains("load"), "\(problem)")
+        #expect(try await preview.request("/api/frame.svg").body == secondFrame)
+        #expect(failed["revealedPosition"] as? String == "center")
+        // The server goes on, and events still work.
+        #expect(try await preview.request(method: "POST", "/api/events", body: "tap topLeft").status == 200)
+
+        // A rebuild that loads but crashes in layout (reads address 0), and
+        // one whose layout is invalid (NaN frames): each reason is shown,
+        // the last good frame stays.
+        for (index, (define, word)) in [("-DSIMPLE_MARGIN=(*(volatile double *)0)", "crash"), ("-DSIMPLE_SIZE=(0.0/0.0)", "finite")].enumerated() {
+            let variant = directory + "/variant\(index).so.tmp"
+            try FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + [define, "-I", FixturePlugins.headerDirectory,
+                                                "-I", FixturePlugins.sourceDirectory, "-o", variant, FixturePlugins.sourceDirectory + "/good_simple.c"])
+            #expect(rename(variant, plugin) == 0)
+            let shown = try await preview.waitForState("the \(word) rebuild is reported") { state in
+                (state["reloads"] as? [Any])?.count == 3 + index && !(state["problem"] is NSNull)
+            }
+            let reason = (shown["problem"] as? String ?? "").lowercased()
+            #expect(reason.contains(word) || reason.contains("signal") || reason.contains("invalid"), "\(reason)")
+            #expect(try await preview.request("/api/frame.svg").body == secondFrame)
+            #expect(preview.process.isRunning)
+        }
+
+        // Fixed again: back to a good frame, no problem.
+        let fixed = directory + "/fixed.so.tmp"
+        try FileManager.default.copyItem(atPath: FixturePlugins.path(of: .goodSimple), toPath: fixed)
+        #expect(rename(fixed, plugin) == 0)
+        let recovered = try await preview.waitForState("the fixed plugin is shown") { state in
+            (state["reloads"] as? [Any])?.count == 5 && state["problem"] is NSNull
+        }
+        #expect(recovered["problem"] is NSNull)
+        #expect(try await preview.request("/api/frame.svg").body == firstFrame)
+    }
+
+    @Test func aChangedSceneIsReadAgainAndABrokenOneIsReported() async throws {
+        let directory = try FixturePlugins.makeScratchDirectory("preview-scene")
+        let scene = directory + "/scene.json"
+        func write(_ title: String) throws {
+            let text = #"{ "schemaVersion": 1, "title": "\#(title)", "complications": { "center": { "icon": "circle.grid.2x2", "action": "log:hello" } } }"#
+            try Data(text.utf8).write(to: URL(fileURLWithPath: scene + ".tmp"))
+            #expect(rename(scene + ".tmp", scene) == 0)
+        }
+        try write("First")
+        let preview = try Preview(["--scene", scene])
+        #expect(try await preview.request("/api/frame.svg").body.contains("First"))
+        try write("Second")
+        _ = try await preview.waitForState("the new scene is shown") { ($0["stack"] as? [String]) == ["Second"] }
+        #expect(try await preview.request("/api/frame.svg").body.contains("Second"))
+        try Data("{ broken".utf8).write(to: URL(fileURLWithPath: scene))
+        let broken = try await preview.waitForState("the broken scene is reported") { !($0["problem"] is NSNull) }
+        #expect((broken["problem"] as? String)?.contains(scene) == true)
+        #expect(try await preview.request("/api/frame.svg").body.contains("Second"))
+    }
+}
