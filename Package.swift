@@ -116,7 +116,13 @@ let package = Package(
             name: "hudhost",
             dependencies: ["HudRegistry", "HudUnsafe", "HudPresentation", "HudScenes", "HudConformance", "HudHTTPServer"],
             path: "Sources/hudhost",
-            swiftSettings: safe
+            // Swift 6.3's loop-invariant code motion is superlinear on this
+            // module's large loop bodies (with the libraries' code inlined
+            // by cross-module optimization): a release build of hudhost ran
+            // for tens of minutes in that one pass. The CLI's own loops are
+            // not hot (the hot paths live in HudRegistry and HudUnsafe,
+            // optimized in full), so the pass is off here, in release only.
+            swiftSettings: safe + [.unsafeFlags(["-Xllvm", "-sil-disable-pass=loop-invariant-code-motion"], .when(configuration: .release))]
         ),
         .executableTarget(
             name: "hudsandbox",

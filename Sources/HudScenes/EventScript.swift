@@ -252,6 +252,7 @@ public struct EventScriptRunner {
                 if let keyEvent {
                     events += try shell.send(keyEvent)
                     clock = max(clock, keyEvent.time)
+                    earliest = max(earliest, keyEvent.time)
                 }
             } catch {
                 throw .registry(error)

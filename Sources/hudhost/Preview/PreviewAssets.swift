@@ -36,7 +36,9 @@ enum PreviewAssets {
               <label>Scheme <select id="scheme" data-setting="scheme"></select></label>
             </fieldset>
             <fieldset id="deck"><legend>Control deck</legend>
-              <p>Presentation: <output id="deck-state">–</output></p>
+              <label>Presentation <select id="presentation" data-setting="presentation"></select></label>
+              <p>State: <output id="deck-state">–</output></p>
+              <button type="button" id="deck-pivot">Show controls (tap pivot)</button>
               <button type="button" id="deck-escape">Escape (key escape)</button>
             </fieldset>
             <fieldset id="pages"><legend>Page stack</legend>
@@ -116,7 +118,10 @@ enum PreviewAssets {
               fill($(key), state.choices[key]);
               $(key).value = state.settings[key];
             }
-            $('deck-state').textContent = state.deck ? state.deck.presentation : 'not available';
+            fill($('presentation'), state.choices.presentation);
+            $('presentation').value = state.deck.presentation;
+            $('deck-state').textContent = state.deck.state ? state.deck.state.presentation : 'off (every slot shown)';
+            $('deck-pivot').disabled = !(state.deck.state && state.deck.state.presentation === 'deckResting');
             list($('stack'), state.stack);
             fill($('push-title'), state.pages);
             $('push').disabled = state.pages.length === 0;
@@ -196,6 +201,7 @@ enum PreviewAssets {
             if (event.key === 'Escape') { event.preventDefault(); sendEvents('key escape'); }
           });
           $('deck-escape').addEventListener('click', () => sendEvents('key escape'));
+          $('deck-pivot').addEventListener('click', () => sendEvents('tap pivot'));
           for (const select of document.querySelectorAll('select[data-setting]')) {
             select.addEventListener('change', () => sendSettings({ [select.dataset.setting]: select.value }));
           }

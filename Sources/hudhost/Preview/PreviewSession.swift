@@ -78,6 +78,9 @@ final class PreviewSession {
     // MARK: - The main loop
 
     /// Serves requests and reloads until the process is killed.
+    ///
+    /// `answer` and `reload` are kept out of line so this loop's body stays
+    /// small for the optimizer (see the hudhost target in Package.swift).
     func run() -> Never {
         while true {
             var descriptors = [mailbox.wakeDescriptor]
@@ -107,6 +110,7 @@ final class PreviewSession {
     }
 
     /// A request that needs the shell (the server checked token and Host).
+    @inline(never)
     private func answer(_ request: HTTPRequest) -> HTTPResponse {
         let before = version
         defer { if version != before { broadcast.publish(version) } }
@@ -218,6 +222,10 @@ final class PreviewSession {
                 perform(.push(title))
             case .pop:
                 shell.pop()
+            case .presentation(let presentation):
+                if PreviewSettings.presentationName(presentation) != PreviewSettings.presentationName(shell.complicationsPresentation) {
+                    shell.complicationsPresentation = presentation
+                }
             }
         }
         record(shell.takePendingEvents())
@@ -245,6 +253,7 @@ final class PreviewSession {
 
     // MARK: - Live reload
 
+    @inline(never)
     private func reload(_ changed: Set<PreviewWatcher.Target>) {
         for target in changed.sorted(by: { $0.path < $1.path }) {
             switch target.kind {
@@ -317,9 +326,11 @@ final class PreviewSession {
             ("interaction", LayoutJSON.interaction(shell.interaction)),
             ("revealedPosition", revealed.map { .string($0.description) } ?? .null),
             ("modes", .array(modes.map(JSONValue.string))),
-            // The control deck's state as the shell hands it to renderers
-            // (HudEnvironment.presentation); the deck itself drives it.
-            ("deck", .object([("presentation", .string(environment.presentation.description))])),
+            // The control deck (`presentation`: always | on-demand); under
+            // on-demand, `state` is the deck's status as `render --json`
+            // reports it in `layout.deck` (Docs/JSON.md).
+            ("deck", .object([("presentation", .string(PreviewSettings.presentationName(shell.complicationsPresentation))),
+                              ("state", shell.deckStatus.map(LayoutJSON.deck) ?? .null)])),
             ("stack", .array(shell.stack.map { .string($0.title) })),
             ("pages", .array((scene?.pages.map(\.title) ?? []).map(JSONValue.string))),
             ("actions", .array(actions.map(JSONValue.string))),

@@ -44,6 +44,7 @@ struct PreviewSettings: Sendable, Hashable {
             ("textSize", .array(TextSizeCategory.allCases.map { .string($0.rawValue) })),
             ("appearance", .array(HudPhoneAppShellAppearance.allCases.map { .string($0.rawValue) })),
             ("scheme", .array(HudColorScheme.allCases.map { .string($0.rawValue) })),
+            ("presentation", .array(presentationChoices.map(JSONValue.string))),
         ])
     }
 
@@ -53,6 +54,15 @@ struct PreviewSettings: Sendable, Hashable {
         case style(HudPhoneComplicationsStyle)
         case push(String)
         case pop
+        /// The control deck on (`on-demand`, the default 6 s policy) or off (`always`).
+        case presentation(HudPhoneComplicationsPresentation)
+    }
+
+    /// The `presentation` setting's names, as `hudhost render --presentation` spells them.
+    static let presentationChoices = ["always", "on-demand"]
+
+    static func presentationName(_ presentation: HudPhoneComplicationsPresentation) -> String {
+        presentation.deckPolicy == nil ? "always" : "on-demand"
     }
 
     /// Applies a `POST /api/settings` document to a copy of `self`: every
@@ -98,8 +108,13 @@ struct PreviewSettings: Sendable, Hashable {
             case "pop":
                 guard value.boolValue == true else { return .failure(SettingsError("pop takes true")) }
                 changes.append(.pop)
+            case "presentation":
+                switch choose(key, value, Self.presentationChoices, { $0 }) {
+                case .success(let name): changes.append(.presentation(name == "always" ? .alwaysVisible : .summonOnDemand()))
+                case .failure(let e): return .failure(e)
+                }
             default:
-                return .failure(SettingsError("unknown setting '\(key)'; use device, orientation, direction, textSize, appearance, scheme, style, push or pop"))
+                return .failure(SettingsError("unknown setting '\(key)'; use device, orientation, direction, textSize, appearance, scheme, presentation, style, push or pop"))
             }
         }
         if next != self { changes.insert(.settings(next), at: 0) }
