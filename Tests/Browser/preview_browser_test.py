@@ -152,11 +152,16 @@ def main():
             }""", base64.b64encode(shot).decode("ascii"))
             if colours < 16:
                 fail(f"the screenshot looks blank ({colours} distinct colours)")
-            # Escape goes to the shell as `key escape`; until the events
-            # grammar has it, the parser's answer is shown in the page.
+            # The control deck from the page: the presentation select turns
+            # it on (resting), the "Show controls" button taps the pivot
+            # (expanded), and the Escape key collapses it again.
+            deck = "window.hudPreview.state().deck.state"
+            page.select_option("#presentation", "on-demand")
+            wait_for(page, f"() => {deck} && {deck}.presentation === 'deckResting'", "the deck is on, resting")
+            page.click("#deck-pivot")
+            wait_for(page, f"() => {deck} && {deck}.presentation === 'deckExpanded'", "the pivot expands the deck")
             page.keyboard.press("Escape")
-            wait_for(page, "() => document.getElementById('error').textContent.length > 0 || "
-                           "window.hudPreview.state().version > " + str(end["version"]), "Escape is answered")
+            wait_for(page, f"() => {deck} && {deck}.presentation === 'deckResting'", "Escape collapses the deck")
 
             errors = [line for line in console if "error" in line.lower() and "400" not in line]
             browser.close()
