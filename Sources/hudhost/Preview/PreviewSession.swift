@@ -51,7 +51,7 @@ final class PreviewSession {
         self.longPress = longPress
         self.mailbox = mailbox
         self.broadcast = broadcast
-        shell = Self.makeShell(scene: scene, style: style, registry: registry, environment: settings.environment(keeping: nil))
+        shell = Self.makeShell(scene: scene, style: style, registry: registry, environment: settings.environment)
         if let title { shell.updateTop { $0.title = title } }
         if let longPress { shell.longPressThreshold = longPress }
         watching = !watch.isEmpty
@@ -215,7 +215,7 @@ final class PreviewSession {
             switch change {
             case .settings(let next):
                 settings = next
-                shell.environment = next.environment(keeping: shell.environment)
+                shell.environment = next.environment
             case .style(let style):
                 shell.perform(.style(style))
             case .push(let title):

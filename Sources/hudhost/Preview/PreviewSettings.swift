@@ -13,17 +13,11 @@ struct PreviewSettings: Sendable, Hashable {
     var scheme: HudColorScheme
     var accessibility: HudEnvironment.AccessibilityOptions
 
-    /// The environment these settings describe (the shell owns the title;
-    /// the deck's fields are carried over from `previous`).
-    func environment(keeping previous: HudEnvironment?) -> HudEnvironment {
-        var environment = HudEnvironment(device: device, orientation: orientation, layoutDirection: direction, colorScheme: scheme,
-                                         appearance: appearance, textSize: textSize, navigationTitle: previous?.navigationTitle,
-                                         accessibility: accessibility)
-        if let previous {
-            environment.presentation = previous.presentation
-            environment.reservedLanes = previous.reservedLanes
-        }
-        return environment
+    /// The environment these settings describe. The shell fills in what it
+    /// owns (the title, the deck's presentation and lanes) on assignment.
+    var environment: HudEnvironment {
+        HudEnvironment(device: device, orientation: orientation, layoutDirection: direction, colorScheme: scheme,
+                       appearance: appearance, textSize: textSize, accessibility: accessibility)
     }
 
     /// The settings' JSON in `/api/state` (`settings`), with the names the
