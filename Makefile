@@ -6,7 +6,9 @@
 #   make uninstall [PREFIX=/usr/local] [DESTDIR=/staging]
 #
 # The installed hudhost needs only the C library, libffi, libseccomp and the
-# GCC runtime (libstdc++, libgcc_s) at run time: check with `ldd`. Day-to-day
+# GCC runtime (libstdc++, libgcc_s) at run time: check with `ldd`; `hudhost
+# preview` also opens libmicrohttpd.so.12 (Debian: libmicrohttpd12) with
+# dlopen when it starts, so building needs libmicrohttpd-dev's header only. Day-to-day
 # development uses `swift build` / `swift test` (README).
 
 PREFIX ?= /usr/local

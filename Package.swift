@@ -24,6 +24,18 @@ let unsafe: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// The modules `hudsandbox` links (the sandboxed child every renderer host,
+/// scan and validation starts) import neither `_Concurrency` nor
+/// `_StringProcessing` implicitly: none uses async, actors or regexes, and
+/// each implicit import is an autolinked shared object (with libdispatch
+/// and BlocksRuntime behind `_Concurrency`) that the loader maps and
+/// relocates in every child before it does anything (BENCHMARKS.md,
+/// "Starting a sandboxed renderer host").
+let lean: [SwiftSetting] = [
+    .unsafeFlags(["-Xfrontend", "-disable-implicit-concurrency-module-import",
+                  "-Xfrontend", "-disable-implicit-string-processing-module-import"]),
+]
+
 let package = Package(
     name: "HudRendererRegistry",
     products: [
@@ -58,12 +70,29 @@ let package = Package(
         ),
         // Linux calls the Glibc module does not expose (secure_getenv, prctl, Landlock).
         .systemLibrary(name: "CHudSystem", path: "Sources/CHudSystem"),
-        // libmicrohttpd, the HTTP server of `hudhost preview`.
-        .systemLibrary(
+        // libmicrohttpd, the HTTP server of `hudhost preview`: a C shim that
+        // opens libmicrohttpd.so.12 with dlopen on first use (nothing links
+        // it, so no other command loads it and its TLS chain). Builds with
+        // microhttpd.h from libmicrohttpd-dev; runs with libmicrohttpd12.
+        .target(
             name: "CMicroHTTPD",
             path: "Sources/CMicroHTTPD",
-            pkgConfig: "libmicrohttpd",
-            providers: [.apt(["libmicrohttpd-dev"])]
+            publicHeadersPath: ".",
+            // DWARF 4, as the Swift compiler writes it: valgrind 3.19
+            // (Debian 12) gives up on a binary with one DWARF 5 unit
+            // (clang's default), and Scripts/valgrind-check.sh runs hudhost.
+            cSettings: [.unsafeFlags(["-std=c11", "-Wall", "-Wextra", "-Werror", "-gdwarf-4"])]
+        ),
+        // The layout hot path's C helpers for HudUnsafe: the action guard's
+        // thread-local counters (a C11 `_Thread_local`) and the validator's
+        // fast test of the nodes (vector code clang writes as told).
+        .target(
+            name: "CHudHot",
+            dependencies: ["HudRendererAPI"],
+            path: "Sources/CHudHot",
+            publicHeadersPath: "include",
+            // DWARF 4, as for CMicroHTTPD (valgrind 3.19 and clang's DWARF 5).
+            cSettings: [.unsafeFlags(["-std=c11", "-Wall", "-Wextra", "-Werror", "-gdwarf-4"])]
         ),
         // libseccomp, for the sandbox's system-call filter.
         .systemLibrary(
@@ -76,19 +105,19 @@ let package = Package(
             name: "BuiltinRenderers",
             dependencies: ["HudRendererAPI"],
             path: "Sources/BuiltinRenderers",
-            swiftSettings: unsafe
+            swiftSettings: unsafe + lean
         ),
         // ExampleRing: written against hud_renderer.h only (Docs/PLUGIN_GUIDE.md).
         .target(name: "ExampleRing", dependencies: ["HudRendererAPI"], path: "Plugins/ExampleRing", publicHeadersPath: "."),
 
         // The vocabulary: seed model, environment, layout, renderer description, errors.
-        .target(name: "HudModel", dependencies: ["HudRendererAPI"], path: "Sources/HudModel", swiftSettings: safe),
+        .target(name: "HudModel", dependencies: ["HudRendererAPI"], path: "Sources/HudModel", swiftSettings: safe + lean),
         // Internal (no product): all unsafe code of the host.
         .target(
             name: "HudUnsafe",
-            dependencies: ["HudModel", "HudRendererAPI", "CFFI", "CHudSystem", "CSeccomp", "BuiltinRenderers"],
+            dependencies: ["HudModel", "HudRendererAPI", "CFFI", "CHudSystem", "CSeccomp", "CHudHot", "BuiltinRenderers"],
             path: "Sources/HudUnsafe",
-            swiftSettings: unsafe
+            swiftSettings: unsafe + lean
         ),
         // Internal (no product): every libmicrohttpd call, for hudhost only
         // (a host linking HudRegistry never links the HTTP server).
@@ -102,15 +131,15 @@ let package = Package(
             name: "HudRegistry",
             dependencies: ["HudModel", "HudUnsafe"],
             path: "Sources/HudRegistry",
-            swiftSettings: safe
+            swiftSettings: safe + lean
         ),
-        .target(name: "HudPresentation", dependencies: ["HudRegistry"], path: "Sources/HudPresentation", swiftSettings: safe),
+        .target(name: "HudPresentation", dependencies: ["HudRegistry"], path: "Sources/HudPresentation", swiftSettings: safe + lean),
         .target(name: "HudScenes", dependencies: ["HudRegistry"], path: "Sources/HudScenes", swiftSettings: safe),
         .target(
             name: "HudConformance",
             dependencies: ["HudRegistry", "HudUnsafe", "HudPresentation"],
             path: "Sources/HudConformance",
-            swiftSettings: safe
+            swiftSettings: safe + lean
         ),
         .executableTarget(
             name: "hudhost",
@@ -128,7 +157,7 @@ let package = Package(
             name: "hudsandbox",
             dependencies: ["HudRegistry", "HudUnsafe", "HudConformance"],
             path: "Sources/hudsandbox",
-            swiftSettings: safe
+            swiftSettings: safe + lean
         ),
         .executableTarget(
             name: "hudbench",

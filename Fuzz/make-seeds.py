@@ -12,6 +12,9 @@ after a format change; Fuzz/run.sh only reads them).
             .hud_renderers section with one or two records, a build-id note,
             no section at all, 32-bit, big-endian, another machine, ET_EXEC)
             and bare metadata records (the parser is fed the input as-is too).
+- cache/  : registry cache files in the writer's exact form (the fast
+            reader's input; FuzzHarness.cache compares it with the general
+            parser), keyed on FuzzHarness.cacheKey.
 - layout/ : the real layouts of the built-in renderers (from
             `hudhost render --json`), encoded in the input format described
             at FuzzHarness.layout (Tests/hudhostTests/FuzzHarness.swift).
@@ -199,6 +202,35 @@ def encode_layout(document, device, flags):
     return header + nodes + pool
 
 
+def cache_record(index, status="ok", renderers=1, reason=None, description=None):
+    record = {
+        "path": "/fuzz/plugins/gen-%05d.so" % index, "device": "65024", "inode": str(16229223 + index),
+        "size": "15624", "mtimeNs": "1796172590766351398", "buildId": "bb642df4c33f760803d70671726dfaa4aa6a463e",
+        "status": status, "source": "elf-section" if status == "ok" else None,
+        "failureCode": None if status == "ok" else "crashed", "failureReason": reason,
+        "time": "1796182549", "validation": None, "trialLoaded": index % 2 == 1, "hostFailures": index % 3,
+        "renderers": [],
+    }
+    for n in range(renderers):
+        renderer = {"id": "org.fuzz.r%05d-%d" % (index, n), "name": "Fuzz \"%d\"" % index, "version": "1.0.%d" % n,
+                    "vendor": "hudson fuzz", "abi": 65537, "positions": 31 - n, "capabilities": n % 2}
+        if description is not None:
+            renderer["description"] = description
+        record["renderers"].append(renderer)
+    return record
+
+
+def caches():
+    key = "abi 1.1\n/fuzz/plugins"
+    def document(files):
+        text = json.dumps({"cacheFormat": 1, "key": key, "files": files}, separators=(",", ":"), ensure_ascii=False)
+        return text + "\n"
+    write("cache", "empty.json", document([]))
+    write("cache", "two.json", document([cache_record(0), cache_record(1, renderers=2, description="ring é über \"q\" \\ back")]))
+    write("cache", "failed.json", document([cache_record(2, status="failed", renderers=0, reason="segfault \\ at \"init\"\n")]))
+    write("cache", "other-key.json", document([cache_record(3)]).replace("/fuzz/plugins\"", "/elsewhere\"", 1))
+
+
 def layouts():
     hudhost = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, capture_output=True, text=True,
                              check=True).stdout.strip() + "/hudhost"
@@ -220,6 +252,7 @@ if __name__ == "__main__":
     scenes()
     events()
     elves()
+    caches()
     if "--no-layout" not in sys.argv:
         layouts()
     for target in sorted(os.listdir(CORPUS)):

@@ -9,8 +9,8 @@
 #
 # How it is built (the least fragile way found; Docs/RELIABILITY.md):
 # 1. SwiftPM compiles the library targets the harness uses (HudScenes,
-#    HudPresentation and, through them, HudRegistry, HudUnsafe, HudModel and
-#    BuiltinRenderers) into .build-fuzz with -sanitize=fuzzer,address
+#    HudPresentation and, through them, HudRegistry, HudUnsafe, HudModel,
+#    BuiltinRenderers and the C target CHudHot) into .build-fuzz with -sanitize=fuzzer,address
 #    (coverage + ASan). Only targets are built, so nothing needs a main yet;
 #    debug builds are compiled with -enable-testing, so a fuzz target can
 #    `@testable import` them and reach the internal decoders directly.
@@ -30,7 +30,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-if ((${#targets[@]} == 0)); then targets=(scene layout elf events); fi
+if ((${#targets[@]} == 0)); then targets=(scene layout elf events cache); fi
 
 scratch=.build-fuzz
 export SWIFT_BACKTRACE=enable=no
@@ -38,7 +38,7 @@ export SWIFT_BACKTRACE=enable=no
 # are crashes too. detect_leaks: libFuzzer checks each new input for leaks.
 export ASAN_OPTIONS="detect_leaks=1:handle_abort=1:allocator_may_return_null=1"
 
-libraries=(HudModel HudUnsafe HudRegistry HudScenes HudPresentation BuiltinRenderers)
+libraries=(HudModel HudUnsafe HudRegistry HudScenes HudPresentation BuiltinRenderers CHudHot)
 for library in HudScenes HudPresentation; do
   echo "fuzz: building $library with -sanitize=fuzzer,address into $scratch"
   swift build --target "$library" --scratch-path "$scratch" -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld
@@ -57,6 +57,7 @@ module_flags=(
   -Xcc -fmodule-map-file=Sources/CFFI/module.modulemap
   -Xcc -fmodule-map-file=Sources/CHudSystem/module.modulemap
   -Xcc -fmodule-map-file=Sources/CSeccomp/module.modulemap
+  -Xcc -fmodule-map-file="$bin/CHudHot.build/module.modulemap" -Xcc -I -Xcc Sources/CHudHot/include
 )
 
 harness=Tests/hudhostTests/FuzzHarness.swift

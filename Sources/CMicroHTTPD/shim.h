@@ -1,17 +1,38 @@
 /* SPDX-License-Identifier: MIT */
-// libmicrohttpd for Swift (hudhost preview). MHD_start_daemon is variadic,
-// which Swift cannot call, so the one daemon configuration hudhost uses is
-// built here. Every symbol carries the hud_mhd_ prefix. Callers:
-// Sources/HudHTTPServer/HTTPDaemon.swift only.
+// libmicrohttpd for Swift (hudhost preview), loaded lazily. hudhost does not
+// link libmicrohttpd: the first hud_mhd_load() opens HUD_MHD_LIBRARY with
+// dlopen(RTLD_NOW | RTLD_LOCAL) and resolves every MHD function below with
+// dlsym (once per process, thread-safe), so only `preview` pays for loading
+// it and the TLS libraries it links (Debian's is built with GnuTLS: ten
+// libraries, ~9 M instructions of dynamic-loader work at start-up;
+// BENCHMARKS.md, "Scale (issue 15)"). microhttpd.h is used for its types
+// only. MHD_start_daemon is variadic, which Swift cannot call, so the one
+// daemon configuration hudhost uses is built here. Every symbol carries the
+// hud_mhd_ prefix. Callers: Sources/HudHTTPServer/HTTPDaemon.swift only.
+//
+// Every other hud_mhd_ function may be called only after hud_mhd_load()
+// returned 1 (it then calls the resolved MHD function; it is not checked
+// again).
 #ifndef HUD_CMICROHTTPD_SHIM_H
 #define HUD_CMICROHTTPD_SHIM_H
-#include <arpa/inet.h>
-#include <netinet/in.h>
+#include <stddef.h>
 #include <stdint.h>
-#include <string.h>
-#include <sys/socket.h>
 #include <sys/types.h>
 #include <microhttpd.h>
+
+// The soname opened (Debian package: HUD_MHD_PACKAGE).
+#define HUD_MHD_LIBRARY "libmicrohttpd.so.12"
+#define HUD_MHD_PACKAGE "libmicrohttpd12"
+
+// Opens HUD_MHD_LIBRARY and resolves its functions, the first time only;
+// every later call returns the first call's answer. 1: loaded; 0: not (the
+// reason in hud_mhd_load_error()). Thread-safe (pthread_once).
+int hud_mhd_load(void);
+
+// Why hud_mhd_load() failed: dlerror()'s text (which names the library or
+// the missing symbol), kept in a static buffer owned by the shim; "" when
+// it succeeded or was not called yet. Valid for the process's life.
+const char *hud_mhd_load_error(void);
 
 // A daemon on 127.0.0.1:`port` (0: the kernel picks a free port) and no
 // other address: one internal polling thread accepts, and every connection
@@ -23,33 +44,38 @@
 // same thread, with `completed_cls` and the request's context pointer.
 // MHD prints nothing (no MHD_USE_ERROR_LOG). Returns NULL on failure, with
 // errno from the failed socket call where MHD keeps it.
-static inline struct MHD_Daemon *hud_mhd_start_loopback(uint16_t port, unsigned int connection_limit, unsigned int timeout_seconds,
-                                                        MHD_AccessHandlerCallback handler, void *handler_cls,
-                                                        MHD_RequestCompletedCallback completed, void *completed_cls) {
-    struct sockaddr_in address;
-    memset(&address, 0, sizeof address);
-    address.sin_family = AF_INET;
-    address.sin_port = htons(port);
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    // MHD copies the address while starting; it need not outlive this call.
-    return MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL,
-                            port, NULL, NULL, handler, handler_cls,
-                            MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)&address,
-                            MHD_OPTION_CONNECTION_LIMIT, connection_limit,
-                            MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
-                            MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
-                            MHD_OPTION_END);
-}
+struct MHD_Daemon *hud_mhd_start_loopback(uint16_t port, unsigned int connection_limit, unsigned int timeout_seconds,
+                                          MHD_AccessHandlerCallback handler, void *handler_cls,
+                                          MHD_RequestCompletedCallback completed, void *completed_cls);
 
 // The port `daemon` listens on (after starting on port 0), or 0.
-static inline uint16_t hud_mhd_bound_port(struct MHD_Daemon *daemon) {
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
-    return info == NULL ? 0 : info->port;
-}
+uint16_t hud_mhd_bound_port(struct MHD_Daemon *daemon);
+
+// MHD_stop_daemon: stops `daemon` (owned by the caller until then); no
+// callback runs once it has returned.
+void hud_mhd_stop_daemon(struct MHD_Daemon *daemon);
+
+// MHD_get_connection_values: calls `iterator` for each value of `kind`.
+int hud_mhd_get_connection_values(struct MHD_Connection *connection, enum MHD_ValueKind kind, MHD_KeyValueIterator iterator,
+                                  void *iterator_cls);
+
+// MHD_create_response_from_buffer with MHD_RESPMEM_MUST_COPY: MHD copies
+// `size` bytes of `buffer`, which may go away when the call returns.
+struct MHD_Response *hud_mhd_create_copied_response(size_t size, const void *buffer);
+
+// MHD_create_response_from_callback with an unknown size.
+struct MHD_Response *hud_mhd_create_streamed_response(size_t block_size, MHD_ContentReaderCallback reader, void *reader_cls,
+                                                      MHD_ContentReaderFreeCallback finished);
+
+// MHD_add_response_header.
+enum MHD_Result hud_mhd_add_response_header(struct MHD_Response *response, const char *name, const char *value);
+
+// MHD_queue_response.
+enum MHD_Result hud_mhd_queue_response(struct MHD_Connection *connection, unsigned int status_code, struct MHD_Response *response);
+
+// MHD_destroy_response (the connection keeps its own reference).
+void hud_mhd_destroy_response(struct MHD_Response *response);
 
 // MHD_CONTENT_READER_END_OF_STREAM as a plain value (the macro is a cast).
-static inline ssize_t hud_mhd_end_of_stream(void) { return MHD_CONTENT_READER_END_OF_STREAM; }
-
-// MHD_SIZE_UNKNOWN as a plain value.
-static inline uint64_t hud_mhd_size_unknown(void) { return MHD_SIZE_UNKNOWN; }
+ssize_t hud_mhd_end_of_stream(void);
 #endif /* HUD_CMICROHTTPD_SHIM_H */

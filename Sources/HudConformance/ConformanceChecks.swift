@@ -66,8 +66,7 @@ enum ConformanceChecks {
         let known = candidates.filter { context.renderer.descriptor.hasExtension(idBytes: Array($0.utf8)) }
         var problems: [String] = []
         for id in known {
-            let variants = [id + "x", id + " ", id + "/", id + "0", id + "\u{1}", String(id.dropLast()), id.uppercased(), "x" + id]
-            for variant in variants where variant != id && context.renderer.descriptor.hasExtension(idBytes: Array(variant.utf8)) {
+            for variant in exactVariants(of: id) where context.renderer.descriptor.hasExtension(idBytes: Array(variant.utf8)) {
                 problems.append("get_extension(\"\(variant)\") returned non-NULL: only the exact id \"\(id)\" may match (compare with strcmp, not a prefix)")
             }
         }
@@ -75,6 +74,11 @@ enum ConformanceChecks {
             return .passed("no extension ids found to probe (\(candidates.count) candidates tried, all NULL)")
         }
         return problems.isEmpty ? .passed("\(known.count) extension\(known.count == 1 ? "" : "s") (\(known.joined(separator: ", "))) match exactly") : .problem(problems[0], details: problems)
+    }
+
+    /// Near misses of extension id `id` that an exact match refuses.
+    static func exactVariants(of id: String) -> [String] {
+        [id + "x", id + " ", id + "/", id + "0", id + "\u{1}", String(id.dropLast()), id.uppercased(), "x" + id].filter { $0 != id }
     }
 
     // MARK: - First layout and validation

@@ -62,8 +62,20 @@ package struct ConformanceSupervisor: Sendable {
             results = sandboxed(target, executable: executable, timeout: timeout, cpu: cpu, memory: memory)
             // The child shares its process with the plugin: the output and
             // geometry verdicts are the host's own (ParentJudgment).
-            if case .file(let path, _) = target, results.contains(where: { ParentJudgment.judged.contains($0.checkID) }) {
-                results = ParentJudgment.apply(to: results, path: path, allowInsecurePath: true, layoutTimeoutSeconds: min(timeout, 10))
+            // The run-time checks too (ParentRuntimeJudgment), and
+            // determinism-processes from two fresh renderer hosts. The file
+            // is loaded once for both.
+            if case .file(let path, _) = target {
+                let parent = results.contains { ParentJudgment.judged.contains($0.checkID) }
+                let runtime = !ParentRuntimeJudgment.judged.isDisjoint(with: configuration.checkIDs)
+                if parent || runtime {
+                    let loaded = ParentRuntimeJudgment.hostRegistry(loading: path, allowInsecurePath: true, layoutTimeoutSeconds: min(timeout, 10))
+                    if parent {
+                        results = ParentJudgment.apply(to: results, path: path, loaded: loaded,
+                                                       loadBudgetMilliseconds: configuration.loadBudgetMilliseconds)
+                    }
+                    if runtime { results = ParentRuntimeJudgment.apply(to: results, loaded: loaded, configuration: configuration) }
+                }
             }
         }
         results = completed(results)
@@ -108,7 +120,9 @@ package struct ConformanceSupervisor: Sendable {
                     current = unit
                     return begun.insert(unit).inserted
                 case .result(let result):
-                    guard finished.insert(result.unit).inserted else { return false }
+                    // A result for a check the child was not asked to run
+                    // (one the parent judges) is plugin code's forgery: dropped.
+                    guard !parentChecks.contains(result.checkID), finished.insert(result.unit).inserted else { return false }
                     results.append(result)
                     if !result.unblocksDependents { blocked[result.unit] = result.status == .skipped ? "was skipped" : result.status.rawValue }
                     if current == result.unit { current = nil }
@@ -159,7 +173,10 @@ package struct ConformanceSupervisor: Sendable {
                 break
             }
         }
-        if configuration.checkIDs.contains("determinism-processes"),
+        // For a plugin file the host lays out in two fresh renderer hosts
+        // itself (ParentRuntimeJudgment): a digest child's line is plugin
+        // code's to forge. The built-ins run no plugin code.
+        if case .builtin = target, configuration.checkIDs.contains("determinism-processes"),
            let check = ConformanceCatalog.checks.first(where: { $0.id == "determinism-processes" }) {
             var renderers: [String] = []
             for result in results { if let id = result.renderer, !renderers.contains(id) { renderers.append(id) } }

@@ -125,26 +125,48 @@ enum DeterminismChecks {
 
     // MARK: - Performance
 
+    /// The two inputs timed: the reference case, idle and with the center's modes revealed.
+    static let timedCases = [ConformanceInputs.basic,
+                             LayoutCase(name: "reference, center revealed", complications: .reference, environment: ConformanceInputs.device(.default),
+                                        interaction: HudInteraction(revealedPosition: .center))]
+
     static func layoutTime(_ context: RendererContext) -> CheckOutcome {
-        let cases = [ConformanceInputs.basic,
-                     LayoutCase(name: "reference, center revealed", complications: .reference, environment: ConformanceInputs.device(.default),
-                                interaction: HudInteraction(revealedPosition: .center))]
+        let cases = timedCases
         let snapshots = cases.map { context.snapshot($0.complications)! }
         for index in cases.indices { _ = context.call(cases[index], snapshot: snapshots[index], checksum: false) }
-        var times: [Double] = []
-        let iterations = context.configuration.performanceIterations
-        for iteration in 0..<iterations {
+        return timingOutcome(context.configuration, what: "layouts") { iteration in
             let index = iteration % cases.count
-            times.append(Double(context.call(cases[index], snapshot: snapshots[index], checksum: false).nanoseconds))
+            return context.call(cases[index], snapshot: snapshots[index], checksum: false).nanoseconds
+        }
+    }
+
+    /// Median and p99 of `configuration.performanceIterations` timings
+    /// (`time` returns nanoseconds, or nil when a call failed: then that
+    /// failure is the outcome), against the configured budgets.
+    static func timingOutcome(_ configuration: ConformanceConfiguration, what: String,
+                              time: (Int) throws(TimingFailure) -> UInt64) -> CheckOutcome {
+        var times: [Double] = []
+        let iterations = configuration.performanceIterations
+        for iteration in 0..<iterations {
+            do {
+                times.append(Double(try time(iteration)))
+            } catch {
+                return .problem("call \(iteration + 1) of \(iterations) failed: \(error.reason)")
+            }
         }
         times.sort()
         let median = times[times.count / 2]
         let p99 = times[min(times.count - 1, Int((Double(times.count) * 0.99).rounded(.up)) - 1)]
-        let text = "median \(Format.microseconds(median)), p99 \(Format.microseconds(p99)) over \(iterations) layouts (budgets \(Format.microseconds(context.configuration.medianBudgetMicroseconds * 1000)) / \(Format.microseconds(context.configuration.p99BudgetMicroseconds * 1000)))"
-        if median > context.configuration.medianBudgetMicroseconds * 1000 || p99 > context.configuration.p99BudgetMicroseconds * 1000 {
+        let text = "median \(Format.microseconds(median)), p99 \(Format.microseconds(p99)) over \(iterations) \(what) (budgets \(Format.microseconds(configuration.medianBudgetMicroseconds * 1000)) / \(Format.microseconds(configuration.p99BudgetMicroseconds * 1000)))"
+        if median > configuration.medianBudgetMicroseconds * 1000 || p99 > configuration.p99BudgetMicroseconds * 1000 {
             return .problem(text + "; layout runs on every frame, keep it cheap")
         }
         return .passed(text)
+    }
+
+    /// Why a timed call gave no time.
+    struct TimingFailure: Error {
+        var reason: String
     }
 
     static func allocations(_ context: RendererContext) -> CheckOutcome {

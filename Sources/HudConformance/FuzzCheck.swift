@@ -34,21 +34,50 @@ struct SplitMix64: RandomNumberGenerator {
 /// it still fails) and reported with the seed and iteration.
 enum FuzzCheck {
     static func run(_ context: RendererContext) -> CheckOutcome {
-        let seed = SplitMix64.derive(context.configuration.seed, "fuzz/" + context.id)
-        var generator = SplitMix64(seed: seed)
-        let iterations = context.configuration.fuzzIterations
+        search(seed: context.configuration.seed, renderer: context.id, iterations: context.configuration.fuzzIterations) { testCase in
+            Finding(problems: violations(context, testCase))
+        }
+    }
+
+    /// What one case broke: rule violations (shrunk to a minimal input),
+    /// or a failure of the call itself that is reported as found, without
+    /// shrinking (a crash or hang of a renderer host: every shrinking step
+    /// would restart it or wait out its deadline).
+    struct Finding {
+        var problems: [String]
+        var shrinkable = true
+    }
+
+    /// The seeded cases for `renderer` (the same for the child and the
+    /// host: `--seed` reproduces either), each judged by `judge`; the first
+    /// failing one is shrunk and reported with the seed and iteration.
+    static func search(seed: UInt64, renderer id: String, iterations: Int, judge: (LayoutCase) -> Finding) -> CheckOutcome {
+        var generator = SplitMix64(seed: SplitMix64.derive(seed, "fuzz/" + id))
         for iteration in 0..<iterations {
             let testCase = randomCase(&generator, iteration: iteration)
-            let problems = violations(context, testCase)
-            guard !problems.isEmpty else { continue }
-            let minimal = shrink(context, testCase)
-            let found = violations(context, minimal)
+            let finding = judge(testCase)
+            guard !finding.problems.isEmpty else { continue }
+            guard finding.shrinkable else {
+                return .problem(
+                    "iteration \(iteration) of seed \(seed): \(finding.problems[0]); reproduce with --seed \(seed)",
+                    details: ["input: \(testCase.json.serialized(pretty: false))"] + finding.problems.dropFirst().prefix(5), seed: seed)
+            }
+            let minimal = shrink(testCase) { judge($0) }
+            let found = judge(minimal).problems
             return .problem(
-                "iteration \(iteration) of seed \(context.configuration.seed) broke a rule: \(found.first ?? problems[0]); reproduce with --seed \(context.configuration.seed)",
+                "iteration \(iteration) of seed \(seed) broke a rule: \(found.first ?? finding.problems[0]); reproduce with --seed \(seed)",
                 details: ["minimal input: \(minimal.json.serialized(pretty: false))"] + found.prefix(5) + ["original input: \(testCase.json.serialized(pretty: false))"],
-                seed: context.configuration.seed)
+                seed: seed)
         }
-        return .passed("\(iterations) random inputs kept every per-layout rule", seed: context.configuration.seed)
+        return .passed("\(iterations) random inputs kept every per-layout rule", seed: seed)
+    }
+
+    /// The per-layout rules on a decoded layout (the child's and the host's).
+    static func layoutViolations(_ layout: HudLayout, _ testCase: LayoutCase) -> [String] {
+        GeometryRules.hitSize(layout)
+            + GeometryRules.positionsOnce(layout, testCase.complications, interaction: testCase.interaction)
+            + GeometryRules.modePicker(layout, testCase.complications, testCase.interaction)
+            + GeometryRules.labels(layout, testCase.complications)
     }
 
     /// Every per-layout rule that holds on any realistic screen.
@@ -65,10 +94,7 @@ enum FuzzCheck {
         case .success(let value): layout = value
         case .failure(let error): return ["\(error)"]
         }
-        return GeometryRules.hitSize(layout)
-            + GeometryRules.positionsOnce(layout, testCase.complications, interaction: testCase.interaction)
-            + GeometryRules.modePicker(layout, testCase.complications, testCase.interaction)
-            + GeometryRules.labels(layout, testCase.complications)
+        return layoutViolations(layout, testCase)
     }
 
     static let icons = ["star", "bolt", "gearshape", "list.bullet", "🙂", "circle.grid.2x2", String(repeating: "i", count: 128)]
@@ -105,12 +131,12 @@ enum FuzzCheck {
     }
 
     /// Greedy shrinking: try each simplification; keep it while some rule still fails.
-    static func shrink(_ context: RendererContext, _ original: LayoutCase) -> LayoutCase {
+    static func shrink(_ original: LayoutCase, judge: (LayoutCase) -> Finding) -> LayoutCase {
         var current = original
         var budget = 200
         func fails(_ candidate: LayoutCase) -> Bool {
             budget -= 1
-            return !violations(context, candidate).isEmpty
+            return !judge(candidate).problems.isEmpty
         }
         var progress = true
         while progress, budget > 0 {

@@ -109,11 +109,22 @@ enum LoadingChecks {
     static func structSizes(_ runner: ConformanceRunner) -> CheckOutcome {
         guard case .success(let handle) = runner.entry() else { return .problem("the entry could not be read") }
         if case .failure(let failure) = runner.initialized() { return .problem(failure.message) }
-        let version = handle.entry.abiVersion, entrySize = handle.entry.structSize
+        let entrySize = handle.entry.structSize
+        let count = min(handle.entry.rendererCount() ?? 0, UInt32(HUD_MAX_RENDERERS))
+        let sizes = (0..<count).compactMap { handle.entry.descriptor(at: $0)?.structSize }
+        let problems = structSizeProblems(version: handle.entry.abiVersion, entrySize: entrySize, descriptorSizes: sizes)
+        return problems.isEmpty
+            ? .passed("hud_entry_t \(entrySize) bytes; \(count) descriptor\(count == 1 ? "" : "s") of \(EntryLoader.descriptorSize) bytes")
+            : .problem(problems[0], details: problems)
+    }
+
+    /// The struct_size rule: at least the frozen 1.0 size; exactly this
+    /// header's sizeof when the plugin claims the host's own minor. Applied
+    /// by the child to what it reads and by the parent to what its renderer
+    /// host reports (ParentFactsJudgment.swift).
+    static func structSizeProblems(version: ABIVersion, entrySize: Int, descriptorSizes: [Int]) -> [String] {
         let sameMinor = version.minor == ABIVersion.host.minor
         var problems: [String] = []
-        // At least the frozen 1.0 size; exactly this header's sizeof when the
-        // plugin claims the host's own minor.
         func check(_ name: String, _ size: Int, _ minimum: Int, _ current: Int) {
             if size < minimum {
                 problems.append("\(name).struct_size is \(size); ABI 1.0 needs at least \(minimum)")
@@ -121,15 +132,11 @@ enum LoadingChecks {
                 problems.append("\(name).struct_size is \(size) but the plugin claims ABI \(version), where sizeof(\(name)) is \(current); set struct_size = sizeof(\(name))")
             }
         }
-        check("hud_entry_t", Int(entrySize), EntryLoader.entrySize, EntryLoader.headerEntrySize)
-        let count = min(handle.entry.rendererCount() ?? 0, UInt32(HUD_MAX_RENDERERS))
-        for index in 0..<count {
-            guard let descriptor = handle.entry.descriptor(at: index) else { continue }
-            check("hud_renderer_descriptor_t", descriptor.structSize, EntryLoader.descriptorSize, EntryLoader.headerDescriptorSize)
+        check("hud_entry_t", entrySize, EntryLoader.entrySize, EntryLoader.headerEntrySize)
+        for size in descriptorSizes {
+            check("hud_renderer_descriptor_t", size, EntryLoader.descriptorSize, EntryLoader.headerDescriptorSize)
         }
-        return problems.isEmpty
-            ? .passed("hud_entry_t \(entrySize) bytes; \(count) descriptor\(count == 1 ? "" : "s") of \(EntryLoader.descriptorSize) bytes")
-            : .problem(problems[0], details: problems)
+        return problems
     }
 
     static func refcount(_ runner: ConformanceRunner) -> CheckOutcome {

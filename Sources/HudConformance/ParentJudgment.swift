@@ -26,14 +26,15 @@ import HudUnsafe
 /// `output-needed-count`, `output-every-field`) from raw calls into a
 /// guarded buffer the host lays out in the renderer host's shared region,
 /// with a guard pattern and poison it picks per run, and reads back itself.
-/// Still the child's word: the loading checks that need the plugin's entry
-/// in the same address space (reference counting, descriptor stability,
-/// struct sizes, extensions), inputs unchanged, threads, allocations,
-/// timing and fuzzing.
+/// The loading and extension checks, inputs unchanged and no action calls
+/// are judged from raw facts the renderer host reports
+/// (ParentFactsJudgment.swift). Still the child's word: threads,
+/// allocations, timing and fuzzing.
 package enum ParentJudgment {
     /// The checks the host judges from its own layouts.
     package static let judged: Set<String> = Set(["layout-basic", "output-valid", "geometry-finite", "geometry-rtl-mirror", "determinism-repeat"])
         .union(ConformanceChecks.layoutRules.keys).union(ConformanceChecks.robustSuites.keys).union(bufferChecks)
+        .union(factChecks).union(preparedChecks)
 
     /// The checks judged from raw calls into a guarded buffer the host lays
     /// out in its renderer host's shared region and reads itself.
@@ -52,19 +53,14 @@ package enum ParentJudgment {
     }
 
     /// `results` with the host's verdicts applied (see the type's comment).
-    package static func apply(to results: [CheckResult], path: String, allowInsecurePath: Bool, layoutTimeoutSeconds: Double) -> [CheckResult] {
+    static func apply(to results: [CheckResult], path: String, loaded: Result<RendererRegistry, RegistryError>,
+                              loadBudgetMilliseconds: Double = 250) -> [CheckResult] {
         let renderers = Array(Set(results.compactMap(\.renderer))).sorted()
-        let registry = RendererRegistry(security: PathSecurity(allowInsecure: allowInsecurePath), isolation: .process)
-        var settings = RendererHostSettings()
-        settings.layoutTimeoutSeconds = layoutTimeoutSeconds
-        settings.backoffSeconds = 0
-        settings.maxConsecutiveFailures = .max
-        settings.allowInsecurePath = allowInsecurePath
-        registry.hostSettings = settings
         var merged = results
-        do {
-            try registry.load(checking: path)
-        } catch {
+        let registry: RendererRegistry
+        switch loaded {
+        case .success(let made): registry = made
+        case .failure(let error):
             // The check the failure breaks, or, when the profile does not
             // select it (abi-metadata is strict only), the last loading
             // step before it that was run: a file the host refuses never
@@ -86,6 +82,8 @@ package enum ParentJudgment {
             }
             judge(id, registry: registry, into: &merged)
         }
+        judgePreparedCalls(registry: registry, into: &merged)
+        judgeFacts(path: path, registry: registry, loadBudgetMilliseconds: loadBudgetMilliseconds, into: &merged)
         return merged
     }
 
@@ -218,7 +216,7 @@ package enum ParentJudgment {
     /// Replaces the child's result for (`check`, `renderer`) when it claimed
     /// success, and marks every claimed success that depends on it as
     /// unverified. A result the child did not report is not added.
-    private static func override(_ results: inout [CheckResult], check: String, renderer: String?, with verdict: CheckResult) {
+    static func override(_ results: inout [CheckResult], check: String, renderer: String?, with verdict: CheckResult) {
         guard let index = results.firstIndex(where: { $0.checkID == check && $0.renderer == renderer }),
               results[index].claimsSuccess else { return }
         let claimed = results[index]

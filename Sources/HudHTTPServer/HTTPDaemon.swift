@@ -27,6 +27,12 @@
 //   once when it drops the response (stream ended or client gone).
 // - `buf` of the content reader: MHD's, `max` bytes, valid during the call.
 // - `MHD_Daemon *`: owned by `HTTPDaemon`, stopped in `deinit`.
+//
+// Loading. hudhost does not link libmicrohttpd: `HTTPDaemon.init` first
+// calls `hud_mhd_load()` (Sources/CMicroHTTPD/shim.c), which opens
+// libmicrohttpd.so.12 with dlopen once per process; if that fails, the
+// daemon is not started and the error names the library and its Debian
+// package (`HTTPDaemonError.libraryUnavailable`).
 import CMicroHTTPD
 import Glibc
 
@@ -67,8 +73,20 @@ package struct HTTPResponse: Sendable {
     }
 }
 
-package struct HTTPDaemonError: Error, Sendable, CustomStringConvertible {
-    package var description: String
+package enum HTTPDaemonError: Error, Sendable, CustomStringConvertible {
+    /// libmicrohttpd could not be loaded; `reason` is dlerror()'s text.
+    case libraryUnavailable(library: String, package: String, reason: String)
+    /// The daemon did not start on 127.0.0.1:`port`.
+    case cannotListen(port: UInt16, reason: String)
+
+    package var description: String {
+        switch self {
+        case .libraryUnavailable(let library, let package, let reason):
+            "cannot load \(library), the HTTP server library preview needs (\(reason)); install the \(package) package (apt-get install \(package))"
+        case .cannotListen(let port, let reason):
+            "cannot listen on 127.0.0.1:\(port): \(reason)"
+        }
+    }
 }
 
 /// A running libmicrohttpd daemon on 127.0.0.1; stopped when released.
@@ -81,9 +99,22 @@ package final class HTTPDaemon: @unchecked Sendable {
     /// The port the daemon listens on.
     package let port: UInt16
 
-    /// Starts listening on 127.0.0.1:`port` (0: a free port).
+    /// The library `loadLibrary` opens (libmicrohttpd.so.12).
+    package static let libraryName: String = HUD_MHD_LIBRARY
+
+    /// Loads libmicrohttpd if this process has not yet (once; later calls
+    /// return the first answer). `HTTPDaemon.init` calls it; `doctor` may too.
+    package static func loadLibrary() -> Result<Void, HTTPDaemonError> {
+        if hud_mhd_load() == 1 { return .success(()) }
+        return .failure(.libraryUnavailable(library: HUD_MHD_LIBRARY, package: HUD_MHD_PACKAGE,
+                                            reason: String(cString: hud_mhd_load_error())))
+    }
+
+    /// Starts listening on 127.0.0.1:`port` (0: a free port), after loading
+    /// libmicrohttpd (`loadLibrary`).
     package init(port: UInt16, bodyLimit: Int, connectionLimit: UInt32 = 64, idleTimeoutSeconds: UInt32 = 60,
                  handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws(HTTPDaemonError) {
+        if case .failure(let error) = Self.loadLibrary() { throw error }
         let box = Unmanaged.passRetained(HandlerBox(handler: handler, bodyLimit: bodyLimit))
         errno = 0
         guard let started = hud_mhd_start_loopback(port, connectionLimit, idleTimeoutSeconds, accessHandler, box.toOpaque(),
@@ -91,7 +122,7 @@ package final class HTTPDaemon: @unchecked Sendable {
             let code = errno
             box.release()
             let reason = code == 0 ? "libmicrohttpd could not start" : String(cString: strerror(code))
-            throw HTTPDaemonError(description: "cannot listen on 127.0.0.1:\(port): \(reason)")
+            throw .cannotListen(port: port, reason: reason)
         }
         daemon = started
         handlerBox = box
@@ -99,7 +130,7 @@ package final class HTTPDaemon: @unchecked Sendable {
     }
 
     deinit {
-        MHD_stop_daemon(daemon)
+        hud_mhd_stop_daemon(daemon)
         handlerBox.release()
     }
 }
@@ -132,7 +163,7 @@ private final class StreamContext {
     }
 }
 
-/// Collects key/value pairs from MHD_get_connection_values.
+/// Collects key/value pairs from hud_mhd_get_connection_values.
 private final class ValueCollector {
     var values: [String: String] = [:]
     let lowercase: Bool
@@ -151,7 +182,7 @@ private let collectValue: MHD_KeyValueIterator = { cls, _, key, value in
 private func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind, lowercase: Bool) -> [String: String] {
     let collector = ValueCollector(lowercase: lowercase)
     withExtendedLifetime(collector) {
-        _ = MHD_get_connection_values(connection, kind, collectValue, Unmanaged.passUnretained(collector).toOpaque())
+        _ = hud_mhd_get_connection_values(connection, kind, collectValue, Unmanaged.passUnretained(collector).toOpaque())
     }
     return collector.values
 }
@@ -194,11 +225,11 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
     switch response.body {
     case .bytes(let bytes):
         made = bytes.withUnsafeBytes { raw in
-            MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), .RESPMEM_MUST_COPY)
+            hud_mhd_create_copied_response(raw.count, raw.baseAddress)
         }
     case .stream(let next, let finished):
         let stream = Unmanaged.passRetained(StreamContext(next: next, finished: finished))
-        made = MHD_create_response_from_callback(hud_mhd_size_unknown(), 4096, readStream, stream.toOpaque(), streamFinished)
+        made = hud_mhd_create_streamed_response(4096, readStream, stream.toOpaque(), streamFinished)
         if made == nil {
             // MHD did not take it: nothing will call streamFinished.
             stream.takeRetainedValue().finished()
@@ -206,10 +237,10 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
     }
     guard let made else { return .NO }
     for (name, value) in response.headers {
-        _ = MHD_add_response_header(made, name, value)
+        _ = hud_mhd_add_response_header(made, name, value)
     }
-    let queued = MHD_queue_response(connection, UInt32(response.status), made)
-    MHD_destroy_response(made)  // the connection keeps its own reference
+    let queued = hud_mhd_queue_response(connection, UInt32(response.status), made)
+    hud_mhd_destroy_response(made)  // the connection keeps its own reference
     return queued
 }
 

@@ -21,10 +21,14 @@ public enum DemoComplications {
         HudPhoneComplicationsStyle(name: rendererID).description
     }
 
-    /// The demo set. `renderers` supplies the modes (registration order);
-    /// every action reports what fired through `perform`.
-    public static func make(renderers: [RendererInfo], perform: @escaping (SceneAction) -> Void) -> HudPhoneComplications {
-        HudPhoneComplications(
+    /// The demo set. `renderers` supplies the modes (registration order;
+    /// at most `HUD_MAX_MODES`, so with more renderers than that the first
+    /// ones are shown, and `keeping`, when it is not among them, takes the
+    /// last place); every action reports what fired through `perform`.
+    public static func make(renderers: [RendererInfo], keeping chosen: HudPhoneComplicationsStyle? = nil,
+                            perform: @escaping (SceneAction) -> Void) -> HudPhoneComplications {
+        let shown = modeRenderers(renderers, keeping: chosen)
+        return HudPhoneComplications(
             topLeft: .init(icon: "list.bullet", label: "Logs") { perform(.log("showLogs")) },
             topRight: .init(icon: "ellipsis.circle", label: "Menu") { perform(.log("showMenu")) },
             bottomLeft: .init(icon: "gearshape", label: "Settings") { perform(.log("openSettings")) },
@@ -33,7 +37,7 @@ public enum DemoComplications {
                 icon: "circle.grid.2x2",
                 role: .accent,
                 label: "Complications",
-                longPressModes: renderers.map { info in
+                longPressModes: shown.map { info in
                     let style = HudPhoneComplicationsStyle(name: info.id)
                     return .init(id: modeID(for: info.id), icon: modeIcon(for: info.id), label: info.name) { perform(.style(style)) }
                 },
@@ -44,6 +48,18 @@ public enum DemoComplications {
 }
 
 extension DemoComplications {
+    /// The renderers `make` gives a long-press mode: the first
+    /// `HUD_MAX_MODES`, with `chosen` in the last place when it is not
+    /// among them.
+    public static func modeRenderers(_ renderers: [RendererInfo], keeping chosen: HudPhoneComplicationsStyle? = nil) -> [RendererInfo] {
+        var shown = Array(renderers.prefix(ABILimits.maxModes))
+        if let chosen, renderers.count > shown.count, !shown.contains(where: { $0.id == chosen.rendererID }),
+           let info = renderers.first(where: { $0.id == chosen.rendererID }) {
+            shown[shown.count - 1] = info
+        }
+        return shown
+    }
+
     /// A shell showing the seed's demo: a "Home" page publishing the demo
     /// set, its actions wired to the shell (the center's modes switch style).
     public static func makeShell(style: HudPhoneComplicationsStyle = .tray, presentation: HudPhoneComplicationsPresentation = .alwaysVisible,
@@ -53,7 +69,7 @@ extension DemoComplications {
                                      appearance: appearance, registry: registry, environment: environment) {
             HudPage(title: "Home")
         }
-        let complications = make(renderers: registry.renderers) { [weak shell] action in shell?.perform(action) }
+        let complications = make(renderers: registry.renderers, keeping: style) { [weak shell] action in shell?.perform(action) }
         shell.setRoot(HudPage(title: "Home", complications: complications))
         return shell
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 package import HudModel
 import CFFI
+import CHudHot
 import Glibc
 package import HudRendererAPI
 import Synchronization
@@ -118,7 +119,22 @@ package final class ActionThunk {
         return (result, guardState.pointee.violations - before)
     }
 
+    /// Runs `body` with every call through a live thunk, on any thread,
+    /// fatal: the process ends at once (`_exit`, i.e. exit_group) with
+    /// `exitStatus`, so the parent of a sandboxed renderer host observes
+    /// the violation as the child's exit status, whatever the plugin does
+    /// afterwards. For `validate`'s prepared calls in the renderer host
+    /// child only; the normal path keeps counting.
+    package static func withFatalCalls<T>(exitStatus: Int32, _ body: () -> T) -> T {
+        fatalExitStatus.store(exitStatus, ordering: .releasing)
+        defer { fatalExitStatus.store(0, ordering: .releasing) }
+        return body()
+    }
+
     // MARK: - Private
+
+    /// Non-zero while `withFatalCalls` runs: the status a thunk call exits with.
+    private static let fatalExitStatus = Atomic<Int32>(0)
 
     private struct Counters: ~Copyable {
         let live = Atomic<Int>(0)
@@ -132,46 +148,15 @@ package final class ActionThunk {
     /// How many layout calls are on *this thread's* stack, and how many
     /// actions were attempted under them. Per thread, so a thread-safe
     /// renderer laying out on a worker never blocks an action the shell's
-    /// thread runs meanwhile. One pthread key holds a pointer to the
-    /// thread's counters (made on the thread's first layout, freed when it
-    /// exits), so arming and disarming the guard is one `pthread_getspecific`
-    /// and two plain stores instead of a key read or write per counter.
+    /// thread runs meanwhile. The counters are a C11 `_Thread_local`
+    /// (`CHudHot`): zero on every new thread, nothing to make or free, so
+    /// arming and disarming the guard is a thread-pointer-relative address
+    /// and two plain stores (it was `pthread_getspecific` behind a lazily
+    /// created key: a `swift_once` check and a libc call per layout).
     private enum LayoutGuard {
-        struct State {
-            var depth = 0
-            var violations = 0
-        }
-
-        /// Created once; never deleted (the process may lay out until exit).
-        static let key: pthread_key_t = {
-            var key = pthread_key_t()
-            let status = pthread_key_create(&key) { state in state?.deallocate() }
-            precondition(status == 0, "pthread_key_create failed: \(status)")
-            return key
-        }()
-
-        /// This thread's counters, made on first use (one allocation per
-        /// thread, never on a steady-state layout).
         @inline(__always)
-        static func current() -> UnsafeMutablePointer<State> {
-            if let state = pthread_getspecific(key) { return state.assumingMemoryBound(to: State.self) }
-            return make()
-        }
-
-        /// This thread's counters if it ever laid out (nil: no layout has
-        /// run on it, so none is on its stack).
-        @inline(__always)
-        static func existing() -> UnsafeMutablePointer<State>? {
-            pthread_getspecific(key)?.assumingMemoryBound(to: State.self)
-        }
-
-        @inline(never)
-        private static func make() -> UnsafeMutablePointer<State> {
-            let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
-            state.initialize(to: State())
-            let status = pthread_setspecific(key, state)
-            precondition(status == 0, "pthread_setspecific failed: \(status)")
-            return state
+        static func current() -> UnsafeMutablePointer<hud_hot_layout_guard_t> {
+            hud_hot_layout_guard()
         }
     }
 
@@ -229,7 +214,10 @@ package final class ActionThunk {
             ActionThunk.counters.retiredCalls.add(1, ordering: .relaxed)
             return
         }
-        if let guardState = LayoutGuard.existing(), guardState.pointee.depth > 0 {
+        let fatal = ActionThunk.fatalExitStatus.load(ordering: .acquiring)
+        if fatal != 0 { _exit(fatal) }
+        let guardState = LayoutGuard.current()
+        if guardState.pointee.depth > 0 {
             guardState.pointee.violations += 1
             ActionThunk.counters.duringLayout.add(1, ordering: .relaxed)
             return

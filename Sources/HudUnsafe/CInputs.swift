@@ -297,6 +297,60 @@ package final class TitleStorage {
     }
 }
 
+/// The ABI's environment view for one renderer's layout calls, kept while
+/// the environment is unchanged: a call whose `HudEnvironment` has the
+/// revision of the previous call's (a copy of the same value; see
+/// `HudEnvironment.revision`) reuses the view after one compare, instead of
+/// marshaling the fields and the palette again. Any field set since takes a
+/// new revision, so the view is rebuilt.
+///
+/// Owner: this object (the renderer's). The view, its palette and the
+/// title's bytes stay at their addresses until a call with another
+/// revision, or until this is released; renderers get them as `const`
+/// inputs, valid during layout. The host reads node strings that point at
+/// the title after the call, which is why the title is kept here too.
+/// Thread: one thread at a time (the renderer's caller).
+package final class EnvironmentViews {
+    private let view: UnsafeMutablePointer<hud_environment_t>
+    private let palette: UnsafeMutablePointer<hud_palette_t>
+    private let titles = TitleStorage()
+    /// The revision `view` was marshaled from; 0 before the first call
+    /// (revisions start at 1). Unchecked exclusivity: read and written only
+    /// by `view(for:)` on the caller's thread, never while a reference to
+    /// it is held elsewhere.
+    @exclusivity(unchecked) private var revision: UInt64 = 0
+
+    package init() {
+        view = .allocate(capacity: 1)
+        view.initialize(to: hud_environment_t())
+        palette = .allocate(capacity: 1)
+        palette.initialize(to: hud_palette_t())
+    }
+
+    deinit {
+        view.deallocate()
+        palette.deallocate()
+    }
+
+    /// The view of `environment` (this host's `struct_size`).
+    @inline(__always)
+    package func view(for environment: HudEnvironment) -> UnsafePointer<hud_environment_t> {
+        if revision != environment.revision.value { marshal(environment) }
+        return UnsafePointer(view)
+    }
+
+    /// The title's bytes, host-made (see `HostStrings`).
+    package var titleRange: HostStrings.Range { titles.range }
+
+    private func marshal(_ environment: HudEnvironment) {
+        palette.pointee = EnvironmentMarshaler.palette(environment.complicationPalette)
+        view.pointee = EnvironmentMarshaler.make(environment, palette: UnsafePointer(palette),
+                                                 title: titles.pointer(for: environment.navigationTitle),
+                                                 structSize: MemoryLayout<hud_environment_t>.size)
+        revision = environment.revision.value
+    }
+}
+
 /// Builds the ABI's environment view for one call, on the stack.
 package enum EnvironmentMarshaler {
     /// With `titles`, the title pointer comes from that storage and stays
@@ -312,33 +366,40 @@ package enum EnvironmentMarshaler {
                                 _ body: (UnsafePointer<hud_environment_t>) -> T) -> T {
         var palette = palette(environment.complicationPalette)
         return withUnsafePointer(to: &palette) { palettePointer in
-            func make(_ title: UnsafePointer<CChar>?) -> T {
-                var env = hud_environment_t()
-                env.struct_size = UInt32(structSize)
-                env.layout_direction = environment.layoutDirection == .rightToLeft ? Int32(HUD_LAYOUT_DIRECTION_RTL) : Int32(HUD_LAYOUT_DIRECTION_LTR)
-                env.screen_width = environment.screenSize.width
-                env.screen_height = environment.screenSize.height
-                env.safe_area = insets(environment.safeArea)
-                env.scale = environment.scale
-                env.text_scale = environment.textScale
-                env.color_scheme = environment.chromeScheme == .light ? Int32(HUD_COLOR_SCHEME_LIGHT) : Int32(HUD_COLOR_SCHEME_DARK)
-                env.appearance = environment.appearance == .system ? Int32(HUD_APPEARANCE_SYSTEM) : Int32(HUD_APPEARANCE_HUDSON)
-                env.palette = palettePointer
-                env.navigation_bar = rect(environment.navigationBar)
-                env.navigation_title = title
-                env.accessibility = environment.accessibility.rawValue
-                env.presentation = hud_presentation_t(environment.presentation.rawValue)
-                env.reserved_lanes = insets(environment.reservedLanes)
-                return withUnsafePointer(to: env, body)
+            func call(_ title: UnsafePointer<CChar>?) -> T {
+                withUnsafePointer(to: make(environment, palette: palettePointer, title: title, structSize: structSize), body)
             }
             if let titles {
-                return make(titles.pointer(for: environment.navigationTitle))
+                return call(titles.pointer(for: environment.navigationTitle))
             }
             if let title = environment.navigationTitle {
-                return title.withCString { make($0) }
+                return title.withCString { call($0) }
             }
-            return make(nil)
+            return call(nil)
         }
+    }
+
+    /// Every field of the view; `palette` and `title` are the caller's and
+    /// must outlive the view's use.
+    package static func make(_ environment: HudEnvironment, palette: UnsafePointer<hud_palette_t>,
+                             title: UnsafePointer<CChar>?, structSize: Int) -> hud_environment_t {
+        var env = hud_environment_t()
+        env.struct_size = UInt32(structSize)
+        env.layout_direction = environment.layoutDirection == .rightToLeft ? Int32(HUD_LAYOUT_DIRECTION_RTL) : Int32(HUD_LAYOUT_DIRECTION_LTR)
+        env.screen_width = environment.screenSize.width
+        env.screen_height = environment.screenSize.height
+        env.safe_area = insets(environment.safeArea)
+        env.scale = environment.scale
+        env.text_scale = environment.textScale
+        env.color_scheme = environment.chromeScheme == .light ? Int32(HUD_COLOR_SCHEME_LIGHT) : Int32(HUD_COLOR_SCHEME_DARK)
+        env.appearance = environment.appearance == .system ? Int32(HUD_APPEARANCE_SYSTEM) : Int32(HUD_APPEARANCE_HUDSON)
+        env.palette = palette
+        env.navigation_bar = rect(environment.navigationBar)
+        env.navigation_title = title
+        env.accessibility = environment.accessibility.rawValue
+        env.presentation = hud_presentation_t(environment.presentation.rawValue)
+        env.reserved_lanes = insets(environment.reservedLanes)
+        return env
     }
 
     package static func palette(_ p: HudPalette) -> hud_palette_t {
@@ -368,6 +429,7 @@ package enum EnvironmentMarshaler {
 
 /// Builds the ABI's interaction view.
 package enum InteractionMarshaler {
+    @inline(__always)
     package static func make(_ interaction: HudInteraction) -> hud_interaction_t {
         var view = hud_interaction_t()
         view.struct_size = UInt32(MemoryLayout<hud_interaction_t>.size)

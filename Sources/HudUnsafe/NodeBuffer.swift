@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 package import HudModel
 package import HudRendererAPI
+import CHudHot
 import Glibc
 
 // The host-owned node buffer a renderer writes its layout into, the layout
@@ -19,11 +20,16 @@ import Glibc
 package final class PluginRenderer {
     package let info: RendererInfo
     private let descriptor: UnsafePointer<hud_renderer_descriptor_t>
-    private var buffer: LayoutBuffer
-    /// Keeps the title's C string alive while nodes that point at it are read.
-    private let titles = TitleStorage()
+    /// The node buffer, regrown in place (a `let`: the per-call path reads
+    /// it without retaining it).
+    private let buffer: LayoutBuffer
+    /// The environment's view, kept while the environment is unchanged;
+    /// also keeps the title's C string alive while nodes that point at it
+    /// are read.
+    private let environments = EnvironmentViews()
     /// True while a frame from `buffer` is being read (re-entrancy guard).
-    private var frameInUse = false
+    /// Unchecked exclusivity: only `withFrame` touches it, on one thread.
+    @exclusivity(unchecked) fileprivate var frameInUse = false
 
     package init(info: RendererInfo, descriptor: UnsafePointer<hud_renderer_descriptor_t>) {
         self.info = info
@@ -49,12 +55,48 @@ package final class PluginRenderer {
         if frameInUse {
             return try PluginRenderer(info: info, descriptor: descriptor).withFrame(snapshot, environment: environment, interaction: interaction, body)
         }
-        frameInUse = true
+        let frame = try openFrame(snapshot, environment, interaction)
         defer { frameInUse = false }
+        return body(frame)
+    }
+
+    /// The call and the in-place validation (not generic, so it is
+    /// optimized whatever the caller's `R`). On return the frame is open:
+    /// `frameInUse` is set until the caller is done reading and clears it;
+    /// on a throw it stays clear. (Nothing can lay out on this renderer
+    /// during the call itself: the renderer cannot call the host back, and
+    /// actions are refused while it runs.)
+    fileprivate func openFrame(_ snapshot: CComplications, _ environment: HudEnvironment,
+                               _ interaction: HudInteraction) throws(RegistryError) -> LayoutFrame {
         var output = hud_layout_t()
-        _ = try call(snapshot, environment, interaction, &output)
-        let strings = HostStrings(arena: snapshot.stringArena, title: titles.range)
-        return try buffer.withValidatedFrame(output, info: info, modes: snapshot.modeCounts, trusting: strings, body)
+        let raw = inlinedRawCall(snapshot, environment, interaction, &output)
+        // The common case in one test; anything else is judged and named by
+        // `RawLayoutResult.check`, the one place for that.
+        if raw.violations != 0 || raw.status != Int32(HUD_STATUS_OK) || Int(output.count) > buffer.capacity {
+            try judge(raw, count: output.count)
+        }
+        let contract = NodeContract(abi: info.abiVersion, stride: buffer.stride, modes: snapshot.modeCounts)
+        let nodes = UnsafeRawPointer(buffer.nodes)
+        var trust = HostStrings(arena: snapshot.stringArena, title: environments.titleRange).resolved
+        do {
+            try LayoutValidator.validate(&output, nodes: nodes, stride: buffer.stride, contract: contract, trust: &trust)
+        } catch {
+            throw refusal(error)
+        }
+        frameInUse = true
+        return LayoutFrame(validated: output, nodes: nodes, stride: buffer.stride, contract: contract)
+    }
+
+    // The two ways out of `openFrame` with an error, kept out of line so
+    // that the descriptor (`info`) is read only when something is wrong.
+    @inline(never)
+    private func judge(_ raw: (status: Int32, violations: Int), count: UInt32) throws(RegistryError) {
+        try RawLayoutResult(status: raw.status, count: count, capacity: UInt32(buffer.capacity), violations: raw.violations).check(info)
+    }
+
+    @inline(never)
+    private func refusal(_ violation: LayoutValidator.Violation) -> RegistryError {
+        violation.registryError(info)
     }
 
     private func call(_ snapshot: CComplications, _ environment: HudEnvironment, _ interaction: HudInteraction,
@@ -73,19 +115,25 @@ package final class PluginRenderer {
     /// `RawLayoutResult.check` exactly as `call` does here.
     package func rawCall(_ snapshot: CComplications, _ environment: HudEnvironment, _ interaction: HudInteraction,
                          _ output: inout hud_layout_t) -> (status: Int32, violations: Int) {
+        inlinedRawCall(snapshot, environment, interaction, &output)
+    }
+
+    /// `rawCall`, inlined into `openFrame` (one call frame less per layout).
+    @inline(__always)
+    private func inlinedRawCall(_ snapshot: CComplications, _ environment: HudEnvironment, _ interaction: HudInteraction,
+                                _ output: inout hud_layout_t) -> (status: Int32, violations: Int) {
         var interactionView = InteractionMarshaler.make(interaction)
+        let env = environments.view(for: environment)
         var attempts = 0
         while true {
             attempts += 1
             buffer.prepare(&output)
-            let (status, violations) = EnvironmentMarshaler.with(environment, titles: titles) { env in
-                PluginCalls.layout(descriptor, snapshot.view, env, &interactionView, &output)
-            }
+            let (status, violations) = PluginCalls.layout(descriptor, snapshot.view, env, &interactionView, &output)
             buffer.noteWritten(status: status, count: output.count)
             let needed = output.count
             if violations == 0, status == Int32(HUD_STATUS_BUFFER_TOO_SMALL), attempts < 2,
                needed > buffer.capacity, needed <= UInt32(ABILimits.maxNodes) {
-                buffer = LayoutBuffer(capacity: Int(needed))
+                buffer.regrow(capacity: Int(needed))
                 continue
             }
             return (status, violations)
@@ -94,6 +142,48 @@ package final class PluginRenderer {
 
     /// The buffer the last `rawCall` wrote into.
     package var currentBuffer: LayoutBuffer { buffer }
+}
+
+extension PluginRenderer {
+    /// A reference to a renderer that does not retain it, for a holder that
+    /// keeps the renderer alive by other means for as long as it uses this
+    /// (the registry's memo of the previous call's renderer: the registry
+    /// holds every renderer it registered and never removes one). Calling
+    /// through it saves the retain/release pair a stored strong reference
+    /// costs every frame.
+    package struct Unretained {
+        private let reference: Unmanaged<PluginRenderer>
+
+        /// `renderer` must outlive every use of this value.
+        package init(_ renderer: PluginRenderer) {
+            reference = .passUnretained(renderer)
+        }
+
+        /// `PluginRenderer.withFrame` on the renderer.
+        @inline(__always)
+        package func withFrame<R>(_ snapshot: CComplications, environment: HudEnvironment, interaction: HudInteraction,
+                                  _ body: (LayoutFrame) -> R) throws(RegistryError) -> R {
+            // A nested layout (from inside `body`): the renderer's own path
+            // handles it (and retains it, off the frame loop).
+            if reference._withUnsafeGuaranteedRef({ $0.frameInUse }) {
+                return try reference.takeUnretainedValue().withFrame(snapshot, environment: environment, interaction: interaction, body)
+            }
+            // The error leaves through `failure`: `_withUnsafeGuaranteedRef`
+            // rethrows untyped.
+            var failure: RegistryError?
+            let opened: LayoutFrame? = reference._withUnsafeGuaranteedRef { renderer in
+                do throws(RegistryError) {
+                    return try renderer.openFrame(snapshot, environment, interaction)
+                } catch {
+                    failure = error
+                    return nil
+                }
+            }
+            guard let frame = opened else { throw failure! }
+            defer { reference._withUnsafeGuaranteedRef { $0.frameInUse = false } }
+            return body(frame)
+        }
+    }
 }
 
 /// What a layout call returned, before anything it wrote is read: the
@@ -143,11 +233,14 @@ package struct RawLayoutResult: Sendable {
 /// and a steady-state call clears a few nodes instead of the whole
 /// capacity (64 nodes × 168 bytes).
 package final class LayoutBuffer {
-    package let capacity: Int
+    // Unchecked exclusivity on the vars: they are plain words read and
+    // written by the one thread driving the buffer, never through a
+    // reference held across a call that could change them.
+    @exclusivity(unchecked) package private(set) var capacity: Int
     package let stride: Int
-    package let nodes: UnsafeMutableRawPointer
+    @exclusivity(unchecked) package private(set) var nodes: UnsafeMutableRawPointer
     /// Leading nodes that may hold bytes from the previous call.
-    private var dirtyNodes: Int
+    @exclusivity(unchecked) private var dirtyNodes: Int
 
     package init(capacity: Int) {
         self.capacity = capacity
@@ -157,6 +250,15 @@ package final class LayoutBuffer {
     }
 
     deinit { nodes.deallocate() }
+
+    /// Replaces the nodes with `capacity` zeroed ones (no frame may be
+    /// reading the old ones).
+    package func regrow(capacity: Int) {
+        nodes.deallocate()
+        self.capacity = capacity
+        nodes = .allocate(byteCount: max(1, capacity * stride), alignment: MemoryLayout<hud_node_t>.alignment)
+        dirtyNodes = capacity
+    }
 
     /// Zeroes the nodes the previous call may have written and fills the
     /// host's half of the layout header.
@@ -180,15 +282,24 @@ package final class LayoutBuffer {
     package func withValidatedFrame<R>(_ output: hud_layout_t, info: RendererInfo, modes: ModeCounts,
                                        trusting strings: HostStrings = .none,
                                        _ body: (LayoutFrame) -> R) throws(RegistryError) -> R {
+        let frame = try validatedFrame(output, info: info, modes: modes, trusting: strings)
+        // `self` (the buffer the frame reads) stays alive until `body` returns.
+        defer { withExtendedLifetime(self) {} }
+        return body(frame)
+    }
+
+    /// `withValidatedFrame` without the closure: the frame reads this
+    /// buffer, so it is valid while the caller keeps the buffer alive and
+    /// unchanged (until the next `prepare` or `regrow`).
+    package func validatedFrame(_ output: hud_layout_t, info: RendererInfo, modes: ModeCounts,
+                                trusting strings: HostStrings = .none) throws(RegistryError) -> LayoutFrame {
         let contract = NodeContract(abi: info.abiVersion, stride: stride, modes: modes)
         do {
             try LayoutValidator.validate(output, nodes: UnsafeRawPointer(nodes), stride: stride, contract: contract, trusting: strings)
         } catch {
             throw error.registryError(info)
         }
-        // `self` (the buffer the frame reads) stays alive until `body` returns.
-        defer { withExtendedLifetime(self) {} }
-        return body(LayoutFrame(validated: output, nodes: UnsafeRawPointer(nodes), stride: stride, contract: contract))
+        return LayoutFrame(validated: output, nodes: UnsafeRawPointer(nodes), stride: stride, contract: contract)
     }
 
     /// Records how much of the buffer a call may have written.
@@ -284,23 +395,77 @@ package enum LayoutValidator {
     /// other string gets the full check.
     package static func validate(_ output: hud_layout_t, nodes: UnsafeRawPointer, stride: Int, contract: NodeContract,
                                  trusting strings: HostStrings = .none) throws(Violation) {
-        let insets = output.content_insets
-        try length(insets.top, nil, "content_insets.top")
-        try length(insets.left, nil, "content_insets.left")
-        try length(insets.bottom, nil, "content_insets.bottom")
-        try length(insets.right, nil, "content_insets.right")
-        let unknownBits = output.hidden_positions & ~UInt32(HUD_POSITION_ALL_BITS)
-        guard unknownBits == 0 else {
-            throw Violation(node: nil, field: "hidden_positions", problem: .unknownHiddenBits(unknownBits))
-        }
+        var header = output
+        var trust = strings.resolved
+        try validate(&header, nodes: nodes, stride: stride, contract: contract, trust: &trust)
+    }
+
+    /// `validate` with the trusted ranges already resolved for both
+    /// string limits (`HostStrings.resolved`), the header read in place.
+    ///
+    /// The fast test runs in C over the header and every node it passes
+    /// (`hud_hot_first_unchecked`: never more lenient than the checks
+    /// here, see `CHudHot`); only when it stops short does `validateInOrder`
+    /// run the ordered, naming checks on what it could not pass.
+    @inline(__always)
+    static func validate(_ output: UnsafePointer<hud_layout_t>, nodes: UnsafeRawPointer, stride: Int, contract: NodeContract,
+                         trust: UnsafePointer<hud_hot_trust_t>) throws(Violation) {
+        var onlyStrings: Int32 = 0
+        let first = hud_hot_first_unchecked(output, nodes, stride, contract.readsMinor1Fields ? 1 : 0,
+                                            contract.modes.packedCounts, trust, &onlyStrings)
+        guard first != Int(output.pointee.count) else { return }
+        try validateInOrder(output, from: first, onlyStrings: onlyStrings != 0, nodes: nodes, stride: stride,
+                            contract: contract, trust: trust)
+    }
+
+    /// The checks of everything the fast test did not pass, in the fixed
+    /// order: the header when `first` is -1, then each node the fast test
+    /// stops at gets every check here, in field order, and the scan
+    /// resumes after it. So the first problem found is still the first in
+    /// header, node and field order.
+    @inline(never)
+    private static func validateInOrder(_ output: UnsafePointer<hud_layout_t>, from first: Int, onlyStrings: Bool,
+                                        nodes: UnsafeRawPointer,
+                                        stride: Int, contract: NodeContract,
+                                        trust: UnsafePointer<hud_hot_trust_t>) throws(Violation) {
+        let count = Int(output.pointee.count)
         let minor1 = contract.readsMinor1Fields
-        let iconTrust = strings.trusted(limit: Int(HUD_MAX_ICON_BYTES))
-        let labelTrust = strings.trusted(limit: Int(HUD_MAX_LABEL_BYTES))
-        for index in 0..<Int(output.count) {
-            let node = (nodes + index * stride).assumingMemoryBound(to: hud_node_t.self)
-            // One pass over the scalar fields for the common case; only a node
-            // that fails it goes through the ordered checks that name the
-            // first bad field.
+        var index = first
+        var onlyStrings: Int32 = onlyStrings ? 1 : 0
+        if index < 0 {
+            let insets = output.pointee.content_insets
+            try length(insets.top, nil, "content_insets.top")
+            try length(insets.left, nil, "content_insets.left")
+            try length(insets.bottom, nil, "content_insets.bottom")
+            try length(insets.right, nil, "content_insets.right")
+            let unknownBits = output.pointee.hidden_positions & ~UInt32(HUD_POSITION_ALL_BITS)
+            guard unknownBits == 0 else {
+                throw Violation(node: nil, field: "hidden_positions", problem: .unknownHiddenBits(unknownBits))
+            }
+            index = hud_hot_first_unchecked_node(nodes, 0, count, stride, minor1 ? 1 : 0, contract.modes.packedCounts, trust,
+                                                 &onlyStrings)
+        }
+        while index < count {
+            try node((nodes + index * stride).assumingMemoryBound(to: hud_node_t.self), index: index, minor1: minor1,
+                     stringsOnly: onlyStrings != 0, contract: contract, HostStrings.Trusted(trust.pointee, label: false),
+                     HostStrings.Trusted(trust.pointee, label: true))
+            index = hud_hot_first_unchecked_node(nodes, index + 1, count, stride, minor1 ? 1 : 0, contract.modes.packedCounts, trust,
+                                                 &onlyStrings)
+        }
+    }
+
+    /// Every check of one node, in field order (the path of a node the
+    /// fast test did not pass); with `stringsOnly` (the fast test passed
+    /// every field before the strings, whose rules it applies exactly or
+    /// more strictly) only the strings.
+    @inline(never)
+    private static func node(_ node: UnsafePointer<hud_node_t>, index: Int, minor1: Bool, stringsOnly: Bool,
+                             contract: NodeContract, _ iconTrust: HostStrings.Trusted,
+                             _ labelTrust: HostStrings.Trusted) throws(Violation) {
+        if !stringsOnly {
+            // One pass over the scalar fields for the common case; only a
+            // node that fails it goes through the ordered checks that name
+            // the first bad field.
             if !scalarsAreValid(node, minor1: minor1) {
                 try scalars(node, index: index)
                 if minor1 { try length(node.pointee.glyph_size, index, "glyph_size") }
@@ -308,26 +473,32 @@ package enum LayoutValidator {
             if minor1, node.pointee.accessibility_actions != 0 {
                 try accessibilityActions(node, index: index, contract: contract)
             }
-            try string(node.pointee.icon, index, "icon", limit: Int(HUD_MAX_ICON_BYTES), iconTrust)
-            try string(node.pointee.label, index, "label", limit: Int(HUD_MAX_LABEL_BYTES), labelTrust)
-            try string(node.pointee.accessibility_label, index, "accessibility_label", limit: Int(HUD_MAX_LABEL_BYTES), labelTrust)
         }
+        try string(node.pointee.icon, index, "icon", limit: Int(HUD_MAX_ICON_BYTES), iconTrust)
+        try string(node.pointee.label, index, "label", limit: Int(HUD_MAX_LABEL_BYTES), labelTrust)
+        try string(node.pointee.accessibility_label, index, "accessibility_label", limit: Int(HUD_MAX_LABEL_BYTES), labelTrust)
     }
 
     /// Every enum, index and geometry field of a node within its range, read
     /// in place, and with `minor1` the 1.1 `glyph_size` too.
     ///
-    /// Vectorised, with one reduction per kind of field: the four leading
-    /// enums (one 16-byte load) and `shape`, `material`, `placement` are
-    /// checked as unsigned offsets from their lowest value in two 4-lane
-    /// compares; the eleven (with `minor1` twelve) doubles in pairs, each
-    /// pair's mask and-ed into one (coordinates: |v| <= max; lengths:
-    /// 0 <= v <= max). The offsets are `NodeOffsets` (a test pins them to
-    /// the header's layout). Never more lenient than `scalars`.
+    /// Vectorised, all in 4 × 32-bit lanes and one reduction: the four
+    /// leading enums (one 16-byte load) and `shape`, `material`, `placement`
+    /// are checked as unsigned offsets from their lowest value; each of the
+    /// twelve doubles by its high 32-bit word (sign, exponent and the top of
+    /// the mantissa): a double is finite, at least +0 and below
+    /// `maxCoordinate` (1e7) exactly when that word, as a signed integer,
+    /// is in 0 ..< 0x416312D0 (1e7's high word; 1e7's low word is 0), so
+    /// lengths are compared as they are and coordinates after clearing the
+    /// sign bit. NaN and ±infinity have words above the bound. The offsets
+    /// are `NodeOffsets` (a test pins them to the header's layout).
+    ///
+    /// Never more lenient than `scalars`, a little stricter: -0.0 as a
+    /// length and exactly ±1e7 fail here and are then accepted by the
+    /// ordered checks, which the caller runs whenever this says no.
     @inline(__always)
     private static func scalarsAreValid(_ node: UnsafePointer<hud_node_t>, minor1: Bool) -> Bool {
         let raw = UnsafeRawPointer(node)
-        let m = maxCoordinate
         // kind, position, part, mode_index: value - low <= high - low, unsigned.
         let leading = raw.loadUnaligned(fromByteOffset: NodeOffsets.kind, as: SIMD4<UInt32>.self)
         let leadingLow = SIMD4<UInt32>(
@@ -341,20 +512,30 @@ package enum LayoutValidator {
         let others = SIMD4<UInt32>(looks.x, looks.y, UInt32(bitPattern: node.pointee.placement), 0)
         let othersHigh = SIMD4<UInt32>(UInt32(HUD_SHAPE_CAPSULE), UInt32(HUD_MATERIAL_REGULAR), UInt32(HUD_PLACEMENT_BOTTOM_INSET), 0)
         let integersOK = ((leading &- leadingLow) .<= leadingSpan) .& (others .<= othersHigh)
-        // The doubles; NaN fails every comparison.
-        let zero = SIMD2<Double>(repeating: 0), high = SIMD2<Double>(repeating: m), low = SIMD2<Double>(repeating: -m)
-        @inline(__always) func lengths(_ v: SIMD2<Double>) -> SIMDMask<SIMD2<Int64>> { (v .>= zero) .& (v .<= high) }
-        @inline(__always) func coordinates(_ v: SIMD2<Double>) -> SIMDMask<SIMD2<Int64>> { (v .>= low) .& (v .<= high) }
-        @inline(__always) func pair(_ offset: Int) -> SIMD2<Double> { raw.loadUnaligned(fromByteOffset: offset, as: SIMD2<Double>.self) }
-        let glyph = minor1 ? node.pointee.glyph_size : 0
-        let doublesOK = coordinates(pair(NodeOffsets.frame))              // frame.x, frame.y
-            .& lengths(pair(NodeOffsets.frame + 16))                      // frame.width, frame.height
-            .& coordinates(pair(NodeOffsets.frame + 32))                  // hit.x, hit.y
-            .& lengths(pair(NodeOffsets.frame + 48))                      // hit.width, hit.height
-            .& lengths(pair(NodeOffsets.cornerRadius))                    // corner_radius, stroke_width
-            .& lengths(SIMD2<Double>(node.pointee.font_size, glyph))      // font_size, glyph_size
-        return all(integersOK) && all(doublesOK)
+        // The doubles' high words, four to a vector (little-endian: the high
+        // word of the double at offset o is at o + 4).
+        @inline(__always) func highWords(_ first: Int, _ second: Int) -> SIMD4<Int32> {
+            let a = raw.loadUnaligned(fromByteOffset: first, as: SIMD4<Int32>.self)
+            let b = raw.loadUnaligned(fromByteOffset: second, as: SIMD4<Int32>.self)
+            return SIMD4(a[1], a[3], b[1], b[3])
+        }
+        @inline(__always) func high(_ offset: Int) -> Int32 { raw.loadUnaligned(fromByteOffset: offset + 4, as: Int32.self) }
+        let bound = SIMD4<Int32>(repeating: Self.maxCoordinateHighWord)
+        // frame.x, frame.y, hit.x, hit.y: |v| < 1e7.
+        let coordinates = highWords(NodeOffsets.frame, NodeOffsets.frame + 32) & SIMD4(repeating: Int32.max)
+        // frame.width, frame.height, hit.width, hit.height; corner_radius,
+        // stroke_width, font_size, glyph_size: 0 <= v < 1e7.
+        let sizes = highWords(NodeOffsets.frame + 16, NodeOffsets.frame + 48)
+        let corner = raw.loadUnaligned(fromByteOffset: NodeOffsets.cornerRadius, as: SIMD4<Int32>.self)
+        let styles = SIMD4<Int32>(corner[1], corner[3], high(NodeOffsets.fontSize), minor1 ? high(NodeOffsets.glyphSize) : 0)
+        let doublesOK = (coordinates .< bound) .& (sizes .< bound) .& (styles .< bound)
+            .& ((sizes | styles) .>= SIMD4(repeating: 0))
+        return all(integersOK .& doublesOK)
     }
+
+    /// The high 32-bit word of `maxCoordinate` (1e7 = 0x416312D0_00000000;
+    /// a test pins the two together). A literal, so the node loop loads no global.
+    package static var maxCoordinateHighWord: Int32 { 0x4163_12D0 }
 
     /// The ordered, naming checks of a node's scalar fields.
     private static func scalars(_ pointer: UnsafePointer<hud_node_t>, index: Int) throws(Violation) {
@@ -429,7 +610,18 @@ package enum LayoutValidator {
     @inline(__always)
     private static func string(_ pointer: UnsafePointer<CChar>?, _ index: Int, _ field: String, limit: Int,
                                _ trusted: HostStrings.Trusted) throws(Violation) {
-        guard let pointer, !trusted.vouches(for: pointer) else { return }
+        guard let pointer else { return }
+        // Inline only the common case, a string in the snapshot's arena;
+        // the title's range and the full check are out of line.
+        guard !trusted.arenaVouches(for: pointer) else { return }
+        try otherString(pointer, index, field, limit: limit, trusted)
+    }
+
+    /// A string outside the arena: in the title's range, or fully checked.
+    @inline(never)
+    private static func otherString(_ pointer: UnsafePointer<CChar>, _ index: Int, _ field: String, limit: Int,
+                                    _ trusted: HostStrings.Trusted) throws(Violation) {
+        guard !trusted.vouches(for: pointer) else { return }
         try fullString(pointer, index, field, limit: limit)
     }
 
@@ -691,6 +883,8 @@ package enum NodeOffsets {
     package static let frame = 16      // frame, hit: 8 × double
     package static let shape = 80      // shape, material: 2 × int32
     package static let cornerRadius = 88  // corner_radius, stroke_width: 2 × double
+    package static let fontSize = 104     // font_size: double
+    package static let glyphSize = 168    // glyph_size (ABI 1.1): double
 }
 
 /// How many long-press modes each position's slot has in the published
@@ -703,6 +897,10 @@ package struct ModeCounts: Sendable, Hashable {
 
     /// No modes anywhere.
     package static let none = ModeCounts(packed: 0)
+
+    /// One byte per position, position `p` at bits `8p ..< 8p + 8` (what
+    /// the C fast test reads).
+    var packedCounts: UInt64 { packed }
 
     private init(packed: UInt64) { self.packed = packed }
 

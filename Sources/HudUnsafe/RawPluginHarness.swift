@@ -69,6 +69,9 @@ package struct RawDescriptor: Equatable {
 
     package var structSize: Int { Int(pointer.pointee.struct_size) }
     package var capabilities: UInt32 { pointer.pointee.capabilities }
+    /// Where the descriptor is, as a number (a pointer identity the
+    /// renderer host reports; never turned back into a pointer).
+    package var address: UInt64 { UInt64(UInt(bitPattern: pointer)) }
 
     /// The id, if it is a valid bounded UTF-8 string.
     package var id: String? { try? CStringReader.read(pointer.pointee.id, limit: Int(HUD_MAX_ID_BYTES)) }
@@ -85,6 +88,12 @@ package struct RawDescriptor: Equatable {
             bytes.append(0)
         }
         return bytes
+    }
+
+    /// A 64-bit FNV-1a of `fingerprint`: what the renderer host reports
+    /// (the whole fingerprint of 256 descriptors would not fit a frame).
+    package var digest: UInt64 {
+        fingerprint.reduce(0xcbf2_9ce4_8422_2325 as UInt64) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
     }
 
     /// Whether `get_extension(self, id)` returns non-NULL. `id` is passed as

@@ -36,7 +36,35 @@ package enum SharedLayoutArea {
     package static let stringsOffset = (nodesOffset + nodesCapacity + 4095) & ~4095
     package static let stringBytesPerNode = (Int(HUD_MAX_ICON_BYTES) + 2) + 2 * (Int(HUD_MAX_LABEL_BYTES) + 2)
     package static let stringsCapacity = ABILimits.maxNodes * stringBytesPerNode
-    package static let size = (stringsOffset + stringsCapacity + 4095) & ~4095
+    /// Concurrent slots (`validate`'s thread-safety check,
+    /// `RendererHostFrame.concurrentLayout`): slot `i` holds the nodes one
+    /// thread's call wrote (at `nodeStride`), then the strings the child
+    /// exported for them, as in the nodes and strings areas. 4 MiB of the
+    /// memfd, touched only by that check (pages never written cost nothing).
+    package static let concurrentOffset = (stringsOffset + stringsCapacity + 4095) & ~4095
+    package static let concurrentCapacity = 4 << 20
+    /// Export room for one slot's strings; a layout whose strings need more
+    /// is reported as such (`concurrentStringsOverflow`).
+    package static let concurrentStringBytes = 32 << 10
+    package static let maxConcurrentSlots = 64
+    /// A slot's string bytes when its strings did not fit.
+    package static let concurrentStringsOverflow = UInt32.max
+    package static let size = concurrentOffset + concurrentCapacity
+
+    /// Bytes of one concurrent slot of `capacity` nodes (64-byte aligned).
+    package static func concurrentSlotSize(capacity: Int) -> Int { (capacity * nodeStride + concurrentStringBytes + 63) & ~63 }
+
+    /// Where concurrent slot `index` of `capacity` nodes starts: its nodes, then its strings.
+    package static func concurrentSlot(_ index: Int, capacity: Int) -> (nodes: Int, strings: Int) {
+        let nodes = concurrentOffset + index * concurrentSlotSize(capacity: capacity)
+        return (nodes, nodes + capacity * nodeStride)
+    }
+
+    /// True when `slots` slots of `capacity` nodes fit the concurrent area.
+    package static func concurrentFits(slots: Int, capacity: Int) -> Bool {
+        (1...maxConcurrentSlots).contains(slots) && (1...ABILimits.maxNodes).contains(capacity)
+            && slots * concurrentSlotSize(capacity: capacity) <= concurrentCapacity
+    }
 }
 
 /// One shared mapping of `SharedLayoutArea.size` bytes.
@@ -128,12 +156,33 @@ package enum LayoutExport {
     /// Returns the number of string bytes written.
     package static func write(_ output: hud_layout_t, buffer: LayoutBuffer, to region: SharedRegion) -> Int {
         let count = min(Int(output.count), buffer.capacity, ABILimits.maxNodes)
-        let nodes = region.raw + SharedLayoutArea.nodesOffset
-        let strings = region.raw + SharedLayoutArea.stringsOffset
+        return export(count, from: buffer.nodes, stride: buffer.stride, to: region.raw + SharedLayoutArea.nodesOffset,
+                      strings: region.raw + SharedLayoutArea.stringsOffset, capacity: SharedLayoutArea.stringsCapacity) ?? 0
+    }
+
+    /// Concurrent slot `slot` of `capacity` nodes, in place: the first
+    /// `count` nodes' strings copied into the slot's strings, pointers
+    /// turned into tokens. The string bytes, or nil when they do not fit.
+    package static func exportSlot(_ slot: Int, capacity: Int, count: Int, in region: SharedRegion) -> Int? {
+        let (nodes, strings) = SharedLayoutArea.concurrentSlot(slot, capacity: capacity)
+        return export(min(count, capacity), from: region.raw + nodes, stride: SharedLayoutArea.nodeStride, to: region.raw + nodes,
+                      strings: region.raw + strings, capacity: SharedLayoutArea.concurrentStringBytes)
+    }
+
+    /// Copies `count` nodes from `source` (at `stride`) to `nodes` (at
+    /// `SharedLayoutArea.nodeStride`; may be `source`), their strings into
+    /// `strings` (at most `capacity` bytes). Nil when the strings do not fit.
+    private static func export(_ count: Int, from source: UnsafeMutableRawPointer, stride: Int, to nodes: UnsafeMutableRawPointer,
+                               strings: UnsafeMutableRawPointer, capacity: Int) -> Int? {
         var used = 0
+        var overflow = false
         func copy(_ pointer: UnsafePointer<CChar>?, limit: Int) -> UnsafePointer<CChar>? {
             guard let pointer else { return nil }
             let length = strnlen(pointer, limit + 1)
+            guard used + length + 1 <= capacity else {
+                overflow = true
+                return nil
+            }
             (strings + used).copyMemory(from: pointer, byteCount: length)
             (strings + used + length).storeBytes(of: 0, as: UInt8.self)
             let token = used + 1
@@ -141,13 +190,13 @@ package enum LayoutExport {
             return UnsafePointer(bitPattern: token)
         }
         for index in 0..<count {
-            var node = (buffer.nodes + index * buffer.stride).load(as: hud_node_t.self)
+            var node = (source + index * stride).load(as: hud_node_t.self)
             node.icon = copy(node.icon, limit: Int(HUD_MAX_ICON_BYTES))
             node.label = copy(node.label, limit: Int(HUD_MAX_LABEL_BYTES))
             node.accessibility_label = copy(node.accessibility_label, limit: Int(HUD_MAX_LABEL_BYTES))
             (nodes + index * SharedLayoutArea.nodeStride).storeBytes(of: node, as: hud_node_t.self)
         }
-        return used
+        return overflow ? nil : used
     }
 }
 
@@ -169,8 +218,12 @@ package final class RemoteLayoutImport {
 
     /// Copies, translates and validates the reply's layout, then hands
     /// `body` a frame over the private copy (valid only inside `body`).
+    /// `nodesAt`/`stringsAt`/`stringsCapacity` name where the layout is: the
+    /// nodes and strings areas, or a concurrent slot.
     package func withFrame<R>(_ raw: RawLayoutResult, insets: HudInsets, hiddenPositions: UInt32, stringBytes: Int,
-                             from region: SharedRegion, info: RendererInfo, modes: ModeCounts,
+                             from region: SharedRegion, nodesAt: Int = SharedLayoutArea.nodesOffset,
+                             stringsAt: Int = SharedLayoutArea.stringsOffset, stringsCapacity areaCapacity: Int = SharedLayoutArea.stringsCapacity,
+                             info: RendererInfo, modes: ModeCounts,
                              _ body: (LayoutFrame) -> R) throws(RegistryError) -> R {
         try raw.check(info)
         let count = Int(raw.count)
@@ -178,9 +231,9 @@ package final class RemoteLayoutImport {
             throw .invalidLayout(id: info.id, origin: info.origin.description, node: nil, field: "count",
                                  reason: "is \(count); at most \(ABILimits.maxNodes) nodes")
         }
-        guard stringBytes >= 0, stringBytes <= SharedLayoutArea.stringsCapacity else {
+        guard stringBytes >= 0, stringBytes <= areaCapacity else {
             throw .invalidLayout(id: info.id, origin: info.origin.description, node: nil, field: "strings",
-                                 reason: "the renderer host reported \(stringBytes) string bytes; the shared area holds \(SharedLayoutArea.stringsCapacity)")
+                                 reason: "the renderer host reported \(stringBytes) string bytes; the shared area holds \(areaCapacity)")
         }
         if nodes.capacity < count { nodes = LayoutBuffer(capacity: count) }
         if stringsCapacity < stringBytes + 1 {
@@ -194,8 +247,12 @@ package final class RemoteLayoutImport {
         output.content_insets = hud_insets_t(top: insets.top, left: insets.left, bottom: insets.bottom, right: insets.right)
         output.hidden_positions = hiddenPositions
         nodes.noteWritten(status: Int32(HUD_STATUS_OK), count: UInt32(count))
-        nodes.nodes.copyMemory(from: region.raw + SharedLayoutArea.nodesOffset, byteCount: count * SharedLayoutArea.nodeStride)
-        strings.copyMemory(from: region.raw + SharedLayoutArea.stringsOffset, byteCount: stringBytes)
+        guard nodesAt >= 0, nodesAt + count * SharedLayoutArea.nodeStride <= region.size, stringsAt >= 0, stringsAt + stringBytes <= region.size else {
+            throw .invalidLayout(id: info.id, origin: info.origin.description, node: nil, field: "count",
+                                 reason: "is \(count); the layout does not fit the shared region")
+        }
+        nodes.nodes.copyMemory(from: region.raw + nodesAt, byteCount: count * SharedLayoutArea.nodeStride)
+        strings.copyMemory(from: region.raw + stringsAt, byteCount: stringBytes)
         // Every string ends inside the copy: the validator's bounded reads stop here at the latest.
         (strings + stringBytes).storeBytes(of: 0, as: UInt8.self)
         for index in 0..<count {

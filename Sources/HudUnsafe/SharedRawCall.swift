@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 package import HudModel
 import HudRendererAPI
+import Glibc
 
 // A raw layout call whose node buffer lives in the shared region, laid out
 // by the parent: `guardBytes` bytes of the parent's guard pattern, then
@@ -16,7 +17,7 @@ extension SharedLayoutArea {
     /// Where a raw call's guarded buffer starts: the nodes and strings
     /// areas, unused by a raw call (it exports nothing).
     package static let rawOffset = nodesOffset
-    package static let rawCapacity = size - nodesOffset
+    package static let rawCapacity = preparedInputsOffset - nodesOffset
     /// This host's `hud_environment_t` size, the raw call's default `struct_size`.
     package static let hostEnvironmentSize = MemoryLayout<hud_environment_t>.size
 
@@ -68,11 +69,184 @@ extension DirectRenderer {
     }
 }
 
+extension DirectRenderer {
+    /// [any thread, one call per slot at a time] The renderer host child's
+    /// side of one call of a concurrent run (`validate`'s thread-safety
+    /// check): one layout into concurrent slot `slot` of `capacity` nodes
+    /// at this host's node stride (no growing). `titles` belongs to the
+    /// calling thread. The slot's strings are exported after every thread
+    /// has finished (`LayoutExport.exportSlot`).
+    package func slotCall(_ snapshot: CComplications, environment: HudEnvironment, interaction: HudInteraction,
+                          slot: Int, capacity: Int, titles: TitleStorage, in region: SharedRegion) -> SharedRawReply {
+        let nodes = region.raw + SharedLayoutArea.concurrentSlot(slot, capacity: capacity).nodes
+        nodes.initializeMemory(as: UInt8.self, repeating: 0, count: capacity * SharedLayoutArea.nodeStride)
+        var output = hud_layout_t()
+        output.struct_size = UInt32(MemoryLayout<hud_layout_t>.size)
+        output.node_stride = UInt32(SharedLayoutArea.nodeStride)
+        output.nodes = nodes
+        output.capacity = UInt32(capacity)
+        var interactionView = InteractionMarshaler.make(interaction)
+        let (status, violations) = EnvironmentMarshaler.with(environment, titles: titles, structSize: MemoryLayout<hud_environment_t>.size) { env in
+            PluginCalls.layout(descriptor, snapshot.view, env, &interactionView, &output)
+        }
+        let i = output.content_insets
+        return SharedRawReply(status: status, count: output.count, violations: violations,
+                              insets: HudInsets(top: i.top, left: i.left, bottom: i.bottom, right: i.right),
+                              hiddenPositions: output.hidden_positions)
+    }
+}
+
 extension SharedRegion {
     /// Sets `count` bytes at `offset` to `byte`; false when out of bounds.
     package func fill(_ byte: UInt8, at offset: Int, count: Int) -> Bool {
         guard count >= 0, offset >= 0, offset + count <= size else { return false }
         (raw + offset).initializeMemory(as: UInt8.self, repeating: byte, count: count)
         return true
+    }
+}
+
+// A prepared call (`RendererHostFrame.preparedLayout`): the child builds the
+// call's C inputs — the complications with every slot, chip, mode and
+// string, the environment with its palette and title, the interaction —
+// inside the shared region (`preparedInputsOffset`), says how many bytes
+// they take, and calls the renderer only when the parent, having copied
+// those bytes, says so. The parent compares them after the reply itself
+// (`output-inputs-unchanged`). The pointers in there are the child's
+// addresses; the parent compares bytes and never follows them. During the
+// call an action through any of the child's thunks ends the child at once
+// (`ActionThunk.withFatalCalls`), which the parent sees as its exit status.
+
+extension SharedLayoutArea {
+    /// Where a prepared call's inputs go: the end of the strings area,
+    /// unused by raw calls, and rewritten by a normal layout only after.
+    package static let preparedInputsCapacity = 1 << 20
+    package static let preparedInputsOffset = size - preparedInputsCapacity
+}
+
+/// The C inputs of one prepared call, built in the shared region (child
+/// side). Owner: the region; valid until the next prepared call or layout
+/// rewrites that area. Thread: the child's serving thread.
+package struct PreparedInputs {
+    let complications: UnsafePointer<hud_complications_t>
+    let environment: UnsafePointer<hud_environment_t>
+    let interaction: UnsafePointer<hud_interaction_t>
+    /// Bytes used from `SharedLayoutArea.preparedInputsOffset`.
+    package let bytes: Int
+}
+
+/// A bump allocator over the prepared-inputs area; nil once it is full.
+private struct RegionArena {
+    let base: UnsafeMutableRawPointer
+    let capacity: Int
+    var used = 0
+
+    mutating func place<T>(_ value: T) -> UnsafeMutablePointer<T>? {
+        place(count: 1, of: T.self).map { pointer in
+            pointer.initialize(to: value)
+            return pointer
+        }
+    }
+
+    mutating func place<T>(count: Int, of type: T.Type) -> UnsafeMutablePointer<T>? {
+        let alignment = MemoryLayout<T>.alignment
+        let start = (used + alignment - 1) & ~(alignment - 1)
+        guard count >= 0, start + count * MemoryLayout<T>.stride <= capacity else { return nil }
+        used = start + count * MemoryLayout<T>.stride
+        return (base + start).bindMemory(to: T.self, capacity: max(count, 1))
+    }
+
+    /// A copy of a host-made string (NULL stays NULL); nil when full.
+    mutating func string(_ value: UnsafePointer<CChar>?) -> UnsafePointer<CChar>?? {
+        guard let value else { return .some(nil) }
+        let length = strlen(value)
+        guard let copy = place(count: length + 1, of: CChar.self) else { return nil }
+        copy.update(from: value, count: length + 1)
+        return .some(UnsafePointer(copy))
+    }
+}
+
+extension DirectRenderer {
+    /// The child's side of a prepared call, first step: `snapshot`'s view,
+    /// `environment` (at `environmentSize`) and `interaction` copied into
+    /// the region's prepared-inputs area, every pointer pointing inside it.
+    /// The action pointers stay the snapshot's thunks. Nil when they do not
+    /// fit or the environment size is not one this host speaks.
+    package static func prepareInputs(_ snapshot: CComplications, environment: HudEnvironment, interaction: HudInteraction,
+                                      environmentSize: Int, titles: TitleStorage, in region: SharedRegion) -> PreparedInputs? {
+        guard environmentSize == MemoryLayout<hud_environment_t>.size || environmentSize == Int(HUD_ENVIRONMENT_SIZE_1_0) else { return nil }
+        let base = region.raw + SharedLayoutArea.preparedInputsOffset
+        base.initializeMemory(as: UInt8.self, repeating: 0, count: SharedLayoutArea.preparedInputsCapacity)
+        var arena = RegionArena(base: base, capacity: SharedLayoutArea.preparedInputsCapacity)
+        var view = snapshot.view.pointee
+        let positions = Int(HUD_POSITION_COUNT)
+        var slots = [UnsafePointer<hud_slot_t>?](repeating: nil, count: positions)
+        withUnsafePointer(to: &view.slots) { tuple in
+            tuple.withMemoryRebound(to: UnsafePointer<hud_slot_t>?.self, capacity: positions) { for i in 0..<positions { slots[i] = $0[i] } }
+        }
+        var copied = [UnsafePointer<hud_slot_t>?](repeating: nil, count: positions)
+        for (position, original) in slots.enumerated() {
+            guard let original else { continue }
+            var slot = original.pointee
+            guard let icon = arena.string(slot.icon), let label = arena.string(slot.label) else { return nil }
+            (slot.icon, slot.label) = (icon, label)
+            if let secondary = slot.secondary {
+                var chip = secondary.pointee
+                guard let chipIcon = arena.string(chip.icon), let chipLabel = arena.string(chip.label) else { return nil }
+                (chip.icon, chip.label) = (chipIcon, chipLabel)
+                guard let placed = arena.place(chip) else { return nil }
+                slot.secondary = UnsafePointer(placed)
+            }
+            if let modes = slot.modes, slot.mode_count > 0 {
+                let count = Int(slot.mode_count)
+                guard let array = arena.place(count: count, of: UnsafePointer<hud_mode_t>?.self) else { return nil }
+                for index in 0..<count {
+                    array[index] = nil
+                    guard let original = modes[index] else { continue }
+                    var mode = original.pointee
+                    guard let id = arena.string(mode.id), let icon = arena.string(mode.icon), let label = arena.string(mode.label) else { return nil }
+                    (mode.id, mode.icon, mode.label) = (id, icon, label)
+                    guard let placed = arena.place(mode) else { return nil }
+                    array[index] = UnsafePointer(placed)
+                }
+                slot.modes = UnsafePointer(array)
+            }
+            guard let placed = arena.place(slot) else { return nil }
+            copied[position] = UnsafePointer(placed)
+        }
+        withUnsafeMutablePointer(to: &view.slots) { tuple in
+            tuple.withMemoryRebound(to: UnsafePointer<hud_slot_t>?.self, capacity: positions) { for i in 0..<positions { $0[i] = copied[i] } }
+        }
+        guard let complications = arena.place(view) else { return nil }
+        let placedEnvironment: UnsafeMutablePointer<hud_environment_t>? = EnvironmentMarshaler.with(
+            environment, titles: titles, structSize: environmentSize) { made in
+            var env = made.pointee
+            guard let palette = env.palette.flatMap({ arena.place($0.pointee) }), let title = arena.string(env.navigation_title) else { return nil }
+            env.palette = UnsafePointer(palette)
+            env.navigation_title = title
+            return arena.place(env)
+        }
+        guard let placedEnvironment, let placedInteraction = arena.place(InteractionMarshaler.make(interaction)) else { return nil }
+        return PreparedInputs(complications: UnsafePointer(complications), environment: UnsafePointer(placedEnvironment),
+                              interaction: UnsafePointer(placedInteraction), bytes: arena.used)
+    }
+
+    /// The second step: one layout on `inputs` into the parent's guarded
+    /// buffer (as `rawCall`), with every action call fatal: the process
+    /// ends at once with `trapExitStatus`.
+    package func callPrepared(_ inputs: PreparedInputs, capacity: Int, stride: Int, guardBytes: Int, trapExitStatus: Int32,
+                              in region: SharedRegion) -> SharedRawReply? {
+        guard SharedLayoutArea.rawCallFits(capacity: capacity, stride: stride, guardBytes: guardBytes) else { return nil }
+        var output = hud_layout_t()
+        output.struct_size = UInt32(MemoryLayout<hud_layout_t>.size)
+        output.node_stride = UInt32(stride)
+        output.nodes = region.raw + SharedLayoutArea.rawOffset + guardBytes
+        output.capacity = UInt32(capacity)
+        let (status, violations) = ActionThunk.withFatalCalls(exitStatus: trapExitStatus) {
+            PluginCalls.layout(descriptor, inputs.complications, inputs.environment, inputs.interaction, &output)
+        }
+        let i = output.content_insets
+        return SharedRawReply(status: status, count: output.count, violations: violations,
+                              insets: HudInsets(top: i.top, left: i.left, bottom: i.bottom, right: i.right),
+                              hiddenPositions: output.hidden_positions)
     }
 }

@@ -193,17 +193,49 @@ extension SystemCalls {
 
     /// The names in a directory (not `.` or `..`), in directory order.
     package static func directoryEntries(_ path: String) -> Result<[(name: String, isDirectory: Bool)], SystemError> {
+        var names: [(String, Bool)] = []
+        return forEachEntry(of: path) { name, type in
+            if name.elementsEqual([UInt8(ascii: ".")]) || name.elementsEqual([UInt8(ascii: "."), UInt8(ascii: ".")]) { return }
+            names.append((String(decoding: name, as: UTF8.self), type == UInt8(DT_DIR)))
+        }.map { names }
+    }
+
+    /// Calls `body` with each entry's name (its bytes where the entry holds
+    /// them, valid only during the call: no copy of the 256-byte d_name
+    /// array) and `d_type`, in directory order.
+    private static func forEachEntry(of path: String, _ body: (UnsafeBufferPointer<UInt8>, UInt8) -> Void) -> Result<Void, SystemError> {
         guard let directory = opendir(path) else { return .failure(.current) }
         defer { closedir(directory) }
-        var names: [(String, Bool)] = []
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name == "." || name == ".." { continue }
-            names.append((name, entry.pointee.d_type == UInt8(DT_DIR)))
+            let name = (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: UInt8.self)
+            body(UnsafeBufferPointer(start: name, count: strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))), entry.pointee.d_type)
         }
-        return .success(names)
+        return .success(())
+    }
+
+    /// The paths `base + name` of the entries of `path` whose names end in
+    /// `suffix` and do not start with a dot, sorted by name (`String`
+    /// order). Names are judged on the bytes the entry holds, before any
+    /// `String` is made, and each path is made once from bytes (a plugin
+    /// directory is listed by every `hudhost list`).
+    package static func sortedDirectoryFiles(_ path: String, suffix: String, prefixing base: String) -> Result<[String], SystemError> {
+        let suffix = Array(suffix.utf8)
+        var names: [String] = []
+        if case .failure(let error) = forEachEntry(of: path, { name, _ in
+            guard name.first != UInt8(ascii: "."), name.count >= suffix.count, name.suffix(suffix.count).elementsEqual(suffix) else { return }
+            names.append(String(decoding: name, as: UTF8.self))
+        }) {
+            return .failure(error)
+        }
+        names.sort()
+        var joined = Array(base.utf8)
+        let baseCount = joined.count
+        return .success(names.map { name in
+            joined.removeSubrange(baseCount...)
+            joined.append(contentsOf: name.utf8)
+            return String(decoding: joined, as: UTF8.self)
+        })
     }
 
     /// The whole file, if it is at most `limit` bytes. `noFollow` refuses a
@@ -364,23 +396,55 @@ package final class ReadOnlyFile: Sendable {
 
     /// Everything from the current offset to the end. More than `limit`
     /// bytes is an error (EFBIG), or with `truncating` the first `limit`.
-    /// `sizeHint` (the file's size from `fstat`) sizes the first read so a
-    /// file that did not grow is read in one `read` plus the one that sees
-    /// its end.
+    /// `sizeHint` (the file's size from `fstat`) sizes the array the first
+    /// reads go straight into, neither zero-filled nor copied after, so a
+    /// file that did not grow costs one `read` plus the one that sees its
+    /// end and touches its size in memory once.
     package func readToEnd(limit: Int, truncating: Bool = false, sizeHint: Int = 0) -> Result<[UInt8], SystemError> {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: max(65536, min(sizeHint, limit) + 1))
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
-            guard n >= 0 else { return .failure(.current) }
-            if n == 0 { return .success(bytes) }
-            guard bytes.count + n <= limit else {
-                guard truncating else { return .failure(SystemError(code: EFBIG)) }
-                return .success(bytes + chunk[..<(limit - bytes.count)])
+        let first = max(65536, min(sizeHint, limit) + 1)
+        var failure: SystemError?
+        var atEnd = false
+        var bytes = [UInt8](unsafeUninitializedCapacity: first) { buffer, initialized in
+            while initialized < buffer.count {
+                let n = Glibc.read(fd, buffer.baseAddress! + initialized, buffer.count - initialized)
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else {
+                    if n < 0 { failure = .current }
+                    atEnd = true
+                    return
+                }
+                initialized += n
             }
-            bytes += chunk[..<n]
         }
+        if let failure { return .failure(failure) }
+        // Longer than the hint (the file grew): the rest in chunks.
+        while !atEnd, bytes.count <= limit {
+            switch readChunk(maximum: 65536) {
+            case .success(let chunk) where chunk.isEmpty: atEnd = true
+            case .success(let chunk): bytes += chunk
+            case .failure(let error): return .failure(error)
+            }
+        }
+        guard bytes.count <= limit else {
+            guard truncating else { return .failure(SystemError(code: EFBIG)) }
+            return .success(Array(bytes[..<limit]))
+        }
+        return .success(bytes)
+    }
+
+    /// At most `maximum` bytes from the current offset (retried on EINTR);
+    /// empty at the end of the file.
+    private func readChunk(maximum: Int) -> Result<[UInt8], SystemError> {
+        var failure: SystemError?
+        let chunk = [UInt8](unsafeUninitializedCapacity: maximum) { buffer, initialized in
+            while true {
+                let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+                if n < 0, errno == EINTR { continue }
+                if n < 0 { failure = .current } else { initialized = n }
+                return
+            }
+        }
+        return failure.map { .failure($0) } ?? .success(chunk)
     }
 }
 
@@ -502,6 +566,16 @@ extension SystemCalls {
     /// died): false then, and the SIGPIPE the write raises is blocked and
     /// consumed on this thread, so it never ends the process.
     package static func writeToPipe(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        withBrokenPipeContained { if case .failure(let error) = write(fd, bytes) { error.code } else { 0 } } == 0
+    }
+
+    /// Runs `body`, which writes to a pipe whose reader may be gone and
+    /// returns 0 or an errno value, with SIGPIPE blocked on this thread;
+    /// a SIGPIPE that `body` raised is consumed before the mask is
+    /// restored, so it never ends the process. (Whether one was raised is
+    /// read from the pending set, not from the code: libseccomp 2.5 turns
+    /// EPIPE into ECANCELED.)
+    private static func withBrokenPipeContained(_ body: () -> Int32) -> Int32 {
         var block = sigset_t()
         var previous = sigset_t()
         sigemptyset(&block)
@@ -511,12 +585,13 @@ extension SystemCalls {
         var pending = sigset_t()
         sigpending(&pending)
         let alreadyPending = sigismember(&pending, SIGPIPE) == 1
-        guard case .failure(let error) = write(fd, bytes) else { return true }
-        if error.code == EPIPE, !alreadyPending {
+        let code = body()
+        sigpending(&pending)
+        if !alreadyPending, sigismember(&pending, SIGPIPE) == 1 {
             var now = timespec(tv_sec: 0, tv_nsec: 0)
             _ = sigtimedwait(&block, nil, &now)
         }
-        return false
+        return code
     }
 
     /// The threads of this process (`/proc/self/task`); 0 if unknown.
@@ -524,6 +599,9 @@ extension SystemCalls {
         guard case .success(let entries) = directoryEntries("/proc/self/task") else { return 0 }
         return entries.count
     }
+
+    /// `sched_yield(2)`: lets another runnable thread on this processor run.
+    package static func yieldProcessor() { _ = sched_yield() }
 
     /// `poll(2)` for readability: the descriptors that are readable, hung
     /// up or in error after at most `timeoutMilliseconds`.
@@ -762,6 +840,56 @@ package enum ConcurrentWorkers {
     }
 }
 
+/// A value worked out on a thread of its own while the owner goes on
+/// (the warm `hudhost list` reads its registry cache so while it lists and
+/// `lstat`s the plugin files). `wait()` joins the thread and returns the
+/// value; when no thread can be started the work runs at once, inside
+/// `init`. Owned by one thread (not `Sendable`): only `work` runs on the
+/// other, and what it returns is handed over by the join.
+package final class BackgroundValue<Value: Sendable> {
+    /// Written by the thread before it ends, read after the join.
+    private final class Slot: @unchecked Sendable {
+        var value: Value?
+    }
+
+    private let slot = Slot()
+    private var thread: pthread_t?
+
+    package init(_ work: @escaping @Sendable () -> Value) {
+        let slot = slot
+        thread = Self.start(UncheckedBox({ slot.value = work() }))
+    }
+
+    /// A new thread running `job`, or nil when none could be started (the
+    /// job has then run on this one).
+    private static func start(_ job: UncheckedBox<() -> Void>) -> pthread_t? {
+        let retained = Unmanaged.passRetained(job)
+        var started = pthread_t()
+        let status = pthread_create(&started, nil, { raw in
+            Unmanaged<UncheckedBox<() -> Void>>.fromOpaque(raw!).takeRetainedValue().value()
+            return nil
+        }, retained.toOpaque())
+        guard status == 0 else {
+            retained.takeRetainedValue().value()
+            return nil
+        }
+        return started
+    }
+
+    /// The value, once the thread has finished (it is joined once).
+    package func wait() -> Value {
+        if let running = thread {
+            pthread_join(running, nil)
+            thread = nil
+        }
+        return slot.value!
+    }
+
+    deinit {
+        if let running = thread { pthread_join(running, nil) }
+    }
+}
+
 // MARK: - Sandbox layers (a child applies them to itself, in this order,
 // before any plugin code runs; each is inherited by everything it starts)
 
@@ -866,15 +994,17 @@ extension SystemCalls {
         return .success(LandlockCoverage(abi: abi, filesystemWrites: true, reads: readable != nil, tcp: net != 0, scopes: scoped != 0))
     }
 
-    /// A seccomp filter (libseccomp), allowing every system call but these:
+    /// Writes a seccomp filter (built with libseccomp) as a BPF program to
+    /// `fd`, for `installFilterProgram` in a child; it allows every system
+    /// call but these:
     /// `denied` fail with EPERM; each `(name, argument, value)` in
     /// `deniedUnless` fails with EPERM unless that argument equals the value.
     /// Names this architecture lacks are skipped.
     /// `deniedUnlessBits`: the call fails unless its argument has one of
     /// the mask's bits; `unsupported`: the call fails with ENOSYS.
-    package static func installSyscallFilter(denied: [String], deniedUnless: [(name: String, argument: UInt32, value: UInt64)],
-                                             deniedUnlessBits: [(name: String, argument: UInt32, mask: UInt64)] = [],
-                                             unsupported: [String] = [])
+    package static func exportSyscallFilter(denied: [String], deniedUnless: [(name: String, argument: UInt32, value: UInt64)],
+                                            deniedUnlessBits: [(name: String, argument: UInt32, mask: UInt64)] = [],
+                                            unsupported: [String] = [], to fd: Int32)
         -> Result<Void, SystemError> {
         guard let filter = hud_seccomp_allow_by_default() else { return .failure(SystemError(code: ENOMEM)) }
         defer { hud_seccomp_release(filter) }
@@ -894,17 +1024,17 @@ extension SystemCalls {
             let status = hud_seccomp_unsupported(filter, name)
             guard status == 0 || status == -ENOENT else { return .failure(SystemError(code: -status)) }
         }
-        let loaded = hud_seccomp_load(filter)
-        return loaded == 0 ? .success(()) : .failure(SystemError(code: -loaded))
+        return exportFilter(filter, to: fd)
     }
 
-    /// A seccomp allow-list (libseccomp): every system call not allowed
+    /// Writes a seccomp allow-list (built with libseccomp) as a BPF program
+    /// to `fd`, for `installFilterProgram` in a child: every system call not allowed
     /// fails with ENOSYS; `allowed` always pass; each of `allowedIf` passes
     /// when its argument equals the value (or, `masked`, has all its bits);
     /// `denied` fail with EPERM (a clearer answer for what is forbidden on
     /// purpose). Names this architecture lacks are skipped.
-    package static func installAllowList(allowed: [String], allowedIf: [(name: String, argument: Int32, value: UInt64, masked: Bool)],
-                                         denied: [String]) -> Result<Void, SystemError> {
+    package static func exportAllowList(allowed: [String], allowedIf: [(name: String, argument: Int32, value: UInt64, masked: Bool)],
+                                        denied: [String], to fd: Int32) -> Result<Void, SystemError> {
         guard let filter = hud_seccomp_deny_by_default() else { return .failure(SystemError(code: ENOMEM)) }
         defer { hud_seccomp_release(filter) }
         for name in allowed {
@@ -919,8 +1049,37 @@ extension SystemCalls {
             let status = hud_seccomp_deny(filter, name)
             guard status == 0 || status == -ENOENT else { return .failure(SystemError(code: -status)) }
         }
-        let loaded = hud_seccomp_load(filter)
-        return loaded == 0 ? .success(()) : .failure(SystemError(code: -loaded))
+        return exportFilter(filter, to: fd)
+    }
+
+    /// Writes `filter` as BPF to `fd`, a pipe to a child that may already
+    /// be gone (killed, or dead before it read): EPIPE then, never SIGPIPE.
+    private static func exportFilter(_ filter: UnsafeMutableRawPointer, to fd: Int32) -> Result<Void, SystemError> {
+        let code = withBrokenPipeContained { -hud_seccomp_export(filter, fd) }
+        return code == 0 ? .success(()) : .failure(SystemError(code: code))
+    }
+
+    /// Installs a BPF program that `exportAllowList` or
+    /// `exportSyscallFilter` wrote (this thread, for good; sets
+    /// `PR_SET_NO_NEW_PRIVS` first, as libseccomp does).
+    package static func installFilterProgram(_ program: [UInt8]) -> Result<Void, SystemError> {
+        let status = program.withUnsafeBytes { hud_seccomp_install_program($0.baseAddress, $0.count) }
+        return status == 0 ? .success(()) : .failure(SystemError(code: -status))
+    }
+
+    /// Everything `fd` holds up to its end of file, at most `limit` bytes
+    /// (blocking reads); nil when it is not open, fails, or holds more.
+    package static func readToEnd(_ fd: Int32, limit: Int) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        while true {
+            switch read(fd, maximum: 16 << 10) {
+            case .bytes(let chunk):
+                bytes += chunk
+                if bytes.count > limit { return nil }
+            case .endOfFile: return bytes
+            case .wouldBlock, .failed: return nil
+            }
+        }
     }
 
     package static var processID: Int32 { getpid() }

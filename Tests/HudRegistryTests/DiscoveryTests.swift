@@ -146,6 +146,39 @@ struct DiscoveryTests {
         #expect(stat(cacheDirectory + "/" + cacheFile, &info) == 0 && info.st_mode & 0o777 == 0o600)
     }
 
+    /// A warm scan in which every record matched an unchanged file leaves
+    /// the cache as it is (not rewritten); a record whose file is gone is
+    /// dropped and the cache rewritten without it.
+    @Test func aWarmScanKeepsTheCacheAndARemovedFileLeavesIt() throws {
+        let directory = try DiscoveryFixtures.directory("stale", discovery: ["meta_good", "meta_mismatch"])
+        let cacheDirectory = try FixturePlugins.makeScratchDirectory("stale-cache")
+        let paths = SearchPaths(directories: [directory])
+        func cache() -> RegistryCache { RegistryCache(directory: cacheDirectory, searchPath: paths.directories) }
+        func cacheInode(_ cache: RegistryCache) -> UInt64 {
+            var info = stat()
+            return stat(cache.path, &info) == 0 ? UInt64(info.st_ino) : 0
+        }
+        let first = cache()
+        _ = PluginCatalog(searchPaths: paths, cache: first).scan()
+        #expect(first.count == 2)
+        let written = cacheInode(first)
+        #expect(written != 0)
+        let warm = cache()
+        let report = PluginCatalog(searchPaths: paths, cache: warm).scan()
+        #expect(report.files.allSatisfy { $0.fromCache })
+        #expect(warm.count == 2)
+        #expect(cacheInode(warm) == written)
+        try FileManager.default.removeItem(atPath: directory + "/meta_mismatch.so")
+        let after = cache()
+        let rescanned = PluginCatalog(searchPaths: paths, cache: after).scan()
+        #expect(rescanned.files.count == 1 && rescanned.files.allSatisfy { $0.fromCache })
+        #expect(after.count == 1)
+        #expect(cacheInode(after) != written)
+        let reread = cache()
+        #expect(reread.discardReason == nil)
+        #expect(reread.allRecords.map { $0.path.hasSuffix("/meta_good.so") } == [true])
+    }
+
     @Test func aChangedFileIsReadAgain() throws {
         let directory = try DiscoveryFixtures.directory("changed", discovery: ["meta_good"])
         let cacheDirectory = try FixturePlugins.makeScratchDirectory("changed-cache")
@@ -157,6 +190,64 @@ struct DiscoveryTests {
         let again = PluginCatalog(searchPaths: paths, cache: RegistryCache(directory: cacheDirectory, searchPath: paths.directories)).scan()
         #expect(again.files.first?.fromCache == false)
         #expect(again.files.first?.renderers.map(\.id) == ["org.fixture.mismatch"])
+    }
+
+    @Test func theCacheReadsItsOwnFormatInOnePassAndOtherJSONOfTheSameSchemaAlike() throws {
+        let directory = try DiscoveryFixtures.directory("cache-forms", discovery: ["meta_good", "meta_mismatch"], plugins: [.goodSimple])
+        let cacheDirectory = try FixturePlugins.makeScratchDirectory("cache-forms-cache")
+        let paths = SearchPaths(directories: [directory])
+        let first = RegistryCache(directory: cacheDirectory, searchPath: paths.directories)
+        let files = PluginCatalog(searchPaths: paths, cache: first).scan().files.compactMap(\.canonicalPath)
+        #expect(files.count == 3)
+        // Text the writer must escape, and a record of every kind: metadata,
+        // a sandbox scan, a failure with a reason and a validation summary.
+        let meta = try #require(files.first { $0.hasSuffix("/meta_good.so") })
+        let mismatch = try #require(files.first { $0.hasSuffix("/meta_mismatch.so") })
+        first.markFailed(path: mismatch, code: .crashed, reason: "said \"no\"\n\tthen \u{1}\u{1F} \\ / é ✓")
+        first.setValidation(path: meta, summary: "passed 12/12 — «ok»")
+        #expect(first.save() == nil)
+        let written = try #require(FileManager.default.contents(atPath: first.path)).map { $0 }
+
+        // This host's own form: read by the one-pass reader, into the same records.
+        var reader = RegistryCacheFormat.FastReader(written)
+        let read = reader.records(key: first.key)
+        let fast = try #require(read)
+        #expect(fast.values.sorted { $0.path < $1.path } == first.allRecords)
+        // The streamed file is laid out exactly as the tree printer would.
+        let tree = try JSONParser.parse(bytes: written)
+        #expect(String(decoding: written, as: UTF8.self) == tree.serialized(pretty: false) + "\n")
+        let reread = RegistryCache(directory: cacheDirectory, searchPath: paths.directories)
+        #expect(reread.discardReason == nil)
+        #expect(reread.allRecords == first.allRecords)
+
+        // The same document pretty-printed is valid JSON in another form: the
+        // one-pass reader declines it and the general parser reads the same records.
+        let pretty = Array(tree.serialized(pretty: true).utf8)
+        var declined = RegistryCacheFormat.FastReader(pretty)
+        let declinedRecords = declined.records(key: first.key)
+        #expect(declinedRecords == nil)
+        try Data(pretty).write(to: URL(fileURLWithPath: first.path))
+        chmod(first.path, 0o600)
+        let general = RegistryCache(directory: cacheDirectory, searchPath: paths.directories)
+        #expect(general.discardReason == nil)
+        #expect(general.allRecords == first.allRecords)
+        // A status or source that is not one of the enums' values: the
+        // one-pass reader declines it, and the general parser discards the cache.
+        let text = String(decoding: written, as: UTF8.self)
+        for (from, to) in [("\"status\":\"ok\"", "\"status\":\"okay\""), ("\"source\":\"elf-section\"", "\"source\":\"elf\"")] {
+            #expect(text.contains(from))
+            let altered = Array(text.replacingOccurrences(of: from, with: to).utf8)
+            var reader = RegistryCacheFormat.FastReader(altered)
+            let records = reader.records(key: first.key)
+            #expect(records == nil, "\(to)")
+            try Data(altered).write(to: URL(fileURLWithPath: first.path))
+            chmod(first.path, 0o600)
+            #expect(RegistryCache(directory: cacheDirectory, searchPath: paths.directories).discardReason == "a file record is malformed")
+        }
+        // Another key (search path) is refused by the one-pass reader too.
+        var otherKey = RegistryCacheFormat.FastReader(written)
+        let otherKeyRecords = otherKey.records(key: first.key + "/elsewhere")
+        #expect(otherKeyRecords == nil)
     }
 
     @Test func aCorruptOrForeignCacheIsDiscardedAndRebuilt() throws {

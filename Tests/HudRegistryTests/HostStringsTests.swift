@@ -48,6 +48,35 @@ struct HostStringsTests {
         #expect(MemoryLayout<hud_node_t>.offset(of: \.material) == NodeOffsets.shape + 4)
         #expect(MemoryLayout<hud_node_t>.offset(of: \.corner_radius) == NodeOffsets.cornerRadius)
         #expect(MemoryLayout<hud_node_t>.offset(of: \.stroke_width) == NodeOffsets.cornerRadius + 8)
+        #expect(MemoryLayout<hud_node_t>.offset(of: \.font_size) == NodeOffsets.fontSize)
+        #expect(MemoryLayout<hud_node_t>.offset(of: \.glyph_size) == NodeOffsets.glyphSize)
+        #expect(LayoutValidator.maxCoordinate.bitPattern == UInt64(UInt32(LayoutValidator.maxCoordinateHighWord)) << 32)
+    }
+
+    /// The vectorised scalar pass (high words of the doubles) and the
+    /// ordered checks behind it: at every boundary, in every double field,
+    /// a node is accepted exactly when the documented rule says so
+    /// (coordinates finite within ±1e7, lengths finite in 0...1e7).
+    @Test(arguments: [0.0, -0.0, 1, -1, 1e7, 1e7.nextUp, 1e7.nextDown, -1e7, (-1e7).nextDown, 9_999_999.5,
+                      .nan, -.nan, .infinity, -.infinity, .leastNonzeroMagnitude, -.leastNonzeroMagnitude, 4096.25, -4096.25])
+    func theScalarChecksAgreeWithTheRuleAtTheBoundaries(_ value: Double) {
+        let coordinates: [WritableKeyPath<hud_node_t, Double>] = [\.frame.x, \.frame.y, \.hit.x, \.hit.y]
+        let lengths: [WritableKeyPath<hud_node_t, Double>] = [\.frame.width, \.frame.height, \.hit.width, \.hit.height,
+                                                              \.corner_radius, \.stroke_width, \.font_size, \.glyph_size]
+        let coordinateOK = value.isFinite && abs(value) <= 1e7
+        let lengthOK = value.isFinite && value >= 0 && value <= 1e7
+        for (field, expected) in coordinates.map({ ($0, coordinateOK) }) + lengths.map({ ($0, lengthOK) }) {
+            let stride = MemoryLayout<hud_node_t>.stride
+            let node = UnsafeMutablePointer<hud_node_t>.allocate(capacity: 1)
+            defer { node.deallocate() }
+            node.initialize(to: hud_node_t())
+            node.pointee[keyPath: field] = value
+            var output = hud_layout_t()
+            output.count = 1
+            let accepted = (try? LayoutValidator.validate(output, nodes: UnsafeRawPointer(node), stride: stride,
+                                                          contract: NodeContract(abi: .host, stride: stride, modes: .none))) != nil
+            #expect(accepted == expected, "\(field) = \(value)")
+        }
     }
 
     @Test func aRangeContainsExactlyItsBytes() {

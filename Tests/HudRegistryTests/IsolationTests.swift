@@ -75,6 +75,37 @@ struct IsolationTests {
         #expect(!FileManager.default.fileExists(atPath: SandboxLayers.scratchDirectory + "/" + scratchName))
     }
 
+    /// Of a plugin's own directory a sandboxed child reads the plugin and
+    /// the libraries it links through `$ORIGIN`, nothing else: a private
+    /// file kept beside the plugin (a root-only one, when hudhost runs as
+    /// root) stays out of reach, while a sibling library still loads.
+    @Test func aScannedPluginReadsOnlyItselfAndTheLibrariesItLinksBesideIt() throws {
+        let directory = try DiscoveryFixtures.directory("beside", discovery: ["escape_attempts"])
+        let secret = directory + "/secret-beside-the-plugin"
+        try "not for plugins".write(toFile: secret, atomically: false, encoding: .utf8)
+        chmod(secret, 0o600)
+        let output = try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: try FixturePlugins.makeScratchDirectory("beside-cache"),
+                                                   extra: ["HUD_ESCAPE_READ": secret])
+        #expect(output.status == 0, "\(output.transcript)")
+        // init() succeeds only when the read was refused.
+        #expect((try HudHost.json(output)["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.fixture.escape-attempts" },
+                "\(output.stdout)")
+
+        let siblings = try FixturePlugins.makeScratchDirectory("origin-siblings")
+        chmod(siblings, 0o755)
+        let discovery = FixturePlugins.repositoryRoot + "/Tests/Fixtures/discovery/"
+        try FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + ["-o", siblings + "/libhudmissingdep.so", discovery + "missing_dep.c"])
+        try FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + [
+            "-I", FixturePlugins.headerDirectory, "-I", FixturePlugins.sourceDirectory, "-o", siblings + "/needs_sibling.so",
+            discovery + "needs_missing_lib.c", "-L", siblings, "-lhudmissingdep", "-Wl,-rpath,$ORIGIN",
+        ])
+        let listed = try DiscoveryFixtures.hudhost(["list", "--json"], path: siblings, cache: try FixturePlugins.makeScratchDirectory("siblings-cache"))
+        #expect(listed.status == 0, "\(listed.transcript)")
+        // The sibling library was found and read in the sandbox: init() calls into it.
+        #expect((try HudHost.json(listed)["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.fixture.needs-missing-lib" },
+                "\(listed.stdout)")
+    }
+
     /// The control: the same attempts, made without the sandbox (in this
     /// process's own probe, `--in-process`), do reach the outside world.
     @Test func theEscapeAttemptsAreRealWithoutTheSandbox() throws {

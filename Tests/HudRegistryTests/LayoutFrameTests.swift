@@ -32,6 +32,33 @@ struct LayoutFrameTests {
         HudInteraction(pressed: .mode(.center, index: 1), revealedPosition: .center),
     ]
 
+    /// The renderer keeps the environment's marshaled view while the
+    /// environment is unchanged: after each change (direction, title, text
+    /// size, palette, back again) one registry lays out exactly what a fresh
+    /// registry lays out, ExampleRing included.
+    @Test(arguments: styles + [.renderer("org.hudson.example.ring")])
+    func aChangedEnvironmentIsMarshaledAgain(style: HudPhoneComplicationsStyle) throws {
+        let registry = RendererRegistry.withBuiltins()
+        if case .renderer = style { try registry.load(path: ExampleRingBuild.Kind.standalone.path()) }
+        let snapshot = try ComplicationsSnapshot(Self.complications())
+        var environment = HudEnvironment(device: .iphone16Pro, navigationTitle: "Home")
+        let steps: [(inout HudEnvironment) -> Void] = [
+            { _ in }, { $0.layoutDirection = .rightToLeft }, { $0.navigationTitle = "Ailleurs" }, { $0.textScale = 1.4 },
+            { $0.paletteOverride = HudPalette.resolved(appearance: .system, scheme: .light).palette },
+            { $0 = HudEnvironment(device: .iphone16Pro, navigationTitle: "Home") },
+        ]
+        for step in steps {
+            step(&environment)
+            let reused = try registry.withLayout(style: style, snapshot: snapshot, environment: environment) { $0.decoded() }
+            let again = try registry.withLayout(style: style, snapshot: snapshot, environment: environment) { $0.decoded() }
+            let fresh = RendererRegistry.withBuiltins()
+            if case .renderer = style { try fresh.load(path: ExampleRingBuild.Kind.standalone.path()) }
+            let expected = try fresh.withLayout(style: style, snapshot: snapshot, environment: environment) { $0.decoded() }
+            #expect(reused == expected)
+            #expect(again == expected)
+        }
+    }
+
     @Test(arguments: styles)
     func frameDecodesToTheSameLayoutAsTheDecodedPath(style: HudPhoneComplicationsStyle) throws {
         let registry = RendererRegistry.withBuiltins()

@@ -34,12 +34,16 @@ struct OutOfProcessTests {
         try ComplicationsSnapshot(DemoComplications.make(renderers: []) { _ in })
     }
 
-    @Test(arguments: [Fixture.goodSimple, .goodManyNodes, .titleLabel])
-    func aRendererHostLaysOutExactlyWhatTheSameRendererDoesInProcess(_ fixture: Fixture) throws {
+    /// With the default reply spin and with none (every reply waited for
+    /// in `poll`, the path a slow renderer's replies always take).
+    @Test(arguments: [Fixture.goodSimple, .goodManyNodes, .titleLabel], [100.0, 0])
+    func aRendererHostLaysOutExactlyWhatTheSameRendererDoesInProcess(_ fixture: Fixture, spinMicroseconds: Double) throws {
         let path = try FixturePlugins.path(of: fixture)
         let local = RendererRegistry(isolation: .inProcess)
         try local.load(path: path)
-        let remote = try Self.remoteRegistry(fixture)
+        var settings = RendererHostSettings()
+        settings.replySpinMicroseconds = spinMicroseconds
+        let remote = try Self.remoteRegistry(fixture, settings: settings)
         #expect(remote.renderers.map(\.id) == local.renderers.map(\.id))
         let snapshot = try Self.snapshot()
         for info in local.renderers {
@@ -59,14 +63,14 @@ struct OutOfProcessTests {
     }
 
     /// The renderer host's sandbox refuses to read a file this user can
-    /// read (outside the system libraries and the plugin's directory); the
+    /// read (outside the system libraries, the plugin file and its `$ORIGIN` libraries); the
     /// same renderer in this process reads it.
     @Test func aRendererInItsHostCannotReadTheUsersFiles() throws {
         let secret = try FixturePlugins.makeScratchDirectory("host-secret") + "/secret"
         try "private".write(toFile: secret, atomically: false, encoding: .utf8)
         let snapshot = try ComplicationsSnapshot(HudPhoneComplications(center: .init(icon: "doc", label: secret) {}))
         let style = HudPhoneComplicationsStyle(name: "org.fixture.reads-file")
-        // The plugin in a directory of its own (its directory stays readable).
+        // The plugin in a directory of its own.
         let plugin = try FixturePlugins.makeScratchDirectory("reads-plugin") + "/reads_file.so"
         try FileManager.default.copyItem(atPath: try FixturePlugins.path(of: .readsFile), toPath: plugin)
         let local = RendererRegistry(isolation: .inProcess)

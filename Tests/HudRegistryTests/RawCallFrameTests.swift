@@ -18,7 +18,41 @@ struct RawCallFrameTests {
         #expect(throws: SandboxProtocolError.self) { try RendererHostFrame(payload: payload + [0]) }
     }
 
+    /// The ABI facts exchange (`validate`'s loading and extension checks,
+    /// judged by the parent) and the prepared call's frames: each round
+    /// trips, and a count over its cap is refused before anything is read
+    /// for it.
+    @Test func abiFactsAndPreparedCallFramesRoundTripAndCountsAreCapped() throws {
+        let request = RendererHostFrame.abiFacts(.init(sequence: 3, script: [.init(.rendererCount), .init(.rendererAt, 7), .init(.initialize), .init(.deinitialize)],
+                                                       extensionIDs: [Array("org.test/1".utf8), [], [0xFF, 0xFE]]))
+        let reply = RendererHostFrame.abiFactsDone(.init(
+            sequence: 3, loadNanoseconds: 1_234_567, abiVersion: ABIVersion.host.packed, entryStructSize: 48,
+            observations: [.init(step: .init(.rendererCount), value: 1),
+                           .init(step: .init(.rendererAt, 7), value: 1, pointer: 0x7f00_0000_1000, structSize: 96, digest: 0xDEAD_BEEF),
+                           .init(step: .init(.initialize), value: RendererHostFrame.ABIObservation.missing),
+                           .init(step: .init(.deinitialize), value: 0)],
+            extensions: [[true, false, false]]))
+        let prepared = RendererHostFrame.preparedLayout(
+            .init(sequence: 9, renderer: 0, generation: 2, complicationsBytes: 0, callBytes: 64),
+            .init(capacity: 64, stride: 184, guardBytes: 8192, environmentSize: 136))
+        for frame in [request, reply, prepared, .callPrepared(sequence: 9), .inputsReady(sequence: 9, bytes: 4096)] {
+            let payload = Array(frame.encoded.dropFirst(4))
+            #expect(try RendererHostFrame(payload: payload) == frame)
+            #expect(throws: SandboxProtocolError.self) { try RendererHostFrame(payload: Array(payload.dropLast())) }
+        }
+        // A script of more steps than the cap: refused at its count.
+        var tooLong = [UInt8(3), 3, 0, 0, 0]
+        let steps = UInt32(RendererHostFrame.maxABISteps + 1)
+        tooLong += [UInt8(steps & 0xFF), UInt8(steps >> 8 & 0xFF), 0, 0]
+        #expect(throws: SandboxProtocolError.self) { try RendererHostFrame(payload: tooLong) }
+        // An unknown ABI call in a script.
+        #expect(throws: SandboxProtocolError.self) { try RendererHostFrame(payload: [3, 3, 0, 0, 0, 1, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0]) }
+    }
+
     @Test func rawCallsMustFitTheRegionWithAStrideARendererMayBeGiven() {
+        // A raw call's buffer never reaches a prepared call's inputs.
+        #expect(SharedLayoutArea.rawOffset + SharedLayoutArea.rawCapacity <= SharedLayoutArea.preparedInputsOffset)
+        #expect(SharedLayoutArea.preparedInputsOffset + SharedLayoutArea.preparedInputsCapacity == SharedLayoutArea.size)
         #expect(SharedLayoutArea.rawCallFits(capacity: ABILimits.maxNodes, stride: 184, guardBytes: 8192))
         #expect(SharedLayoutArea.rawCallFits(capacity: 0, stride: 168, guardBytes: 0))
         #expect(!SharedLayoutArea.rawCallFits(capacity: ABILimits.maxNodes + 1, stride: 184, guardBytes: 8192))
@@ -47,5 +81,51 @@ struct RawCallFrameTests {
         }
         #expect(host.starts == 0)
         #expect(!host.isRunning)
+    }
+
+    /// `validate`'s thread-safety check (kinds 20 and 30): both frames
+    /// round-trip, and a request whose threads, calls, inputs or slots are
+    /// out of bounds is a protocol error before anything is run.
+    @Test func aConcurrentRequestRoundTripsAndOneOutOfBoundsIsRefused() throws {
+        typealias Request = RendererHostFrame.ConcurrentRequest
+        let inputs = [RendererHostFrame.ConcurrentInput(complicationsBytes: 300, callBytes: 90),
+                      RendererHostFrame.ConcurrentInput(complicationsBytes: 280, callBytes: 92)]
+        let request = RendererHostFrame.concurrentLayout(Request(sequence: 3, renderer: 0, threads: 8, callsPerThread: 8, capacity: 64, inputs: inputs))
+        let payload = Array(request.encoded.dropFirst(4))
+        #expect(payload.first == 20)
+        #expect(try RendererHostFrame(payload: payload) == request)
+        #expect(throws: SandboxProtocolError.self) { try RendererHostFrame(payload: Array(payload.dropLast())) }
+        for (threads, calls, capacity, count) in [(0, 1, 64, 1), (17, 1, 64, 1), (8, 17, 64, 1), (8, 8, 64, 0), (8, 8, 64, 17),
+                                                  (8, 8, 0, 1), (8, 8, ABILimits.maxNodes, 1)] {
+            let bad = Request(sequence: 1, renderer: 0, threads: UInt32(threads), callsPerThread: UInt32(calls), capacity: UInt32(capacity),
+                              inputs: Array(repeating: inputs[0], count: count))
+            #expect(throws: SandboxProtocolError.self, "\(threads)×\(calls), \(capacity) nodes, \(count) inputs") {
+                try RendererHostFrame(payload: Array(RendererHostFrame.concurrentLayout(bad).encoded.dropFirst(4)))
+            }
+        }
+        let reply = RendererHostFrame.LayoutReply(sequence: 3, status: 0, count: 9, capacity: 64, violations: 0, stringBytes: 120,
+                                                  insets: HudInsets(), hiddenPositions: 0)
+        let done = RendererHostFrame.concurrentDone(sequence: 3, slots: Array(repeating: reply, count: SharedLayoutArea.maxConcurrentSlots))
+        let donePayload = Array(done.encoded.dropFirst(4))
+        #expect(donePayload.first == 30)
+        #expect(donePayload.count <= RendererHostFrame.maxPayload)
+        #expect(try RendererHostFrame(payload: donePayload) == done)
+        let tooMany = RendererHostFrame.concurrentDone(sequence: 3, slots: Array(repeating: reply, count: SharedLayoutArea.maxConcurrentSlots + 1))
+        #expect(throws: SandboxProtocolError.self) { try RendererHostFrame(payload: Array(tooMany.encoded.dropFirst(4))) }
+    }
+
+    /// Every concurrent slot the bounds allow lies inside the region, after the strings area.
+    @Test func concurrentSlotsLieInsideTheRegion() {
+        #expect(SharedLayoutArea.concurrentOffset >= SharedLayoutArea.stringsOffset + SharedLayoutArea.stringsCapacity)
+        #expect(SharedLayoutArea.concurrentFits(slots: SharedLayoutArea.maxConcurrentSlots, capacity: 64))
+        #expect(!SharedLayoutArea.concurrentFits(slots: SharedLayoutArea.maxConcurrentSlots + 1, capacity: 64))
+        #expect(!SharedLayoutArea.concurrentFits(slots: 1, capacity: 0))
+        for capacity in [1, 64, 200, 1000] {
+            var slots = SharedLayoutArea.maxConcurrentSlots
+            while slots > 0, !SharedLayoutArea.concurrentFits(slots: slots, capacity: capacity) { slots -= 1 }
+            guard slots > 0 else { continue }
+            let last = SharedLayoutArea.concurrentSlot(slots - 1, capacity: capacity)
+            #expect(last.strings + SharedLayoutArea.concurrentStringBytes <= SharedLayoutArea.size, "\(slots) slots of \(capacity) nodes")
+        }
     }
 }

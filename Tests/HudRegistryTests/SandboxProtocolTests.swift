@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 @testable import HudRegistry
+import HudUnsafe
 import HudTestSupport
 
 /// The host ↔ sandbox-child protocol (one file, both halves) and the
@@ -93,6 +94,36 @@ struct SandboxProtocolTests {
         #expect(output.status == 2)
         #expect(output.stderr.contains("unknown request 'rm'") && output.stderr.contains("not meant to be run by hand"))
         #expect(output.stdout.isEmpty)
+    }
+
+    /// A child can end before it reads its filter (a plugin path that does
+    /// not exist fails at once): sending into that closed pipe is a
+    /// failure, and the host process goes on (SIGPIPE would end it, exit 13).
+    @Test func aFilterSentToAChildThatIsGoneIsAFailureNotASignal() throws {
+        guard case .success(let pipe) = SandboxFilter.makePipe() else {
+            Issue.record("pipe() failed")
+            return
+        }
+        SystemCalls.closeDescriptor(pipe.read)
+        guard case .failure = SandboxFilter.send(toChild: SystemCalls.processID, through: pipe.write) else {
+            Issue.record("a filter written into a pipe without a reader must fail")
+            return
+        }
+        // The host can still write to pipes afterwards: no SIGPIPE is left pending.
+        guard case .success(let next) = SandboxFilter.makePipe() else { return }
+        defer { SystemCalls.closeDescriptor(next.read); SystemCalls.closeDescriptor(next.write) }
+        #expect(SystemCalls.writeToPipe(next.write, [1, 2, 3]))
+    }
+
+    /// The helper started by anything but hudhost gets no filter: it says
+    /// its seccomp layer is unavailable and why, rather than claiming it.
+    @Test func aHelperStartedWithoutAFilterReportsSeccompUnavailable() throws {
+        let helper = FixturePlugins.binDirectory + "/hudsandbox"
+        // The result frame's binary length prefix is dropped; its JSON stays.
+        let output = try FixturePlugins.run(["/bin/sh", "-c", "\"$0\" layers 3>&1 5<&- | tr -cd '[:print:]'", helper])
+        let seccomp = output.stdout.split(separator: "{").first { $0.contains(#""name":"seccomp""#) }
+        #expect(seccomp?.contains(#""active":false"#) == true, "\(output.stdout)")
+        #expect(seccomp?.contains("no filter on descriptor 5") == true, "\(output.stdout)")
     }
 
     /// What a Swift host gets with no options: files without metadata are

@@ -57,6 +57,28 @@ struct CLITests {
         #expect(codes == ["incompatible-abi", "missing-entry-symbol"])
     }
 
+    @Test func listJSONIsTheSameBytesAsTheDocumentTreeWouldBe() throws {
+        // `list --json` streams its document member by member into one
+        // buffer; the bytes must be exactly what the tree printer lays out
+        // for the same document. A directory name with a quote, a
+        // backslash and non-ASCII puts escapes into every origin.
+        let base = try FixturePlugins.makeScratchDirectory("cli-list-bytes")
+        let directory = base + "/say \"hi\" \\ ü"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        for fixture in [Fixture.goodSimple, .wrongMajor] {
+            try FileManager.default.copyItem(atPath: FixturePlugins.path(of: fixture), toPath: directory + "/" + fixture.fileName)
+        }
+        let cache = try FixturePlugins.makeScratchDirectory("cli-list-bytes-cache")
+        for run in ["cold", "warm"] {
+            let output = try HudHost.run(["list", "--json"], environment: ["HUD_RENDERER_PATH": directory, "XDG_CACHE_HOME": cache])
+            #expect(output.status == 0, "\(run): \(output.transcript)")
+            let tree = try HudHost.json(output)
+            #expect(tree["renderers"]?.arrayValue?.contains { $0["origin"]?.stringValue?.hasPrefix(directory) == true } == true, "\(run)")
+            #expect(tree["failures"]?.arrayValue?.count == 1, "\(run)")
+            #expect(tree.serialized() == output.stdout, "\(run)")
+        }
+    }
+
     @Test func renderDrawsTheTrayInTheTerminal() throws {
         let output = try HudHost.run(["render", "--style", "tray", "--format", "ascii"])
         #expect(output.status == 0, "\(output.transcript)")

@@ -21,7 +21,7 @@ package enum FuzzHarness {
         package var description: String
     }
 
-    package static let targets = ["scene", "layout", "elf", "events"]
+    package static let targets = ["scene", "layout", "elf", "events", "cache"]
 
     /// Feeds `bytes` to the target named `target`.
     package static func run(_ target: String, _ bytes: [UInt8]) throws(PropertyViolation) {
@@ -30,6 +30,7 @@ package enum FuzzHarness {
         case "layout": layout(bytes)
         case "elf": elf(bytes)
         case "events": events(bytes)
+        case "cache": try cache(bytes)
         default: preconditionFailure("no fuzz target \(target)")
         }
     }
@@ -176,5 +177,32 @@ package enum FuzzHarness {
         _ = ascii.legend(layout)
         _ = SvgPresenter(showHitRegions: true).render(layout, environment: environment, device: device)
         _ = LayoutJSON.layout(layout).serialized()
+    }
+
+    // MARK: - cache
+
+    /// The key the seeds are written for (`Fuzz/make-seeds.py`).
+    package static let cacheKey = "abi 1.1\n/fuzz/plugins"
+
+    /// The registry cache's two readers agree: whatever the fast reader
+    /// accepts (C scanning included, `ByteScan`), the general JSON parser
+    /// accepts with the same records; and the records written again read
+    /// back the same through the fast reader.
+    package static func cache(_ bytes: [UInt8]) throws(PropertyViolation) {
+        var reader = RegistryCacheFormat.FastReader(bytes)
+        guard let fast = reader.records(key: cacheKey) else {
+            _ = RegistryCache.generalRecords(bytes, key: cacheKey)
+            return
+        }
+        switch RegistryCache.generalRecords(bytes, key: cacheKey) {
+        case .success(let general) where general == fast: break
+        case .success: throw PropertyViolation(description: "the fast cache reader and the general parser read different records")
+        case .failure(let discard): throw PropertyViolation(description: "the fast cache reader accepted what the general parser discards: \(discard.reason)")
+        }
+        let rewritten = RegistryCacheFormat.write(key: cacheKey, records: fast.values.sorted { $0.path < $1.path })
+        var again = RegistryCacheFormat.FastReader(rewritten)
+        guard again.records(key: cacheKey) == fast else {
+            throw PropertyViolation(description: "cache records written again do not read back the same")
+        }
     }
 }

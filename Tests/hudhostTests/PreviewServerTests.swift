@@ -437,3 +437,26 @@ import HudTestSupport
         #expect(try await preview.request("/api/frame.svg").body.contains("Second"))
     }
 }
+
+extension PreviewServerTests {
+    /// libmicrohttpd is loaded only by `preview`: with the library hidden
+    /// (bind-mounted over by /dev/null in a private mount namespace, which
+    /// needs root; skipped otherwise) `preview` fails with what to install
+    /// and exit 1, and `list` works.
+    @Test func withoutLibmicrohttpdPreviewSaysWhatToInstallAndTheRestWorks() throws {
+        let library = "/usr/lib/x86_64-linux-gnu/libmicrohttpd.so.12"
+        guard geteuid() == 0, FileManager.default.fileExists(atPath: library),
+              FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return }
+        func hidden(_ arguments: [String]) throws -> ProcessOutput {
+            let command = "mount --bind /dev/null \(library) && exec \"$0\" \"$@\""
+            return try FixturePlugins.run(["env", "HOME=" + FixturePlugins.workDirectory + "/no-home", "HUD_RENDERER_PATH=", "NO_COLOR=1",
+                                           "/usr/bin/unshare", "--mount", "--propagation", "private", "sh", "-c", command, HudHost.path] + arguments)
+        }
+        let preview = try hidden(["preview", "--port", "0"])
+        #expect(preview.status == 1, "\(preview.transcript)")
+        #expect(preview.stderr.contains("cannot load libmicrohttpd.so.12") && preview.stderr.contains("apt-get install libmicrohttpd12"),
+                "\(preview.stderr)")
+        let list = try hidden(["list", "--builtin-only"])
+        #expect(list.status == 0, "\(list.transcript)")
+    }
+}

@@ -188,8 +188,28 @@ extension HudPhoneComplications.Position {
         positions.reduce(0) { $0 | $1.bit }
     }
 
+    /// `mask` of a set, without the generic sequence code (`list` asks it
+    /// for every row).
+    public static func mask(_ positions: Set<Position>) -> UInt32 {
+        var mask: UInt32 = 0
+        for position in positions { mask |= position.bit }
+        return mask
+    }
+
     /// The positions a bit mask names, in position order (unknown bits ignored).
     public static func positions(in mask: UInt32) -> [Position] {
         allCases.filter { mask & $0.bit != 0 }
     }
+
+    /// The set of positions a bit mask names (unknown bits ignored), made
+    /// once per mask: every renderer record read from the registry cache
+    /// needs one, and building a `Set` hashes each element.
+    public static func set(in mask: UInt32) -> Set<Position> {
+        setsByMask[Int(mask & allMask)]
+    }
+
+    /// Every position's bit.
+    static let allMask: UInt32 = mask(allCases)
+
+    private static let setsByMask: [Set<Position>] = (0...allMask).map { Set(positions(in: $0)) }
 }

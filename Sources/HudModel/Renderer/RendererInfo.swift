@@ -58,7 +58,9 @@ public struct RendererInfo: Sendable, Hashable {
         var labels = 1
         var labelLength = 0
         var previous: UInt8 = 0
-        for byte in id.utf8 {
+        let span = id.utf8.span
+        for index in 0..<span.count {
+            let byte = span[index]
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 labelLength += 1
@@ -86,11 +88,30 @@ public struct RendererInfo: Sendable, Hashable {
     package static func recordProblem(id: String, texts: [(field: String, value: String)], positions: UInt32, abi: ABIVersion) -> String? {
         if let problem = idProblem(id) { return "id \(problem)" }
         for (field, value) in texts {
-            if let control = TextChecks.firstControlCharacter(in: value) {
-                return "\(field) has a control character at byte \(control); descriptor text must be printable"
-            }
+            if let problem = textProblem(field, value) { return problem }
         }
-        guard positions != 0, positions & ~Position.mask(Position.allCases) == 0 else {
+        return numbersProblem(positions: positions, abi: abi)
+    }
+
+    /// `recordProblem` for a record's four texts, without an array of them
+    /// (the registry cache checks every record it reads).
+    package static func recordProblem(id: String, name: String, version: String, vendor: String, summary: String,
+                                      positions: UInt32, abi: ABIVersion) -> String? {
+        if let problem = idProblem(id) { return "id \(problem)" }
+        if let problem = textProblem("name", name) ?? textProblem("version", version) ?? textProblem("vendor", vendor)
+            ?? textProblem("description", summary) {
+            return problem
+        }
+        return numbersProblem(positions: positions, abi: abi)
+    }
+
+    private static func textProblem(_ field: String, _ value: String) -> String? {
+        guard let control = TextChecks.firstControlCharacter(in: value) else { return nil }
+        return "\(field) has a control character at byte \(control); descriptor text must be printable"
+    }
+
+    private static func numbersProblem(positions: UInt32, abi: ABIVersion) -> String? {
+        guard positions != 0, positions & ~Position.allMask == 0 else {
             return "supported_positions 0x\(String(positions, radix: 16)) is empty or has unknown bits; only the five position bits (0x1f) exist"
         }
         guard abi.isLoadable() else { return "built for ABI \(abi); this host speaks \(ABIVersion.host) and majors must match" }

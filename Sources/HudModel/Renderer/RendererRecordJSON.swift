@@ -20,18 +20,43 @@ extension RendererInfo {
               let capabilities = json["capabilities"]?.numberValue.flatMap({ UInt32(exactly: $0) }) else {
             return .failure(RecordError(description: "a malformed renderer description"))
         }
-        let summary = json["description"]?.stringValue ?? ""
+        return record(id: id, name: name, version: version, vendor: vendor, summary: json["description"]?.stringValue ?? "",
+                      abi: abi, positions: positions, capabilities: capabilities, path: path)
+    }
+
+    /// A record's fields as a description of a renderer in the file at
+    /// `path`, judged by the same rules as a metadata record
+    /// (`recordProblem`); the failure says why not. The one place records
+    /// read by any reader (a JSON tree, the registry cache's one-pass
+    /// reader) become `RendererInfo`.
+    package static func record(id: String, name: String, version: String, vendor: String, summary: String,
+                               abi: UInt32, positions: UInt32, capabilities: UInt32, path: String) -> Result<RendererInfo, RecordError> {
         guard summary.utf8.count <= ABILimits.maxDescriptionBytes else {
             return .failure(RecordError(description: "renderer '\(TextChecks.escapingControls(id))': description is over \(ABILimits.maxDescriptionBytes) bytes"))
         }
-        if let problem = recordProblem(id: id, texts: [("name", name), ("version", version), ("vendor", vendor), ("description", summary)],
+        if let problem = recordProblem(id: id, name: name, version: version, vendor: vendor, summary: summary,
                                        positions: positions, abi: ABIVersion(packed: abi)) {
             return .failure(RecordError(description: "renderer '\(TextChecks.escapingControls(id))': \(problem)"))
         }
         return .success(RendererInfo(id: id, name: name, version: version, vendor: vendor, summary: summary,
-                                     supportedPositions: Set(Position.positions(in: positions)),
+                                     supportedPositions: Position.set(in: positions),
                                      capabilities: Capabilities(rawValue: capabilities),
                                      abiVersion: ABIVersion(packed: abi), origin: .file(path)))
+    }
+
+    /// Writes `recordJSON`'s members in its order, straight into `writer`
+    /// (the registry cache, thousands of records).
+    package func writeRecord(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.member("id", id)
+        writer.member("name", name)
+        writer.member("version", version)
+        writer.member("vendor", vendor)
+        writer.member("abi", integer: abiVersion.packed)
+        writer.member("positions", integer: Position.mask(supportedPositions))
+        writer.member("capabilities", integer: capabilities.rawValue)
+        if !summary.isEmpty { writer.member("description", summary) }
+        writer.endObject()
     }
 
     package struct RecordError: Error, Sendable, CustomStringConvertible {

@@ -186,15 +186,11 @@ package struct JSONParser {
                 index += 1
                 guard let escape = current else { throw error("unterminated escape") }
                 index += 1
+                if let simple = Self.unescaped(escape) {
+                    out.append(simple)
+                    continue
+                }
                 switch escape {
-                case UInt8(ascii: "\""): out.append(0x22)
-                case UInt8(ascii: "\\"): out.append(0x5C)
-                case UInt8(ascii: "/"): out.append(0x2F)
-                case UInt8(ascii: "b"): out.append(0x08)
-                case UInt8(ascii: "f"): out.append(0x0C)
-                case UInt8(ascii: "n"): out.append(0x0A)
-                case UInt8(ascii: "r"): out.append(0x0D)
-                case UInt8(ascii: "t"): out.append(0x09)
                 case UInt8(ascii: "u"):
                     var scalar = try parseHex4()
                     if (0xD800...0xDBFF).contains(scalar) {
@@ -219,6 +215,21 @@ package struct JSONParser {
                 out.append(byte)
                 index += 1
             }
+        }
+    }
+
+    /// The byte a one-character escape (`\"`, `\\`, `\/`, `\b`, `\f`,
+    /// `\n`, `\r`, `\t`) stands for, given the character after the
+    /// backslash; nil for `u` and anything else.
+    package static func unescaped(_ escape: UInt8) -> UInt8? {
+        switch escape {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): escape
+        case UInt8(ascii: "b"): 0x08
+        case UInt8(ascii: "f"): 0x0C
+        case UInt8(ascii: "n"): 0x0A
+        case UInt8(ascii: "r"): 0x0D
+        case UInt8(ascii: "t"): 0x09
+        default: nil
         }
     }
 

@@ -64,56 +64,13 @@ package enum JSONValue: Sendable, Hashable {
 
     // MARK: - Output
 
-    /// Pretty-printed with two-space indentation and a trailing newline.
+    /// Pretty-printed with two-space indentation and a trailing newline
+    /// (laid out by `JSONWriter`).
     package func serialized(pretty: Bool = true) -> String {
-        var out = ""
-        write(to: &out, indent: pretty ? 0 : nil)
-        if pretty { out += "\n" }
-        return out
-    }
-
-    /// Appends `self` pretty-printed as a value nested `depth` levels deep
-    /// (what `serialized()` writes there), without a trailing newline: for
-    /// a large document written piece by piece instead of as one tree.
-    package func write(prettyAtDepth depth: Int, to out: inout String) {
-        write(to: &out, indent: depth)
-    }
-
-    private func write(to out: inout String, indent: Int?) {
-        switch self {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .number(let n): out += Self.format(n)
-        case .string(let s): Self.quote(s, into: &out)
-        case .array(let items):
-            guard !items.isEmpty else { out += "[]"; return }
-            out += "["
-            for (index, item) in items.enumerated() {
-                if index > 0 { out += "," }
-                Self.newline(&out, indent.map { $0 + 1 })
-                item.write(to: &out, indent: indent.map { $0 + 1 })
-            }
-            Self.newline(&out, indent)
-            out += "]"
-        case .object(let members):
-            guard !members.isEmpty else { out += "{}"; return }
-            out += "{"
-            for (index, (key, value)) in members.enumerated() {
-                if index > 0 { out += "," }
-                Self.newline(&out, indent.map { $0 + 1 })
-                Self.quote(key, into: &out)
-                out += indent == nil ? ":" : ": "
-                value.write(to: &out, indent: indent.map { $0 + 1 })
-            }
-            Self.newline(&out, indent)
-            out += "}"
-        }
-    }
-
-    private static func newline(_ out: inout String, _ indent: Int?) {
-        guard let indent else { return }
-        out += "\n"
-        for _ in 0..<indent { out += "  " }
+        var writer = JSONWriter(pretty: pretty)
+        writer.value(self)
+        if pretty { writer.raw("\n") }
+        return String(decoding: writer.bytes, as: UTF8.self)
     }
 
     /// Integers print without a fraction; others in Swift's shortest
@@ -123,41 +80,6 @@ package enum JSONValue: Sendable, Hashable {
         guard n.isFinite else { return "null" }
         if n == n.rounded(), abs(n) < 1e15 { return String(Int64(n)) }
         return "\(n)"
-    }
-
-    /// Appends `s` as a JSON string literal. Runs of bytes that need no
-    /// escape (everything but `"`, `\\` and C0 controls; UTF-8 multi-byte
-    /// sequences never contain those bytes) are appended whole, so a string
-    /// costs one scan of its bytes plus one append per escape, not an append
-    /// per character.
-    static func quote(_ s: String, into out: inout String) {
-        out += "\""
-        let utf8 = s.utf8
-        var run = utf8.startIndex
-        var index = run
-        while index != utf8.endIndex {
-            let byte = utf8[index]
-            if byte < 0x20 || byte == 0x22 || byte == 0x5C {
-                // An ASCII byte: `run..<index` ends on a scalar boundary.
-                out += s[run..<index]
-                switch byte {
-                case 0x22: out += "\\\""
-                case 0x5C: out += "\\\\"
-                case 0x0A: out += "\\n"
-                case 0x0D: out += "\\r"
-                case 0x09: out += "\\t"
-                default: out += (byte < 0x10 ? "\\u000" : "\\u00") + String(byte, radix: 16)
-                }
-                run = utf8.index(after: index)
-            }
-            index = utf8.index(after: index)
-        }
-        if run == utf8.startIndex {
-            out += s  // nothing escaped: the whole String, not a Substring
-        } else {
-            out += s[run...]
-        }
-        out += "\""
     }
 }
 

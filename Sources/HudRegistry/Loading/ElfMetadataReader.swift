@@ -54,20 +54,13 @@ enum ElfMetadataReader {
             throw ElfError(kind: .wrongMachine, reason: "built for ELF machine \(machine) (\(Self.machineName(machine))); this host is \(Self.machineName(hostMachine))")
         }
         guard type == 3 else { throw ElfError(kind: .notSharedObject, reason: "ELF type \(type) is not a shared object (ET_DYN)") }
-        let sectionOffset = Int(clamping: header.u64(40))
-        let entrySize = Int(header.u16(58))
-        let count = Int(header.u16(60))
         let namesIndex = Int(header.u16(62))
-        guard count > 0 else {
+        guard let sections = try SectionHeaders(file, header: header) else {
             return PluginFileMetadata(renderers: [], hasMetadataSection: false, buildID: nil)
         }
-        guard entrySize >= 64 else { throw ElfError(kind: .corrupt, reason: "section header entries of \(entrySize) bytes; ELF64 needs 64") }
+        let count = sections.count
         guard namesIndex < count else { throw ElfError(kind: .corrupt, reason: "section-name table index \(namesIndex) is out of range") }
-        let table = try file.bytes(at: sectionOffset, count: entrySize * count, what: "the section headers")
-        func section(_ index: Int) -> (name: Int, type: UInt32, offset: Int, size: Int) {
-            let base = index * entrySize
-            return (Int(table.u32(base)), table.u32(base + 4), Int(clamping: table.u64(base + 24)), Int(clamping: table.u64(base + 32)))
-        }
+        let section = sections.entry
         let names = section(namesIndex)
         let nameTable = try file.bytes(at: names.offset, count: names.size, what: "the section-name table")
         var metadata: [UInt8]?
@@ -124,6 +117,73 @@ enum ElfMetadataReader {
         return String(decoding: hex, as: UTF8.self)
     }
 
+    /// The libraries `path` links through `$ORIGIN` (a `DT_RUNPATH` or
+    /// `DT_RPATH` entry naming the file's own directory), found in that
+    /// directory, and theirs in turn (at most `limit` files in all):
+    /// canonical paths, the file itself excluded. A sandboxed child may
+    /// read these and nothing else beside the plugin (Docs/ISOLATION.md).
+    /// A file whose dynamic section cannot be read contributes nothing: the
+    /// loader then fails on it in the child, with its own error.
+    static func originDependencies(of path: String, limit: Int = 64) -> [String] {
+        var found: [String] = []
+        var queue = [path]
+        var seen: Set<String> = [path]
+        while let next = queue.popLast(), found.count < limit {
+            let directory = PathSecurity.parent(of: next)
+            guard let (needed, searchPaths) = try? dynamicEntries(path: next) else { continue }
+            let origins = searchPaths.flatMap { $0.split(separator: ":") }.compactMap { entry -> String? in
+                // Only entries naming $ORIGIN or ${ORIGIN} (the directory is absolute, so they change).
+                let text = String(entry), expanded = text.replacingEvery("${ORIGIN}", with: directory).replacingEvery("$ORIGIN", with: directory)
+                return expanded == text ? nil : expanded
+            }
+            for name in needed where !name.contains("/") {
+                for origin in origins {
+                    guard case .success(let canonical) = SystemCalls.realPath(origin + "/" + name),
+                          case .success(let info) = SystemCalls.status(of: canonical), info.isRegularFile else { continue }
+                    if seen.insert(canonical).inserted, found.count < limit {
+                        found.append(canonical)
+                        queue.append(canonical)
+                    }
+                    break
+                }
+            }
+        }
+        return found
+    }
+
+    /// `DT_NEEDED` names and `DT_RUNPATH`/`DT_RPATH` strings of the ELF64
+    /// file at `path`, from its `SHT_DYNAMIC` section and the string table
+    /// that section links.
+    static func dynamicEntries(path: String) throws(ElfError) -> (needed: [String], searchPaths: [String]) {
+        let handle: ReadOnlyFile
+        switch ReadOnlyFile.open(path, noFollow: false) {
+        case .success(let opened): handle = opened
+        case .failure(let error): throw ElfError(kind: .io, reason: "cannot open \(path): \(error)")
+        }
+        guard case .success(let info) = handle.status() else { throw ElfError(kind: .io, reason: "cannot stat \(path)") }
+        let file = File(handle: handle, size: Int(info.size))
+        let header = try file.bytes(at: 0, count: 64, what: "the ELF header")
+        guard header.prefix(4) == [0x7F, 0x45, 0x4C, 0x46], header[4] == 2, header[5] == 1 else {
+            throw ElfError(kind: .notELF, reason: "not a little-endian ELF64 file")
+        }
+        guard let sections = try SectionHeaders(file, header: header),
+              let dynamic = (0..<sections.count).map(sections.entry).first(where: { $0.type == 6 }), dynamic.link < sections.count else { return ([], []) }
+        let strings = sections.entry(dynamic.link)
+        let entries = try file.bytes(at: dynamic.offset, count: dynamic.size, what: "the dynamic section")
+        let names = try file.bytes(at: strings.offset, count: strings.size, what: "the dynamic string table")
+        var needed: [String] = [], searchPaths: [String] = []
+        for base in stride(from: 0, to: entries.count - 15, by: 16) {
+            let tag = entries.u64(base), value = Int(clamping: entries.u64(base + 8))
+            switch tag {
+            case 0: return (needed, searchPaths)  // DT_NULL
+            case 1: needed.append(names.cString(at: value))  // DT_NEEDED
+            case 15, 29: searchPaths.append(names.cString(at: value))  // DT_RPATH, DT_RUNPATH
+            default: continue
+            }
+        }
+        return (needed, searchPaths)
+    }
+
     static func machineName(_ machine: UInt16) -> String {
         switch machine {
         case 3: "x86 (32-bit)"
@@ -132,6 +192,27 @@ enum ElfMetadataReader {
         case 183: "AArch64"
         case 243: "RISC-V"
         default: "machine \(machine)"
+        }
+    }
+
+    /// The section header table of an ELF64 file (nil when it has none).
+    private struct SectionHeaders {
+        let count: Int
+        private let entrySize: Int
+        private let table: [UInt8]
+
+        init?(_ file: File, header: [UInt8]) throws(ElfError) {
+            count = Int(header.u16(60))
+            entrySize = Int(header.u16(58))
+            guard count > 0 else { return nil }
+            guard entrySize >= 64 else { throw ElfError(kind: .corrupt, reason: "section header entries of \(entrySize) bytes; ELF64 needs 64") }
+            table = try file.bytes(at: Int(clamping: header.u64(40)), count: entrySize * count, what: "the section headers")
+        }
+
+        func entry(_ index: Int) -> (name: Int, type: UInt32, offset: Int, size: Int, link: Int) {
+            let base = index * entrySize
+            return (Int(table.u32(base)), table.u32(base + 4), Int(clamping: table.u64(base + 24)), Int(clamping: table.u64(base + 32)),
+                    Int(table.u32(base + 40)))
         }
     }
 

@@ -80,10 +80,11 @@ public final class PluginCatalog {
         var report = Report()
         report.refusedPaths = searchPaths.refused.map { "\($0.entry): \($0.reason)" }
         report.cachePath = cache?.path
-        report.cacheDiscarded = cache?.discardReason
-        var seen: [FileIdentity: String] = [:]
-        var visited: Set<String> = []
         var checkedDirectories: [String: String?] = [:]
+        // First every directory is listed and every file in it `lstat`ed,
+        // while the cache file is read on its own thread (RegistryCache);
+        // then each file is judged, and the cache consulted.
+        var listings: [(directory: String, resolved: ResolvedDirectory?, paths: [String], statuses: [FastStatus?])] = []
         for directory in searchPaths.directories {
             // The directory is resolved and its chain checked once; each
             // file in it then costs one `lstat` (realpath and the checks
@@ -97,11 +98,27 @@ public final class PluginCatalog {
                     problem = security.directoryProblem(canonicalDirectory: canonical)
                     checkedDirectories[canonical] = problem
                 }
-                resolved = ResolvedDirectory(canonical: canonical, problem: problem)
+                resolved = ResolvedDirectory(canonical: canonical, problem: problem,
+                                             isGiven: canonical == directory || canonical + "/" == directory)
             }
-            for path in RendererRegistry.pluginFiles(in: directory) {
-                let file = examine(path, directory: directory, seen: &seen, resolved: resolved)
-                if let canonical = file.canonicalPath { visited.insert(canonical) }
+            let paths = RendererRegistry.pluginFiles(in: directory)
+            listings.append((directory, resolved, paths, resolved.map { resolved in paths.map { Self.fastStatus($0, in: resolved) } } ?? []))
+        }
+        report.cacheDiscarded = cache?.discardReason
+        var seen: [FileIdentity: String] = [:]
+        // Records the cache held before this scan, and how many of them an
+        // unchanged file matched: when it is all of them, no record is stale
+        // (each match is a distinct path: a second path to the same file is a
+        // duplicate before the cache is asked), and the set of every visited
+        // path need not be built and hashed.
+        let recordsBefore = cache?.count ?? 0
+        cacheHits = 0
+        for (directory, resolved, paths, statuses) in listings {
+            report.files.reserveCapacity(report.files.count + paths.count)
+            seen.reserveCapacity(seen.count + paths.count)
+            for index in paths.indices {
+                let file = examine(paths[index], directory: directory, seen: &seen, resolved: resolved,
+                                   fast: statuses.isEmpty ? nil : statuses[index])
                 if !file.fromCache, file.canonicalPath != nil, file.state.readsFile { report.filesRead += 1 }
                 report.files.append(file)
             }
@@ -122,7 +139,9 @@ public final class PluginCatalog {
                 report.files[index] = record(result.outcome, for: report.files[index])
             }
         }
-        cache?.retain(only: visited)
+        if let cache, cacheHits != recordsBefore {
+            cache.retain(only: Set(report.files.compactMap(\.canonicalPath)))
+        }
         report.cacheWriteError = cache?.save()
         return report
     }
@@ -145,24 +164,37 @@ public final class PluginCatalog {
     struct ResolvedDirectory {
         var canonical: String
         var problem: String?
+        /// The directory as given is already canonical: a file's canonical
+        /// path is then its path as listed.
+        var isGiven = false
+    }
+
+    /// Cache records an unchanged file matched during the current `scan`.
+    private var cacheHits = 0
+
+    /// A file's canonical path and `lstat`, when its directory is
+    /// `resolved` and it is a regular file (not a symbolic link): its
+    /// canonical path is then the directory's plus its name.
+    typealias FastStatus = (canonical: String, info: FileStatus)
+
+    /// The one `lstat` of `path` in `resolved`; nil when the file needs
+    /// `realpath` (a symbolic link, or gone).
+    private static func fastStatus(_ path: String, in resolved: ResolvedDirectory) -> FastStatus? {
+        guard let candidate = resolved.isGiven ? path : path.utf8.lastIndex(of: UInt8(ascii: "/")).map({
+            (resolved.canonical == "/" ? "" : resolved.canonical) + path[$0...]
+        }), case .success(let info) = SystemCalls.status(of: candidate, followLinks: false), info.isRegularFile else { return nil }
+        return (candidate, info)
     }
 
     /// The checks for one file, up to (not including) a scan. With the
     /// file's directory `resolved`, a file that is not a symbolic link
-    /// costs one `lstat` (its canonical path is the directory's plus its
-    /// name); anything else is resolved with `realpath`.
+    /// costs one `lstat` (`fast`, made by `scan` before); anything else is
+    /// resolved with `realpath`.
     private func examine(_ path: String, directory: String, seen: inout [FileIdentity: String],
-                         resolved: ResolvedDirectory? = nil) -> File {
+                         resolved: ResolvedDirectory? = nil, fast known: FastStatus? = nil) -> File {
         var file = File(path: path, directory: directory, canonicalPath: nil, state: .needsScan, fromCache: false)
-        var canonical = ""
-        var fast: FileStatus?
-        if let resolved, let slash = path.lastIndex(of: "/") {
-            let candidate = (resolved.canonical == "/" ? "" : resolved.canonical) + path[slash...]
-            if case .success(let info) = SystemCalls.status(of: candidate, followLinks: false), info.isRegularFile {
-                canonical = candidate
-                fast = info
-            }
-        }
+        var canonical = known?.canonical ?? ""
+        let fast = known?.info
         if fast == nil {
             switch SystemCalls.realPath(path) {
             case .success(let resolved): canonical = resolved
@@ -195,6 +227,7 @@ public final class PluginCatalog {
         }
         let stamp = FileStamp(info)
         if let cached = cache?.record(for: canonical, stamp: stamp) {
+            cacheHits += 1
             file.fromCache = true
             switch cached.status {
             case .ok: file.state = .available(cached.renderers, source: cached.source ?? .elfSection)

@@ -76,19 +76,58 @@ public final class RegistryCache {
     public let directory: String
     public let fileName: String
     /// Why an existing cache file was discarded on load, if it was.
-    public private(set) var discardReason: String?
-    private(set) var records: [String: PluginRecord] = [:]
-    private var dirty = false
-    /// The directory is not ours to trust: never read or write it.
-    private var unusable = false
-    private let key: String
+    public var discardReason: String? {
+        settle()
+        return state.discardReason
+    }
+    /// What the load found, and what changed since (`records`, `dirty`);
+    /// read only after `settle()`.
+    private var state = Loaded()
+    /// The file being read on a thread of its own since `init`, until the
+    /// first use of the cache takes it over (`settle`).
+    private var loading: BackgroundValue<Loaded>?
+    /// The host ABI and search path this cache is for (its first member).
+    let key: String
 
     /// The cache for `searchPath` under `directory`.
     public init(directory: String, searchPath: [String]) {
         self.directory = directory
         self.key = "abi \(ABIVersion.host)\n" + searchPath.joined(separator: "\n")
         self.fileName = "registry-" + Self.fnv1a(key) + ".json"
-        load()
+        // Read meanwhile: a warm `hudhost list` lists and `lstat`s the
+        // plugin files while this thread parses the file (PluginCatalog).
+        loading = BackgroundValue { [directory, path, key] in Self.load(directory: directory, path: path, key: key) }
+    }
+
+    /// Waits for the load, once; every use of the records comes after it.
+    private func settle() {
+        guard let loading else { return }
+        state = loading.wait()
+        self.loading = nil
+    }
+
+    /// The records, once loaded.
+    private var records: [String: PluginRecord] {
+        get {
+            settle()
+            return state.records
+        }
+        _modify {
+            settle()
+            yield &state.records
+        }
+    }
+
+    /// The records differ from the file (or the file is to be replaced).
+    private var dirty: Bool {
+        get {
+            settle()
+            return state.dirty
+        }
+        set {
+            settle()
+            state.dirty = newValue
+        }
     }
 
     /// `$XDG_CACHE_HOME/hud` or `$HOME/.cache/hud`; nil when neither is set
@@ -106,6 +145,9 @@ public final class RegistryCache {
         guard let record = records[path], record.stamp == stamp else { return nil }
         return record
     }
+
+    /// How many records the cache holds.
+    public var count: Int { records.count }
 
     /// Every record, sorted by path.
     public var allRecords: [PluginRecord] { records.values.sorted { $0.path < $1.path } }
@@ -180,10 +222,10 @@ public final class RegistryCache {
     @discardableResult
     public func save() -> String? {
         guard dirty else { return nil }
-        guard !unusable else { return "not writing the cache: \(discardReason ?? "the directory is not private")" }
+        guard !state.unusable else { return "not writing the cache: \(state.discardReason ?? "the directory is not private")" }
         if let problem = Self.makePrivateDirectory(directory) { return problem }
-        let text = serialize().serialized(pretty: false) + "\n"
-        if case .failure(let error) = SystemCalls.writeAtomically(path, Array(text.utf8), mode: 0o600) {
+        // Written straight from the records (RegistryCacheFormat), no tree.
+        if case .failure(let error) = SystemCalls.writeAtomically(path, RegistryCacheFormat.write(key: key, records: allRecords), mode: 0o600) {
             return error.description
         }
         dirty = false
@@ -220,64 +262,96 @@ public final class RegistryCache {
 
     // MARK: - Format
 
-    private func load() {
+    /// What reading the cache file found: its records, or why it was
+    /// discarded, and whether the directory may be written.
+    struct Loaded: Sendable {
+        var records: [String: PluginRecord] = [:]
+        var discardReason: String?
+        var dirty = false
+        var unusable = false
+    }
+
+    /// Reads the cache file `path` in `directory` for `key` (on the
+    /// loading thread: static, nothing shared).
+    private static func load(directory: String, path: String, key: String) -> Loaded {
+        var state = Loaded()
         // Trust only a cache this user controls: the directory and the file
         // owned by us and closed to others, the file not a symlink. Anything
         // else is discarded (and not written to), never read.
-        if let problem = Self.untrustedDirectory(directory) {
-            discardReason = problem
-            unusable = true
-            return
+        if let problem = untrustedDirectory(directory) {
+            state.discardReason = problem
+            state.unusable = true
+            return state
         }
         // One open (no symlink, no blocking on a FIFO), one fstat of that
         // descriptor, one read of the whole file.
         let file: ReadOnlyFile
         switch ReadOnlyFile.open(path, noFollow: true, nonBlocking: true) {
         case .success(let opened): file = opened
-        case .failure(let error) where error.code == ENOENT: return  // no cache yet
+        case .failure(let error) where error.code == ENOENT: return state  // no cache yet
         case .failure:
-            if case .success(let info) = SystemCalls.status(of: path, followLinks: false), !Self.isPrivate(info) {
-                discardReason = Self.notPrivate(info)
-                dirty = true
+            if case .success(let info) = SystemCalls.status(of: path, followLinks: false), !isPrivate(info) {
+                state.discardReason = notPrivate(info)
+                state.dirty = true
             } else {
-                discardReason = "unreadable or larger than 64 MiB"
+                state.discardReason = "unreadable or larger than 64 MiB"
             }
-            return
+            return state
         }
-        guard case .success(let info) = file.status(), Self.isPrivate(info) else {
-            discardReason = (try? file.status().get()).map(Self.notPrivate) ?? "unreadable or larger than 64 MiB"
-            dirty = true
-            return
+        guard case .success(let info) = file.status(), isPrivate(info) else {
+            state.discardReason = (try? file.status().get()).map(notPrivate) ?? "unreadable or larger than 64 MiB"
+            state.dirty = true
+            return state
         }
         guard info.size < 64 << 20, case .success(let bytes) = file.readToEnd(limit: 64 << 20, sizeHint: Int(info.size)) else {
-            discardReason = "unreadable or larger than 64 MiB"
-            return
+            state.discardReason = "unreadable or larger than 64 MiB"
+            return state
         }
+        // The form this host writes, read in one pass into the records; any
+        // other form (hand-edited, an older writer, corrupt) goes through
+        // the general parser, which decides and says why it is discarded.
+        var reader = RegistryCacheFormat.FastReader(bytes)
+        if let loaded = reader.records(key: key) {
+            state.records = loaded
+            return state
+        }
+        switch generalRecords(bytes, key: key) {
+        case .success(let loaded): state.records = loaded
+        case .failure(let failure):
+            state.discardReason = failure.reason
+            state.dirty = failure.corrupt
+        }
+        return state
+    }
+
+    /// Why the general parser discards a cache file; `corrupt` when it is
+    /// not JSON at all (the file is then replaced at the next save).
+    struct Discard: Error, Equatable {
+        var reason: String
+        var corrupt = false
+    }
+
+    /// The records of cache text in any valid JSON form (the fast reader's
+    /// fallback, and what it must agree with: `FuzzHarness.cache`).
+    static func generalRecords(_ bytes: [UInt8], key: String) -> Result<[String: PluginRecord], Discard> {
+        // The parser checks every string's UTF-8 and the grammar every
+        // other byte: no separate validation pass or copy of the text.
+        let root: JSONValue
         do {
-            // The parser checks every string's UTF-8 and the grammar every
-            // other byte: no separate validation pass or copy of the text.
-            let root = try JSONParser.parse(bytes: bytes, limits: { var l = JSONParser.Limits(); l.maxBytes = 64 << 20; return l }())
-            guard root["cacheFormat"]?.numberValue == Double(Self.formatVersion) else {
-                discardReason = "written by another cache format (\(root["cacheFormat"]?.serialized(pretty: false) ?? "none"))"
-                return
-            }
-            guard root["key"]?.stringValue == key else {
-                discardReason = "keyed on another host ABI or search path"
-                return
-            }
-            var loaded: [String: PluginRecord] = [:]
-            for item in root["files"]?.arrayValue ?? [] {
-                guard let record = Self.record(item) else {
-                    discardReason = "a file record is malformed"
-                    return
-                }
-                loaded[record.path] = record
-            }
-            records = loaded
+            root = try JSONParser.parse(bytes: bytes, limits: { var l = JSONParser.Limits(); l.maxBytes = 64 << 20; return l }())
         } catch {
-            discardReason = "corrupt: \(error)"
+            return .failure(Discard(reason: "corrupt: \(error)", corrupt: true))
         }
-        if discardReason != nil { dirty = true }
+        guard root["cacheFormat"]?.numberValue == Double(formatVersion) else {
+            return .failure(Discard(reason: "written by another cache format (\(root["cacheFormat"]?.serialized(pretty: false) ?? "none"))"))
+        }
+        guard root["key"]?.stringValue == key else { return .failure(Discard(reason: "keyed on another host ABI or search path")) }
+        var loaded: [String: PluginRecord] = [:]
+        for item in root["files"]?.arrayValue ?? [] {
+            guard let record = record(item) else { return .failure(Discard(reason: "a file record is malformed")) }
+            loaded[record.path] = record
+        }
+        return .success(loaded)
     }
 
     private static func isPrivate(_ info: FileStatus) -> Bool {
@@ -288,32 +362,12 @@ public final class RegistryCache {
         "the cache file is not a private regular file owned by you (mode \(String(info.permissions, radix: 8)), uid \(info.owner))"
     }
 
-    private func serialize() -> JSONValue {
-        .object([
-            ("cacheFormat", .number(Double(Self.formatVersion))),
-            ("key", .string(key)),
-            ("files", .array(allRecords.map(Self.json))),
-        ])
-    }
-
+    /// `r` as the cache stores it, as a tree (for `hudhost cache --json`).
     package static func json(_ r: PluginRecord) -> JSONValue {
-        .object([
-            ("path", .string(r.path)),
-            ("device", .string(String(r.stamp.device))),
-            ("inode", .string(String(r.stamp.inode))),
-            ("size", .string(String(r.stamp.size))),
-            ("mtimeNs", .string(String(r.stamp.modifiedNanoseconds))),
-            ("buildId", r.buildID.map(JSONValue.string) ?? .null),
-            ("status", .string(r.status.rawValue)),
-            ("source", r.source.map { .string($0.rawValue) } ?? .null),
-            ("failureCode", r.failureCode.map { .string($0.rawValue) } ?? .null),
-            ("failureReason", r.failureReason.map(JSONValue.string) ?? .null),
-            ("time", .string(String(r.time))),
-            ("validation", r.validation.map(JSONValue.string) ?? .null),
-            ("trialLoaded", .bool(r.trialLoaded)),
-            ("hostFailures", .number(Double(r.hostFailures))),
-            ("renderers", .array(r.renderers.map(\.recordJSON))),
-        ])
+        var writer = JSONWriter(pretty: false)
+        RegistryCacheFormat.write(r, to: &writer)
+        // The writer's own output is valid JSON well within the limits.
+        return (try? JSONParser.parse(bytes: writer.bytes)) ?? .null
     }
 
     static func record(_ j: JSONValue) -> PluginRecord? {
@@ -327,32 +381,22 @@ public final class RegistryCache {
         }
         guard let path = j["path"]?.stringValue, let device: UInt64 = int("device"), let inode: UInt64 = int("inode"),
               let size: Int64 = int("size"), let mtime: Int64 = int("mtimeNs"), let time: Int64 = int("time"),
-              let status = j["status"]?.stringValue.flatMap(PluginRecord.Status.init(rawValue:)),
+              let status = j["status"]?.stringValue,
               let buildID = optionalString("buildId"), let source = optionalString("source"), let code = optionalString("failureCode"),
               let reason = optionalString("failureReason"), let validation = optionalString("validation"),
               let items = j["renderers"]?.arrayValue else { return nil }
-        // Codes and sources are enums: an unknown one makes the record (and
-        // so the cache) malformed, never a guess.
-        guard let failureCode = Self.decode(code, as: FailureCode.self),
-              let metadataSource = Self.decode(source, as: MetadataSource.self) else { return nil }
         var renderers: [RendererInfo] = []
         for item in items {
             guard case .success(let info) = RendererInfo.decodeRecord(item, path: path) else { return nil }
             renderers.append(info)
         }
-        var record = PluginRecord(path: path, stamp: FileStamp(device: device, inode: inode, size: size, modifiedNanoseconds: mtime),
-                                  buildID: buildID, status: status, renderers: renderers, source: metadataSource, failureCode: failureCode,
-                                  failureReason: reason, time: time, validation: validation)
-        record.trialLoaded = j["trialLoaded"]?.boolValue ?? false
-        record.hostFailures = j["hostFailures"]?.numberValue.flatMap { Int(exactly: $0) } ?? 0
-        return record
-    }
-
-    /// `raw` as `T`: `.some(nil)` for no value, nil for an unknown one.
-    private static func decode<T: RawRepresentable>(_ raw: String?, as type: T.Type) -> T?? where T.RawValue == String {
-        guard let raw else { return .some(nil) }
-        guard let value = T(rawValue: raw) else { return nil }
-        return .some(value)
+        // Codes and sources are enums: an unknown one makes the record (and
+        // so the cache) malformed, never a guess.
+        return PluginRecord.assemble(path: path, stamp: FileStamp(device: device, inode: inode, size: size, modifiedNanoseconds: mtime),
+                                     buildID: buildID, status: status, renderers: renderers, source: source, failureCode: code,
+                                     failureReason: reason, time: time, validation: validation,
+                                     trialLoaded: j["trialLoaded"]?.boolValue ?? false,
+                                     hostFailures: j["hostFailures"]?.numberValue.flatMap { Int(exactly: $0) } ?? 0)
     }
 
     /// Why an existing cache directory must not be used, or nil (a missing

@@ -26,6 +26,7 @@ public struct RendererFilters: Sendable, Hashable {
 
     /// Why `id` is filtered out, or nil when it may be used.
     public func exclusion(for id: String) -> String? {
+        guard !isEmpty else { return nil }  // the common case: no filter set
         let lower = id.lowercased()
         if let pattern = disable.first(where: { SystemCalls.matches(pattern: $0, lower) }) {
             return "disabled by HUD_RENDERERS_DISABLE pattern '\(pattern)'"

@@ -140,19 +140,34 @@ public final class RendererRegistry {
     /// until it changes. With `.inProcess` the file is loaded here (its
     /// descriptors must match the catalog). No file's first
     /// load is in this process: a file known only from its metadata is
-    /// loaded once in the sandbox first (remembered in the cache until the
-    /// file changes), and one that fails there never runs here. Load
+    /// loaded once in the sandbox first (in batches, `SandboxScanner.scan(batch:)`;
+    /// remembered in the cache until the file changes), and one that fails
+    /// there never runs here. Load
     /// failures are recorded in `failures` and in the catalog's cache
     /// (skipped until the file changes). The safe way to fill a registry
     /// from the search path. (A catalog without a scanner skips the trial.)
     @discardableResult
     public func loadPlugins(from catalog: PluginCatalog) -> PluginCatalog.Report {
         let report = catalog.scan()
+        // The files not yet trial-loaded, loaded in batches (one sandboxed
+        // child per `SandboxScanner.defaultBatchSize` files, as the catalog
+        // scans files without metadata), not a child each.
+        var trials: [String: PluginCatalog.ScanOutcome] = [:]
+        if let scanner = catalog.scanner {
+            let untried = report.files.compactMap { file -> String? in
+                guard case .available = file.state, let path = file.canonicalPath,
+                      catalog.cache?.record(for: path)?.trialLoaded != true else { return nil }
+                return path
+            }
+            for path in untried { catalog.willScan?(path) }
+            for (path, result) in zip(untried, scanner.scan(batch: untried, allowInsecurePath: security.allowInsecure).results) {
+                trials[path] = result.outcome
+            }
+        }
         for file in report.files {
             guard case .available(let renderers, let source) = file.state, let path = file.canonicalPath else { continue }
-            if let scanner = catalog.scanner, catalog.cache?.record(for: path)?.trialLoaded != true {
-                catalog.willScan?(path)
-                if case .failed(let code, let reason) = scanner.scan(path, allowInsecurePath: security.allowInsecure) {
+            if let trial = trials[path] {
+                if case .failed(let code, let reason) = trial {
                     failures.append(.sandboxedLoadFailed(path: path, reasonCode: code, reason: reason))
                     catalog.cache?.markFailed(path: path, code: code, reason: reason)
                     continue
@@ -318,6 +333,11 @@ public final class RendererRegistry {
     package func withLayout<R>(style: HudPhoneComplicationsStyle, snapshot: ComplicationsSnapshot,
                               environment: HudEnvironment, interaction: HudInteraction = .idle,
                               _ body: (LayoutFrame) -> R) throws(RegistryError) -> R {
+        // The frame loop's case: the same style as the previous call, served
+        // in this process; no entry is copied, nothing retained.
+        if let renderer = lastInProcess, lastStyle == style {
+            return try renderer.withFrame(snapshot.storage, environment: environment, interaction: interaction, body)
+        }
         switch try renderer(for: style) {
         case .inProcess(let renderer):
             return try renderer.withFrame(snapshot.storage, environment: environment, interaction: interaction, body)
@@ -336,6 +356,11 @@ public final class RendererRegistry {
     /// `.tray`) just resolves again. Renderers are only ever added, never
     /// replaced or removed, so a remembered entry stays valid.
     private var lastRenderer: (style: HudPhoneComplicationsStyle, renderer: Entry)?
+    /// The same memo for `withLayout`'s frame loop when the renderer runs in
+    /// this process: the style, and the renderer unretained (the registry
+    /// keeps it in `renderersByID` for good, so it outlives the memo).
+    private var lastStyle: HudPhoneComplicationsStyle = .tray
+    private var lastInProcess: PluginRenderer.Unretained?
 
     private func renderer(for style: HudPhoneComplicationsStyle) throws(RegistryError) -> Entry {
         if let last = lastRenderer, last.style == style { return last.renderer }
@@ -344,6 +369,12 @@ public final class RendererRegistry {
             throw .unknownRenderer(id: id, known: order)
         }
         lastRenderer = (style, renderer)
+        lastStyle = style
+        if case .inProcess(let inProcess) = renderer {
+            lastInProcess = PluginRenderer.Unretained(inProcess)
+        } else {
+            lastInProcess = nil
+        }
         return renderer
     }
 
@@ -470,12 +501,12 @@ public final class RendererRegistry {
         return FileStamp(info)
     }
 
-    /// The `*.so` files directly inside `directory`, sorted by name.
+    /// The `*.so` files directly inside `directory` (not hidden ones),
+    /// sorted by name.
     static func pluginFiles(in directory: String) -> [String] {
-        guard case .success(let entries) = SystemCalls.directoryEntries(directory) else { return [] }
-        let names = entries.map(\.name).filter { $0.hasSuffix(".so") && !$0.hasPrefix(".") }
         let base = directory.hasSuffix("/") ? directory : directory + "/"
-        return names.sorted().map { base + $0 }
+        guard case .success(let paths) = SystemCalls.sortedDirectoryFiles(directory, suffix: ".so", prefixing: base) else { return [] }
+        return paths
     }
 }
 

@@ -46,6 +46,11 @@ public struct RendererHostSettings: Sendable, Hashable {
     public var backoffSeconds: Double = 0.25
     /// Let the child load a file from a path others can write (development).
     public var allowInsecurePath = false
+    /// How long a caller waiting for a layout's reply keeps checking the
+    /// channel (yielding the processor between checks) before it blocks in
+    /// `poll`: a reply that comes within it costs no wake-up of the caller.
+    /// 0 always blocks at once (no CPU spent waiting).
+    public var replySpinMicroseconds: Double = 100
 
     public init() {}
 }
@@ -84,8 +89,14 @@ package final class RendererHost {
     private var callWriter = WireWriter()
     private let imports = RemoteLayoutImport()
     private var importInUse = false
+    /// True during a prepared call: an exit with
+    /// `RendererHostFrame.actionTrapExitStatus` is the action trap's.
+    private var trapArmed = false
     /// Processes started so far (tests, `hudbench`).
     package private(set) var starts = 0
+    /// How long the last start took as this process saw it: from before
+    /// the spawn to the `ready` frame (spawn, sandbox, load, init).
+    package private(set) var lastStartNanoseconds: UInt64?
 
     private struct Child {
         let pid: Int32
@@ -208,6 +219,44 @@ package final class RendererHost {
     package func rawCall(renderer index: Int, _ snapshot: ComplicationsSnapshot, environment: HudEnvironment,
                          interaction: HudInteraction, buffer: RendererHostFrame.RawBuffer, guardPattern: UInt8,
                          fill: UInt8) throws(RegistryError) -> RawHostCall {
+        let (info, request, region) = try begin(index, snapshot, environment, interaction, buffer, guardPattern, fill)
+        let reply = try exchange(.rawLayout(request, buffer), id: info.id, timeout: settings.layoutTimeoutSeconds, what: "layout deadline")
+        let done = try layoutDone(reply, request, info.id, what: "raw call")
+        return readBack(done, buffer, guardPattern: guardPattern, from: region)
+    }
+
+    /// `rawCall`, with the C inputs built by the child inside the shared
+    /// region (`RendererHostFrame.preparedLayout`): this side copies those
+    /// bytes once the child says they are ready, then lets it call, and
+    /// compares them after the reply itself. An action the renderer calls
+    /// meanwhile ends the child at once: `.actionCalledDuringLayout`.
+    package func preparedCall(renderer index: Int, _ snapshot: ComplicationsSnapshot, environment: HudEnvironment,
+                              interaction: HudInteraction, buffer: RendererHostFrame.RawBuffer, guardPattern: UInt8,
+                              fill: UInt8) throws(RegistryError) -> PreparedHostCall {
+        let (info, request, region) = try begin(index, snapshot, environment, interaction, buffer, guardPattern, fill)
+        let capacity = SharedLayoutArea.preparedInputsCapacity
+        let ready = try exchange(.preparedLayout(request, buffer), id: info.id, timeout: settings.layoutTimeoutSeconds, what: "layout deadline")
+        guard case .inputsReady(let sequence, let bytes) = ready, sequence == request.sequence, Int(bytes) <= capacity,
+              let before = region.read(at: SharedLayoutArea.preparedInputsOffset, count: Int(bytes), capacity: capacity) else {
+            _ = try layoutDone(ready, request, info.id, what: "prepared call")
+            throw fail(info.id, .protocolError, "answered a prepared call with a layout before its inputs were ready, killed")
+        }
+        trapArmed = true
+        defer { trapArmed = false }
+        let reply = try exchange(.callPrepared(sequence: sequence), id: info.id, timeout: settings.layoutTimeoutSeconds, what: "layout deadline")
+        let done = try layoutDone(reply, request, info.id, what: "prepared call")
+        let after = region.read(at: SharedLayoutArea.preparedInputsOffset, count: Int(bytes), capacity: capacity) ?? []
+        let changed = zip(before, after).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
+        return PreparedHostCall(raw: readBack(done, buffer, guardPattern: guardPattern, from: region), inputBytes: Int(bytes),
+                                changedInputBytes: changed.count, firstChangedInputByte: changed.first)
+    }
+
+    /// The start of a raw or prepared call: checks the buffer's numbers,
+    /// writes the inputs, and lays the buffer out in the child's region:
+    /// guard, nodes filled with `fill`, guard.
+    private func begin(_ index: Int, _ snapshot: ComplicationsSnapshot, _ environment: HudEnvironment, _ interaction: HudInteraction,
+                       _ buffer: RendererHostFrame.RawBuffer, _ guardPattern: UInt8,
+                       _ fill: UInt8) throws(RegistryError) -> (RendererInfo, RendererHostFrame.LayoutRequest, SharedRegion) {
         let info = renderers[index]
         let capacity = Int(buffer.capacity), stride = Int(buffer.stride), guardBytes = Int(buffer.guardBytes)
         guard SharedLayoutArea.rawCallFits(capacity: capacity, stride: stride, guardBytes: guardBytes) else {
@@ -215,26 +264,130 @@ package final class RendererHost {
         }
         let request = try prepareCall(renderer: index, snapshot, environment: environment, interaction: interaction)
         guard let running = child else { throw hostFailure(info.id, .crashed, "did not start") }
-        let body = capacity * stride
-        let base = SharedLayoutArea.rawOffset
+        let base = SharedLayoutArea.rawOffset, body = capacity * stride
         _ = running.region.fill(guardPattern, at: base, count: guardBytes)
         _ = running.region.fill(fill, at: base + guardBytes, count: body)
         _ = running.region.fill(guardPattern, at: base + guardBytes + body, count: guardBytes)
-        let reply = try exchange(.rawLayout(request, buffer), id: info.id, timeout: settings.layoutTimeoutSeconds, what: "layout deadline")
+        return (info, request, running.region)
+    }
+
+    /// The `layoutDone` answering `request`, or the child ended with a typed error.
+    private func layoutDone(_ reply: RendererHostFrame, _ request: RendererHostFrame.LayoutRequest, _ id: String,
+                            what: String) throws(RegistryError) -> RendererHostFrame.LayoutReply {
         guard case .layoutDone(let done) = reply, done.sequence == request.sequence else {
             if case .callFailed(_, let reason) = reply {
-                throw fail(info.id, .protocolError, "could not make the raw call (\(reason)), stopped")
+                throw fail(id, .protocolError, "could not make the \(what) (\(TextChecks.escapingControls(reason))), stopped")
             }
-            throw fail(info.id, .protocolError, "answered a raw layout request with an unexpected frame, killed")
+            throw fail(id, .protocolError, "answered a \(what) with an unexpected frame, killed")
         }
+        return done
+    }
+
+    /// What a raw call left in the guarded buffer, read here.
+    private func readBack(_ done: RendererHostFrame.LayoutReply, _ buffer: RendererHostFrame.RawBuffer, guardPattern: UInt8,
+                          from region: SharedRegion) -> RawHostCall {
+        let capacity = Int(buffer.capacity), stride = Int(buffer.stride), guardBytes = Int(buffer.guardBytes)
+        let base = SharedLayoutArea.rawOffset, body = capacity * stride
         func damage(at offset: Int) -> Int {
-            (running.region.read(at: offset, count: guardBytes, capacity: guardBytes) ?? []).reduce(0) { $0 + ($1 == guardPattern ? 0 : 1) }
+            (region.read(at: offset, count: guardBytes, capacity: guardBytes) ?? []).reduce(0) { $0 + ($1 == guardPattern ? 0 : 1) }
         }
         let written = min(Int(done.count), capacity)
         return RawHostCall(status: done.status, count: done.count, capacity: capacity, stride: stride,
-                           nodeBytes: running.region.read(at: base + guardBytes, count: written * stride, capacity: body) ?? [],
+                           nodeBytes: region.read(at: base + guardBytes, count: written * stride, capacity: body) ?? [],
                            guardDamageBefore: damage(at: base), guardDamageAfter: damage(at: base + guardBytes + body),
                            actionCalls: Int(done.violations))
+    }
+
+    /// `validate`'s thread-safety check (`RendererHostFrame.concurrentLayout`):
+    /// writes `inputs` into the shared region, has the child lay them out
+    /// on `threads` threads at once (`callsPerThread` calls each, thread
+    /// `t`'s call `c` with input `(t + c) % inputs.count`, each into its own
+    /// slot of `capacity` nodes), then decodes and validates every slot here,
+    /// in slot order. One deadline (`layoutTimeoutSeconds`) for the whole run.
+    package func concurrentLayouts(renderer index: Int, _ inputs: [ConcurrentInput], threads: Int, callsPerThread: Int,
+                                   capacity: Int) throws(RegistryError) -> [Result<HudLayout, RegistryError>] {
+        let info = renderers[index]
+        typealias Request = RendererHostFrame.ConcurrentRequest
+        guard (1...Request.maxThreads).contains(threads), (1...Request.maxThreads).contains(callsPerThread),
+              (1...Request.maxInputs).contains(inputs.count), SharedLayoutArea.concurrentFits(slots: threads * callsPerThread, capacity: capacity) else {
+            throw .invalidComplications(field: "concurrent", reason: "\(threads) threads × \(callsPerThread) calls of \(inputs.count) inputs and \(capacity) nodes do not fit a renderer host's concurrent area")
+        }
+        if child == nil { try startChild(for: info.id) }
+        guard var running = child else { throw hostFailure(info.id, .crashed, "did not start") }
+        var sizes: [RendererHostFrame.ConcurrentInput] = []
+        var complicationsAt = SharedLayoutArea.complicationsOffset, callAt = SharedLayoutArea.callOffset
+        for input in inputs {
+            let bytes = input.snapshot.wire
+            callWriter.reset()
+            input.environment.wireEncode(into: &callWriter)
+            input.interaction.wireEncode(into: &callWriter)
+            guard running.region.write(bytes, at: complicationsAt,
+                                       capacity: SharedLayoutArea.complicationsOffset + SharedLayoutArea.complicationsCapacity - complicationsAt),
+                  running.region.write(callWriter.bytes, at: callAt, capacity: SharedLayoutArea.callOffset + SharedLayoutArea.callCapacity - callAt) else {
+                throw .invalidComplications(field: "concurrent", reason: "\(inputs.count) inputs do not fit a renderer host's input areas")
+            }
+            sizes.append(.init(complicationsBytes: UInt32(bytes.count), callBytes: UInt32(callWriter.bytes.count)))
+            complicationsAt += bytes.count
+            callAt += callWriter.bytes.count
+        }
+        // The complications area no longer holds the published set: the next call writes it again.
+        running.generation = nil
+        running.sequence &+= 1
+        child = running
+        let request = Request(sequence: running.sequence, renderer: UInt32(index), threads: UInt32(threads), callsPerThread: UInt32(callsPerThread),
+                              capacity: UInt32(capacity), inputs: sizes)
+        let reply = try exchange(.concurrentLayout(request), id: info.id, timeout: settings.layoutTimeoutSeconds, what: "concurrent layout deadline")
+        guard case .concurrentDone(let sequence, let slots) = reply, sequence == request.sequence, slots.count == request.slots else {
+            if case .callFailed(_, let reason) = reply {
+                throw fail(info.id, .protocolError, "could not make the concurrent calls (\(reason)), stopped")
+            }
+            throw fail(info.id, .protocolError, "answered a concurrent layout request with an unexpected frame, killed")
+        }
+        let target = RemoteLayoutImport()
+        return slots.enumerated().map { slot, done in
+            let input = inputs[(slot / callsPerThread + slot % callsPerThread) % inputs.count]
+            guard done.stringBytes != SharedLayoutArea.concurrentStringsOverflow else {
+                return .failure(.invalidLayout(id: info.id, origin: info.origin.description, node: nil, field: "strings",
+                                               reason: "need more than the \(SharedLayoutArea.concurrentStringBytes) bytes a concurrent slot holds"))
+            }
+            let raw = RawLayoutResult(status: done.status, count: done.count, capacity: UInt32(capacity), violations: Int(done.violations))
+            let (nodes, strings) = SharedLayoutArea.concurrentSlot(slot, capacity: capacity)
+            return Result { () throws(RegistryError) in
+                try target.withFrame(raw, insets: done.insets, hiddenPositions: done.hiddenPositions, stringBytes: Int(done.stringBytes),
+                                     from: running.region, nodesAt: nodes, stringsAt: strings,
+                                     stringsCapacity: SharedLayoutArea.concurrentStringBytes, info: info,
+                                     modes: input.snapshot.storage.modeCounts) { $0.decoded() }
+            }
+        }
+    }
+
+    /// Runs `script` on the plugin's entry in the child and probes
+    /// `extensionIDs` with every served renderer (`RendererHostFrame.abiFacts`);
+    /// the raw results come back for the caller to judge. Starts the child
+    /// if needed.
+    package func abiFacts(script: [RendererHostFrame.ABIStep], extensionIDs: [[UInt8]]) throws(RegistryError) -> RendererHostFrame.ABIFactsReply {
+        let id = renderers.first?.id ?? "?"
+        guard script.count <= RendererHostFrame.maxABISteps, extensionIDs.count <= RendererHostFrame.maxExtensionIDs,
+              extensionIDs.allSatisfy({ $0.count <= 4096 }) else {
+            throw .invalidComplications(field: "abiFacts", reason: "\(script.count) steps and \(extensionIDs.count) ids are more than one request carries")
+        }
+        if child == nil { try startChild(for: id) }
+        guard var running = child else { throw hostFailure(id, .crashed, "did not start") }
+        running.sequence &+= 1
+        child = running
+        let sequence = running.sequence
+        let reply = try exchange(.abiFacts(.init(sequence: sequence, script: script, extensionIDs: extensionIDs)), id: id,
+                                 timeout: settings.layoutTimeoutSeconds, what: "ABI facts deadline")
+        switch reply {
+        case .abiFactsDone(let facts) where facts.sequence == sequence && facts.observations.count == script.count
+            && zip(facts.observations, script).allSatisfy({ $0.step == $1 }) && facts.extensions.count == renderers.count
+            && facts.extensions.allSatisfy({ $0.count == extensionIDs.count }):
+            return facts
+        case .callFailed(_, let reason):
+            throw fail(id, .protocolError, "could not report the ABI facts (\(TextChecks.escapingControls(reason))), stopped")
+        default:
+            throw fail(id, .protocolError, "answered an ABI facts request with an unexpected or mismatched frame, killed")
+        }
     }
 
     /// The index of renderer `id` among those this host serves.
@@ -273,6 +426,15 @@ package final class RendererHost {
             SystemCalls.closeDescriptor(shared.descriptor)
             throw fail(id, .scanFailed, "could not start: socketpair failed: \(error)")
         }
+        let filter: (read: Int32, write: Int32)
+        switch SandboxFilter.makePipe() {
+        case .success(let pipe): filter = pipe
+        case .failure(let error):
+            SystemCalls.closeDescriptor(shared.descriptor)
+            SystemCalls.closeDescriptor(sockets.0)
+            SystemCalls.closeDescriptor(sockets.1)
+            throw fail(id, .scanFailed, "could not start: pipe() failed: \(error)")
+        }
         var environment = SystemCalls.environment()
         environment["SWIFT_BACKTRACE"] = "enable=no"
         let arguments = SandboxRequest.serve(SandboxServe(path: path, renderers: renderers.map(\.id), cpuSeconds: settings.cpuSeconds,
@@ -285,6 +447,7 @@ package final class RendererHost {
             .duplicate(from: 2, to: 1),
             .duplicate(from: sockets.1, to: SandboxChannel.resultDescriptor),
             .duplicate(from: shared.descriptor, to: SandboxChannel.sharedRegionDescriptor),
+            .duplicate(from: filter.read, to: SandboxChannel.filterDescriptor),
         ]
         request.newProcessGroup = true
         request.defaultSignals = true
@@ -293,20 +456,26 @@ package final class RendererHost {
         let spawned = SystemCalls.spawnLock.withLock { _ in SystemCalls.spawn(request) }
         SystemCalls.closeDescriptor(sockets.1)
         SystemCalls.closeDescriptor(shared.descriptor)
+        SystemCalls.closeDescriptor(filter.read)
         let pid: Int32
         switch spawned {
-        case .success(let started): pid = started
+        case .success(let started):
+            pid = started
+            SandboxFilter.send(toChild: pid, through: filter.write)
         case .failure(let error):
+            SystemCalls.closeDescriptor(filter.write)
             SystemCalls.closeDescriptor(sockets.0)
             throw fail(id, .scanFailed, "could not start: posix_spawn(\(helper)) failed: \(error)")
         }
         SystemCalls.setNonBlocking(sockets.0)
         starts += 1
+        lastStartNanoseconds = nil
         child = Child(pid: pid, socket: sockets.0, exitWatch: SystemCalls.processDescriptor(pid), region: shared.region)
 
         let hello = try receive(id: id, timeout: settings.startTimeoutSeconds, what: "start-up deadline")
         switch hello {
         case .ready(let records):
+            lastStartNanoseconds = SystemCalls.monotonicNanoseconds() - now
             if let problem = mismatch(records) { throw fail(id, .metadataMismatch, problem, stopWith: .metadataMismatch) }
         case .loadFailed(let code, let reason):
             let failure = FailureCode(rawValue: code) ?? .failed
@@ -344,13 +513,16 @@ package final class RendererHost {
         guard SystemCalls.writeAll(running.socket, frame.encoded) else {
             throw failFromExit(id, fallback: "closed its channel")
         }
-        return try receive(id: id, timeout: timeout, what: what)
+        return try receive(id: id, timeout: timeout, what: what, spinNanoseconds: UInt64(max(0, settings.replySpinMicroseconds) * 1000))
     }
 
     /// The next frame from the child, before `timeout` seconds pass (no
     /// traffic extends it). Anything else ends the child with a typed error.
-    private func receive(id: String, timeout: Double, what: String) throws(RegistryError) -> RendererHostFrame {
-        let deadline = SystemCalls.monotonicNanoseconds() + UInt64(timeout * 1e9)
+    /// For the first `spinNanoseconds` it reads without blocking, yielding
+    /// the processor between reads (to the child, when both share it).
+    private func receive(id: String, timeout: Double, what: String, spinNanoseconds: UInt64 = 0) throws(RegistryError) -> RendererHostFrame {
+        let start = SystemCalls.monotonicNanoseconds()
+        let deadline = start + UInt64(timeout * 1e9), spinUntil = start + spinNanoseconds
         while var running = child {
             switch running.reader.next() {
             case .frame(let payload):
@@ -369,13 +541,17 @@ package final class RendererHost {
             guard now < deadline else {
                 throw fail(id, .timedOut, "did not answer within \(JSONValue.format(timeout)) s (\(what)), killed")
             }
-            let wait = Int32(min(1000, max(1, (deadline - now + 999_999) / 1_000_000)))
-            guard !SystemCalls.pollReadable([running.socket], timeoutMilliseconds: wait).isEmpty else { continue }
+            let spinning = now < spinUntil
+            if !spinning {
+                let wait = Int32(min(1000, max(1, (deadline - now + 999_999) / 1_000_000)))
+                guard !SystemCalls.pollReadable([running.socket], timeoutMilliseconds: wait).isEmpty else { continue }
+            }
             switch SystemCalls.read(running.socket, maximum: 4096) {  // a reply is ~80 bytes; larger frames take more reads
             case .bytes(let chunk):
                 running.reader.append(chunk)
                 child = running
             case .wouldBlock:
+                if spinning { SystemCalls.yieldProcessor() }
                 continue
             case .endOfFile, .failed:
                 throw failFromExit(id, fallback: "closed its channel")
@@ -402,6 +578,8 @@ package final class RendererHost {
     private func recordFailure(_ id: String, termination: ExitStatus) -> RegistryError {
         let error: RegistryError = switch termination {
         case .signaled(let signal): hostFailure(id, .crashed, "crashed (killed by \(SignalName.of(signal)))")
+        case .exited(let status) where trapArmed && status == RendererHostFrame.actionTrapExitStatus:
+            hostFailure(id, .actionCalledDuringLayout, "called an action from inside layout(); the trap ended the renderer host at once (exit status \(status), observed by the host)")
         case .exited(let status): hostFailure(id, .exited, "exited with status \(status); renderers must never call exit()")
         }
         noteFailure(error)
@@ -430,6 +608,16 @@ package final class RendererHost {
     private func hostFailure(_ id: String, _ code: FailureCode, _ reason: String) -> RegistryError {
         .rendererHostFailed(id: id, path: path, code: code, reason: reason)
     }
+}
+
+/// What one prepared call did: the raw call, and how many of the bytes of
+/// its C inputs in the shared region differ after the call from the copy
+/// the parent took before it.
+package struct PreparedHostCall: Sendable {
+    package var raw: RawHostCall
+    package var inputBytes: Int
+    package var changedInputBytes: Int
+    package var firstChangedInputByte: Int?
 }
 
 /// What one raw call did, read by the parent from the shared region: the

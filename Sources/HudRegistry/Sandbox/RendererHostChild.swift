@@ -29,8 +29,9 @@ package enum RendererHostChild {
         guard SystemCalls.dieWithParent(expectedParent: request.parent) else { return }
 
         let renderers: [PluginRenderer]
+        let loaded: (path: String, nanoseconds: UInt64)
         do {
-            renderers = try load(request)
+            (renderers, loaded) = try load(request)
         } catch {
             send(.loadFailed(code: error.code.rawValue, reason: error.description))
             return
@@ -44,6 +45,8 @@ package enum RendererHostChild {
         // Raw calls (validate's buffer checks) reach the descriptor directly.
         var direct = [DirectRenderer?](repeating: nil, count: renderers.count)
         let rawTitles = TitleStorage()
+        // A prepared call waiting for `callPrepared`: its inputs are in the region.
+        var pending: (sequence: UInt32, renderer: Int, inputs: PreparedInputs, buffer: RendererHostFrame.RawBuffer)?
         while true {
             let payload: [UInt8]
             switch reader.next() {
@@ -56,9 +59,50 @@ package enum RendererHostChild {
             }
             let call: RendererHostFrame.LayoutRequest
             var rawBuffer: RendererHostFrame.RawBuffer?
+            var prepare = false
             switch try? RendererHostFrame(payload: payload) {
             case .layout(let request)?: call = request
             case .rawLayout(let request, let buffer)?: (call, rawBuffer) = (request, buffer)
+            case .concurrentLayout(let request)?:
+                // validate's thread-safety check (RendererHostConcurrent.swift).
+                // The inputs overwrote the complications area: the next
+                // layout call's complications are decoded again.
+                current = nil
+                let index = Int(request.renderer)
+                if index < renderers.count, direct[index] == nil { direct[index] = DirectRenderer(renderers[index].info) }
+                guard index < renderers.count, let renderer = direct[index] else {
+                    send(.callFailed(sequence: request.sequence, reason: "renderer index \(request.renderer) cannot be reached"))
+                    continue
+                }
+                do {
+                    var reply = try serveConcurrent(request, renderer: renderer, region: region) { traps.calls.add(1, ordering: .relaxed) }
+                    if case .concurrentDone(let sequence, var slots) = reply, !slots.isEmpty {
+                        slots[0].violations &+= UInt32(clamping: traps.calls.exchange(0, ordering: .relaxed))
+                        reply = .concurrentDone(sequence: sequence, slots: slots)
+                    }
+                    send(reply)
+                } catch {
+                    send(.callFailed(sequence: request.sequence, reason: error.description))
+                }
+                continue
+            case .preparedLayout(let request, let buffer)?: (call, rawBuffer, prepare) = (request, buffer, true)
+            case .callPrepared(let sequence)?:
+                guard let waiting = pending, waiting.sequence == sequence, let renderer = direct[waiting.renderer] else { return }
+                pending = nil
+                let b = waiting.buffer
+                guard let reply = renderer.callPrepared(waiting.inputs, capacity: Int(b.capacity), stride: Int(b.stride), guardBytes: Int(b.guardBytes),
+                                                        trapExitStatus: RendererHostFrame.actionTrapExitStatus, in: region) else {
+                    send(.callFailed(sequence: sequence, reason: "a prepared call the region cannot hold (\(b))"))
+                    continue
+                }
+                send(.layoutDone(.init(sequence: sequence, status: reply.status, count: reply.count, capacity: b.capacity,
+                                       violations: UInt32(clamping: reply.violations), stringBytes: 0, insets: reply.insets,
+                                       hiddenPositions: reply.hiddenPositions)))
+                continue
+            case .abiFacts(let request)?:
+                let reply = abiFacts(request, path: loaded.path, loadNanoseconds: loaded.nanoseconds, served: renderers.map(\.info.id))
+                send(reply)
+                continue
             default: return
             }
             do throws(ServeError) {
@@ -86,6 +130,16 @@ package enum RendererHostChild {
                 if let buffer = rawBuffer {
                     let index = Int(call.renderer)
                     if direct[index] == nil { direct[index] = DirectRenderer(renderers[index].info) }
+                    if prepare {
+                        guard direct[index] != nil, SharedLayoutArea.rawCallFits(capacity: Int(buffer.capacity), stride: Int(buffer.stride), guardBytes: Int(buffer.guardBytes)),
+                              let inputs = DirectRenderer.prepareInputs(snapshot, environment: environment, interaction: interaction,
+                                                                         environmentSize: Int(buffer.environmentSize), titles: rawTitles, in: region) else {
+                            throw ServeError("a prepared call whose inputs or buffer the region cannot hold, or whose renderer cannot be reached (\(buffer))")
+                        }
+                        pending = (call.sequence, index, inputs, buffer)
+                        send(.inputsReady(sequence: call.sequence, bytes: UInt32(inputs.bytes)))
+                        continue
+                    }
                     guard let renderer = direct[index],
                           let reply = renderer.rawCall(snapshot, environment: environment, interaction: interaction,
                                                        environmentSize: Int(buffer.environmentSize), capacity: Int(buffer.capacity),
@@ -110,9 +164,51 @@ package enum RendererHostChild {
         }
     }
 
+    /// Runs an `abiFacts` script on the plugin's entry and probes the
+    /// extension ids, reporting what each call returned; nothing is judged
+    /// here. The probes come first: a script may deinit the plugin.
+    private static func abiFacts(_ request: RendererHostFrame.ABIFactsRequest, path: String, loadNanoseconds: UInt64,
+                                 served: [String]) -> RendererHostFrame {
+        guard request.extensionIDs.count * served.count <= RendererHostFrame.maxExtensionProbes,
+              let library = try? RawLibrary.open(path: path), let function = try? library.entryFunction(), let entry = function.call() else {
+            return .callFailed(sequence: request.sequence, reason: "the entry could not be reached again, or \(request.extensionIDs.count) ids × \(served.count) renderers is too many probes")
+        }
+        let count = min(entry.rendererCount() ?? 0, UInt32(ABILimits.maxRenderers))
+        let descriptors = (0..<count).compactMap { entry.descriptor(at: $0) }
+        let extensions = served.map { id in
+            let descriptor = descriptors.first { $0.id == id }
+            return request.extensionIDs.map { descriptor?.hasExtension(idBytes: $0) ?? false }
+        }
+        var observations: [RendererHostFrame.ABIObservation] = []
+        for step in request.script {
+            switch step.call {
+            case .initialize:
+                observations.append(.init(step: step, value: entry.initialize().map { Int64($0) } ?? RendererHostFrame.ABIObservation.missing))
+            case .deinitialize:
+                entry.deinitialize()
+                observations.append(.init(step: step, value: 0))
+            case .rendererCount:
+                observations.append(.init(step: step, value: entry.rendererCount().map { Int64($0) } ?? RendererHostFrame.ABIObservation.missing))
+            case .rendererAt:
+                let descriptor = entry.descriptor(at: step.argument)
+                observations.append(.init(step: step, value: descriptor == nil ? 0 : 1, pointer: descriptor?.address ?? 0,
+                                          structSize: UInt32(clamping: descriptor?.structSize ?? 0), digest: descriptor?.digest ?? 0))
+            }
+        }
+        let reply = RendererHostFrame.abiFactsDone(.init(sequence: request.sequence, loadNanoseconds: loadNanoseconds,
+                                                         abiVersion: entry.abiVersion.packed, entryStructSize: UInt32(clamping: entry.structSize),
+                                                         observations: observations, extensions: extensions))
+        guard reply.encoded.count <= RendererHostFrame.maxPayload + 4 else {
+            return .callFailed(sequence: request.sequence, reason: "the facts of \(request.script.count) steps do not fit one frame")
+        }
+        return reply
+    }
+
     /// The path checks (with the real owners, before the namespaces), the
-    /// sandbox, then the load; the requested renderers in request order.
-    private static func load(_ request: SandboxServe) throws(RegistryError) -> [PluginRenderer] {
+    /// sandbox, then the load; the requested renderers in request order,
+    /// the file loaded and how long the load took (dlopen, the entry,
+    /// init() and the descriptors' validation).
+    private static func load(_ request: SandboxServe) throws(RegistryError) -> ([PluginRenderer], (path: String, nanoseconds: UInt64)) {
         let resolved = try RendererRegistry.resolve(request.path)
         if let refusal = PathSecurity(allowInsecure: request.allowInsecurePath).refusal(for: resolved.path) { throw refusal }
         let layers = SandboxLayers.apply(.serve, cpuSeconds: request.cpuSeconds, addressSpaceBytes: 8 << 30, pluginFile: resolved.path)
@@ -121,14 +217,17 @@ package enum RendererHostChild {
                                        reason: "HUD_REQUIRE_SANDBOX=1 but the \(missing.name) layer is \(missing.detail); the plugin was not loaded")
         }
         let registry = RendererRegistry(security: PathSecurity(allowInsecure: true), isolation: .inProcess)
+        let start = SystemCalls.monotonicNanoseconds()
         try registry.load(path: resolved.path)
-        return try request.renderers.map { id throws(RegistryError) in
+        let loaded = (resolved.path, SystemCalls.monotonicNanoseconds() - start)
+        let renderers = try request.renderers.map { id throws(RegistryError) in
             guard let renderer = registry.inProcessRenderer(id: id) else {
                 throw registry.failures.first { $0.rendererID == id }
                     ?? .unknownRenderer(id: id, known: registry.renderers.map(\.id))
             }
             return renderer
         }
+        return (renderers, loaded)
     }
 
     /// Actions called through the child's trap thunks (any thread).

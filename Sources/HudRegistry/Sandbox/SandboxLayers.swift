@@ -36,19 +36,22 @@ package enum SandboxLayers {
     /// Applies every layer and returns what each achieved.
     ///
     /// - Parameter pluginFile: the plugin the child will load (canonical
-    ///   path): its directory stays readable (for `$ORIGIN` siblings).
+    ///   path): it stays readable, and so do the libraries beside it that
+    ///   it links through `$ORIGIN` (nothing else in its directory).
     package static func apply(_ purpose: Purpose, cpuSeconds: Int, addressSpaceBytes: UInt64, pluginFile: String? = nil) -> [SandboxLayer] {
         apply(purpose, cpuSeconds: cpuSeconds, addressSpaceBytes: addressSpaceBytes, pluginFiles: pluginFile.map { [$0] } ?? [])
     }
 
     /// `apply` for a child that loads several plugin files (a batch scan):
-    /// each one's directory stays readable.
+    /// each one stays readable, with its `$ORIGIN` libraries.
     package static func apply(_ purpose: Purpose, cpuSeconds: Int, addressSpaceBytes: UInt64, pluginFiles: [String]) -> [SandboxLayer] {
         let skipped = skipped
         func skip(_ name: String) -> SandboxLayer? {
             skipped.contains(name) ? SandboxLayer(name: name, active: false, detail: "skipped (HUD_SANDBOX_SKIP)") : nil
         }
         var layers: [SandboxLayer] = []
+        // Before the descriptors close: the filter the parent compiled.
+        let filter = SandboxFilter.receive()
         SandboxLimits.apply(cpuSeconds: cpuSeconds, addressSpaceBytes: addressSpaceBytes)
         SystemCalls.limit(.openFiles, soft: 256, hard: 256)
         SystemCalls.limit(.fileSize, soft: 64 << 20, hard: 64 << 20)
@@ -86,7 +89,8 @@ package enum SandboxLayers {
             case .success(let coverage):
                 var covers = ["no file written, created or removed outside \((writable + (scratch.map { [$0 + " (scratch)"] } ?? [])).joined(separator: ", "))"]
                 covers.append("nothing read or executed outside the system libraries, this helper's libraries"
-                              + (pluginFiles.isEmpty ? "" : pluginFiles.count == 1 ? ", the plugin's directory" : ", the plugins' directories") + " and a few device and /proc/self files")
+                              + (pluginFiles.isEmpty ? "" : pluginFiles.count == 1 ? ", the plugin file and the libraries it links through $ORIGIN"
+                                 : ", the plugin files and the libraries they link through $ORIGIN") + " and a few device and /proc/self files")
                 covers.append(coverage.tcp ? "no TCP bind or connect" : "TCP not covered (Landlock ABI < 4)")
                 covers.append(coverage.scopes ? "no signal or abstract socket outside the sandbox" : "signals not scoped (Landlock ABI < 6)")
                 layers.append(SandboxLayer(name: "landlock", active: true, detail: "ABI \(coverage.abi): " + covers.joined(separator: "; ")))
@@ -95,7 +99,7 @@ package enum SandboxLayers {
             }
         }
 
-        layers.append(skip("seccomp") ?? seccomp())
+        layers.append(skip("seccomp") ?? seccomp(filter))
         layers.append(SandboxLayer(name: "process-group", active: true,
                                    detail: "its own process group, killed by the parent when the child ends or times out"))
         return layers
@@ -143,21 +147,37 @@ package enum SandboxLayers {
         "setgroups", "setsid", "setpgid", "kill", "tkill", "tgkill", "memfd_create", "userfaultfd", "io_uring_setup",
     ]
 
-    /// The seccomp layer: an allow-list, or in sanitizer builds (whose
-    /// runtimes use system calls no list can foresee: ptrace to stop the
-    /// world, clones, limits) the deny-list of the dangerous ones.
-    private static func seccomp() -> SandboxLayer {
-        let pid = UInt64(UInt32(bitPattern: SystemCalls.processID))
-        let cloneThread: UInt64 = 0x0001_0000
-        let ioctlRequests: [UInt64] = [0x5401, 0x5413, 0x541B, 0x5421]  // TCGETS, TIOCGWINSZ, FIONREAD, FIONBIO
+    /// The seccomp layer, in the child: installs the program the parent
+    /// compiled (`exportFilter`).
+    private static func seccomp(_ program: Result<[UInt8], SandboxProtocolError>) -> SandboxLayer {
         let common = "denied: execve, execveat, ptrace and process_vm_*, mount, bpf, perf_event_open, keyctl, raising limits, "
             + "signals to other processes, sockets other than AF_UNIX"
+        let detail = SandboxLimits.runsUnderSanitizer
+            ? "deny-list (sanitizer build): " + common
+            : "allow-list of \(allowedSystemCalls.count + 7) system calls (everything else fails with ENOSYS); " + common
+                + "; no new processes (clone only for threads)"
+        switch program {
+        case .success(let program):
+            return layer("seccomp", SystemCalls.installFilterProgram(program), detail + "; built by the host with libseccomp")
+        case .failure(let error):
+            return SandboxLayer(name: "seccomp", active: false, detail: "unavailable: \(error)")
+        }
+    }
+
+    /// The parent's side of the seccomp layer: child `pid`'s filter, built
+    /// with libseccomp and written to `fd` as BPF. An allow-list, or in
+    /// sanitizer builds (whose runtimes use system calls no list can
+    /// foresee: ptrace to stop the world, clones, limits) the deny-list of
+    /// the dangerous ones. Either lets the child signal only itself.
+    static func exportFilter(forChild pid: Int32, to fd: Int32) -> Result<Void, SystemError> {
+        let pid = UInt64(UInt32(bitPattern: pid))
+        let cloneThread: UInt64 = 0x0001_0000
+        let ioctlRequests: [UInt64] = [0x5401, 0x5413, 0x541B, 0x5421]  // TCGETS, TIOCGWINSZ, FIONREAD, FIONBIO
         if SandboxLimits.runsUnderSanitizer {
             let denied = forbiddenSystemCalls.filter { !["ptrace", "setrlimit", "fork", "vfork", "kill", "tkill", "tgkill", "connect", "bind",
                                                         "listen", "accept", "accept4", "setsid", "setpgid", "memfd_create"].contains($0) }
-            return layer("seccomp", SystemCalls.installSyscallFilter(
-                denied: denied, deniedUnless: [("socket", 0, UInt64(AF_UNIX)), ("kill", 0, pid), ("tgkill", 0, pid)]),
-                "deny-list (sanitizer build): " + common)
+            return SystemCalls.exportSyscallFilter(denied: denied, deniedUnless: [("socket", 0, UInt64(AF_UNIX)), ("kill", 0, pid), ("tgkill", 0, pid)],
+                                                   to: fd)
         }
         var conditional: [(name: String, argument: Int32, value: UInt64, masked: Bool)] = [
             ("clone", 0, cloneThread, true),  // threads, never processes (clone3 is absent: glibc falls back)
@@ -166,10 +186,8 @@ package enum SandboxLayers {
             ("prlimit64", 2, 0, false),  // reading limits only
         ]
         conditional += ioctlRequests.map { ("ioctl", 1, $0, false) }
-        return layer("seccomp", SystemCalls.installAllowList(allowed: allowedSystemCalls, allowedIf: conditional,
-                                                             denied: forbiddenSystemCalls.filter { !["kill", "tgkill"].contains($0) }),
-                     "allow-list of \(allowedSystemCalls.count + 7) system calls (everything else fails with ENOSYS); " + common
-                        + "; no new processes (clone only for threads)")
+        return SystemCalls.exportAllowList(allowed: allowedSystemCalls, allowedIf: conditional,
+                                           denied: forbiddenSystemCalls.filter { !["kill", "tgkill"].contains($0) }, to: fd)
     }
 
     /// Where a child's private scratch tmpfs is mounted (in its own mount
@@ -191,20 +209,14 @@ package enum SandboxLayers {
     /// What a sandboxed child may read: the system's libraries and the
     /// loader's configuration, the directories of every file this helper
     /// has mapped (its Swift runtime, wherever the toolchain put it), the
-    /// plugin's directory, `LD_LIBRARY_PATH`, a few device files, and its
+    /// plugin files and the libraries they link through `$ORIGIN`,
+    /// `LD_LIBRARY_PATH`, a few device files, and its
     /// own `/proc` entry and the CPU list glibc reads.
     static func readablePaths(pluginFiles: [String]) -> [String] {
         var paths = ["/usr", "/lib", "/lib64", "/lib32", "/libx32", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
                      "/dev/zero", "/dev/urandom", "/dev/random", "/proc/\(SystemCalls.processID)", "/sys/devices/system/cpu"]
         if case .success(let maps) = SystemCalls.readFile("/proc/self/maps", limit: 4 << 20) {
-            // Each mapped file once (a library has several mappings).
-            var files: [Substring] = []
-            var seen: Set<Substring> = []
-            for line in String(decoding: maps, as: UTF8.self).split(separator: "\n") {
-                guard let slash = line.firstIndex(of: "/"), !line.hasSuffix(" (deleted)") else { continue }
-                if seen.insert(line[slash...]).inserted { files.append(line[slash...]) }
-            }
-            for file in files.map(String.init) {
+            for file in mappedFiles(maps) {
                 let directory = PathSecurity.parent(of: file)
                 // Only files that still exist: a deleted one (a memfd, the
                 // renderer host's shared region; ThreadSanitizer's
@@ -213,11 +225,38 @@ package enum SandboxLayers {
                 paths.append(directory)
             }
         }
-        for directory in pluginFiles.map(PathSecurity.parent(of:)) where !paths.contains(directory) { paths.append(directory) }
+        // Of what lies beside a plugin, only the file itself and the
+        // libraries it links through `$ORIGIN`: never the whole directory,
+        // so a root child cannot read a root-only file kept next to it.
+        for file in pluginFiles + pluginFiles.flatMap({ ElfMetadataReader.originDependencies(of: $0) }) where !paths.contains(file) {
+            paths.append(file)
+        }
         for entry in (SearchPaths.secureEnvironment("LD_LIBRARY_PATH") ?? "").split(separator: ":") where entry.hasPrefix("/") {
             paths.append(String(entry))
         }
         return paths
+    }
+
+    /// The files a `/proc/self/maps` text names, each once, in order
+    /// (a library has several mappings), without the deleted ones. Parsed
+    /// as bytes: splitting the ~6 KB text into `Character`s and hashing
+    /// `Substring`s cost a renderer host ~1 ms of its start.
+    static func mappedFiles(_ maps: [UInt8]) -> [String] {
+        let deleted = Array(" (deleted)".utf8)
+        var files: [String] = []
+        var seen: Set<String> = []
+        var previous: ArraySlice<UInt8> = []
+        for line in maps.split(separator: UInt8(ascii: "\n")) {
+            guard let slash = line.firstIndex(of: UInt8(ascii: "/")),
+                  !(line.count >= deleted.count && line.suffix(deleted.count).elementsEqual(deleted)) else { continue }
+            let path = line[slash...]
+            // A file's mappings are adjacent: most lines repeat the last path.
+            guard !path.elementsEqual(previous) else { continue }
+            previous = path
+            let file = String(decoding: path, as: UTF8.self)
+            if seen.insert(file).inserted { files.append(file) }
+        }
+        return files
     }
 
     private static func sanitizerLogDirectories() -> [String] {

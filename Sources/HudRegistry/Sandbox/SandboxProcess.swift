@@ -223,12 +223,19 @@ package enum SandboxProcess {
                 SystemCalls.closeDescriptor(results.write)
                 return .failure(SpawnFailure("pipe() failed: \(error)"))
             }
+            let filter: (read: Int32, write: Int32)
+            switch SandboxFilter.makePipe() {
+            case .success(let pipe): filter = pipe
+            case .failure(let error):
+                for fd in [results.read, results.write, output.read, output.write] { SystemCalls.closeDescriptor(fd) }
+                return .failure(SpawnFailure("pipe() failed: \(error)"))
+            }
             var request: (read: Int32, write: Int32) = (-1, -1)
             if input {
                 switch SystemCalls.makePipe() {
                 case .success(let pipe): request = pipe
                 case .failure(let error):
-                    for fd in [results.read, results.write, output.read, output.write] { SystemCalls.closeDescriptor(fd) }
+                    for fd in [results.read, results.write, output.read, output.write, filter.read, filter.write] { SystemCalls.closeDescriptor(fd) }
                     return .failure(SpawnFailure("pipe() failed: \(error)"))
                 }
             }
@@ -241,6 +248,7 @@ package enum SandboxProcess {
                 input ? .duplicate(from: request.read, to: 0) : .open(descriptor: 0, path: "/dev/null", mode: .read),
                 .duplicate(from: output.write, to: 1),
                 .duplicate(from: results.write, to: resultDescriptor),
+                .duplicate(from: filter.read, to: SandboxChannel.filterDescriptor),
             ]
             spawnRequest.newProcessGroup = true
             spawnRequest.defaultSignals = true
@@ -248,13 +256,16 @@ package enum SandboxProcess {
             SystemCalls.closeDescriptor(results.write)
             SystemCalls.closeDescriptor(output.write)
             if input { SystemCalls.closeDescriptor(request.read) }
+            SystemCalls.closeDescriptor(filter.read)
             switch spawned {
             case .failure(let error):
+                SystemCalls.closeDescriptor(filter.write)
                 SystemCalls.closeDescriptor(results.read)
                 SystemCalls.closeDescriptor(output.read)
                 if input { SystemCalls.closeDescriptor(request.write) }
                 return .failure(SpawnFailure("posix_spawn(\(executable)) failed: \(error)"))
             case .success(let pid):
+                SandboxFilter.send(toChild: pid, through: filter.write)
                 SystemCalls.setNonBlocking(results.read)
                 SystemCalls.setNonBlocking(output.read)
                 return .success((pid, results.read, output.read, request.write))

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+import HudUnsafe
+
 /// The protocol between the host and its sandboxed child (`hudsandbox`),
 /// both halves in one file: what the parent asks (a `SandboxRequest`,
 /// written as the child's command line) and what the child answers (JSON
@@ -13,6 +15,49 @@ package enum SandboxChannel {
     package static let resultDescriptor: Int32 = 3
     /// The shared region a renderer host child maps (`serve`; closed once mapped).
     package static let sharedRegionDescriptor: Int32 = 4
+    /// The read end of a pipe on which the parent sends the child's
+    /// system-call filter, compiled for that child (`SandboxFilter`); the
+    /// child reads it to the end and closes it before the layers apply.
+    package static let filterDescriptor: Int32 = 5
+}
+
+/// The seccomp layer's program travels from the parent: the parent builds
+/// each child's filter with libseccomp once it knows the child's pid (the
+/// filter lets a child signal only itself) and writes it, as BPF, into a
+/// pipe the child has on `SandboxChannel.filterDescriptor`, while the
+/// child is still being loaded; the child installs it with one system call.
+/// So no child maps libseccomp, probes the kernel or compiles rules.
+package enum SandboxFilter {
+    /// The most a filter program may take (BPF_MAXINSNS instructions of 8 bytes).
+    static let maximumBytes = 4096 * 8
+
+    /// Parent, before the spawn: the pipe whose read end the child gets
+    /// on `SandboxChannel.filterDescriptor` (both ends close-on-exec).
+    static func makePipe() -> Result<(read: Int32, write: Int32), SystemError> { SystemCalls.makePipe() }
+
+    /// Parent, after the spawn: compiles child `pid`'s filter into the
+    /// pipe's write end and closes it. A filter that cannot be built is
+    /// not sent: the child then finds an empty pipe and reports its
+    /// seccomp layer unavailable (and, with `HUD_REQUIRE_SANDBOX=1`, runs
+    /// no plugin code).
+    /// A child that is already gone (it failed before reading, or was
+    /// killed) makes this an EPIPE failure, never a SIGPIPE in the host.
+    @discardableResult
+    static func send(toChild pid: Int32, through write: Int32) -> Result<Void, SystemError> {
+        defer { SystemCalls.closeDescriptor(write) }
+        return SandboxLayers.exportFilter(forChild: pid, to: write)
+    }
+
+    /// Child: the program the parent sent, read to the end; the descriptor
+    /// is closed. A failure says why there is none.
+    static func receive() -> Result<[UInt8], SandboxProtocolError> {
+        defer { SystemCalls.closeDescriptor(SandboxChannel.filterDescriptor) }
+        guard let program = SystemCalls.readToEnd(SandboxChannel.filterDescriptor, limit: maximumBytes) else {
+            return .failure(SandboxProtocolError("no filter on descriptor \(SandboxChannel.filterDescriptor) (this helper is started by hudhost)"))
+        }
+        guard !program.isEmpty else { return .failure(SandboxProtocolError("the host could not build the filter")) }
+        return .success(program)
+    }
 }
 
 /// Why a child's command line could not be decoded.

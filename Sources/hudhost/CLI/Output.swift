@@ -78,11 +78,25 @@ enum Output {
             capture.withLock { $0?.stdout += text }
             return
         }
+        write { SystemCalls.write($0, text) }
+    }
+
+    /// `out` for text already encoded as UTF-8 (a large document written
+    /// into one buffer): no `String` in between.
+    static func out(bytes: [UInt8]) {
+        if capture.withLock({ $0 != nil }) {
+            capture.withLock { $0?.stdout += String(decoding: bytes, as: UTF8.self) }
+            return
+        }
+        write { SystemCalls.write($0, bytes) }
+    }
+
+    private static func write(_ body: (Int32) -> Result<Void, SystemError>) {
         stdoutFailure.withLock { failure in
             guard failure == nil else { return }
             if stdoutWasClosed.load(ordering: .acquiring) {
                 failure = SystemError(code: EBADF)
-            } else if case .failure(let error) = SystemCalls.write(stdout.load(ordering: .acquiring), text) {
+            } else if case .failure(let error) = body(stdout.load(ordering: .acquiring)) {
                 failure = error
             }
         }

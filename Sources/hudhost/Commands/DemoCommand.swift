@@ -89,7 +89,8 @@ struct DemoCommand: Command {
             Output.error("hudhost demo: note: \(unloaded) plugin load failure\(unloaded == 1 ? "" : "s") on the search path; the styles involved are not shown (`hudhost list --failed`)")
         }
         let environment = environmentOptions.environment
-        let shell = DemoComplications.makeShell(registry: registry, environment: environment, appearance: environment.appearance,
+        let start = HudPhoneComplicationsStyle.tray
+        let shell = DemoComplications.makeShell(style: start, registry: registry, environment: environment, appearance: environment.appearance,
                                                 background: environment.chromePalette.bg)
         let renderers = registry.renderers
         let stepCount = 1 + 2 * renderers.count + 2
@@ -155,6 +156,8 @@ struct DemoCommand: Command {
         if let error = show("\(shell.complicationsStyle) — start") {
             skip(shell.complicationsStyle.rendererID, error.description)
         }
+        // The styles the picker offers (the starting one always among them).
+        let offered = Set(DemoComplications.modeRenderers(renderers, keeping: start).map(\.id))
         for info in renderers {
             guard writeFailure == nil else { break }
             let mode = DemoComplications.modeID(for: info.id)
@@ -172,10 +175,14 @@ struct DemoCommand: Command {
                     continue
                 }
             }
-            if (try? shell.layout().nodes.contains { $0.kind == .modeItem }) != true {
-                // A renderer is free not to draw a picker; switch the way an
+            let inPicker = offered.contains(info.id)
+            if !inPicker || (try? shell.layout().nodes.contains { $0.kind == .modeItem }) != true {
+                // A renderer is free not to draw a picker, and a picker holds
+                // the first HUD_MAX_MODES styles only; switch the way an
                 // accessibility action would, and say so.
-                Output.line("▸ \(shell.complicationsStyle) shows no mode picker; selecting '\(mode)' through the shell")
+                Output.line("▸ " + (inPicker ? "\(shell.complicationsStyle) shows no mode picker"
+                                             : "the picker holds the first \(ABILimits.maxModes) styles")
+                            + "; selecting '\(mode)' through the shell")
                 shell.perform(.style(HudPhoneComplicationsStyle(name: info.id)))
                 _ = shell.takePendingEvents()
             } else if let reason = play("tap mode:\(mode)") {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import HudRegistry
 import HudPresentation
+import HudHTTPServer
 
 /// `hudhost doctor`: what this machine gives hudhost — search paths, the
 /// cache, libffi, the sandbox helper and each isolation layer.
@@ -12,18 +13,20 @@ struct DoctorCommand: Command {
         USAGE: hudhost doctor [--json]
 
         Reports the plugin search path (and entries refused), the registry
-        cache directory, whether libffi can make action thunks, where the
-        sandbox helper (hudsandbox) is, and every isolation layer a sandboxed
-        child applies before plugin code runs (limits, no-new-privs, closed
-        descriptors, namespaces, Landlock, seccomp, its process group), each
-        active or not, with what it covers or why it is missing. The layers
-        are probed by starting the helper, exactly as a scan starts it.
-        Docs/ISOLATION.md says what each layer stops.
+        cache directory, whether libffi can make action thunks, whether
+        libmicrohttpd (the server of `hudhost preview`, loaded only when
+        needed) loads, where the sandbox helper (hudsandbox) is, and every
+        isolation layer a sandboxed child applies before plugin code runs
+        (limits, no-new-privs, closed descriptors, namespaces, Landlock,
+        seccomp, its process group), each active or not, with what it
+        covers or why it is missing. The layers are probed by starting the
+        helper, exactly as a scan starts it. Docs/ISOLATION.md says what
+        each layer stops.
 
         OPTIONS
           --json              one JSON document:
                               {"schemaVersion", "searchPath", "refusedPaths", "cache",
-                               "libffi", "helper", "isolation": {"layers": [{"name",
+                               "libffi", "preview", "helper", "isolation": {"layers": [{"name",
                                "active", "detail"}], "complete"}}
         \(ColorOptions.help)
 
@@ -34,7 +37,8 @@ struct DoctorCommand: Command {
         \(exitCodeHelp)
           For doctor: 0 checked (a layer may be missing; see "complete"); 1
           HUD_REQUIRE_SANDBOX=1 and a layer is missing, or no helper, or libffi
-          fails. doctor names no target, so it never exits 3.
+          fails (a missing libmicrohttpd is reported, not a failure: only
+          preview needs it). doctor names no target, so it never exits 3.
         """
 
     let json: Bool
@@ -52,6 +56,11 @@ struct DoctorCommand: Command {
         let libffi: Result<Void, RegistryError> = Result { () throws(RegistryError) in
             _ = try ComplicationsSnapshot(HudPhoneComplications(center: .init(icon: "circle", action: {})))
         }
+        let preview = HTTPDaemon.loadLibrary()
+        let previewDetail = switch preview {
+        case .success: "ok: \(HTTPDaemon.libraryName) loads"
+        case .failure(let error): "MISSING (only preview needs it): \(error)"
+        }
         let helper = SandboxHelper.locate()
         let layers: [SandboxLayer]
         switch SandboxHelper.probeLayers() {
@@ -68,6 +77,7 @@ struct DoctorCommand: Command {
                 ("cache", cache.map(JSONValue.string) ?? .null),
                 ("libffi", .object([("ok", .bool((try? libffi.get()) != nil)),
                                     ("detail", .string(Self.detail(libffi)))])),
+                ("preview", .object([("ok", .bool((try? preview.get()) != nil)), ("detail", .string(previewDetail))])),
                 ("helper", (try? helper.get()).map(JSONValue.string) ?? .null),
                 ("isolation", .object([
                     ("layers", .array(layers.map { layer in
@@ -82,6 +92,7 @@ struct DoctorCommand: Command {
             for refused in searchPaths.refused { Output.line("  refused: \(refused.entry): \(refused.reason)") }
             Output.line("Cache\n  \(cache ?? "none (neither XDG_CACHE_HOME nor HOME is set, or the process is elevated)")")
             Output.line("libffi\n  \(Self.detail(libffi))")
+            Output.line("Preview server (libmicrohttpd)\n  \(previewDetail)")
             Output.line("Sandbox helper\n  \((try? helper.get()) ?? "not found")")
             Output.line("Isolation layers")
             let colored = color.forStandardOutput

@@ -89,13 +89,19 @@ struct ListCommand: Command {
                 abi: $0.abiVersion, origin: "built-in", source: .builtin, cached: false, excluded: nil)
         }
         var failures: [Failure] = []
-        // id → origin of the row that holds it: the duplicate check is one
-        // hash lookup per renderer, not a scan of every row so far.
-        var origins: [String: String] = Dictionary(rows.map { ($0.id, $0.origin) }, uniquingKeysWith: { first, _ in first })
+        // The ids listed so far: the duplicate check is one hash insert per
+        // renderer, not a scan of every row (only a duplicate, rare, looks
+        // up the row that holds its id).
+        var origins = Set(rows.map(\.id))
         var report: PluginCatalog.Report?
         var exit = ExitCode.ok
+        var shown: [Row] = []
+        // hudhost exits right after this (`_exit`): the records, rows and
+        // files are handed back with the process, not released one by one.
+        defer { ProcessLifetime.keepUntilExit((report as Any, rows, shown, failures)) }
         if !registryOptions.builtinOnly {
             let catalog = registryOptions.catalog()
+            defer { ProcessLifetime.keepUntilExit(catalog) }  // and its cache
             let scanned = catalog.scan()
             report = scanned
             rows.reserveCapacity(rows.count + scanned.files.count)
@@ -123,44 +129,60 @@ struct ListCommand: Command {
         for index in rows.indices where rows[index].excluded == nil {
             rows[index].excluded = filters.exclusion(for: rows[index].id)
         }
-        let shown = rows.filter { all || $0.excluded == nil }
+        shown = rows.filter { all || $0.excluded == nil }
         if json {
-            // Written piece by piece: the renderer rows (the bulk of the
-            // document with thousands of plugins) go straight into the text,
-            // one at a time, never as one JSONValue tree beside it. The same
-            // text `JSONValue.serialized()` writes for the whole document.
+            // Written member by member straight into a byte buffer: no
+            // JSONValue tree, no second pass to lay it out. The same bytes
+            // `JSONValue.serialized()` writes for the whole document
+            // (`JSONWriter` lays out both). Streamed out every 64 KiB of
+            // rows, so the buffer (and the memory the process touches)
+            // stays that size however many renderers there are.
             let listed = failedOnly ? [] : shown
-            var text = "{\n  \"schemaVersion\": " + JSONValue.format(Double(LayoutJSON.schemaVersion)) + ",\n  \"renderers\": "
-            if listed.isEmpty {
-                text += "[]"
-            } else {
-                text.reserveCapacity(listed.count * 640)
-                text += "["
-                for (index, row) in listed.enumerated() {
-                    text += index == 0 ? "\n    " : ",\n    "
-                    Self.json(row).write(prettyAtDepth: 2, to: &text)
-                }
-                text += "\n  ]"
+            let chunk = 64 << 10
+            var writer = JSONWriter(pretty: true, reservingCapacity: chunk + 4096)
+            writer.beginObject()
+            writer.member("schemaVersion", integer: LayoutJSON.schemaVersion)
+            writer.key("renderers")
+            writer.beginArray()
+            var abi = (version: ABIVersion.host, text: ABIVersion.host.description)
+            // Every row is an object one level below the array: its keys,
+            // position lists and capability lists are laid out once.
+            var layout = RowLayout(depth: writer.depth + 1, pretty: writer.pretty)
+            for row in listed {
+                if row.abi != abi.version { abi = (row.abi, row.abi.description) }
+                writer.element()
+                Self.write(row, abiText: abi.text, layout: &layout, to: &writer)
+                if writer.bytes.count >= chunk { writer.flush { Output.out(bytes: $0) } }
             }
-            let rest = JSONValue.object([
-                ("failures", .array(failures.map { f in
-                    .object([("code", .string(f.code.rawValue)), ("path", .string(f.path)), ("rendererId", f.rendererID.map(JSONValue.string) ?? .null),
-                             ("message", .string(f.message))])
-                })),
-                ("searchPath", .array((registryOptions.builtinOnly ? [] : SearchPaths.standard().directories).map(JSONValue.string))),
-                ("refusedPaths", .array((report?.refusedPaths ?? []).map(JSONValue.string))),
-                ("cache", .object([
-                    ("path", report?.cachePath.map(JSONValue.string) ?? .null),
-                    ("discarded", report?.cacheDiscarded.map(JSONValue.string) ?? .null),
-                    ("writeError", report?.cacheWriteError.map(JSONValue.string) ?? .null),
-                    ("pluginFilesRead", .number(Double(report?.filesRead ?? 0))),
-                    ("pluginFilesScanned", .number(Double(report?.filesScanned ?? 0))),
-                    ("scannerProcesses", .number(Double(report?.scannerChildren ?? 0))),
-                ])),
-            ]).serialized()
-            // `rest` is "{\n  \"failures\": …\n}\n": its members follow the renderers.
-            text += "," + rest.dropFirst()
-            Output.out(text)
+            writer.endArray()
+            writer.key("failures")
+            writer.beginArray()
+            for failure in failures {
+                writer.element()
+                writer.beginObject()
+                writer.member("code", failure.code.rawValue)
+                writer.member("path", failure.path)
+                writer.member("rendererId", failure.rendererID)
+                writer.member("message", failure.message)
+                writer.endObject()
+            }
+            writer.endArray()
+            writer.key("searchPath")
+            writer.value(JSONValue.array((registryOptions.builtinOnly ? [] : SearchPaths.standard().directories).map(JSONValue.string)))
+            writer.key("refusedPaths")
+            writer.value(JSONValue.array((report?.refusedPaths ?? []).map(JSONValue.string)))
+            writer.key("cache")
+            writer.beginObject()
+            writer.member("path", report?.cachePath)
+            writer.member("discarded", report?.cacheDiscarded)
+            writer.member("writeError", report?.cacheWriteError)
+            writer.member("pluginFilesRead", integer: report?.filesRead ?? 0)
+            writer.member("pluginFilesScanned", integer: report?.filesScanned ?? 0)
+            writer.member("scannerProcesses", integer: report?.scannerChildren ?? 0)
+            writer.endObject()
+            writer.endObject()
+            writer.raw("\n")
+            Output.out(bytes: writer.bytes)
             return exit
         }
         if !failedOnly {
@@ -181,17 +203,17 @@ struct ListCommand: Command {
         return exit
     }
 
-    private func add(_ file: PluginCatalog.File, to rows: inout [Row], origins: inout [String: String], failures: inout [Failure]) {
+    private func add(_ file: PluginCatalog.File, to rows: inout [Row], origins: inout Set<String>, failures: inout [Failure]) {
         let path = file.canonicalPath ?? file.path
         switch file.state {
         case .available(let renderers, let source):
             for renderer in renderers {
-                if let existing = origins[renderer.id] {
+                guard origins.insert(renderer.id).inserted else {
+                    let existing = rows.first { $0.id == renderer.id }?.origin ?? ""
                     failures.append(Failure(code: .duplicateID, path: path, rendererID: renderer.id,
                                             message: "renderer id '\(renderer.id)' is provided twice: kept the one from \(existing), ignored the one from \(path); remove or rename one of them"))
                     continue
                 }
-                origins[renderer.id] = path
                 rows.append(Row(id: renderer.id, name: renderer.name, version: renderer.version, vendor: renderer.vendor, summary: nil,
                                 positions: renderer.supportedPositions, capabilities: renderer.capabilities,
                                 abi: renderer.abiVersion, origin: path, source: source,
@@ -215,15 +237,88 @@ struct ListCommand: Command {
         return catalog.examine(file: Output.absolute(path), directory: directory)
     }
 
-    static func json(_ row: Row) -> JSONValue {
-        .object([
-            ("id", .string(row.id)), ("name", .string(row.name)), ("version", .string(row.version)), ("vendor", .string(row.vendor)),
-            ("description", row.summary.map(JSONValue.string) ?? .null), ("abiVersion", .string(row.abi.description)),
-            ("origin", .string(row.origin)), ("builtin", .bool(row.source == .builtin)),
-            ("supportedPositions", .array(Position.allCases.filter(row.positions.contains).map { .string($0.description) })),
-            ("capabilities", .array(row.capabilities.names.map(JSONValue.string))),
-            ("source", .string(row.source.rawValue)), ("cached", .bool(row.cached)), ("excluded", row.excluded.map(JSONValue.string) ?? .null),
-        ])
+    /// The keys of a renderer object of `list --json`, and the values that
+    /// repeat from row to row (a position list per position mask, a
+    /// capability list per capability value), laid out once by
+    /// `JSONWriter` for the depth the rows are written at.
+    struct RowLayout {
+        let depth: Int
+        let pretty: Bool
+        let id, name, version, vendor, description, abiVersion, origin, builtin, supportedPositions, capabilities, source, cached, excluded: JSONWriter.PreparedKey
+        private var positionLists: [JSONWriter.Fragment?] = Array(repeating: nil, count: 32)
+        private var capabilityLists: [UInt32: JSONWriter.Fragment] = [:]
+
+        init(depth: Int, pretty: Bool) {
+            self.depth = depth
+            self.pretty = pretty
+            func key(_ name: String) -> JSONWriter.PreparedKey { JSONWriter.PreparedKey(name, depth: depth, pretty: pretty) }
+            id = key("id")
+            name = key("name")
+            version = key("version")
+            vendor = key("vendor")
+            description = key("description")
+            abiVersion = key("abiVersion")
+            origin = key("origin")
+            builtin = key("builtin")
+            supportedPositions = key("supportedPositions")
+            capabilities = key("capabilities")
+            source = key("source")
+            cached = key("cached")
+            excluded = key("excluded")
+        }
+
+        /// `["topLeft", …]`: the positions in `Position.allCases` order.
+        mutating func positions(_ positions: Set<Position>) -> JSONWriter.Fragment {
+            let mask = Position.mask(positions)
+            let slot = Int(mask & 31)
+            if mask < 32, let known = positionLists[slot] { return known }
+            let list = JSONWriter.Fragment(.array(Position.allCases.filter { positions.contains($0) }.map { .string($0.description) }),
+                                           depth: depth, pretty: pretty)
+            if mask < 32 { positionLists[slot] = list }
+            return list
+        }
+
+        /// `["thread-safe", …]`: `Capabilities.names`.
+        mutating func capabilities(_ capabilities: RendererInfo.Capabilities) -> JSONWriter.Fragment {
+            if let known = capabilityLists[capabilities.rawValue] { return known }
+            let list = JSONWriter.Fragment(.array(capabilities.names.map(JSONValue.string)), depth: depth, pretty: pretty)
+            capabilityLists[capabilities.rawValue] = list
+            return list
+        }
+    }
+
+    /// One renderer object of `list --json`; `abiText` is `row.abi.description`.
+    /// (Keys and repeated lists from `layout`: the same bytes as writing
+    /// each member with `JSONWriter.member`.)
+    static func write(_ row: Row, abiText: String, layout: inout RowLayout, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key(layout.id)
+        writer.string(row.id)
+        writer.key(layout.name)
+        writer.string(row.name)
+        writer.key(layout.version)
+        writer.string(row.version)
+        writer.key(layout.vendor)
+        writer.string(row.vendor)
+        writer.key(layout.description)
+        writer.string(row.summary)
+        writer.key(layout.abiVersion)
+        writer.string(abiText)
+        writer.key(layout.origin)
+        writer.string(row.origin)
+        writer.key(layout.builtin)
+        writer.bool(row.source == .builtin)
+        writer.key(layout.supportedPositions)
+        writer.value(layout.positions(row.positions))
+        writer.key(layout.capabilities)
+        writer.value(layout.capabilities(row.capabilities))
+        writer.key(layout.source)
+        writer.string(row.source.rawValue)
+        writer.key(layout.cached)
+        writer.bool(row.cached)
+        writer.key(layout.excluded)
+        writer.string(row.excluded)
+        writer.endObject()
     }
 }
 

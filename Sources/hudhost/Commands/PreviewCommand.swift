@@ -4,6 +4,7 @@ import HudPresentation
 import HudScenes
 import HudHTTPServer
 import HudUnsafe
+import Synchronization
 
 /// `hudhost preview`: the HUD in a browser. Serves a page on 127.0.0.1 that
 /// shows the current frame and turns mouse and touch input into the shell's
@@ -74,7 +75,13 @@ struct PreviewCommand: Command {
           curl -s -X POST --data 'longpress center' "http://127.0.0.1:PORT/api/events?token=TOKEN"
 
         \(exitCodeHelp)
+          For preview: 1 also when the server cannot start: the port is in
+          use, or libmicrohttpd.so.12 (Debian package libmicrohttpd12) is
+          missing (it is loaded when preview starts, by no other command).
         """
+
+    /// The daemon of the running preview, kept for the process's life.
+    private static let running = Mutex<HTTPDaemon?>(nil)
 
     let registryOptions: RegistryOptions
     let environmentOptions: EnvironmentOptions
@@ -108,6 +115,13 @@ struct PreviewCommand: Command {
     func run() -> ExitCode {
         SystemCalls.ignoreBrokenPipe()
         SystemCalls.unblockTerminationSignals()
+        // libmicrohttpd is opened here, not at start-up (no other command
+        // pays for it): without it there is no server, so say so before any
+        // plugin is loaded. A start failure, like a port in use: exit 1.
+        if case .failure(let error) = HTTPDaemon.loadLibrary() {
+            Output.error("hudhost preview: error: \(error)")
+            return .failure
+        }
         var scene: SceneFile?
         if let scenePath {
             switch SceneLoader.load(scenePath) {
@@ -162,7 +176,8 @@ struct PreviewCommand: Command {
         do {
             daemon = try HTTPDaemon(port: port, bodyLimit: PreviewServer.bodyLimit, handler: server.handle)
         } catch {
-            Output.error("hudhost preview: error: \(error); choose another --port (0 picks a free one)")
+            let hint = if case .cannotListen = error { "; choose another --port (0 picks a free one)" } else { "" }
+            Output.error("hudhost preview: error: \(error)\(hint)")
             return .failure
         }
         server.listening(on: daemon.port)
@@ -171,7 +186,12 @@ struct PreviewCommand: Command {
         Output.error("hudhost preview: serving \(chosen) on \(environmentOptions.device.id); watching \(Set(watched.values).count) file\(Set(watched.values).count == 1 ? "" : "s") for changes; Ctrl-C stops")
         for problem in session.watchProblems { Output.error("hudhost preview: note: \(problem); files there are not reloaded") }
         if open { Self.openInBrowser(url) }
-        withExtendedLifetime(daemon) { session.run() }
+        // `session.run()` never returns, so nothing after it is reachable
+        // and `withExtendedLifetime` around it did not hold: a release build
+        // released the daemon (stopping it: nothing listened) right after
+        // the URL was printed. The process-wide slot keeps it to the end.
+        Self.running.withLock { $0 = daemon }
+        session.run()
     }
 
     /// `xdg-open URL`, not waited for; a note if there is none.

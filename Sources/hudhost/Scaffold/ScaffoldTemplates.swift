@@ -1415,8 +1415,8 @@ $ readelf -d .build/release/lib@LIB@.so | grep -E 'NEEDED|RUNPATH'
 
 and loads only where that runtime is found at that path *and* is readable
 by hudhost's sandboxed renderer host, which may read `/usr`, `/lib*`, the
-plugin's directory and the directories of the libraries it has loaded
-itself. A hudhost built from source with the same toolchain has loaded
+plugin file, the libraries beside it that it links through `$ORIGIN` and
+the directories of the libraries it has loaded itself. A hudhost built from source with the same toolchain has loaded
 that runtime, so it works there; an installed hudhost (`make install`)
 carries its runtime statically, so a toolchain outside `/usr` (such as
 `/opt/swift`) is unreadable there (unless it is on `LD_LIBRARY_PATH`) and

@@ -3,7 +3,8 @@
  * reads_file.c — a renderer that tries to open, for reading, the file named
  * by the center slot's label, and says in its one node's label whether it
  * could ("readable") or not ("refused"). In a renderer host the sandbox must
- * refuse any file outside the system libraries and the plugin's directory;
+ * refuse any file outside the system libraries, the plugin file and the
+ * libraries it links through $ORIGIN;
  * in-process the same file is readable (the control).
  */
 #include <fcntl.h>

@@ -29,6 +29,10 @@
  *   VB_ICON_COLOR(palette, role)  the slot icon color
  *   VB_SLOT_LABEL(slot)       the slot's accessibility label
  *   VB_INIT_BODY              statements at the start of init()
+ *   VB_DEINIT_BODY            deinit()'s body (default: release one reference)
+ *   VB_RENDERER_AT(i)         renderer_at()'s result (default: NULL past the count)
+ *   VB_DESCRIPTOR_SIZE        the descriptor's struct_size
+ *   VB_GET_EXTENSION          the descriptor's get_extension
  *   VB_NO_ENTRY               define to export no entry symbol
  *   VB_ABI_VERSION            the entry's abi_version
  */
@@ -81,6 +85,18 @@ static const char *vb_icon_word(const char *icon, const char *fallback) {
 #endif
 #ifndef VB_ABI_VERSION
 #define VB_ABI_VERSION HUD_ABI_VERSION
+#endif
+#ifndef VB_DEINIT_BODY
+#define VB_DEINIT_BODY if (vb_refcount > 0) vb_refcount--;
+#endif
+#ifndef VB_RENDERER_AT
+#define VB_RENDERER_AT(i) ((i) < vb_renderer_count() ? &vb_descriptors[i] : NULL)
+#endif
+#ifndef VB_DESCRIPTOR_SIZE
+#define VB_DESCRIPTOR_SIZE sizeof(hud_renderer_descriptor_t)
+#endif
+#ifndef VB_GET_EXTENSION
+#define VB_GET_EXTENSION fixture_no_extension
 #endif
 
 #define VB_MARGIN 16.0
@@ -258,7 +274,7 @@ static hud_status_t vb_layout(const hud_renderer_descriptor_t *self, const hud_c
 
 static const hud_renderer_descriptor_t vb_descriptors[] = {
     {
-        .struct_size = sizeof(hud_renderer_descriptor_t),
+        .struct_size = VB_DESCRIPTOR_SIZE,
         .capabilities = VB_CAPABILITIES,
         .id = VB_ID,
         .name = VB_NAME,
@@ -267,7 +283,7 @@ static const hud_renderer_descriptor_t vb_descriptors[] = {
         .description = "A conformance fixture: " VB_NAME ".",
         .supported_positions = HUD_POSITION_ALL_BITS,
         .layout = vb_layout,
-        .get_extension = fixture_no_extension,
+        .get_extension = VB_GET_EXTENSION,
     },
 };
 
@@ -279,11 +295,11 @@ static hud_status_t vb_init(void) {
     return HUD_STATUS_OK;
 }
 static void vb_deinit(void) {
-    if (vb_refcount > 0) vb_refcount--;
+    VB_DEINIT_BODY
 }
 static uint32_t vb_renderer_count(void) { return vb_refcount > 0 ? 1u : 0u; }
 static const hud_renderer_descriptor_t *vb_renderer_at(uint32_t i) {
-    return i < vb_renderer_count() ? &vb_descriptors[i] : NULL;
+    return VB_RENDERER_AT(i);
 }
 static const hud_entry_t vb_entry = {
     .abi_version = VB_ABI_VERSION,

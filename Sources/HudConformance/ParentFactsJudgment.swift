@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: MIT
+import HudRegistry
+import HudRendererAPI
+import HudUnsafe
+
+/// The loading and extension checks the host judges from raw facts its
+/// renderer host reports (Docs/ISOLATION.md "The parent judges"): the
+/// parent writes the script of ABI calls (init, deinit, renderer_count,
+/// renderer_at) and chooses the extension ids; the child performs them and
+/// returns each raw status, count, pointer, struct_size and descriptor
+/// digest, and NULL or not per id; the rules are applied here. Two raw
+/// calls at the frozen ABI 1.0 node stride and environment size go into a
+/// guarded buffer this process lays out and reads itself. The load time is
+/// judged from the start this process observed.
+///
+/// Kept apart from `ParentJudgment.judge` (the layout-based checks) so each
+/// can change without the other.
+extension ParentJudgment {
+    /// The checks judged here.
+    static let factChecks: Set<String> = [
+        "abi-struct-sizes", "abi-init-refcount", "abi-descriptors-stable", "abi-extension-unknown", "abi-extension-exact",
+        "abi-load-time",
+    ]
+
+    /// The checks judged from prepared calls (`judgePreparedCalls`).
+    static let preparedChecks: Set<String> = ["output-inputs-unchanged", "output-no-action-calls"]
+
+    /// The most descriptors the script walks (every one up to this many).
+    static let scriptedDescriptors: UInt32 = 64
+
+    /// Judges `factChecks` for the file served by `registry`'s renderer
+    /// host, replacing what the child claimed where the host finds a problem.
+    static func judgeFacts(path: String, registry: RendererRegistry, loadBudgetMilliseconds: Double, into results: inout [CheckResult]) {
+        func claimed(_ check: String) -> Bool { results.contains { $0.checkID == check && $0.claimsSuccess } }
+        guard factChecks.contains(where: claimed) else { return }
+        // The registry loaded this one file: one renderer host serves it,
+        // whichever renderers the child got as far as reporting.
+        guard let host = registry.allHosts.values.first else { return }
+        let ids = host.renderers.map(\.id)
+        // A fresh child: its plugin is initialized exactly once (by the load),
+        // so the script's extra deinit() is one, and its start is timed.
+        host.stop()
+        var outcomes: [(check: String, renderer: String?, outcome: CheckOutcome)] = []
+
+        // Phase 1: how many descriptors, and which candidate extension ids exist.
+        let candidates = ExtensionIDScanner.candidates(for: .file(path: path, renderer: nil)) + ids.map { $0 + "/1" } + ["org.hudson.example/1"]
+        let unknown = ConformanceChecks.unknownExtensionIDs
+        let firstIDs = unknown.map(\.1) + ids.map { Array($0.utf8) } + candidates.map { Array($0.utf8) }
+        let first: RendererHostFrame.ABIFactsReply
+        do {
+            first = try host.abiFacts(script: [.init(.rendererCount)], extensionIDs: Array(firstIDs.prefix(RendererHostFrame.maxExtensionIDs)))
+        } catch {
+            for check in factChecks where claimed(check) {
+                let scope: [String?] = ConformanceCatalog.check(check)?.scope == .renderer ? ids : [nil]
+                outcomes += scope.map { (check, $0, .problem("the host's renderer host could not report the ABI facts: \(error)")) }
+            }
+            report(outcomes, into: &results)
+            return
+        }
+        let probed = min(firstIDs.count, RendererHostFrame.maxExtensionIDs)
+        func found(_ renderer: Int, _ position: Int) -> Bool { position < probed && first.extensions[renderer][position] }
+        var known: [[String]] = []
+        for (index, id) in ids.enumerated() {
+            var problems: [String] = []
+            for (position, (name, _)) in unknown.enumerated() where found(index, position) {
+                problems.append("get_extension(\(name)) returned non-NULL; unknown ids must return NULL")
+            }
+            if found(index, unknown.count + index) { problems.append("get_extension(the renderer's own id) returned non-NULL; unknown ids must return NULL") }
+            outcomes.append(("abi-extension-unknown", id, problems.isEmpty
+                                ? .passed("NULL for \(unknown.count + 1) unknown ids") : .problem(problems[0], details: problems)))
+            let base = unknown.count + ids.count
+            known.append(candidates.enumerated().filter { found(index, base + $0.offset) }.map(\.element))
+        }
+
+        // Phase 2: the ABI sequence, and each known id's near misses.
+        let count = UInt32(clamping: max(first.observations.first?.value ?? 0, 0))
+        let walked = min(count, scriptedDescriptors)
+        var script: [RendererHostFrame.ABIStep] = []
+        func snapshot() { script.append(.init(.rendererCount)); script += (0..<walked).map { .init(.rendererAt, $0) } }
+        snapshot()
+        script += (0..<walked).map { .init(.rendererAt, $0) }
+        script.append(.init(.initialize)); snapshot()
+        script.append(.init(.deinitialize)); snapshot()
+        script += [.init(.deinitialize), .init(.deinitialize), .init(.initialize)]; snapshot()
+        script += [.init(.rendererAt, count), .init(.rendererAt, count &+ 1), .init(.rendererAt, .max), .init(.rendererCount)]
+        let variants = known.map { $0.flatMap { id in ConformanceChecks.exactVariants(of: id).map { (id, $0) } } }
+        let variantIDs = Array(Set(variants.joined().map(\.1))).sorted().prefix(RendererHostFrame.maxExtensionIDs)
+        let second: RendererHostFrame.ABIFactsReply
+        do {
+            second = try host.abiFacts(script: script, extensionIDs: variantIDs.map { Array($0.utf8) })
+        } catch {
+            for check in factChecks.subtracting(["abi-extension-unknown"]) where claimed(check) {
+                let scope: [String?] = ConformanceCatalog.check(check)?.scope == .renderer ? ids : [nil]
+                outcomes += scope.map { (check, $0, .problem("the host's renderer host could not run the ABI sequence: \(error)")) }
+            }
+            report(outcomes, into: &results)
+            return
+        }
+        // The child's state after the sequence is the plugin's business; the
+        // layouts that follow start afresh.
+        let observedStart = host.lastStartNanoseconds
+        host.stop()
+        // One more start, timed as well: the figure judged is the quicker of
+        // the two, so a machine busy for one start does not make a warning.
+        // The raw calls at the 1.0 sizes below use this child.
+        try? host.start()
+        let observed = [observedStart, host.lastStartNanoseconds].compactMap { $0 }.min()
+        let positions = Dictionary(uniqueKeysWithValues: variantIDs.enumerated().map { ($0.element, $0.offset) })
+        for (index, id) in ids.enumerated() {
+            var problems: [String] = []
+            for (exact, variant) in variants[index] {
+                if let position = positions[variant], second.extensions[index][position] {
+                    problems.append("get_extension(\"\(variant)\") returned non-NULL: only the exact id \"\(exact)\" may match (compare with strcmp, not a prefix)")
+                }
+            }
+            let names = known[index]
+            outcomes.append(("abi-extension-exact", id, !problems.isEmpty ? .problem(problems[0], details: problems)
+                                : names.isEmpty ? .passed("no extension ids found to probe (\(candidates.count) candidates tried, all NULL)")
+                                : .passed("\(names.count) extension\(names.count == 1 ? "" : "s") (\(names.joined(separator: ", "))) match exactly")))
+        }
+        let log = ScriptLog(second.observations, walked: Int(walked))
+        outcomes.append(("abi-init-refcount", nil, refcountOutcome(log)))
+        outcomes.append(("abi-descriptors-stable", nil, stabilityOutcome(log, count: count)))
+        var sizes = LoadingChecks.structSizeProblems(version: ABIVersion(packed: second.abiVersion), entrySize: Int(second.entryStructSize),
+                                                     descriptorSizes: log.snapshots[0].descriptors.filter { $0.pointer != 0 }.map { Int($0.structSize) })
+        // Renderers whose first layout failed are layout-basic's finding.
+        let laidOut = ids.indices.filter { index in
+            !results.contains { $0.checkID == "layout-basic" && $0.renderer == ids[index] && !$0.claimsSuccess }
+        }
+        sizes += laidOut.flatMap { frozenSizeProblems(host, renderer: $0) }
+        outcomes.append(("abi-struct-sizes", nil, sizes.isEmpty ? .passed("struct sizes as reported; layouts at the ABI 1.0 node stride and environment size stay in their buffers")
+                                                                : .problem(sizes[0], details: sizes)))
+        outcomes.append(("abi-load-time", nil, loadTimeOutcome(reported: second.loadNanoseconds, sameStart: observedStart, quickest: observed,
+                                                               budget: loadBudgetMilliseconds)))
+        report(outcomes, into: &results)
+    }
+
+    /// The cases of the prepared calls: the geometry matrix's first two
+    /// devices (iPhone SE and 13 mini), each in every orientation,
+    /// direction, text size and interaction the matrix has (72 cases a
+    /// device), a quarter of the matrix, so the host's extra work stays small.
+    static let preparedCases = Array(ConformanceInputs.geometryMatrix.prefix(144))
+
+    /// Judges `preparedChecks` per renderer from prepared calls over
+    /// `preparedCases`: the child builds each call's C inputs in the shared
+    /// region, this process copies them before the call and compares after;
+    /// an action called during one ends the child with the trap's exit
+    /// status, which this process observes (and stops there: a renderer that
+    /// calls actions gives no further inputs to compare).
+    static func judgePreparedCalls(registry: RendererRegistry, into results: inout [CheckResult]) {
+        guard let host = registry.allHosts.values.first else { return }
+        for (index, info) in host.renderers.enumerated() {
+            func claimed(_ check: String) -> Bool { results.contains { $0.checkID == check && $0.renderer == info.id && $0.claimsSuccess } }
+            guard preparedChecks.contains(where: claimed) else { continue }
+            var inputs = ProblemList(), actions = ProblemList()
+            let cases = preparedCases
+            var made = 0
+            let guardPattern = UInt8.random(in: 0x10...0x7F)
+            let buffer = RendererHostFrame.RawBuffer(capacity: 64, stride: UInt32(RawPluginHarness.nodeStride), guardBytes: UInt32(RawPluginHarness.guardBytes),
+                                                     environmentSize: UInt32(SharedLayoutArea.hostEnvironmentSize))
+            for testCase in cases {
+                guard let snapshot = try? ComplicationsSnapshot(testCase.complications.make()) else { continue }
+                do {
+                    let call = try host.preparedCall(renderer: index, snapshot, environment: testCase.environment, interaction: testCase.interaction,
+                                                     buffer: buffer, guardPattern: guardPattern, fill: 0)
+                    made += 1
+                    if call.changedInputBytes > 0 {
+                        inputs.add(testCase, ["layout() changed \(call.changedInputBytes) of the \(call.inputBytes) bytes of its inputs (the first at byte \(call.firstChangedInputByte ?? 0)) that the host copied from the shared region before the call; inputs are const"])
+                    }
+                    if call.raw.actionCalls > 0 {
+                        actions.add(testCase, ["layout() called \(call.raw.actionCalls) action(s) (caught, not run); actions run only when the user taps"])
+                    }
+                } catch {
+                    // Anything else is another check's finding (layout-basic, output-valid).
+                    guard error.code == .actionCalledDuringLayout else { continue }
+                    actions.add(testCase, ["\(error)"])
+                    break
+                }
+            }
+            var outcomes: [(check: String, renderer: String?, outcome: CheckOutcome)] = []
+            if claimed("output-inputs-unchanged") {
+                outcomes.append(("output-inputs-unchanged", info.id, inputs.outcome(passed: "\(made) calls left their inputs in the shared region unchanged")))
+            }
+            if claimed("output-no-action-calls") {
+                outcomes.append(("output-no-action-calls", info.id, actions.outcome(passed: "no action called during \(made) layouts")))
+            }
+            report(outcomes, into: &results)
+        }
+    }
+
+    /// The script's observations grouped the way `judgeFacts` wrote them.
+    struct ScriptLog {
+        struct Snapshot {
+            var count: Int64
+            var descriptors: [RendererHostFrame.ABIObservation]
+            var digests: [UInt64] { descriptors.map(\.digest) }
+        }
+        /// 0: loaded; 1: after a second init; 2: after one deinit; 3: after
+        /// deinit, an extra deinit and init again.
+        var snapshots: [Snapshot] = []
+        var repeated: [RendererHostFrame.ABIObservation] = []
+        var secondInit: Int64 = 0
+        var reinit: Int64 = 0
+        var pastTheEnd: [RendererHostFrame.ABIObservation] = []
+        var finalCount: Int64 = 0
+
+        init(_ observations: [RendererHostFrame.ABIObservation], walked: Int) {
+            var rest = observations[...]
+            func take(_ n: Int) -> [RendererHostFrame.ABIObservation] {
+                defer { rest = rest.dropFirst(n) }
+                return Array(rest.prefix(n))
+            }
+            func snapshot() -> Snapshot {
+                let count = take(1).first?.value ?? 0
+                return Snapshot(count: count, descriptors: take(walked))
+            }
+            snapshots.append(snapshot())
+            repeated = take(walked)
+            secondInit = take(1).first?.value ?? 0
+            snapshots.append(snapshot())
+            _ = take(1)
+            snapshots.append(snapshot())
+            reinit = take(3).last?.value ?? 0
+            snapshots.append(snapshot())
+            pastTheEnd = take(3)
+            finalCount = take(1).first?.value ?? 0
+        }
+    }
+
+    static func statusText(_ value: Int64) -> String {
+        value == RendererHostFrame.ABIObservation.missing ? "nothing (init is NULL)" : ConformanceChecks.statusText(Int32(truncatingIfNeeded: value))
+    }
+
+    /// init twice, deinit once (nothing released), deinit, an extra deinit
+    /// (a no-op), init again: the same renderers with the same contents.
+    static func refcountOutcome(_ log: ScriptLog) -> CheckOutcome {
+        let base = log.snapshots[0]
+        var problems: [String] = []
+        if log.secondInit != Int64(HUD_STATUS_OK) {
+            problems.append("a second init() returned \(statusText(log.secondInit)); init() is reference counted and must succeed again")
+        } else {
+            if log.snapshots[1].count != base.count { problems.append("renderer_count() changed after a second init()") }
+            if log.snapshots[1].digests != base.digests { problems.append("descriptors changed after a second init()") }
+            if log.snapshots[2].count != base.count {
+                problems.append("after init(), init(), deinit() the plugin reports \(log.snapshots[2].count) renderers instead of \(base.count); the first deinit() must not release anything")
+            } else if log.snapshots[2].digests != base.digests {
+                problems.append("after init(), init(), deinit() the descriptors changed; they must stay valid and constant until the last deinit()")
+            }
+        }
+        if log.reinit != Int64(HUD_STATUS_OK) {
+            problems.append("init() after the last deinit() and an extra deinit() returned \(statusText(log.reinit)); extra deinit() calls must be harmless no-ops")
+        } else {
+            if log.snapshots[3].count != base.count { problems.append("renderer_count() is \(log.snapshots[3].count) after re-init, was \(base.count)") }
+            if log.snapshots[3].digests != base.digests { problems.append("descriptors differ after deinit() and init() again") }
+        }
+        return problems.isEmpty ? .passed("init, init, deinit, deinit, extra deinit, init: reference counted, descriptors unchanged")
+                                : .problem(problems[0], details: problems)
+    }
+
+    /// renderer_at(i) twice: the same pointer and contents; NULL past the end.
+    static func stabilityOutcome(_ log: ScriptLog, count: UInt32) -> CheckOutcome {
+        var problems: [String] = []
+        for (index, (first, again)) in zip(log.snapshots[0].descriptors, log.repeated).enumerated() {
+            if first.pointer == 0 || again.pointer == 0 {
+                problems.append("renderer_at(\(index)) returned NULL although renderer_count() is \(count)")
+                continue
+            }
+            if first.pointer != again.pointer { problems.append("renderer_at(\(index)) returned two different pointers") }
+            if first.digest != again.digest { problems.append("renderer_at(\(index))'s contents changed between calls") }
+        }
+        for observation in log.pastTheEnd where observation.pointer != 0 {
+            problems.append("renderer_at(\(observation.step.argument)) returned a descriptor although renderer_count() is \(count); it must return NULL past the end")
+        }
+        if log.finalCount != log.snapshots[0].count { problems.append("renderer_count() changed between calls") }
+        return problems.isEmpty ? .passed("\(count) descriptor\(count == 1 ? "" : "s") stable; NULL past the end") : .problem(problems[0], details: problems)
+    }
+
+    /// The load time: the child's figure is a fact to cross-check against
+    /// the start it belongs to; the figure judged is the quicker of two
+    /// starts this process observed.
+    static func loadTimeOutcome(reported: UInt64, sameStart: UInt64?, quickest: UInt64?, budget: Double) -> CheckOutcome {
+        guard let sameStart, let observed = quickest else { return .problem("the host did not observe its renderer host's start") }
+        let child = Double(reported) / 1e6, seen = Double(observed) / 1e6
+        if reported > sameStart {
+            return .problem("the renderer host reported \(Format.milliseconds(child)) for dlopen + entry + init(), more than the \(Format.milliseconds(Double(sameStart) / 1e6)) the host observed for that whole start: the report cannot be true")
+        }
+        let text = "the host observed \(Format.milliseconds(seen)) to start a sandboxed renderer host (spawn, sandbox, dlopen, entry, init(); the child reports \(Format.milliseconds(child)) for dlopen + entry + init()), budget \(Format.milliseconds(budget))"
+        return seen > budget ? .problem(text + "; move work out of init() and static constructors") : .passed(text)
+    }
+
+    /// Raw calls with renderer `index` at the ABI 1.0 node stride, into a
+    /// buffer of exactly the nodes the host-stride layout needs, and at the
+    /// 1.0 environment size: the guard zones this process laid out must be
+    /// intact, and each node must be where the stride puts it (its first
+    /// 1.0 bytes equal to the host-stride layout's).
+    static func frozenSizeProblems(_ host: RendererHost, renderer index: Int) -> [String] {
+        let id = host.renderers[index].id
+        let testCase = ConformanceInputs.basic
+        guard let snapshot = try? ComplicationsSnapshot(testCase.complications.make()) else { return [] }
+        let hostStride = RawPluginHarness.nodeStride, frozen = Int(HUD_NODE_SIZE_1_0)
+        let guardPattern = UInt8.random(in: 0x10...0x7F)
+        func call(_ capacity: Int, stride: Int, environment: Int) throws(RegistryError) -> RawHostCall {
+            let buffer = RendererHostFrame.RawBuffer(capacity: UInt32(capacity), stride: UInt32(stride), guardBytes: UInt32(RawPluginHarness.guardBytes),
+                                                     environmentSize: UInt32(environment))
+            return try host.rawCall(renderer: index, snapshot, environment: testCase.environment, interaction: testCase.interaction,
+                                    buffer: buffer, guardPattern: guardPattern, fill: 0)
+        }
+        // Not laid out, or not the same twice, or not inside an exact
+        // buffer at the host's own stride: other checks' findings.
+        guard let full = try? call(64, stride: hostStride, environment: SharedLayoutArea.hostEnvironmentSize),
+              let again = try? call(64, stride: hostStride, environment: SharedLayoutArea.hostEnvironmentSize),
+              full.status == Int32(HUD_STATUS_OK), full.count > 0, full.count <= 64, again.nodeBytes == full.nodeBytes,
+              let exact = try? call(Int(full.count), stride: hostStride, environment: SharedLayoutArea.hostEnvironmentSize),
+              exact.guardDamageBefore + exact.guardDamageAfter == 0 else { return [] }
+        let nodes = Int(full.count)
+        var problems: [String] = []
+        do {
+            let narrow = try call(nodes, stride: frozen, environment: SharedLayoutArea.hostEnvironmentSize)
+            if narrow.guardDamageBefore + narrow.guardDamageAfter > 0 {
+                problems.append("\(id): at the ABI 1.0 node stride (\(frozen) bytes) with room for exactly its \(nodes) nodes, layout() wrote \(narrow.guardDamageAfter) bytes past the buffer (\(narrow.guardDamageBefore) before it); step by hud_layout_t.node_stride, never by sizeof(hud_node_t)")
+            } else if narrow.status != Int32(HUD_STATUS_OK) || narrow.count != full.count {
+                problems.append("\(id): at the ABI 1.0 node stride layout() returned \(ConformanceChecks.statusText(narrow.status)) with count \(narrow.count); at the host's stride it returned HUD_STATUS_OK with \(nodes)")
+            } else if let node = (0..<nodes).first(where: { k in
+                !full.nodeBytes[k * hostStride..<k * hostStride + frozen].elementsEqual(narrow.nodeBytes[k * frozen..<(k + 1) * frozen])
+            }) {
+                problems.append("\(id): at the ABI 1.0 node stride node \(node) differs from the same layout at the host's stride; nodes go node_stride bytes apart and the fields the stride covers are written")
+            }
+            let old = try call(64, stride: frozen, environment: Int(HUD_ENVIRONMENT_SIZE_1_0))
+            if old.guardDamageBefore + old.guardDamageAfter > 0 {
+                problems.append("\(id): with a 1.0 host's sizes (node stride \(frozen), environment struct_size \(HUD_ENVIRONMENT_SIZE_1_0)) layout() wrote outside its buffer (\(old.guardDamageBefore) bytes before, \(old.guardDamageAfter) after)")
+            } else if old.status == Int32(HUD_STATUS_OK), old.count > 64 {
+                problems.append("\(id): with a 1.0 host's sizes layout() returned HUD_STATUS_OK with count \(old.count) above the capacity 64")
+            }
+        } catch {
+            problems.append("\(id): the host's raw calls at the ABI 1.0 sizes failed where the same call at its own sizes worked: \(error)")
+        }
+        return problems
+    }
+
+    /// Replaces the child's claims with the host's problems found here.
+    private static func report(_ outcomes: [(check: String, renderer: String?, outcome: CheckOutcome)], into results: inout [CheckResult]) {
+        for (check, renderer, outcome) in outcomes {
+            guard case .problem = outcome, let definition = ConformanceCatalog.check(check) else { continue }
+            var result = outcome.result(for: definition, renderer: renderer, milliseconds: 0)
+            result.message = "the host's own run: " + result.message
+            override(&results, check: check, renderer: renderer, with: result)
+        }
+    }
+}

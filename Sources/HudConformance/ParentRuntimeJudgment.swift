@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: MIT
+import HudRegistry
+import HudRendererAPI
+import HudUnsafe
+
+/// The host's own judgment of the run-time checks of a plugin file, made in
+/// the parent after `ParentJudgment` (which judges the output, geometry and
+/// buffer checks): plugin code in the sandboxed `validate` child can write
+/// result frames itself, so none of these verdicts is taken from it. The
+/// parent drives renderer hosts of its own (sandboxed `hudsandbox serve`
+/// children, Docs/ISOLATION.md) and judges from what it observes itself:
+///
+/// - `fuzz`: the same seeded cases as the child (`FuzzCheck.search`, so
+///   `--seed` reproduces either), each laid out through the host's own
+///   renderer host and judged with the per-layout rules on the layout the
+///   host decoded and validated; a failure is shrunk to a minimal input; a
+///   crash or hang of the renderer host fails the check naming the case.
+/// - `thread-safety` (renderers declaring `HUD_CAPABILITY_THREAD_SAFE`):
+///   the renderer host runs 8 threads × 8 calls at once, each call into
+///   its own slot of the shared region (`RendererHostFrame.concurrentLayout`);
+///   the host decodes and validates every slot and compares it with the
+///   serial layout of its input; up to `threadRounds` rounds.
+/// - `determinism-processes`: two fresh renderer hosts (the host stops its
+///   renderer host and starts a new process twice), the fixed inputs laid
+///   out in each, the decoded layouts compared here. Always the host's:
+///   the child is not asked.
+/// - `perf-layout-time`: the host's own timing of round trips (request,
+///   call, reply, copy and validation of the nodes), same budgets, each
+///   sample the fastest of three round trips of one input. It includes the
+///   channel and the validation, so it can only make a renderer look
+///   slower than it is, never faster.
+/// - `perf-allocations`: a fresh renderer host's data size (`VmData` in
+///   `/proc/<pid>/status`, read by the host) before and after 2,000 warm
+///   calls: page-granular and with 256 KiB tolerated, so it sees a
+///   renderer leaking about 130 bytes per call or more, not a few bytes.
+///
+/// A success the child claimed stands only as the host's own result (pass,
+/// or the host's finding, which replaces it and says what the child
+/// claimed); failures the child reported are kept (a plugin gains nothing
+/// by failing itself).
+package enum ParentRuntimeJudgment {
+    /// The checks the host judges here.
+    package static let judged: Set<String> = ["fuzz", "thread-safety", "determinism-processes", "perf-layout-time", "perf-allocations"]
+
+    /// Round trips of one input per timing sample; the sample is the
+    /// fastest, so a busy machine's scheduling delays (two processes per
+    /// round trip) are not taken for the renderer's time, and a renderer is
+    /// never faster than its fastest round trip.
+    static let roundTripsPerSample = 3
+    /// Calls per thread in one concurrent round, and rounds at most (the
+    /// first mismatch ends the check).
+    static let threadCalls = 8
+    static let threadRounds = 20
+    /// Warm calls before the allocation check reads the data size, and the calls it measures.
+    static let allocationWarmCalls = 200
+    static let allocationCalls = 2_000
+    /// Growth of the renderer host's data size over `allocationCalls`
+    /// tolerated as noise (malloc grows its heap in steps of 128 KiB and more).
+    static let allocationSlackBytes = 256 << 10
+
+    /// A registry that runs every plugin renderer in a renderer host of its
+    /// own, with `layoutTimeoutSeconds` per call and no backoff or give-up
+    /// (a judgment counts every failure instead).
+    /// The file at `path` loaded the way every host loads it (a sandboxed
+    /// scan, then renderer hosts started on use), once for both judgments.
+    static func hostRegistry(loading path: String, allowInsecurePath: Bool, layoutTimeoutSeconds: Double)
+        -> Result<RendererRegistry, RegistryError> {
+        let registry = RendererRegistry(security: PathSecurity(allowInsecure: allowInsecurePath), isolation: .process)
+        var settings = RendererHostSettings()
+        settings.layoutTimeoutSeconds = layoutTimeoutSeconds
+        settings.backoffSeconds = 0
+        settings.maxConsecutiveFailures = .max
+        settings.allowInsecurePath = allowInsecurePath
+        registry.hostSettings = settings
+        do {
+            try registry.load(checking: path)
+            return .success(registry)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// `results` with the host's verdicts on the run-time checks applied
+    /// (see the type's comment); `determinism-processes` is added here.
+    static func apply(to results: [CheckResult], loaded: Result<RendererRegistry, RegistryError>,
+                              configuration: ConformanceConfiguration) -> [CheckResult] {
+        let selected = judged.intersection(configuration.checkIDs)
+        guard !selected.isEmpty else { return results }
+        var renderers: [String] = []
+        for result in results { if let id = result.renderer, !renderers.contains(id) { renderers.append(id) } }
+        var merged = results
+        let registry: RendererRegistry
+        switch loaded {
+        case .success(let made): registry = made
+        case .failure(let error):
+            // ParentJudgment reports the failed load; nothing claimed here stands.
+            for (position, result) in merged.enumerated() where selected.contains(result.checkID) && result.claimsSuccess {
+                merged[position] = unverified(result, because: "the host's own sandboxed load failed: \(error)")
+            }
+            for id in renderers where selected.contains("determinism-processes") {
+                merged.append(CheckResult(checkID: "determinism-processes", renderer: id, status: .skipped,
+                                          message: "not run: the host's own sandboxed load failed: \(error)"))
+            }
+            return merged
+        }
+        for id in renderers {
+            let run = HostRun(id: id, registry: registry, configuration: configuration)
+            // In a sanitizer build the renderer host's allocator quarantines
+            // what is freed (AddressSanitizer holds up to 256 MiB back), so
+            // its data size grows without any leak: the host's measure means
+            // nothing there, and the child's count stands.
+            let runtime = ["fuzz", "thread-safety", "perf-layout-time"] + (SandboxLimits.runsUnderSanitizer ? [] : ["perf-allocations"])
+            for check in runtime where selected.contains(check) {
+                guard let index = merged.firstIndex(where: { $0.checkID == check && $0.renderer == id }), merged[index].claimsSuccess,
+                      let definition = ConformanceCatalog.check(check) else { continue }
+                let start = SystemCalls.monotonicNanoseconds()
+                let outcome = run.outcome(check)
+                let verdict = hostResult(outcome, definition, id, since: start)
+                merged[index] = judged(merged[index], by: verdict)
+            }
+            if selected.contains("determinism-processes"), let definition = ConformanceCatalog.check("determinism-processes") {
+                let requirement = merged.first { $0.checkID == "determinism-repeat" && $0.renderer == id }
+                guard requirement.map({ $0.unblocksDependents }) ?? true else {
+                    merged.append(CheckResult(checkID: definition.id, renderer: id, status: .skipped, message: "not run: determinism-repeat did not pass"))
+                    continue
+                }
+                let start = SystemCalls.monotonicNanoseconds()
+                merged.append(hostResult(run.acrossProcesses(), definition, id, since: start))
+            }
+        }
+        return merged
+    }
+
+    private static func hostResult(_ outcome: CheckOutcome, _ check: ConformanceCheck, _ id: String, since start: UInt64) -> CheckResult {
+        var result = outcome.result(for: check, renderer: id, milliseconds: Double(SystemCalls.monotonicNanoseconds() - start) / 1e6)
+        if !result.notApplicable { result.message = "the host's own run: " + result.message }
+        return result
+    }
+
+    /// The host's verdict in place of the child's claim `claimed`: a pass
+    /// the child claimed becomes the host's result, whatever it is; a
+    /// warning it claimed stays unless the host found a problem too.
+    static func judged(_ claimed: CheckResult, by verdict: CheckResult) -> CheckResult {
+        if claimed.status == .warning, verdict.status == .passed { return claimed }
+        var replaced = verdict
+        if verdict.status != claimed.status {
+            replaced.details = ["the sandboxed child reported \(claimed.status.rawValue): \(claimed.message)"] + verdict.details
+        }
+        return replaced
+    }
+
+    static func unverified(_ claimed: CheckResult, because reason: String) -> CheckResult {
+        CheckResult(checkID: claimed.checkID, renderer: claimed.renderer, status: .skipped, message: "not verified: \(reason)",
+                    details: ["the sandboxed child reported \(claimed.status.rawValue): \(claimed.message)"], milliseconds: claimed.milliseconds)
+    }
+}
+
+/// One renderer of the file, driven through the host's own registry.
+private struct HostRun {
+    let id: String
+    let registry: RendererRegistry
+    let configuration: ConformanceConfiguration
+
+    var style: HudPhoneComplicationsStyle { HudPhoneComplicationsStyle(name: id) }
+
+    /// The renderer host serving `id` (started by the first layout) and the renderer's index in it.
+    var host: (host: RendererHost, index: Int)? {
+        guard let host = registry.allHosts.values.first(where: { $0.index(of: id) != nil }), let index = host.index(of: id) else { return nil }
+        return (host, index)
+    }
+
+    func layout(_ testCase: LayoutCase) throws(RegistryError) -> HudLayout {
+        let snapshot = try ComplicationsSnapshot(testCase.complications.make())
+        return try registry.layout(style: style, snapshot: snapshot, environment: testCase.environment, interaction: testCase.interaction)
+    }
+
+    func outcome(_ check: String) -> CheckOutcome {
+        switch check {
+        case "fuzz": fuzz()
+        case "thread-safety": threadSafety()
+        case "perf-layout-time": layoutTime()
+        case "perf-allocations": allocations()
+        default: .problem("the host does not judge '\(check)'")
+        }
+    }
+
+    // MARK: - fuzz
+
+    func fuzz() -> CheckOutcome {
+        FuzzCheck.search(seed: configuration.seed, renderer: id, iterations: configuration.fuzzIterations) { testCase in
+            let layout: HudLayout
+            do throws(RegistryError) {
+                layout = try self.layout(testCase)
+            } catch {
+                switch error {
+                case .rendererHostFailed(_, _, _, let reason):
+                    return FuzzCheck.Finding(problems: ["the renderer host \(reason) on \(testCase.name)"], shrinkable: false)
+                case .layoutFailed(_, _, let status):
+                    return FuzzCheck.Finding(problems: ["layout() returned \(ConformanceChecks.statusText(status))"])
+                case .actionCalledDuringLayout: return FuzzCheck.Finding(problems: ["layout() called an action"])
+                case .invalidComplications: return FuzzCheck.Finding(problems: [])  // the input's problem, not the renderer's
+                default: return FuzzCheck.Finding(problems: ["\(error)"])
+                }
+            }
+            return FuzzCheck.Finding(problems: FuzzCheck.layoutViolations(layout, testCase))
+        }
+    }
+
+    // MARK: - thread-safety
+
+    /// Concurrent calls in the renderer host, every slot decoded here and
+    /// compared with the serial layout of its input.
+    func threadSafety() -> CheckOutcome {
+        guard let info = registry.info(id: id) else { return .problem("the host's registry has no renderer '\(id)'") }
+        guard info.capabilities.contains(.threadSafe) else {
+            return .notApplicable("the renderer does not declare HUD_CAPABILITY_THREAD_SAFE (layout is [main-thread])")
+        }
+        // An input whose serial layout fails is another check's finding
+        // (output-valid, output-no-action-calls): left out here.
+        var cases: [LayoutCase] = []
+        var inputs: [RendererHost.ConcurrentInput] = []
+        var serial: [HudLayout] = []
+        for testCase in DeterminismChecks.sampleInputs.prefix(6) {
+            guard let snapshot = try? ComplicationsSnapshot(testCase.complications.make()),
+                  let layout = try? registry.layout(style: style, snapshot: snapshot, environment: testCase.environment,
+                                                    interaction: testCase.interaction) else { continue }
+            cases.append(testCase)
+            inputs.append(RendererHost.ConcurrentInput(snapshot, environment: testCase.environment, interaction: testCase.interaction))
+            serial.append(layout)
+        }
+        guard !cases.isEmpty else {
+            return .notApplicable("not verified: no input laid out without an error in the host's own run (other checks report why)")
+        }
+        guard let (host, index) = host else { return .problem("no renderer host serves '\(id)'") }
+        let threads = min(configuration.threads, RendererHostFrame.ConcurrentRequest.maxThreads)
+        let capacity = max(64, serial.map(\.nodes.count).max() ?? 0)
+        var calls = ParentRuntimeJudgment.threadCalls
+        while calls > 1, !SharedLayoutArea.concurrentFits(slots: threads * calls, capacity: capacity) { calls -= 1 }
+        for round in 1...ParentRuntimeJudgment.threadRounds {
+            let results: [Result<HudLayout, RegistryError>]
+            do {
+                results = try host.concurrentLayouts(renderer: index, inputs, threads: threads, callsPerThread: calls, capacity: capacity)
+            } catch {
+                return .problem("\(threads) threads × \(calls) calls at once failed in the renderer host (round \(round)): \(error); a renderer declaring HUD_CAPABILITY_THREAD_SAFE must survive concurrent calls")
+            }
+            var found: [String] = []
+            for (slot, result) in results.enumerated() {
+                let (thread, call) = (slot / calls, slot % calls)
+                let which = (thread + call) % cases.count
+                if case .success(let layout) = result, layout == serial[which] { continue }
+                found.append("thread \(thread), call \(call): \(cases[which].name) differs from the serial result (\(Self.difference(.success(serial[which]), result)))")
+            }
+            if !found.isEmpty {
+                return .problem("\(found.count) of \(results.count) concurrent results differ from the serial ones (round \(round), decoded by the host); a renderer declaring HUD_CAPABILITY_THREAD_SAFE must not share mutable state between calls",
+                                details: Array(found.prefix(20)))
+            }
+        }
+        return .passed("\(ParentRuntimeJudgment.threadRounds) rounds of \(threads) threads × \(calls) calls at once in the renderer host matched the serial results (decoded by the host)")
+    }
+
+    // MARK: - determinism-processes
+
+    /// Lays out the digest cases in two fresh renderer host processes and
+    /// compares the decoded layouts.
+    func acrossProcesses() -> CheckOutcome {
+        let cases = DeterminismChecks.digestCases
+        var runs: [(pid: Int32, layouts: [Result<HudLayout, RegistryError>])] = []
+        for _ in 0..<2 {
+            host?.host.stop()
+            var layouts: [Result<HudLayout, RegistryError>] = []
+            var pid: Int32?
+            for testCase in cases {
+                layouts.append(Result { () throws(RegistryError) in try layout(testCase) })
+                if pid == nil { pid = host?.host.childProcessID }
+                if let running = host?.host.childProcessID, running != pid {
+                    return .problem("the renderer host was restarted while laying out \(testCase.name) in one fresh process (\(String(describing: layouts.last)))")
+                }
+            }
+            guard let pid else { return .problem("no renderer host served the layouts") }
+            runs.append((pid, layouts))
+        }
+        for (index, testCase) in cases.enumerated() {
+            switch (runs[0].layouts[index], runs[1].layouts[index]) {
+            case (.success(let first), .success(let second)) where first == second: continue
+            case (.failure(let first), .failure(let second)) where "\(first)" == "\(second)": continue
+            case (let first, let second):
+                return .problem("two fresh renderer hosts (pids \(runs[0].pid) and \(runs[1].pid)) laid out \(testCase.name) differently (\(Self.difference(first, second))); the output may depend on addresses, time or uninitialized memory")
+            }
+        }
+        return .passed("two fresh renderer hosts (pids \(runs[0].pid) and \(runs[1].pid)) gave identical decoded layouts for \(cases.count) inputs")
+    }
+
+    static func difference(_ a: Result<HudLayout, RegistryError>, _ b: Result<HudLayout, RegistryError>) -> String {
+        switch (a, b) {
+        case (.success(let first), .success(let second)):
+            if first.nodes.count != second.nodes.count { return "\(first.nodes.count) vs \(second.nodes.count) nodes" }
+            if let node = zip(first.nodes, second.nodes).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
+                return "node \(node) differs"
+            }
+            return "content insets or hidden positions differ"
+        case (.failure(let error), .success), (.success, .failure(let error)): return "one process failed: \(error)"
+        case (.failure(let first), .failure(let second)): return "\(first) vs \(second)"
+        }
+    }
+
+    // MARK: - perf-layout-time
+
+    /// Round trips through the renderer host, timed here: request, call,
+    /// reply, and the copy and validation of the nodes.
+    func layoutTime() -> CheckOutcome {
+        let cases = DeterminismChecks.timedCases
+        let snapshots: [ComplicationsSnapshot]
+        do {
+            snapshots = try cases.map { testCase throws(RegistryError) in try ComplicationsSnapshot(testCase.complications.make()) }
+            for index in cases.indices { _ = try layout(cases[index]) }
+        } catch {
+            // Another check's finding (output-valid, output-no-action-calls, layout-basic).
+            return .notApplicable("not verified: the host's own warm-up layout failed: \(error)")
+        }
+        guard let (host, index) = host else { return .problem("no renderer host serves '\(id)'") }
+        let what = "samples, each the fastest of \(ParentRuntimeJudgment.roundTripsPerSample) round trips timed by the host"
+        return DeterminismChecks.timingOutcome(configuration, what: what) { iteration throws(DeterminismChecks.TimingFailure) in
+            let which = iteration % cases.count
+            var fastest = UInt64.max
+            for _ in 0..<ParentRuntimeJudgment.roundTripsPerSample {
+                let start = SystemCalls.monotonicNanoseconds()
+                do {
+                    try host.withFrame(renderer: index, snapshots[which], environment: cases[which].environment,
+                                       interaction: cases[which].interaction) { _ in }
+                } catch {
+                    throw DeterminismChecks.TimingFailure(reason: "\(error)")
+                }
+                fastest = min(fastest, SystemCalls.monotonicNanoseconds() - start)
+            }
+            return fastest
+        }
+    }
+
+    // MARK: - perf-allocations
+
+    /// The renderer host's data size before and after many warm calls of
+    /// one input, read by the host from `/proc/<pid>/status`.
+    func allocations() -> CheckOutcome {
+        let testCase = ConformanceInputs.basic
+        let snapshot: ComplicationsSnapshot
+        // A fresh renderer host: what the other checks left in its heap
+        // (fragments of fuzzing's large inputs) does not count.
+        host?.host.stop()
+        do {
+            snapshot = try ComplicationsSnapshot(testCase.complications.make())
+            _ = try layout(testCase)
+        } catch {
+            // Another check's finding (output-valid, output-no-action-calls, layout-basic).
+            return .notApplicable("not verified: the host's own warm-up layout failed: \(error)")
+        }
+        guard let (host, index) = host, let pid = host.childProcessID else { return .problem("no renderer host serves '\(id)'") }
+        func calls(_ count: Int) throws(RegistryError) {
+            for _ in 0..<count {
+                try host.withFrame(renderer: index, snapshot, environment: testCase.environment, interaction: testCase.interaction) { _ in }
+            }
+        }
+        do {
+            try calls(ParentRuntimeJudgment.allocationWarmCalls)
+            guard let before = Self.dataBytes(pid) else { return .problem("could not read /proc/\(pid)/status of the renderer host") }
+            try calls(ParentRuntimeJudgment.allocationCalls)
+            guard host.childProcessID == pid else { return .problem("the renderer host was restarted during the measured calls") }
+            guard let after = Self.dataBytes(pid) else { return .problem("could not read /proc/\(pid)/status of the renderer host") }
+            let growth = after - before
+            let calls = ParentRuntimeJudgment.allocationCalls
+            let text = "the renderer host's data size grew \(growth / 1024) KiB over \(calls) warm layouts (VmData of pid \(pid), \(growth / calls) bytes per call; page-granular, noise up to \(ParentRuntimeJudgment.allocationSlackBytes / 1024) KiB tolerated)"
+            return growth > ParentRuntimeJudgment.allocationSlackBytes
+                ? .problem(text + "; layout() seems to leak: free everything it allocates before returning") : .passed(text)
+        } catch {
+            return .problem("a measured layout failed: \(error)")
+        }
+    }
+
+    /// `VmData` of process `pid`, in bytes.
+    static func dataBytes(_ pid: Int32) -> Int? {
+        guard case .success(let bytes) = SystemCalls.readFile("/proc/\(pid)/status", limit: 1 << 16) else { return nil }
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where line.hasPrefix("VmData:") {
+            let digits = line.dropFirst("VmData:".count).filter(\.isNumber)
+            return Int(digits).map { $0 * 1024 }
+        }
+        return nil
+    }
+}
