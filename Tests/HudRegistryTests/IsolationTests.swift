@@ -106,6 +106,35 @@ struct IsolationTests {
                 "\(listed.stdout)")
     }
 
+    /// A library found through an absolute `DT_RUNPATH` entry (how a
+    /// SwiftPM-built plugin finds the toolchain's `libswiftCore.so`, which
+    /// an installed, static helper has not mapped itself) is readable in
+    /// the sandbox; a private file in that directory is not.
+    @Test func aLibraryOnThePluginsOwnRunpathLoadsAndItsDirectoryStaysClosed() throws {
+        let libraries = try FixturePlugins.makeScratchDirectory("runpath-libraries")
+        chmod(libraries, 0o755)
+        let secret = libraries + "/secret-beside-the-library"
+        try "not for plugins".write(toFile: secret, atomically: false, encoding: .utf8)
+        chmod(secret, 0o600)
+        let discovery = FixturePlugins.repositoryRoot + "/Tests/Fixtures/discovery/"
+        try FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + ["-o", libraries + "/libhudmissingdep.so", discovery + "missing_dep.c"])
+        let plugins = try FixturePlugins.makeScratchDirectory("runpath-plugins")
+        chmod(plugins, 0o755)
+        for (source, output) in [("needs_missing_lib.c", "needs_runpath.so"), ("escape_attempts.c", "escapes_with_runpath.so")] {
+            try FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + [
+                "-I", FixturePlugins.headerDirectory, "-I", FixturePlugins.sourceDirectory, "-o", plugins + "/" + output, discovery + source,
+                "-L", libraries, "-Wl,--no-as-needed", "-lhudmissingdep", "-Wl,--enable-new-dtags,-rpath," + libraries,
+            ])
+        }
+        let listed = try DiscoveryFixtures.hudhost(["list", "--json"], path: plugins, cache: try FixturePlugins.makeScratchDirectory("runpath-cache"),
+                                                   extra: ["HUD_ESCAPE_READ": secret])
+        #expect(listed.status == 0, "\(listed.transcript)")
+        let ids = (try HudHost.json(listed)["renderers"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
+        // init() of the first calls into the library; init() of the second
+        // succeeds only when reading the secret beside it was refused.
+        #expect(ids.contains("org.fixture.needs-missing-lib") && ids.contains("org.fixture.escape-attempts"), "\(listed.stdout)")
+    }
+
     /// The control: the same attempts, made without the sandbox (in this
     /// process's own probe, `--in-process`), do reach the outside world.
     @Test func theEscapeAttemptsAreRealWithoutTheSandbox() throws {

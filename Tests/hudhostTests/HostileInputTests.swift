@@ -121,7 +121,7 @@ struct HostileInputTests {
         "symlink-loop.so.recipe": .init(list: ("not-a-file", "Too many levels of symbolic links"), load: ("not-a-file", "Too many levels of symbolic links")),
         "unreadable.so.recipe": .init(list: ("io-error", "Permission denied"), load: ("open-failed", "Permission denied")),
         "noisy_init.c": .init(list: nil, load: nil),
-        "exit_in_init.c": .init(list: ("exited", "plugins must never call exit()"), load: ("exited", "the child exited with status 7")),
+        "exit_in_init.c": .init(list: ("exited", "plugins must never call exit()"), load: ("exited", "the plugin ended the scanning process (exit status 7)")),
         "layout_segfault.c": .init(layout: "org.hostile.layout-segfault", "crashed", "its renderer host crashed (killed by SIGSEGV)"),
         "layout_abort.c": .init(layout: "org.hostile.layout-abort", "crashed", "its renderer host crashed (killed by SIGABRT)"),
         "layout_hang.c": .init(layout: "org.hostile.layout-hang", "timed-out", "did not answer within 1 s (layout deadline), killed"),
@@ -202,8 +202,9 @@ struct HostileInputTests {
             #expect(failures.isEmpty, "\(list.stdout)")
         }
 
-        // probe FILE (in a sandboxed child) and render --plugin FILE.
-        let probe = try HudHost.run(["probe", path, "--json"])
+        // probe FILE and render --plugin FILE: the same sandboxed trial
+        // load, then the sample layout in a renderer host.
+        let probe = try HudHost.run(["probe", path, "--json", "--layout-timeout", "1"])
         let probed = try HudHost.json(probe)
         // --plugin files are loaded once in a sandboxed child first, so even
         // exit() in init() cannot end hudhost.
@@ -215,11 +216,15 @@ struct HostileInputTests {
             #expect(probe.stderr.contains(message), "\(probe.transcript)")
             #expect(render.status == 3, "\(render.transcript)")
             #expect(rendered["error"]?["code"]?.stringValue == code, "\(render.stdout)")
-            // The sandboxed load reports the scan's own wording.
-            #expect(!render.stderr.isEmpty, "\(render.transcript)")
+            #expect(render.stderr.contains(message), "\(render.transcript)")
         } else if let (id, code, message) = expectation.layout {
-            #expect(probe.status == 3, "\(probe.transcript)")
-            #expect(probed["error"]?["code"]?.stringValue == code, "\(probe.stdout)")
+            // probe describes the renderer (its descriptor passed) and
+            // reports the failed sample: a failure (1), naming the renderer.
+            #expect(probe.status == 1, "\(probe.transcript)")
+            let sample = probed["renderers"]?.arrayValue?.first { $0["id"]?.stringValue == id }?["sampleError"]
+            #expect(sample?["code"]?.stringValue == code, "\(probe.stdout)")
+            #expect(sample?["rendererId"]?.stringValue == id, "\(probe.stdout)")
+            #expect(sample?["message"]?.stringValue?.contains(message) == true, "\(probe.stdout)")
             #expect(render.status == 0, "\(render.transcript)")
             // Its own style: the render fails with an error naming it, on
             // stdout as one JSON document, and hudhost itself is untouched.

@@ -117,30 +117,39 @@ enum ElfMetadataReader {
         return String(decoding: hex, as: UTF8.self)
     }
 
-    /// The libraries `path` links through `$ORIGIN` (a `DT_RUNPATH` or
-    /// `DT_RPATH` entry naming the file's own directory), found in that
-    /// directory, and theirs in turn (at most `limit` files in all):
-    /// canonical paths, the file itself excluded. A sandboxed child may
-    /// read these and nothing else beside the plugin (Docs/ISOLATION.md).
-    /// A file whose dynamic section cannot be read contributes nothing: the
-    /// loader then fails on it in the child, with its own error.
-    static func originDependencies(of path: String, limit: Int = 64) -> [String] {
+    /// The libraries `path` links through its own search path (the
+    /// entries of its `DT_RUNPATH` or `DT_RPATH`, `$ORIGIN` expanded to the
+    /// file's directory, the system's trees left out: those are readable
+    /// anyway), each found as the loader would, first entry first, and
+    /// theirs in turn (at most `limit` files in all): canonical paths, the
+    /// file itself excluded, only ELF64 files (the name of anything else
+    /// would only make the loader fail). A sandboxed child may read these
+    /// and nothing else beside the plugin or in those directories
+    /// (Docs/ISOLATION.md): a static helper has no Swift runtime of its
+    /// own to open the way to the toolchain's, so a SwiftPM-built plugin's
+    /// `libswiftCore.so` comes through here. A file whose dynamic section
+    /// cannot be read contributes nothing: the loader then fails on it in
+    /// the child, with its own error.
+    static func linkedDependencies(of path: String, excluding systemTrees: [String], limit: Int = 64) -> [String] {
         var found: [String] = []
         var queue = [path]
         var seen: Set<String> = [path]
+        func isSystem(_ directory: String) -> Bool {
+            systemTrees.contains { directory == $0 || directory.hasPrefix($0 + "/") }
+        }
         while let next = queue.popLast(), found.count < limit {
             let directory = PathSecurity.parent(of: next)
             guard let (needed, searchPaths) = try? dynamicEntries(path: next) else { continue }
-            let origins = searchPaths.flatMap { $0.split(separator: ":") }.compactMap { entry -> String? in
-                // Only entries naming $ORIGIN or ${ORIGIN} (the directory is absolute, so they change).
-                let text = String(entry), expanded = text.replacingEvery("${ORIGIN}", with: directory).replacingEvery("$ORIGIN", with: directory)
-                return expanded == text ? nil : expanded
+            let entries = searchPaths.flatMap { $0.split(separator: ":") }.compactMap { entry -> String? in
+                let expanded = String(entry).replacingEvery("${ORIGIN}", with: directory).replacingEvery("$ORIGIN", with: directory)
+                return expanded.hasPrefix("/") && !isSystem(expanded) ? expanded : nil
             }
             for name in needed where !name.contains("/") {
-                for origin in origins {
-                    guard case .success(let canonical) = SystemCalls.realPath(origin + "/" + name),
-                          case .success(let info) = SystemCalls.status(of: canonical), info.isRegularFile else { continue }
-                    if seen.insert(canonical).inserted, found.count < limit {
+                for entry in entries {
+                    guard case .success(let canonical) = SystemCalls.realPath(entry + "/" + name),
+                          case .success(let info) = SystemCalls.status(of: canonical), info.isRegularFile,
+                          (try? dynamicEntries(path: canonical)) != nil else { continue }
+                    if !isSystem(PathSecurity.parent(of: canonical)), seen.insert(canonical).inserted, found.count < limit {
                         found.append(canonical)
                         queue.append(canonical)
                     }

@@ -209,12 +209,14 @@ package enum SandboxLayers {
     /// What a sandboxed child may read: the system's libraries and the
     /// loader's configuration, the directories of every file this helper
     /// has mapped (its Swift runtime, wherever the toolchain put it), the
-    /// plugin files and the libraries they link through `$ORIGIN`,
+    /// plugin files and the libraries they link through their own search
+    /// paths (`ElfMetadataReader.linkedDependencies`),
     /// `LD_LIBRARY_PATH`, a few device files, and its
     /// own `/proc` entry and the CPU list glibc reads.
     static func readablePaths(pluginFiles: [String]) -> [String] {
-        var paths = ["/usr", "/lib", "/lib64", "/lib32", "/libx32", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
-                     "/dev/zero", "/dev/urandom", "/dev/random", "/proc/\(SystemCalls.processID)", "/sys/devices/system/cpu"]
+        let systemTrees = ["/usr", "/lib", "/lib64", "/lib32", "/libx32"]
+        var paths = systemTrees + ["/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
+                                   "/dev/zero", "/dev/urandom", "/dev/random", "/proc/\(SystemCalls.processID)", "/sys/devices/system/cpu"]
         if case .success(let maps) = SystemCalls.readFile("/proc/self/maps", limit: 4 << 20) {
             for file in mappedFiles(maps) {
                 let directory = PathSecurity.parent(of: file)
@@ -225,10 +227,11 @@ package enum SandboxLayers {
                 paths.append(directory)
             }
         }
-        // Of what lies beside a plugin, only the file itself and the
-        // libraries it links through `$ORIGIN`: never the whole directory,
-        // so a root child cannot read a root-only file kept next to it.
-        for file in pluginFiles + pluginFiles.flatMap({ ElfMetadataReader.originDependencies(of: $0) }) where !paths.contains(file) {
+        // Of what lies beside a plugin or in its search path, only the file
+        // itself and the libraries it links: never a whole directory, so a
+        // root child cannot read a root-only file kept next to them.
+        let linked = pluginFiles.flatMap { ElfMetadataReader.linkedDependencies(of: $0, excluding: systemTrees) }
+        for file in pluginFiles + linked where !paths.contains(file) {
             paths.append(file)
         }
         for entry in (SearchPaths.secureEnvironment("LD_LIBRARY_PATH") ?? "").split(separator: ":") where entry.hasPrefix("/") {

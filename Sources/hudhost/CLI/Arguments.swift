@@ -24,14 +24,8 @@ struct Arguments {
         let takesValue: Bool
         let repeatable: Bool
         let value: Value?
-        /// Used between hudhost and its own children only: accepted, but
-        /// neither documented nor completed.
-        var isInternal = false
 
         static func flag(_ name: String) -> Option { Option(name: name, takesValue: false, repeatable: false, value: nil) }
-        static func internalFlag(_ name: String) -> Option {
-            Option(name: name, takesValue: false, repeatable: false, value: nil, isInternal: true)
-        }
         static func value(_ name: String, _ value: Value = .text, repeatable: Bool = false) -> Option {
             Option(name: name, takesValue: true, repeatable: repeatable, value: value)
         }

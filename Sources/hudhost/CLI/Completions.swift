@@ -33,7 +33,7 @@ enum Completions {
         init(_ entry: CommandEntry) {
             name = entry.name
             summary = entry.summary
-            options = entry.options.filter { !$0.isInternal }
+            options = entry.options
             document = HelpDocument(entry.help)
             arguments = entry.arguments
         }

@@ -59,12 +59,11 @@ enum Output {
     /// to hudhost (a `--json` document must stay valid), so hudhost keeps a
     /// private duplicate of descriptor 1 for its own output and points
     /// descriptor 1 (and so libc's `stdout`) at stderr, where whatever a
-    /// plugin prints ends up. Sandboxed children (`hudsandbox`,
-    /// `probe --sandbox-child`) are left alone: their parent captures and
-    /// reports what plugin code printed there.
+    /// plugin prints ends up. The hidden `_` commands (run by the build,
+    /// never with plugin code) are left alone.
     private static func protectStdout() -> Int32 {
         let arguments = CommandLine.arguments.dropFirst()
-        if arguments.first?.hasPrefix("_") == true || arguments.contains("--sandbox-child") { return 1 }
+        if arguments.first?.hasPrefix("_") == true { return 1 }
         guard let saved = SystemCalls.duplicate(1, atLeast: 10) else { return 1 }
         guard SystemCalls.duplicate(2, onto: 1) else {
             SystemCalls.closeDescriptor(saved)
@@ -74,20 +73,12 @@ enum Output {
     }
 
     static func out(_ text: String) {
-        if capture.withLock({ $0 != nil }) {
-            capture.withLock { $0?.stdout += text }
-            return
-        }
         write { SystemCalls.write($0, text) }
     }
 
     /// `out` for text already encoded as UTF-8 (a large document written
     /// into one buffer): no `String` in between.
     static func out(bytes: [UInt8]) {
-        if capture.withLock({ $0 != nil }) {
-            capture.withLock { $0?.stdout += String(decoding: bytes, as: UTF8.self) }
-            return
-        }
         write { SystemCalls.write($0, bytes) }
     }
 
@@ -109,11 +100,8 @@ enum Output {
         !stdoutWasClosed.load(ordering: .acquiring) && SystemCalls.isTerminal(stdout.load(ordering: .acquiring))
     }
 
-    /// True when progress lines may go to stderr: it is a terminal, and
-    /// this is not a sandboxed child whose output is captured.
-    static var showsProgress: Bool {
-        !capture.withLock({ $0 != nil }) && SystemCalls.isTerminal(2)
-    }
+    /// True when progress lines may go to stderr: it is a terminal.
+    static var showsProgress: Bool { SystemCalls.isTerminal(2) }
 
     /// A progress line on stderr, only when `showsProgress`.
     static func progress(_ text: String) {
@@ -126,33 +114,7 @@ enum Output {
 
     static func error(_ text: String) {
         let line = text.hasSuffix("\n") ? text : text + "\n"
-        if capture.withLock({ $0 != nil }) {
-            capture.withLock { $0?.stderr += line }
-            return
-        }
         SystemCalls.writeAll(2, line)
-    }
-
-    /// What a sandboxed child would have printed, sent to its parent instead.
-    private struct Captured: Sendable {
-        var stdout = ""
-        var stderr = ""
-    }
-    private static let capture = Mutex<Captured?>(nil)
-
-    /// Runs `body` (a command in a sandboxed child) with its output captured,
-    /// then sends `{"stdout", "stderr", "exit"}` as one line on fd 3 — a
-    /// channel plugin code cannot write to by accident.
-    static func redirect(_ body: () -> ExitCode) {
-        capture.withLock { $0 = Captured() }
-        let status = body()
-        let captured = capture.withLock { value in
-            defer { value = nil }
-            return value ?? Captured()
-        }
-        SandboxLimits.writeFrame(JSONValue.object([
-            ("stdout", .string(captured.stdout)), ("stderr", .string(captured.stderr)), ("exit", .number(Double(status.rawValue))),
-        ]).serialized(pretty: false), to: SandboxProcess.resultDescriptor)
     }
 
     /// Writes `text` to `path` (replacing it), or returns why not.

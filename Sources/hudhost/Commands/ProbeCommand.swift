@@ -13,7 +13,7 @@ struct ProbeCommand: Command {
     static let summary = "Load one plugin or renderer and describe it, with a sample layout"
     static let arguments: Arguments.Option.Value? = .file
     static let options: [Arguments.Option] = RegistryOptions.options + EnvironmentOptions.options + [
-        .flag("--json"), .flag("--no-sample"), .flag("--in-process"), .internalFlag("--sandbox-child"), .flag("--help"),
+        .flag("--json"), .flag("--no-sample"), .flag("--in-process"), .flag("--help"),
     ]
     static let help = """
         USAGE: hudhost probe <path-to-.so | renderer-id> [--json] [--no-sample] [options]
@@ -48,8 +48,6 @@ struct ProbeCommand: Command {
     let json: Bool
     let sample: Bool
     let inProcess: Bool
-    /// Set by the parent: this process is the sandbox; report on fd 3.
-    let sandboxChild: Bool
 
     init(_ arguments: Arguments) throws(UsageError) {
         guard arguments.positionals.count == 1 else {
@@ -61,77 +59,29 @@ struct ProbeCommand: Command {
         json = arguments.flag("--json")
         sample = !arguments.flag("--no-sample")
         inProcess = arguments.flag("--in-process")
-        sandboxChild = arguments.flag("--sandbox-child")
     }
 
     var isPath: Bool { target.contains("/") || target.hasSuffix(".so") }
 
     func run() -> ExitCode {
-        if isPath && !inProcess && !sandboxChild { return runInSandbox() }
-        if sandboxChild {
-            // Everything this process prints goes to the parent on fd 3. The
-            // path checks see the real owners, so they come before the
-            // namespaces; then every sandbox layer; then the plugin.
-            Output.redirect {
-                if isPath, let refusal = registryOptions.security.refusal(for: Output.absolute(target)) {
-                    return emitFailure(CommandFailure(refusal))
-                }
-                let plugin = isPath ? ((try? RendererRegistry.resolve(Output.absolute(target)).path) ?? Output.absolute(target)) : nil
-                let layers = SandboxLayers.apply(.digest, cpuSeconds: 20, addressSpaceBytes: 8 << 30, pluginFile: plugin)
-                if SandboxLayers.required, let missing = layers.first(where: { !$0.active }) {
-                    return emitFailure(CommandFailure(.sandboxedLoadFailed(path: target, reasonCode: .sandboxIncomplete,
-                                                                           reason: "HUD_REQUIRE_SANDBOX=1 but the \(missing.name) layer is \(missing.detail); the plugin was not loaded")))
-                }
-                return probe(pathsChecked: true)
-            }
-            return .ok
-        }
-        return probe(pathsChecked: false)
-    }
-
-    /// Re-runs this probe as `hudhost probe … --sandbox-child` and relays
-    /// what it printed; a crash or hang becomes a clear failure.
-    private func runInSandbox() -> ExitCode {
-        var lines: [String] = []
-        let arguments = Array(CommandLine.arguments.dropFirst()) + ["--sandbox-child"]
-        guard let executable = SandboxProcess.ownExecutable else {
-            Output.error("hudhost: error: cannot find this executable (/proc/self/exe) to start the sandbox; use --in-process")
-            return .failure
-        }
-        let outcome = SandboxProcess.run(executable: executable, arguments: arguments,
-                                         timeoutSeconds: SandboxScanner.defaultTimeoutSeconds * 2) { lines.append($0); return false }
-        if let line = lines.first, let report = try? JSONParser.parse(line),
-           let text = report["stdout"]?.stringValue, let errors = report["stderr"]?.stringValue,
-           let status = report["exit"]?.numberValue.flatMap({ Int32(exactly: $0) }) {
-            Output.out(text)
-            if !errors.isEmpty { Output.error(errors) }
-            return ExitCode(rawValue: status) ?? .failure
-        }
-        let message = "\(target): probing the plugin in a sandboxed child failed: the child \(outcome.termination)"
-            + (outcome.stdoutBytes > 0 ? "; the plugin printed \(outcome.stdoutBytes) bytes to stdout" : "")
-        return emitFailure(CommandFailure(code: Self.code(outcome.termination), path: target, message: message, exit: .unusableTarget))
-    }
-
-    static func code(_ termination: SandboxProcess.Termination) -> String {
-        switch termination {
-        case .signaled: "crashed"
-        case .timedOut: "timed-out"
-        case .exited: "exited"
-        case .spawnFailed: "scan-failed"
-        case .protocolError: "protocol-error"
-        }
-    }
-
-    private func probe(pathsChecked: Bool) -> ExitCode {
         let registry: RendererRegistry
         let renderers: [RendererInfo]
         var failures: [RegistryError] = []
         if isPath {
             // A fresh registry: the file is described on its own, so even a
             // build of the built-ins loads without colliding with them.
-            registry = RendererRegistry(security: pathsChecked ? PathSecurity(allowInsecure: true) : registryOptions.security)
+            registry = RendererRegistry(security: registryOptions.security, isolation: inProcess ? .inProcess : registryOptions.isolation)
+            registry.hostSettings = registryOptions.hostSettings
             do {
-                renderers = try registry.load(path: target)
+                if inProcess {
+                    renderers = try registry.load(path: Output.absolute(target))
+                } else {
+                    // The path checks, a trial load in a sandboxed child
+                    // (hudsandbox scan), then, with process isolation, the
+                    // sample layouts in a renderer host: what is printed is
+                    // the host's own reading of raw facts, never the child's.
+                    renderers = try registry.load(checking: Output.absolute(target))
+                }
                 failures = registry.failures
             } catch {
                 return emitFailure(CommandFailure(error))
@@ -148,6 +98,12 @@ struct ProbeCommand: Command {
             }
             renderers = [info]
         }
+        return describe(renderers, of: registry, failures: failures)
+    }
+
+    /// Prints `renderers` (with a sample layout each unless --no-sample)
+    /// and returns the exit code.
+    private func describe(_ renderers: [RendererInfo], of registry: RendererRegistry, failures: [RegistryError]) -> ExitCode {
         let environment = environmentOptions.environment
         var samples: [(RendererInfo, Result<HudLayout, RegistryError>)] = []
         if sample {
