@@ -15,7 +15,8 @@
 #   --count N       plugins with metadata (repeatable; default 105, 1000 and 10000)
 #   --bare-count N  plugins without metadata, listed cold (default 1000; 0 skips)
 #   --runs R        runs per command (default 11; bare rows at most 5)
-#   --install       apt-get install gstreamer1.0-tools and lilv-utils if missing
+#   --install       apt-get install gstreamer1.0-tools, -plugins-base, -plugins-good
+#                   and lilv-utils if missing
 #   --smoke         N = 10, 3 runs, bare N = 10: checks the script works (CI)
 #   --prepare       only generate (compile) the plugins, then exit
 #   --hudhost PATH  default: .build/release/hudhost (swift build -c release)
@@ -41,7 +42,7 @@ while (($#)); do
     --smoke) smoke=1; shift ;;
     --prepare) prepare=1; shift ;;
     --hudhost) hudhost=$2; shift 2 ;;
-    -h|--help) sed -n '3,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '3,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench-peers: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -53,6 +54,11 @@ hudhost=$(cd "$(dirname "$hudhost")" && pwd)/$(basename "$hudhost")
 if ((install)); then
   need=()
   command -v gst-inspect-1.0 >/dev/null || need+=(gstreamer1.0-tools)
+  # The goal is stated against the 105 plugins of core, base and good
+  # (the tools alone bring GStreamer's core: 3 plugins).
+  for package in gstreamer1.0-plugins-base gstreamer1.0-plugins-good; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'ok installed' || need+=("$package")
+  done
   command -v lv2ls >/dev/null || need+=(lilv-utils)
   if ((${#need[@]})); then
     echo "bench-peers: installing ${need[*]}" >&2

@@ -2,8 +2,7 @@
 import HudUnsafe
 import Glibc
 
-/// The one spawner of sandboxed children (`hudsandbox <request>`, or
-/// `hudhost probe … --sandbox-child`): stdin from /dev/null, the child's
+/// The one spawner of sandboxed children (`hudsandbox <request>`): stdin from /dev/null, the child's
 /// stdout captured (plugin code must not print; it can never reach the
 /// parent's stdout), stderr inherited, and results streamed as one JSON
 /// object per length-prefixed frame on a dedicated pipe (fd 3 in the child). A wall-clock
@@ -11,7 +10,7 @@ import Glibc
 /// whole process group gets SIGKILL. CPU and address-space limits are set
 /// by the child itself (`SandboxLimits.apply`) before it loads anything.
 ///
-/// Scanning (`SandboxScanner`), probing and validation all use it; what
+/// Scanning (`SandboxScanner`) and validation use it; what
 /// the child is asked and answers is `SandboxProtocol.swift`.
 package enum SandboxProcess {
     package enum Termination: Sendable, Equatable, CustomStringConvertible {

@@ -20,8 +20,9 @@ struct ProbeCommand: Command {
 
         With a path (anything containing '/' or ending in .so): loads that file
         alone, through dlopen, in a sandboxed child process (time and memory
-        limits; a crash or hang is reported, never fatal), and describes every
-        renderer it provides. With an id: finds the registered renderer
+        limits; a crash or hang is reported, never fatal), describes every
+        renderer it provides, and runs the sample layouts in a sandboxed
+        renderer host (as render --plugin does). With an id: finds the registered renderer
         (built-in, or a plugin on the search path that passed its scan).
         Prints the full descriptor (id, name, version, vendor, description, ABI
         version, capabilities, supported positions, origin) and a sample layout

@@ -1413,19 +1413,16 @@ $ readelf -d .build/release/lib@LIB@.so | grep -E 'NEEDED|RUNPATH'
  (RUNPATH)  Library runpath: [<toolchain>/usr/lib/swift/linux:$ORIGIN]
 ```
 
-and loads only where that runtime is found at that path *and* is readable
-by hudhost's sandboxed renderer host, which may read `/usr`, `/lib*`, the
-plugin file, the libraries beside it that it links through `$ORIGIN` and
-the directories of the libraries it has loaded itself. A hudhost built from source with the same toolchain has loaded
-that runtime, so it works there; an installed hudhost (`make install`)
-carries its runtime statically, so a toolchain outside `/usr` (such as
-`/opt/swift`) is unreadable there (unless it is on `LD_LIBRARY_PATH`) and
-the plugin fails to load.
+and loads only where that runtime is found at that path. hudhost's
+sandboxed renderer host may read the libraries a plugin links through its
+runpath (those files, not their directories), so on the machine that built
+it the plugin works with any hudhost, built from source or installed; on a
+machine without that toolchain at that path it fails to load.
 
 **Which to choose:** keep `-static-stdlib` for anything you install or give
 to others: it works with any hudhost of ABI major 1, wherever the toolchain
 is. Link dynamically only to save the few seconds of the static link while
-iterating against a hudhost built from source with the same toolchain.
+iterating on the machine with the toolchain.
 (SwiftPM's `--static-swift-stdlib` option applies to executables only; for
 a library it is this linker flag, or `swift build -c release -Xswiftc
 -static-stdlib`.)
