@@ -271,9 +271,6 @@ package enum SandboxProcess {
             }
         }
     }
-
-    /// This process's executable (`/proc/self/exe`, resolved).
-    package static var ownExecutable: String? { SystemCalls.ownExecutable() }
 }
 
 /// The parent's end of a child's stdin (`SandboxProcess.run(input:)`):
