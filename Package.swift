@@ -151,7 +151,13 @@ let package = Package(
             // for tens of minutes in that one pass. The CLI's own loops are
             // not hot (the hot paths live in HudRegistry and HudUnsafe,
             // optimized in full), so the pass is off here, in release only.
-            swiftSettings: safe + [.unsafeFlags(["-Xllvm", "-sil-disable-pass=loop-invariant-code-motion"], .when(configuration: .release))]
+            swiftSettings: safe + [.unsafeFlags(["-Xllvm", "-sil-disable-pass=loop-invariant-code-motion"], .when(configuration: .release))],
+            // A release hudhost carries the Swift runtime, as the installed
+            // one does (`make`: --static-swift-stdlib): ~3 ms less of every
+            // start (BENCHMARKS.md "Round 5"). No plugin code needs this
+            // process's runtime: sandboxed children are hudsandbox, which
+            // may read the libraries a plugin links through its runpath.
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
         ),
         .executableTarget(
             name: "hudsandbox",
