@@ -131,27 +131,33 @@ enum ElfMetadataReader {
     /// cannot be read contributes nothing: the loader then fails on it in
     /// the child, with its own error.
     static func linkedDependencies(of path: String, excluding systemTrees: [String], limit: Int = 64) -> [String] {
-        var found: [String] = []
-        var queue = [path]
-        var seen: Set<String> = [path]
         func isSystem(_ directory: String) -> Bool {
             systemTrees.contains { directory == $0 || directory.hasPrefix($0 + "/") }
         }
+        var found: [String] = []
+        var seen: Set<String> = [path]
+        // Each file's dynamic section is read once: when it is found (the
+        // read is also the ELF check), then kept in the queue for its own
+        // dependencies.
+        guard let first = try? dynamicEntries(path: path) else { return [] }
+        var queue = [(path: path, needed: first.needed, searchPaths: first.searchPaths)]
         while let next = queue.popLast(), found.count < limit {
-            let directory = PathSecurity.parent(of: next)
-            guard let (needed, searchPaths) = try? dynamicEntries(path: next) else { continue }
-            let entries = searchPaths.flatMap { $0.split(separator: ":") }.compactMap { entry -> String? in
+            let directory = PathSecurity.parent(of: next.path)
+            let entries = next.searchPaths.flatMap { $0.split(separator: ":") }.compactMap { entry -> String? in
                 let expanded = String(entry).replacingEvery("${ORIGIN}", with: directory).replacingEvery("$ORIGIN", with: directory)
                 return expanded.hasPrefix("/") && !isSystem(expanded) ? expanded : nil
             }
-            for name in needed where !name.contains("/") {
+            for name in next.needed where !name.contains("/") {
                 for entry in entries {
                     guard case .success(let canonical) = SystemCalls.realPath(entry + "/" + name),
-                          case .success(let info) = SystemCalls.status(of: canonical), info.isRegularFile,
-                          (try? dynamicEntries(path: canonical)) != nil else { continue }
-                    if !isSystem(PathSecurity.parent(of: canonical)), seen.insert(canonical).inserted, found.count < limit {
+                          case .success(let info) = SystemCalls.status(of: canonical), info.isRegularFile else { continue }
+                    // Found: the loader stops here (a system file is readable anyway).
+                    if isSystem(PathSecurity.parent(of: canonical)) || seen.contains(canonical) { break }
+                    guard let linked = try? dynamicEntries(path: canonical) else { continue }
+                    seen.insert(canonical)
+                    if found.count < limit {
                         found.append(canonical)
-                        queue.append(canonical)
+                        queue.append((canonical, linked.needed, linked.searchPaths))
                     }
                     break
                 }
