@@ -139,8 +139,13 @@ package struct JSONWriter {
 
     package mutating func string(_ value: String) { quote(value) }
     package mutating func string(_ value: String?) { if let value { quote(value) } else { null() } }
-    package mutating func bool(_ value: Bool) { raw(value ? "true" : "false") }
-    package mutating func null() { raw("null") }
+    package mutating func bool(_ value: Bool) { bytes.append(contentsOf: value ? Self.trueBytes : Self.falseBytes) }
+    package mutating func null() { bytes.append(contentsOf: Self.nullBytes) }
+    // As arrays: appending one is a copy, appending a literal `String`'s
+    // UTF-8 view goes through the string (twice the instructions).
+    private static let trueBytes = Array("true".utf8)
+    private static let falseBytes = Array("false".utf8)
+    private static let nullBytes = Array("null".utf8)
     package mutating func number(_ value: Double) { raw(JSONValue.format(value)) }
 
     /// An integer in decimal, without a detour through `Double` or `String`.

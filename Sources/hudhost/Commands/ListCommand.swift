@@ -186,9 +186,14 @@ struct ListCommand: Command {
             return exit
         }
         if !failedOnly {
-            let table = [["ID", "NAME", "VERSION", "ABI", "ORIGIN"]]
-                + shown.map { [$0.id, $0.name, $0.version, $0.abi.description, $0.origin + ($0.excluded.map { "  (\($0))" } ?? "")] }
-            Output.out(Table.format(table))
+            var abi = (version: ABIVersion.host, text: ABIVersion.host.description)
+            var table = [["ID", "NAME", "VERSION", "ABI", "ORIGIN"]]
+            table.reserveCapacity(shown.count + 1)
+            for row in shown {
+                if row.abi != abi.version { abi = (row.abi, row.abi.description) }
+                table.append([row.id, row.name, row.version, abi.text, row.excluded.map { "\(row.origin)  (\($0))" } ?? row.origin])
+            }
+            Output.out(bytes: Table.bytes(table))
         }
         for refused in report?.refusedPaths ?? [] { Output.line("refused search path: \(refused)") }
         if let discarded = report?.cacheDiscarded { Output.error("hudhost list: note: the registry cache was discarded and rebuilt (\(discarded))") }
@@ -322,18 +327,50 @@ struct ListCommand: Command {
     }
 }
 
-/// Left-aligned text columns separated by two spaces.
+/// Left-aligned text columns separated by two spaces, every row ending
+/// in a newline. A column is as wide as its widest cell in `Character`s;
+/// an all-ASCII cell (ids, versions, paths: nearly all) is measured by its
+/// byte count, the same number, without walking grapheme clusters.
 enum Table {
-    static func format(_ rows: [[String]]) -> String {
-        guard let first = rows.first else { return "" }
+    static func format(_ rows: [[String]]) -> String { String(decoding: bytes(rows), as: UTF8.self) }
+
+    /// `format` as UTF-8: what `hudhost list` writes for thousands of rows.
+    static func bytes(_ rows: [[String]]) -> [UInt8] {
+        guard let first = rows.first else { return [] }
         var widths = Array(repeating: 0, count: first.count)
+        var total = 0
         for row in rows {
-            for (index, cell) in row.enumerated() where index < widths.count { widths[index] = max(widths[index], cell.count) }
+            for (index, cell) in row.enumerated() where index < widths.count { widths[index] = max(widths[index], width(cell)) }
+            total += row.count
         }
-        return rows.map { row in
-            row.enumerated().map { index, cell in
-                index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
-            }.joined(separator: "  ")
-        }.joined(separator: "\n") + "\n"
+        var out: [UInt8] = []
+        out.reserveCapacity(rows.count * (widths.reduce(1, +) + 2 * widths.count) + total)
+        for row in rows {
+            for (index, cell) in row.enumerated() {
+                if index > 0 {
+                    out.append(0x20)
+                    out.append(0x20)
+                }
+                out.append(contentsOf: cell.utf8)
+                guard index < row.count - 1, index < widths.count else { continue }
+                var padding = widths[index] - width(cell)
+                while padding > 0 {
+                    let run = min(padding, spaces.count)
+                    out.append(contentsOf: spaces[..<run])
+                    padding -= run
+                }
+            }
+            out.append(0x0A)
+        }
+        return out
+    }
+
+    private static let spaces = [UInt8](repeating: 0x20, count: 64)
+
+    /// The cell's width in `Character`s.
+    private static func width(_ cell: String) -> Int {
+        let span = cell.utf8.span
+        for index in 0..<span.count where span[index] >= 0x80 { return cell.count }
+        return span.count
     }
 }
