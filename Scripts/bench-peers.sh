@@ -124,6 +124,7 @@ for n in "${counts[@]}"; do
   mkdir -p "$work/home" "$cache"
   add "hudhost list, $n plugins" cold "rm -rf $cache/hud" "env $env $hudhost list --json"
   add "hudhost list, $n plugins" warm "true" "env $env $hudhost list --json"
+  add "hudhost list (text table), $n plugins" warm "true" "env $env $hudhost list"
 done
 if ((bare_count > 0)); then
   dir=$(generate bare "$bare_count")

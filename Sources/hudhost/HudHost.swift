@@ -54,6 +54,7 @@ enum HudHost {
         """
 
     static func main() {
+        ProcessLifetime.tuneAllocatorForShortCommands()
         Output.configure()
         var arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.contains("--require-sandbox") {
