@@ -33,6 +33,26 @@ struct CLITests {
         #expect(!output.stdout.contains("failure"))
     }
 
+    /// The text table's columns line up by what a terminal shows: a name
+    /// with non-ASCII letters is padded by its `Character`s, not its bytes,
+    /// and every row's ORIGIN starts in the same column.
+    @Test func listTableAlignsColumnsByCharactersForNonASCIINames() throws {
+        let directory = try FixturePlugins.makeScratchDirectory("cli-list-table")
+        let source = try String(contentsOfFile: FixturePlugins.sourceDirectory + "/good_simple.c", encoding: .utf8)
+            .replacingOccurrences(of: "\"Simple (alternate)\"", with: "\"Größe (alternate)\"")
+        try source.write(toFile: directory + "/wide_name.c", atomically: true, encoding: .utf8)
+        try FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags
+            + ["-I", FixturePlugins.headerDirectory, "-I", FixturePlugins.sourceDirectory, "-o", directory + "/wide_name.so", directory + "/wide_name.c"])
+        let output = try HudHost.run(["list"], environment: ["HUD_RENDERER_PATH": directory])
+        #expect(output.status == 0, "\(output.transcript)")
+        let lines = output.stdout.split(separator: "\n").map(String.init)
+        let rows = lines.prefix { !$0.isEmpty }
+        #expect(rows.count == 6, "header, 3 built-ins, 2 fixture renderers: \(output.stdout)")
+        #expect(rows.contains { $0.contains("Größe (alternate)") })
+        let originColumns = Set(rows.map { row in row.distance(from: row.startIndex, to: row.range(of: row == rows.first ? "ORIGIN" : (row.contains("built-in") ? "built-in" : directory))!.lowerBound) })
+        #expect(originColumns.count == 1, "ORIGIN starts in columns \(originColumns.sorted()):\n\(output.stdout)")
+    }
+
     @Test func listJSONCarriesSchemaVersionAndEveryRenderer() throws {
         let output = try HudHost.run(["list", "--json"])
         #expect(output.status == 0)
