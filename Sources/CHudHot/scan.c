@@ -3,11 +3,10 @@
 
 #include <emmintrin.h>
 
-size_t hud_hot_plain_run(const uint8_t *bytes, size_t count, size_t from, int *non_ascii) {
+size_t hud_hot_plain_run(const uint8_t *bytes, size_t count, size_t from) {
     const __m128i quote = _mm_set1_epi8('"');
     const __m128i backslash = _mm_set1_epi8('\\');
     const __m128i control = _mm_set1_epi8(0x1F);
-    unsigned high = 0;
     size_t i = from;
     while (count - i >= 16) { /* from <= count, so i <= count throughout */
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(bytes + i));
@@ -15,22 +14,13 @@ size_t hud_hot_plain_run(const uint8_t *bytes, size_t count, size_t from, int *n
         __m128i stop = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
                                     _mm_cmpeq_epi8(_mm_min_epu8(v, control), v));
         unsigned stops = (unsigned)_mm_movemask_epi8(stop);
-        unsigned highs = (unsigned)_mm_movemask_epi8(v);
-        if (stops != 0) {
-            unsigned at = (unsigned)__builtin_ctz(stops);
-            high |= highs & ((1u << at) - 1u);
-            *non_ascii = high != 0;
-            return i + at;
-        }
-        high |= highs;
+        if (stops != 0) return i + (unsigned)__builtin_ctz(stops);
         i += 16;
     }
     for (; i < count; i++) {
         uint8_t b = bytes[i];
         if (b == '"' || b == '\\' || b < 0x20) break;
-        high |= b & 0x80u;
     }
-    *non_ascii = high != 0;
     return i;
 }
 

@@ -24,12 +24,10 @@ package enum ByteScan {
 
     /// Where the run of bytes from `start` that a JSON string can hold
     /// without decoding ends: at the first quote, backslash or byte below
-    /// 0x20, or at the end; and whether the run is all ASCII.
-    package static func plainRun(_ input: Span<UInt8>, from start: Int) -> (end: Int, ascii: Bool) {
-        guard start >= 0, start < input.count else { return (max(start, 0), true) }
-        var nonASCII: Int32 = 0
-        let end = input.withUnsafeBufferPointer { hud_hot_plain_run($0.baseAddress!, $0.count, start, &nonASCII) }
-        return (end, nonASCII == 0)
+    /// 0x20, or at the end.
+    package static func plainRun(_ input: Span<UInt8>, from start: Int) -> Int {
+        guard start >= 0, start < input.count else { return max(start, 0) }
+        return input.withUnsafeBufferPointer { hud_hot_plain_run($0.baseAddress!, $0.count, start) }
     }
 
     /// The value of the ASCII decimal digits from `start` and the index

@@ -49,7 +49,11 @@ struct CLITests {
         let rows = lines.prefix { !$0.isEmpty }
         #expect(rows.count == 6, "header, 3 built-ins, 2 fixture renderers: \(output.stdout)")
         #expect(rows.contains { $0.contains("Größe (alternate)") })
-        let originColumns = Set(rows.map { row in row.distance(from: row.startIndex, to: row.range(of: row == rows.first ? "ORIGIN" : (row.contains("built-in") ? "built-in" : directory))!.lowerBound) })
+        // The ORIGIN column holds the header, "built-in" or a path in `directory`.
+        let originColumns = Set(rows.map { row in
+            let origin = ["ORIGIN", "built-in", directory].first { row.contains($0) }!
+            return row.distance(from: row.startIndex, to: row.range(of: origin)!.lowerBound)
+        })
         #expect(originColumns.count == 1, "ORIGIN starts in columns \(originColumns.sorted()):\n\(output.stdout)")
     }
 

@@ -93,11 +93,10 @@ ptrdiff_t hud_hot_first_unchecked(const hud_layout_t *layout, const void *nodes,
  * [from, count) of `bytes`; `from` <= `count`.
  *
  * hud_hot_plain_run: the index of the first byte that is a quote, a
- * backslash or below 0x20 (`count` when none is), and in *non_ascii
- * whether a byte before it is 0x80 or above: the run of a JSON string
- * that needs no decoding. Sixteen bytes a step (SSE2).
+ * backslash or below 0x20 (`count` when none is): the run of a JSON
+ * string that needs no decoding. Sixteen bytes a step (SSE2).
  */
-size_t hud_hot_plain_run(const uint8_t *bytes, size_t count, size_t from, int *non_ascii);
+size_t hud_hot_plain_run(const uint8_t *bytes, size_t count, size_t from);
 
 /*
  * hud_hot_decimal: the ASCII decimal digits from `from`: their value in

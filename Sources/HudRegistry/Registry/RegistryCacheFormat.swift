@@ -214,20 +214,19 @@ enum RegistryCacheFormat {
             return true
         }
 
-        /// A JSON string. Escape-free ASCII is sliced straight out of the
-        /// input; non-ASCII is validated as UTF-8; escapes are decoded
-        /// (`\u` only below 0x80, what the writer produces). A raw control
-        /// byte, invalid UTF-8 or an over-long string: nil.
+        /// A JSON string. An escape-free run is validated as UTF-8 straight
+        /// from the input and copied; escapes are decoded (`\u` only below
+        /// 0x80, what the writer produces). A raw control byte, invalid
+        /// UTF-8 or an over-long string: nil.
         private mutating func string() -> String? {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
             let start = index + 1
-            let end = ByteScan.plainRun(bytes.span, from: start).end
+            let end = ByteScan.plainRun(bytes.span, from: start)
             guard end < bytes.count, end - start <= Self.maxStringBytes else { return nil }
             if bytes[end] == UInt8(ascii: "\"") {
                 index = end + 1
-                // Validated as a span and copied: for an all-ASCII run the
-                // check is a vector scan, and the copy one `memcpy` (a
-                // third of the instructions of decoding an `ArraySlice`).
+                // For an all-ASCII run the check is a vector scan and the
+                // copy one `memcpy` (cheaper than decoding an `ArraySlice`).
                 guard let text = try? UTF8Span(validating: bytes.span.extracting(start..<end)) else { return nil }
                 return String(copying: text)
             }

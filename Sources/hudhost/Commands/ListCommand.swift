@@ -130,6 +130,13 @@ struct ListCommand: Command {
             rows[index].excluded = filters.exclusion(for: rows[index].id)
         }
         shown = rows.filter { all || $0.excluded == nil }
+        // `ABIVersion.description`, made again only when the version
+        // changes from one row to the next (nearly every row has the host's).
+        var lastABI = (version: ABIVersion.host, text: ABIVersion.host.description)
+        func abiText(_ version: ABIVersion) -> String {
+            if version != lastABI.version { lastABI = (version, version.description) }
+            return lastABI.text
+        }
         if json {
             // Written member by member straight into a byte buffer: no
             // JSONValue tree, no second pass to lay it out. The same bytes
@@ -144,14 +151,12 @@ struct ListCommand: Command {
             writer.member("schemaVersion", integer: LayoutJSON.schemaVersion)
             writer.key("renderers")
             writer.beginArray()
-            var abi = (version: ABIVersion.host, text: ABIVersion.host.description)
             // Every row is an object one level below the array: its keys,
             // position lists and capability lists are laid out once.
             var layout = RowLayout(depth: writer.depth + 1, pretty: writer.pretty)
             for row in listed {
-                if row.abi != abi.version { abi = (row.abi, row.abi.description) }
                 writer.element()
-                Self.write(row, abiText: abi.text, layout: &layout, to: &writer)
+                Self.write(row, abiText: abiText(row.abi), layout: &layout, to: &writer)
                 if writer.bytes.count >= chunk { writer.flush { Output.out(bytes: $0) } }
             }
             writer.endArray()
@@ -186,12 +191,10 @@ struct ListCommand: Command {
             return exit
         }
         if !failedOnly {
-            var abi = (version: ABIVersion.host, text: ABIVersion.host.description)
             var table = [["ID", "NAME", "VERSION", "ABI", "ORIGIN"]]
             table.reserveCapacity(shown.count + 1)
             for row in shown {
-                if row.abi != abi.version { abi = (row.abi, row.abi.description) }
-                table.append([row.id, row.name, row.version, abi.text, row.excluded.map { "\(row.origin)  (\($0))" } ?? row.origin])
+                table.append([row.id, row.name, row.version, abiText(row.abi), row.excluded.map { "\(row.origin)  (\($0))" } ?? row.origin])
             }
             Output.out(bytes: Table.bytes(table))
         }
@@ -338,13 +341,13 @@ enum Table {
     static func bytes(_ rows: [[String]]) -> [UInt8] {
         guard let first = rows.first else { return [] }
         var widths = Array(repeating: 0, count: first.count)
-        var total = 0
         for row in rows {
             for (index, cell) in row.enumerated() where index < widths.count { widths[index] = max(widths[index], width(cell)) }
-            total += row.count
         }
+        // Each row: its cells padded to the widths, the separators, a newline
+        // (exact when the cells are ASCII and no row is longer than the first).
         var out: [UInt8] = []
-        out.reserveCapacity(rows.count * (widths.reduce(1, +) + 2 * widths.count) + total)
+        out.reserveCapacity(rows.count * (widths.reduce(0, +) + 2 * max(widths.count - 1, 0) + 1))
         for row in rows {
             for (index, cell) in row.enumerated() {
                 if index > 0 {
