@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "hud_hot.h"
 
+#include <string.h>
+
 #include <emmintrin.h>
 
 size_t hud_hot_plain_run(const uint8_t *bytes, size_t count, size_t from) {
@@ -34,4 +36,23 @@ int hud_hot_decimal(const uint8_t *bytes, size_t count, size_t from, uint64_t *v
     *value = v;
     *end = i;
     return 0;
+}
+
+size_t hud_hot_occurrences(const uint8_t *bytes, size_t count, const uint8_t *token, size_t token_count) {
+    /* memchr for the first byte, then one memcmp: memchr is vectorised,
+       and memmem's general search costs several instructions a byte. */
+    size_t found = 0;
+    size_t offset = 0;
+    while (token_count <= count - offset) {
+        const uint8_t *at = memchr(bytes + offset, token[0], count - offset - token_count + 1);
+        if (at == NULL) break;
+        size_t index = (size_t)(at - bytes);
+        if (memcmp(at, token, token_count) == 0) {
+            found++;
+            offset = index + token_count;
+        } else {
+            offset = index + 1;
+        }
+    }
+    return found;
 }

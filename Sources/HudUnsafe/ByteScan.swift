@@ -22,6 +22,15 @@ package enum ByteScan {
         }
     }
 
+    /// How many times `token` (not empty) occurs in `input` without
+    /// overlapping (C: `memchr` for its first byte, then `memcmp`).
+    package static func occurrences(of token: Span<UInt8>, in input: Span<UInt8>) -> Int {
+        guard !token.isEmpty, token.count <= input.count else { return 0 }
+        return input.withUnsafeBufferPointer { haystack in
+            token.withUnsafeBufferPointer { hud_hot_occurrences(haystack.baseAddress!, haystack.count, $0.baseAddress!, $0.count) }
+        }
+    }
+
     /// Where the run of bytes from `start` that a JSON string can hold
     /// without decoding ends: at the first quote, backslash or byte below
     /// 0x20, or at the end.

@@ -206,12 +206,42 @@ extension SystemCalls {
     private static func forEachEntry(of path: String, _ body: (UnsafeBufferPointer<UInt8>, UInt8) -> Void) -> Result<Void, SystemError> {
         guard let directory = opendir(path) else { return .failure(.current) }
         defer { closedir(directory) }
+        forEachEntry(of: directory, body)
+        return .success(())
+    }
+
+    /// `forEachEntry` of a directory stream the caller opened (and closes).
+    private static func forEachEntry(of directory: OpaquePointer, _ body: (UnsafeBufferPointer<UInt8>, UInt8) -> Void) {
         let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
         while let entry = readdir(directory) {
             let name = (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: UInt8.self)
             body(UnsafeBufferPointer(start: name, count: strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))), entry.pointee.d_type)
         }
-        return .success(())
+    }
+
+    /// The names of the entries of an open directory stream whose names
+    /// end in `suffix` and do not start with a dot, sorted (`String`
+    /// order). Judged on the entry's bytes before any `String` is made.
+    private static func sortedNames(in directory: OpaquePointer, suffix: String) -> [String] {
+        let suffix = Array(suffix.utf8)
+        var names: [String] = []
+        forEachEntry(of: directory) { name, _ in
+            guard name.first != UInt8(ascii: "."), name.count >= suffix.count, name.suffix(suffix.count).elementsEqual(suffix) else { return }
+            names.append(String(decoding: name, as: UTF8.self))
+        }
+        names.sort()
+        return names
+    }
+
+    /// `base + name` for each of `names`, each path made once from bytes.
+    private static func prefixed(_ names: [String], with base: String) -> [String] {
+        var joined = Array(base.utf8)
+        let baseCount = joined.count
+        return names.map { name in
+            joined.removeSubrange(baseCount...)
+            joined.append(contentsOf: name.utf8)
+            return String(decoding: joined, as: UTF8.self)
+        }
     }
 
     /// The paths `base + name` of the entries of `path` whose names end in
@@ -220,22 +250,64 @@ extension SystemCalls {
     /// `String` is made, and each path is made once from bytes (a plugin
     /// directory is listed by every `hudhost list`).
     package static func sortedDirectoryFiles(_ path: String, suffix: String, prefixing base: String) -> Result<[String], SystemError> {
-        let suffix = Array(suffix.utf8)
-        var names: [String] = []
-        if case .failure(let error) = forEachEntry(of: path, { name, _ in
-            guard name.first != UInt8(ascii: "."), name.count >= suffix.count, name.suffix(suffix.count).elementsEqual(suffix) else { return }
-            names.append(String(decoding: name, as: UTF8.self))
-        }) {
-            return .failure(error)
+        guard let directory = opendir(path) else { return .failure(.current) }
+        defer { closedir(directory) }
+        return .success(prefixed(sortedNames(in: directory, suffix: suffix), with: base))
+    }
+
+    /// `sortedDirectoryFiles`, and each file's `lstat` made relative to the
+    /// descriptor of the directory just listed (`fstatat(fd, name,
+    /// AT_SYMLINK_NOFOLLOW)`): the file as it is in THAT directory (no
+    /// rename of a directory in `path` in between can make it another
+    /// one's), and no walk of `path`'s components per file. A status is
+    /// nil where the call failed (the entry went away).
+    package static func sortedDirectoryFilesWithStatus(_ path: String, suffix: String,
+                                                       prefixing base: String) -> Result<(paths: [String], statuses: [FileStatus?]), SystemError> {
+        guard let directory = opendir(path) else { return .failure(.current) }
+        defer { closedir(directory) }
+        let names = sortedNames(in: directory, suffix: suffix)
+        return .success((prefixed(names, with: base), linkStatuses(of: names, in: dirfd(directory))))
+    }
+
+    /// Names a thread takes at a time from `linkStatuses`' shared counter.
+    private static let statusChunk = 32
+    /// From this many names on, `linkStatuses` shares them with a helper
+    /// thread (starting one costs about as much as ~50 calls).
+    private static let parallelStatusThreshold = 128
+
+    /// `fstatat(descriptor, name, AT_SYMLINK_NOFOLLOW)` of each of `names`
+    /// (nil where it failed). Each call is a path lookup in the kernel, the
+    /// bulk of a warm `hudhost list` of a large directory, so a long list
+    /// is shared with one helper thread: both take the next `statusChunk`
+    /// names from one atomic counter until none is left (whichever thread
+    /// is slowed, the other does the rest), each writing only the slots of
+    /// the names it took; the results are read after the helper is joined.
+    private static func linkStatuses(of names: [String], in descriptor: Int32) -> [FileStatus?] {
+        let slots = WorkerSlots<FileStatus>(count: names.count)
+        let next = SharedCounter()
+        let work: @Sendable () -> Void = {
+            var info = stat()
+            while true {
+                let start = next.value.wrappingAdd(statusChunk, ordering: .relaxed).oldValue
+                guard start < names.count else { return }
+                for index in start..<min(start + statusChunk, names.count) {
+                    slots[index] = fstatat(descriptor, names[index], &info, AT_SYMLINK_NOFOLLOW) == 0 ? FileStatus(info) : nil
+                }
+            }
         }
-        names.sort()
-        var joined = Array(base.utf8)
-        let baseCount = joined.count
-        return .success(names.map { name in
-            joined.removeSubrange(baseCount...)
-            joined.append(contentsOf: name.utf8)
-            return String(decoding: joined, as: UTF8.self)
-        })
+        if names.count >= parallelStatusThreshold {
+            let helper = BackgroundValue(work)
+            work()
+            helper.wait()
+        } else {
+            work()
+        }
+        return names.indices.map { slots[$0] }
+    }
+
+    /// An atomic counter shared by the threads of one `linkStatuses`.
+    private final class SharedCounter: Sendable {
+        let value = Atomic<Int>(0)
     }
 
     /// The whole file, if it is at most `limit` bytes. `noFollow` refuses a

@@ -250,6 +250,21 @@ struct DiscoveryTests {
         #expect(otherKeyRecords == nil)
     }
 
+    /// The cache reader sizes its table by counting `{"path":`; the count
+    /// is of whole, non-overlapping occurrences, up to the last byte.
+    @Test func theRecordCountIsEveryNonOverlappingOccurrenceToTheEnd() {
+        func count(_ token: String, _ text: String) -> Int {
+            let token = Array(token.utf8), text = Array(text.utf8)
+            return ByteScan.occurrences(of: token.span, in: text.span)
+        }
+        #expect(count("{\"path\":", "{\"path\":1,{\"id\":2},{\"path\":") == 2)
+        #expect(count("aa", "aaaaa") == 2)
+        #expect(count("ab", "aab") == 1)
+        #expect(count("ab", "ba") == 0)
+        #expect(count("abc", "ab") == 0)
+        #expect(count("x", "") == 0)
+    }
+
     @Test func aCorruptOrForeignCacheIsDiscardedAndRebuilt() throws {
         let directory = try DiscoveryFixtures.directory("corrupt", discovery: ["meta_good"])
         let cacheDirectory = try FixturePlugins.makeScratchDirectory("corrupt-cache")
@@ -432,6 +447,32 @@ struct DiscoveryTests {
         #expect(Set(duplicates.map(\.path)) == [directory + "/zz_symlink.so", directory + "/zz_hardlink.so"])
         let loops = report.files.filter { $0.path.contains("loop_") }
         #expect(loops.count == 2 && loops.allSatisfy { if case .failed(let code, _) = $0.state { code == .notAFile } else { false } })
+    }
+
+    /// The listing `lstat`s each file relative to the listed directory's
+    /// descriptor, sharing a long list with a helper thread: every status
+    /// must be the file's own, in the sorted order, whichever thread made
+    /// it (sizes differ file to file, so a status in the wrong slot shows).
+    @Test(arguments: [5, 300])
+    func theListingLstatsEveryFileOfTheListedDirectoryInOrder(count: Int) throws {
+        let directory = try FixturePlugins.makeScratchDirectory("lstat-\(count)")
+        for index in 0..<count {
+            try Data(repeating: 0x41, count: index + 1).write(to: URL(fileURLWithPath: directory + "/f\(String(format: "%04d", count - index)).so"))
+        }
+        symlink(directory + "/f0001.so", directory + "/link.so")
+        mkdir(directory + "/dir.so", 0o755)
+        try Data().write(to: URL(fileURLWithPath: directory + "/.hidden.so"))
+        try Data().write(to: URL(fileURLWithPath: directory + "/notes.txt"))
+        let listed = try SystemCalls.sortedDirectoryFilesWithStatus(directory, suffix: ".so", prefixing: "shown/").get()
+        let names = ((0..<count).map { "f" + String(format: "%04d", count - $0) + ".so" } + ["link.so", "dir.so"]).sorted()
+        #expect(listed.paths == names.map { "shown/" + $0 })
+        #expect(listed.statuses.count == names.count)
+        for (name, status) in zip(names, listed.statuses) {
+            let expected = try SystemCalls.status(of: directory + "/" + name, followLinks: false).get()
+            #expect(status == expected, "\(name)")
+        }
+        #expect(listed.statuses[names.firstIndex(of: "link.so")!]?.isSymbolicLink == true)
+        #expect(listed.statuses[names.firstIndex(of: "dir.so")!]?.isDirectory == true)
     }
 
     @Test func relativeSearchPathEntriesAreRefused() throws {

@@ -106,4 +106,11 @@ size_t hud_hot_plain_run(const uint8_t *bytes, size_t count, size_t from);
  */
 int hud_hot_decimal(const uint8_t *bytes, size_t count, size_t from, uint64_t *value, size_t *end);
 
+/*
+ * hud_hot_occurrences: how many times the `token_count` bytes of `token`
+ * (at least one) occur in the `count` bytes of `bytes`, without
+ * overlapping, from one end to the other.
+ */
+size_t hud_hot_occurrences(const uint8_t *bytes, size_t count, const uint8_t *token, size_t token_count);
+
 #endif

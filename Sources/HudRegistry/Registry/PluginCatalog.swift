@@ -101,8 +101,19 @@ public final class PluginCatalog {
                 resolved = ResolvedDirectory(canonical: canonical, problem: problem,
                                              isGiven: canonical == directory || canonical + "/" == directory)
             }
-            let paths = RendererRegistry.pluginFiles(in: directory)
-            listings.append((directory, resolved, paths, resolved.map { resolved in paths.map { Self.fastStatus($0, in: resolved) } } ?? []))
+            guard let resolved else {
+                listings.append((directory, nil, RendererRegistry.pluginFiles(in: directory), []))
+                continue
+            }
+            // The canonical directory is listed, and each file in it
+            // `lstat`ed relative to the listed directory's descriptor.
+            let base = directory.hasSuffix("/") ? directory : directory + "/"
+            guard case .success(let (paths, statuses)) = SystemCalls.sortedDirectoryFilesWithStatus(resolved.canonical, suffix: ".so",
+                                                                                                  prefixing: base) else {
+                listings.append((directory, resolved, [], []))
+                continue
+            }
+            listings.append((directory, resolved, paths, zip(paths, statuses).map { Self.fastStatus($0, $1, in: resolved) }))
         }
         report.cacheDiscarded = cache?.discardReason
         var seen: [FileIdentity: String] = [:]
@@ -177,12 +188,13 @@ public final class PluginCatalog {
     /// canonical path is then the directory's plus its name.
     typealias FastStatus = (canonical: String, info: FileStatus)
 
-    /// The one `lstat` of `path` in `resolved`; nil when the file needs
+    /// `path`'s canonical path, from its `lstat` in `resolved` (`info`,
+    /// made relative to that directory); nil when the file needs
     /// `realpath` (a symbolic link, or gone).
-    private static func fastStatus(_ path: String, in resolved: ResolvedDirectory) -> FastStatus? {
-        guard let candidate = resolved.isGiven ? path : path.utf8.lastIndex(of: UInt8(ascii: "/")).map({
+    private static func fastStatus(_ path: String, _ info: FileStatus?, in resolved: ResolvedDirectory) -> FastStatus? {
+        guard let info, info.isRegularFile, let candidate = resolved.isGiven ? path : path.utf8.lastIndex(of: UInt8(ascii: "/")).map({
             (resolved.canonical == "/" ? "" : resolved.canonical) + path[$0...]
-        }), case .success(let info) = SystemCalls.status(of: candidate, followLinks: false), info.isRegularFile else { return nil }
+        }) else { return nil }
         return (candidate, info)
     }
 

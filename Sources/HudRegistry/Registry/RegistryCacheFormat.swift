@@ -81,10 +81,13 @@ enum RegistryCacheFormat {
         mutating func records(key: String) -> [String: PluginRecord]? {
             guard literal(Token.cacheFormat), number(UInt32.self) == UInt32(RegistryCache.formatVersion),
                   literal(Token.key), string() == key, literal(Token.files) else { return nil }
-            // A record this writer lays out takes a few hundred bytes: room
-            // for them all at once, not a rehash of every path per doubling.
+            // Room for every record at once (not a rehash of every path per
+            // doubling), and no more: each record opens with `{"path":`,
+            // which no string in this form can hold (its quotes are
+            // escaped), and a table twice the needed size would be twice
+            // the pages (a record is ~160 bytes in it).
             var records: [String: PluginRecord] = [:]
-            records.reserveCapacity(bytes.count / 256)
+            records.reserveCapacity(ByteScan.occurrences(of: Token.path.span, in: bytes.span))
             if !byte(UInt8(ascii: "]")) {
                 repeat {
                     guard let record = record() else { return nil }
