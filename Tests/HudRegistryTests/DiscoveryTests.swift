@@ -573,6 +573,24 @@ struct DiscoveryTests {
             let ids = rows.compactMap { $0["id"]?.stringValue }.filter { $0.hasPrefix("org.scale.") }
             #expect(ids == (0..<count).map { String(format: "org.scale.p%04d", $0) }, "\(run)")
             #expect(rows.filter { $0["id"]?.stringValue?.hasPrefix("org.scale.") == true }.allSatisfy { $0["cached"] == .bool(run == "warm") })
+            // Over `OutputHalves.threshold` rows, the second half is laid out
+            // on another thread: the document must still be byte for byte
+            // what one writer lays out for the same tree.
+            #expect(output.stdout == json.serialized(pretty: true), "\(run)")
         }
+        // The text table, split the same way: every row in order, every
+        // ORIGIN cell in the header's column.
+        let text = try DiscoveryFixtures.hudhost(["list"], path: directory, cache: cache)
+        #expect(text.status == 0, "\(text.transcript)")
+        let lines = text.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        let header = try #require(lines.first)
+        let originColumn = try #require(header.range(of: "ORIGIN")).lowerBound.utf16Offset(in: header)
+        let scaleLines = lines.filter { $0.hasPrefix("org.scale.") }
+        #expect(scaleLines.map { String($0.prefix(15)) } == (0..<count).map { String(format: "org.scale.p%04d", $0) })
+        #expect(lines.dropFirst().allSatisfy { line in
+            let prefix = line.utf8.prefix(originColumn)
+            let cell = line.utf8.dropFirst(originColumn).first
+            return prefix.count == originColumn && prefix.last == UInt8(ascii: " ") && cell != nil && cell != UInt8(ascii: " ")
+        })
     }
 }

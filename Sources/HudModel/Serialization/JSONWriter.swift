@@ -18,10 +18,15 @@ package struct JSONWriter {
     private var empty = true
 
     /// A writer whose first value sits `depth` levels deep (what a value
-    /// nested that deep in a pretty document is indented by).
-    package init(pretty: Bool, depth: Int = 0, reservingCapacity capacity: Int = 0) {
+    /// nested that deep in a pretty document is indented by). With
+    /// `continuing`, it writes the rest of a container at `depth - 1` that
+    /// already holds a member or element: the first `key` or `element`
+    /// starts with the separator (a document laid out in pieces, each piece
+    /// the bytes one writer would have written there).
+    package init(pretty: Bool, depth: Int = 0, continuing: Bool = false, reservingCapacity capacity: Int = 0) {
         self.pretty = pretty
         self.depth = depth
+        empty = !continuing
         bytes.reserveCapacity(capacity)
     }
 

@@ -151,14 +151,18 @@ struct ListCommand: Command {
             writer.member("schemaVersion", integer: LayoutJSON.schemaVersion)
             writer.key("renderers")
             writer.beginArray()
-            // Every row is an object one level below the array: its keys,
-            // position lists and capability lists are laid out once.
-            var layout = RowLayout(depth: writer.depth + 1, pretty: writer.pretty)
-            for row in listed {
-                writer.element()
-                Self.write(row, abiText: abiText(row.abi), layout: &layout, to: &writer)
-                if writer.bytes.count >= chunk { writer.flush { Output.out(bytes: $0) } }
+            // A long list's second half is laid out on a helper thread
+            // meanwhile (`OutputHalves`), continuing the array where this
+            // writer leaves it: the same bytes as one writer in one pass.
+            let depth = writer.depth
+            let halves = OutputHalves(listed) { tail in
+                var rest = JSONWriter(pretty: true, depth: depth, continuing: true, reservingCapacity: tail.count * 480)
+                Self.write(tail, to: &rest, chunk: nil)
+                return rest.bytes
             }
+            Self.write(halves.head, to: &writer, chunk: chunk)
+            writer.flush { Output.out(bytes: $0) }
+            Output.out(bytes: halves.tail())
             writer.endArray()
             writer.key("failures")
             writer.beginArray()
@@ -196,7 +200,12 @@ struct ListCommand: Command {
             for row in shown {
                 table.append([row.id, row.name, row.version, abiText(row.abi), row.excluded.map { "\(row.origin)  (\($0))" } ?? row.origin])
             }
-            Output.out(bytes: Table.bytes(table))
+            // The column widths from every row, then each half of the rows
+            // laid out on a thread of its own.
+            let widths = Table.widths(table)
+            let halves = OutputHalves(table) { Table.bytes($0, widths: widths) }
+            Output.out(bytes: Table.bytes(halves.head, widths: widths))
+            Output.out(bytes: halves.tail())
         }
         for refused in report?.refusedPaths ?? [] { Output.line("refused search path: \(refused)") }
         if let discarded = report?.cacheDiscarded { Output.error("hudhost list: note: the registry cache was discarded and rebuilt (\(discarded))") }
@@ -295,6 +304,24 @@ struct ListCommand: Command {
         }
     }
 
+    /// The renderer objects of `list --json` for `rows`, each an element of
+    /// the array `writer` is in; handed to `Output` every `chunk` bytes
+    /// (nil: kept in `writer`).
+    static func write(_ rows: ArraySlice<Row>, to writer: inout JSONWriter, chunk: Int?) {
+        // Every row is an object one level below the array: its keys,
+        // position lists and capability lists are laid out once, and the
+        // ABI text made again only when the version changes from one row
+        // to the next (nearly every row has the host's).
+        var layout = RowLayout(depth: writer.depth + 1, pretty: writer.pretty)
+        var lastABI = (version: ABIVersion.host, text: ABIVersion.host.description)
+        for row in rows {
+            if row.abi != lastABI.version { lastABI = (row.abi, row.abi.description) }
+            writer.element()
+            write(row, abiText: lastABI.text, layout: &layout, to: &writer)
+            if let chunk, writer.bytes.count >= chunk { writer.flush { Output.out(bytes: $0) } }
+        }
+    }
+
     /// One renderer object of `list --json`; `abiText` is `row.abi.description`.
     /// (Keys and repeated lists from `layout`: the same bytes as writing
     /// each member with `JSONWriter.member`.)
@@ -338,12 +365,22 @@ enum Table {
     static func format(_ rows: [[String]]) -> String { String(decoding: bytes(rows), as: UTF8.self) }
 
     /// `format` as UTF-8: what `hudhost list` writes for thousands of rows.
-    static func bytes(_ rows: [[String]]) -> [UInt8] {
+    static func bytes(_ rows: [[String]]) -> [UInt8] { bytes(rows[...], widths: widths(rows)) }
+
+    /// Each column's width: its widest cell's (as many columns as the
+    /// first row has).
+    static func widths(_ rows: [[String]]) -> [Int] {
         guard let first = rows.first else { return [] }
         var widths = Array(repeating: 0, count: first.count)
         for row in rows {
             for (index, cell) in row.enumerated() where index < widths.count { widths[index] = max(widths[index], width(cell)) }
         }
+        return widths
+    }
+
+    /// `rows` laid out in columns of `widths` (from `widths(_:)` of these
+    /// rows or of a table they are part of).
+    static func bytes(_ rows: ArraySlice<[String]>, widths: [Int]) -> [UInt8] {
         // Each row: its cells padded to the widths, the separators, a newline
         // (exact when the cells are ASCII and no row is longer than the first).
         var out: [UInt8] = []
@@ -376,4 +413,32 @@ enum Table {
         for index in 0..<span.count where span[index] >= 0x80 { return cell.count }
         return span.count
     }
+}
+
+/// A long listing laid out in two halves at once: the second on a helper
+/// thread (`BackgroundValue`) while the caller lays out `head` and writes
+/// it, then `tail()` waits for the second half's bytes. Below
+/// `OutputHalves.threshold` items (where starting a thread would cost
+/// about what it saves) `head` is everything and `tail()` is empty. The
+/// layout of a half may not depend on the other half (column widths come
+/// from the whole list first).
+struct OutputHalves<Item: Sendable> {
+    static var threshold: Int { 512 }
+
+    let head: ArraySlice<Item>
+    private let helper: BackgroundValue<[UInt8]>?
+
+    init(_ items: [Item], layout: @escaping @Sendable (ArraySlice<Item>) -> [UInt8]) {
+        guard items.count >= Self.threshold else {
+            head = items[...]
+            helper = nil
+            return
+        }
+        let tail = items[(items.count / 2)...]
+        head = items[..<tail.startIndex]
+        helper = BackgroundValue { layout(tail) }
+    }
+
+    /// The second half's bytes (empty when the list was not split).
+    func tail() -> [UInt8] { helper?.wait() ?? [] }
 }
