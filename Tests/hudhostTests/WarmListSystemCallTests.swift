@@ -5,7 +5,8 @@ import HudTestSupport
 
 /// The warm `hudhost list` path (issue 15), as the kernel sees it: the
 /// registry cache is opened and read once, and each plugin file costs one
-/// `stat`-family call and is never opened. Traced with strace when it is
+/// `stat`-family call (relative to its listed directory's descriptor) and
+/// is never opened. Traced with strace when it is
 /// installed (Debian `strace`); skipped otherwise.
 struct WarmListSystemCallTests {
     @Test func aWarmListOpensTheCacheOnceAndStatsEachPluginOnce() throws {
@@ -24,9 +25,10 @@ struct WarmListSystemCallTests {
         let cacheOpens = lines.filter { $0.contains("open") && $0.contains(cache + "/hud/registry-") && !$0.contains(".json.") }
         #expect(cacheOpens.count == 1, "\(cacheOpens)")
         for plugin in ["meta_good.so", "meta_mismatch.so"] {
-            let touching = lines.filter { $0.contains("/" + plugin + "\"") }
+            // By path, or by name relative to its directory's descriptor.
+            let touching = lines.filter { $0.contains("/" + plugin + "\"") || $0.contains("\"" + plugin + "\"") }
             #expect(touching.count == 1, "\(plugin): \(touching)")
-            #expect(touching.allSatisfy { !$0.contains("open") }, "\(plugin) was opened on a warm run: \(touching)")
+            #expect(touching.allSatisfy { $0.contains("stat") && !$0.contains("open") }, "\(plugin) was opened on a warm run: \(touching)")
         }
     }
 }
