@@ -10,7 +10,7 @@
 # so machine noise hits all of them alike. Prints a Markdown table:
 # median, min–max, and each row's ratio to gst-inspect in the same mode.
 #
-#   Scripts/bench-peers.sh [--count N]... [--runs R] [--bare-count N] [--install] [--smoke] [--hudhost PATH]
+#   Scripts/bench-peers.sh [--count N]... [--runs R] [--bare-count N] [--install] [--smoke] [--hudhost PATH] [--baseline PATH]
 #
 #   --count N       plugins with metadata (repeatable; default 105, 1000 and 10000)
 #   --bare-count N  plugins without metadata, listed cold (default 1000; 0 skips)
@@ -20,6 +20,9 @@
 #   --smoke         N = 10, 3 runs, bare N = 10: checks the script works (CI)
 #   --prepare       only generate (compile) the plugins, then exit
 #   --hudhost PATH  default: .build/release/hudhost (swift build -c release)
+#   --baseline PATH another hudhost (e.g. a build of the commit before a
+#                   change): its warm rows are timed in the same loop, with
+#                   the same cache, for a before/after in one run
 #
 # A peer that is not installed is left out with a note. Needs cc. Timings
 # are reported, never judged: the script fails only if a command fails.
@@ -33,6 +36,7 @@ install=0
 smoke=0
 prepare=0
 hudhost=.build/release/hudhost
+baseline=
 while (($#)); do
   case "$1" in
     --count) counts+=("$2"); shift 2 ;;
@@ -42,7 +46,8 @@ while (($#)); do
     --smoke) smoke=1; shift ;;
     --prepare) prepare=1; shift ;;
     --hudhost) hudhost=$2; shift 2 ;;
-    -h|--help) sed -n '3,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --baseline) baseline=$2; shift 2 ;;
+    -h|--help) sed -n '3,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench-peers: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -50,6 +55,10 @@ if ((smoke)); then counts=(10); runs=3; bare_count=10; fi
 ((${#counts[@]})) || counts=(105 1000 10000)
 [[ -x $hudhost ]] || { echo "bench-peers: $hudhost is missing; run swift build -c release first" >&2; exit 1; }
 hudhost=$(cd "$(dirname "$hudhost")" && pwd)/$(basename "$hudhost")
+if [[ -n $baseline ]]; then
+  [[ -x $baseline ]] || { echo "bench-peers: --baseline $baseline is not an executable" >&2; exit 1; }
+  baseline=$(cd "$(dirname "$baseline")" && pwd)/$(basename "$baseline")
+fi
 
 if ((install)); then
   need=()
@@ -125,6 +134,10 @@ for n in "${counts[@]}"; do
   add "hudhost list, $n plugins" cold "rm -rf $cache/hud" "env $env $hudhost list --json"
   add "hudhost list, $n plugins" warm "true" "env $env $hudhost list --json"
   add "hudhost list (text table), $n plugins" warm "true" "env $env $hudhost list"
+  if [[ -n $baseline ]]; then
+    add "baseline list, $n plugins" warm "true" "env $env $baseline list --json"
+    add "baseline list (text table), $n plugins" warm "true" "env $env $baseline list"
+  fi
 done
 if ((bare_count > 0)); then
   dir=$(generate bare "$bare_count")

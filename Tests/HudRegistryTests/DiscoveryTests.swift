@@ -212,7 +212,7 @@ struct DiscoveryTests {
         var reader = RegistryCacheFormat.FastReader(written)
         let read = reader.records(key: first.key)
         let fast = try #require(read)
-        #expect(fast.values.sorted { $0.path < $1.path } == first.allRecords)
+        #expect(fast.inPathOrder == first.allRecords)
         // The streamed file is laid out exactly as the tree printer would.
         let tree = try JSONParser.parse(bytes: written)
         #expect(String(decoding: written, as: UTF8.self) == tree.serialized(pretty: false) + "\n")
@@ -263,6 +263,51 @@ struct DiscoveryTests {
         #expect(count("ab", "ba") == 0)
         #expect(count("abc", "ab") == 0)
         #expect(count("x", "") == 0)
+    }
+
+    /// The records as read stay in path order and are found by walking it
+    /// (a warm scan asks in that order), by binary search otherwise (a
+    /// later search directory whose paths sort first); a change builds the
+    /// table by path. Every answer is the dictionary's.
+    @Test func theRecordTableAnswersLikeADictionaryInAndOutOfOrder() {
+        func record(_ path: String, size: Int64) -> PluginRecord {
+            PluginRecord(path: path, stamp: FileStamp(device: 1, inode: UInt64(size), size: size, modifiedNanoseconds: 0), buildID: nil,
+                         status: .ok, renderers: [], source: .elfSection, failureCode: nil, failureReason: nil, time: 0, validation: nil)
+        }
+        let records = ["/a/1.so", "/a/2.so", "/b/1.so", "/b/2.so", "/c/1.so"].enumerated().map { record($1, size: Int64($0)) }
+        let dictionary = Dictionary(uniqueKeysWithValues: records.map { ($0.path, $0) })
+        var table = RecordTable(inPathOrder: records)
+        let asked = ["/b/1.so", "/b/2.so", "/c/1.so", "/a/1.so", "/a/2.so", "/a/0.so", "/z.so", "/b/2.so", "/b/2.so", ""]
+        for path in asked { #expect(table[path] == dictionary[path], "\(path)") }
+        #expect(table.count == 5 && table.inPathOrder == records && table.dictionary == dictionary)
+        table["/b/1.so"] = nil
+        table["/0.so"] = record("/0.so", size: 9)
+        var changed = dictionary
+        changed["/b/1.so"] = nil
+        changed["/0.so"] = record("/0.so", size: 9)
+        for path in asked + ["/0.so"] { #expect(table[path] == changed[path], "\(path)") }
+        #expect(table.inPathOrder.map(\.path) == ["/0.so", "/a/1.so", "/a/2.so", "/b/2.so", "/c/1.so"])
+    }
+
+    /// The one-pass reader takes the records only in the writer's order
+    /// (strictly increasing paths); the same records in another order, or
+    /// a path twice, are left to the general parser, which reads them too.
+    @Test func theOnePassReaderDeclinesRecordsOutOfPathOrder() throws {
+        func record(_ path: String) -> PluginRecord {
+            PluginRecord(path: path, stamp: FileStamp(device: 1, inode: 2, size: 3, modifiedNanoseconds: 4), buildID: "ab",
+                         status: .ok, renderers: [], source: .elfSection, failureCode: nil, failureReason: nil, time: 5, validation: nil)
+        }
+        let key = "abi 1.1\n/p"
+        let sorted = RegistryCacheFormat.write(key: key, records: [record("/p/a.so"), record("/p/b.so")])
+        var inOrder = RegistryCacheFormat.FastReader(sorted)
+        #expect(inOrder.records(key: key)?.count == 2)
+        for records in [[record("/p/b.so"), record("/p/a.so")], [record("/p/a.so"), record("/p/a.so")]] {
+            let bytes = RegistryCacheFormat.write(key: key, records: records)
+            var reader = RegistryCacheFormat.FastReader(bytes)
+            #expect(reader.records(key: key) == nil)
+            let general = try RegistryCache.generalRecords(bytes, key: key).get()
+            #expect(Set(general.keys) == Set(records.map(\.path)))
+        }
     }
 
     @Test func aCorruptOrForeignCacheIsDiscardedAndRebuilt() throws {

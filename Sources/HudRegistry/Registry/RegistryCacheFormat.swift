@@ -7,7 +7,8 @@ import HudUnsafe
 ///
 /// written straight from the records into one byte buffer (`write`), and
 /// read back in ONE pass straight into `PluginRecord`s (`FastReader`),
-/// with no `JSONValue` tree: the warm `hudhost list` reads it every run.
+/// with no `JSONValue` tree and no table by path (`RecordTable`): the warm
+/// `hudhost list` reads it every run.
 /// The fast reader accepts exactly the form `write` produces (members in
 /// that order, no whitespace) and gives up at the first byte that differs;
 /// the cache then falls back to the general JSON parser, which judges any
@@ -78,26 +79,27 @@ enum RegistryCacheFormat {
 
         init(_ bytes: [UInt8]) { self.bytes = bytes }
 
-        mutating func records(key: String) -> [String: PluginRecord]? {
+        /// The records, in the file's order: the writer's, strictly
+        /// increasing by path (`RecordTable` walks that order); a file
+        /// with its records in any other order is declined too.
+        mutating func records(key: String) -> RecordTable? {
             guard literal(Token.cacheFormat), number(UInt32.self) == UInt32(RegistryCache.formatVersion),
                   literal(Token.key), string() == key, literal(Token.files) else { return nil }
-            // Room for every record at once (not a rehash of every path per
-            // doubling), and no more: each record opens with `{"path":`,
-            // which no string in this form can hold (its quotes are
-            // escaped), and a table twice the needed size would be twice
-            // the pages (a record is ~160 bytes in it).
-            var records: [String: PluginRecord] = [:]
+            // Room for every record at once, and no more: each record opens
+            // with `{"path":`, which no string in this form can hold (its
+            // quotes are escaped).
+            var records: [PluginRecord] = []
             records.reserveCapacity(ByteScan.occurrences(of: Token.path.span, in: bytes.span))
             if !byte(UInt8(ascii: "]")) {
                 repeat {
-                    guard let record = record() else { return nil }
-                    records[record.path] = record
+                    guard let record = record(), records.last.map({ $0.path < record.path }) ?? true else { return nil }
+                    records.append(record)
                 } while byte(UInt8(ascii: ","))
                 guard byte(UInt8(ascii: "]")) else { return nil }
             }
             guard byte(UInt8(ascii: "}")) else { return nil }
             while index < bytes.count, bytes[index] == 0x0A || bytes[index] == 0x20 { index += 1 }
-            return index == bytes.count ? records : nil
+            return index == bytes.count ? RecordTable(inPathOrder: records) : nil
         }
 
         private mutating func record() -> PluginRecord? {
