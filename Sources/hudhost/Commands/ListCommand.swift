@@ -141,9 +141,9 @@ struct ListCommand: Command {
             // Written member by member straight into a byte buffer: no
             // JSONValue tree, no second pass to lay it out. The same bytes
             // `JSONValue.serialized()` writes for the whole document
-            // (`JSONWriter` lays out both). Streamed out every 64 KiB of
-            // rows, so the buffer (and the memory the process touches)
-            // stays that size however many renderers there are.
+            // (`JSONWriter` lays out both). The first half of the rows is
+            // streamed out every 64 KiB; the second half's bytes (laid out
+            // meanwhile on a helper thread) are held until written.
             let listed = failedOnly ? [] : shown
             let chunk = 64 << 10
             var writer = JSONWriter(pretty: true, reservingCapacity: chunk + 4096)
