@@ -161,7 +161,7 @@ package final class ActionThunk {
     }
 
     private struct Retired: @unchecked Sendable {
-        // Sendable: only touched under the quarantine mutex.
+        // Sendable: only touched under the quarantine lock.
         let closure: UnsafeMutableRawPointer
         let box: Unmanaged<Box>
         func free() {
@@ -191,7 +191,9 @@ package final class ActionThunk {
             oldest = 0
         }
     }
-    private static let quarantine = Mutex<Quarantine>(Quarantine())
+    /// ThreadLock, not Mutex: parallel layouts retire thunks at once, and a
+    /// contended Mutex is invisible to ThreadSanitizer (ThreadLock's comment).
+    private static let quarantine = ThreadLock<Quarantine>(Quarantine())
 
     /// One call interface for every `void (*)(void)`; prepared once and never
     /// mutated, so sharing it between closures and threads is safe.

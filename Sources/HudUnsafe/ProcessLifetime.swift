@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 import CHudSystem
-import Synchronization
 
 /// Values a command is done with just before the process exits: freeing
 /// them would only cost time (a warm `hudhost list` of 10,000 plugins holds
@@ -9,14 +8,13 @@ import Synchronization
 /// all memory back at once. They stay referenced from here, so a leak
 /// checker reports them as reachable, not lost.
 package enum ProcessLifetime {
-    private static let lock = Mutex(())
-    /// `nonisolated(unsafe)`: only touched under `lock`.
-    nonisolated(unsafe) private static var kept: [Any] = []
+    /// ThreadLock, not Mutex: TSan sees it when threads contend.
+    private static let kept = ThreadLock<[Any]>([])
 
     /// Keeps `value` alive until the process exits. Only for a process
     /// that is about to end: nothing kept is ever freed.
     package static func keepUntilExit(_ value: Any) {
-        lock.withLock { _ in kept.append(value) }
+        kept.withLock { $0.append(value) }
     }
 }
 

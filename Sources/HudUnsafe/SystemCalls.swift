@@ -2,7 +2,7 @@
 import CHudSystem
 import CSeccomp
 import Glibc
-package import Synchronization
+import Synchronization
 
 /// The host's libc layer, in the style of swift-system's syscall wrappers:
 /// every raw libc call the safe targets make, each taking and returning
@@ -732,8 +732,9 @@ package struct SpawnRequest {
 extension SystemCalls {
     /// Serializes spawning with pipe creation elsewhere in the process, so
     /// no child inherits another child's pipe between `pipe()` and
-    /// `FD_CLOEXEC` (the Glibc module has no `pipe2`).
-    package static let spawnLock = Mutex<Void>(())
+    /// `FD_CLOEXEC` (the Glibc module has no `pipe2`). A ThreadLock: parallel
+    /// probes contend on it, and TSan must see the order it gives.
+    package static let spawnLock = ThreadLock<Void>(())
 
     /// `posix_spawn(p)`: starts `request`, returns the child's pid.
     package static func spawn(_ request: SpawnRequest) -> Result<Int32, SystemError> {
@@ -1222,16 +1223,17 @@ extension SystemCalls {
 }
 
 /// A value behind a pthread mutex, for state that threads contend on
-/// (`hudhost preview`'s request mailbox and event streams). Not
+/// (`hudhost preview`'s request mailbox and event streams, the thunk
+/// quarantine, the spawn lock, stdout's first failure). Not
 /// `Synchronization.Mutex`: contended, that one locks in the kernel where
 /// ThreadSanitizer cannot see it (Docs/RELIABILITY.md), and the TSan run in
 /// CI must stay clean; TSan intercepts pthread mutexes.
 /// `@unchecked Sendable`: `value` is only touched between lock and unlock.
-package final class ThreadLock<Value>: @unchecked Sendable {
+package final class ThreadLock<Value: ~Copyable>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
 
-    package init(_ value: Value) {
+    package init(_ value: consuming Value) {
         self.value = value
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())

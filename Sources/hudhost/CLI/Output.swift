@@ -38,7 +38,7 @@ enum Output {
     /// The first failed write to stdout (ENOSPC on /dev/full or a full
     /// disk, EBADF on a closed descriptor, EIO...). After one, nothing more
     /// is written there; `finish` turns it into an error and exit 1.
-    private static let stdoutFailure = Mutex<SystemError?>(nil)
+    private static let stdoutFailure = ThreadLock<SystemError?>(nil)
 
     /// The command's status, unless a write to stdout failed: then the
     /// reason goes to stderr and a success becomes a failure (exit 1); a

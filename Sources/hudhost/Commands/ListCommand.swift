@@ -161,8 +161,10 @@ struct ListCommand: Command {
                 return rest.bytes
             }
             Self.write(halves.head, to: &writer, chunk: chunk)
-            writer.flush { Output.out(bytes: $0) }
-            Output.out(bytes: halves.tail())
+            if let tail = halves.tail() {
+                writer.flush { Output.out(bytes: $0) }
+                Output.out(bytes: tail)
+            }
             writer.endArray()
             writer.key("failures")
             writer.beginArray()
@@ -205,7 +207,7 @@ struct ListCommand: Command {
             let widths = Table.widths(table)
             let halves = OutputHalves(table) { Table.bytes($0, widths: widths) }
             Output.out(bytes: Table.bytes(halves.head, widths: widths))
-            Output.out(bytes: halves.tail())
+            if let tail = halves.tail() { Output.out(bytes: tail) }
         }
         for refused in report?.refusedPaths ?? [] { Output.line("refused search path: \(refused)") }
         if let discarded = report?.cacheDiscarded { Output.error("hudhost list: note: the registry cache was discarded and rebuilt (\(discarded))") }
@@ -419,7 +421,7 @@ enum Table {
 /// thread (`BackgroundValue`) while the caller lays out `head` and writes
 /// it, then `tail()` waits for the second half's bytes. Below
 /// `OutputHalves.threshold` items (where starting a thread would cost
-/// about what it saves) `head` is everything and `tail()` is empty. The
+/// about what it saves) `head` is everything and `tail()` is nil. The
 /// layout of a half may not depend on the other half (column widths come
 /// from the whole list first).
 struct OutputHalves<Item: Sendable> {
@@ -439,6 +441,7 @@ struct OutputHalves<Item: Sendable> {
         helper = BackgroundValue { layout(tail) }
     }
 
-    /// The second half's bytes (empty when the list was not split).
-    func tail() -> [UInt8] { helper?.wait() ?? [] }
+    /// The second half's bytes, or nil when the list was not split (then
+    /// the caller writes everything in one go).
+    func tail() -> [UInt8]? { helper?.wait() }
 }

@@ -4,7 +4,6 @@ import HudPresentation
 import HudScenes
 import HudHTTPServer
 import HudUnsafe
-import Synchronization
 
 /// `hudhost preview`: the HUD in a browser. Serves a page on 127.0.0.1 that
 /// shows the current frame and turns mouse and touch input into the shell's
@@ -81,7 +80,7 @@ struct PreviewCommand: Command {
         """
 
     /// The daemon of the running preview, kept for the process's life.
-    private static let running = Mutex<HTTPDaemon?>(nil)
+    private static let running = ThreadLock<HTTPDaemon?>(nil)
 
     let registryOptions: RegistryOptions
     let environmentOptions: EnvironmentOptions
