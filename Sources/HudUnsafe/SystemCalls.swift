@@ -1228,13 +1228,21 @@ extension SystemCalls {
 /// `Synchronization.Mutex`: contended, that one locks in the kernel where
 /// ThreadSanitizer cannot see it (Docs/RELIABILITY.md), and the TSan run in
 /// CI must stay clean; TSan intercepts pthread mutexes.
-/// `@unchecked Sendable`: `value` is only touched between lock and unlock.
+/// The value lives behind its own pointer, not in a stored `var`: an inout
+/// access to a class's stored property is a Swift access TSan records at the
+/// property's address, and for an empty value (`ThreadLock<Void>`, the spawn
+/// lock) that address is the object's header, which every caller reads
+/// unlocked to find the lock, so TSan reported a race that was not there
+/// (CI at stop 24). Through the pointer, TSan sees only the body's own loads
+/// and stores, all between lock and unlock.
+/// `@unchecked Sendable`: `storage` is only touched between lock and unlock.
 package final class ThreadLock<Value: ~Copyable>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
+    private let storage: UnsafeMutablePointer<Value>
 
     package init(_ value: consuming Value) {
-        self.value = value
+        storage = .allocate(capacity: 1)
+        storage.initialize(to: value)
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -1244,11 +1252,13 @@ package final class ThreadLock<Value: ~Copyable>: @unchecked Sendable {
         pthread_mutex_destroy(mutex)
         mutex.deinitialize(count: 1)
         mutex.deallocate()
+        storage.deinitialize(count: 1)
+        storage.deallocate()
     }
 
     package func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return try body(&value)
+        return try body(&storage.pointee)
     }
 }
