@@ -1233,8 +1233,8 @@ extension SystemCalls {
 /// property's address, and for an empty value (`ThreadLock<Void>`, the spawn
 /// lock) that address is the object's header, which every caller reads
 /// unlocked to find the lock, so TSan reported a race that was not there
-/// (CI at stop 24). Through the pointer, TSan sees only the body's own loads
-/// and stores, all between lock and unlock.
+/// (`validate -j 3`, Docs/RELIABILITY.md). Through the pointer, TSan sees
+/// only the body's own loads and stores, all between lock and unlock.
 /// `@unchecked Sendable`: `storage` is only touched between lock and unlock.
 package final class ThreadLock<Value: ~Copyable>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
