@@ -269,45 +269,16 @@ extension SystemCalls {
         return .success((prefixed(names, with: base), linkStatuses(of: names, in: dirfd(directory))))
     }
 
-    /// Names a thread takes at a time from `linkStatuses`' shared counter.
-    private static let statusChunk = 32
-    /// From this many names on, `linkStatuses` shares them with a helper
-    /// thread (starting one costs about as much as ~50 calls).
-    private static let parallelStatusThreshold = 128
-
     /// `fstatat(descriptor, name, AT_SYMLINK_NOFOLLOW)` of each of `names`
-    /// (nil where it failed). Each call is a path lookup in the kernel, the
-    /// bulk of a warm `hudhost list` of a large directory, so a long list
-    /// is shared with one helper thread: both take the next `statusChunk`
-    /// names from one atomic counter until none is left (whichever thread
-    /// is slowed, the other does the rest), each writing only the slots of
-    /// the names it took; the results are read after the helper is joined.
+    /// (nil where it failed), on this thread. Each call is a path lookup
+    /// in the kernel, the bulk of a warm `hudhost list` of a large
+    /// directory; a second thread sharing them made it no faster (the
+    /// lookups in one directory contend in the kernel: 1,000 calls took
+    /// 0.94–1.06 ms on one thread, 1.05–1.32 ms on two; BENCHMARKS.md
+    /// "Round 8"), only costlier to start.
     private static func linkStatuses(of names: [String], in descriptor: Int32) -> [FileStatus?] {
-        let slots = WorkerSlots<FileStatus>(count: names.count)
-        let next = SharedCounter()
-        let work: @Sendable () -> Void = {
-            var info = stat()
-            while true {
-                let start = next.value.wrappingAdd(statusChunk, ordering: .relaxed).oldValue
-                guard start < names.count else { return }
-                for index in start..<min(start + statusChunk, names.count) {
-                    slots[index] = fstatat(descriptor, names[index], &info, AT_SYMLINK_NOFOLLOW) == 0 ? FileStatus(info) : nil
-                }
-            }
-        }
-        if names.count >= parallelStatusThreshold {
-            let helper = BackgroundValue(work)
-            work()
-            helper.wait()
-        } else {
-            work()
-        }
-        return names.indices.map { slots[$0] }
-    }
-
-    /// An atomic counter shared by the threads of one `linkStatuses`.
-    private final class SharedCounter: Sendable {
-        let value = Atomic<Int>(0)
+        var info = stat()
+        return names.map { fstatat(descriptor, $0, &info, AT_SYMLINK_NOFOLLOW) == 0 ? FileStatus(info) : nil }
     }
 
     /// The whole file, if it is at most `limit` bytes. `noFollow` refuses a
@@ -915,51 +886,141 @@ package enum ConcurrentWorkers {
 
 /// A value worked out on a thread of its own while the owner goes on
 /// (the warm `hudhost list` reads its registry cache so while it lists and
-/// `lstat`s the plugin files). `wait()` joins the thread and returns the
-/// value; when no thread can be started the work runs at once, inside
-/// `init`. Owned by one thread (not `Sendable`): only `work` runs on the
-/// other, and what it returns is handed over by the join.
+/// `lstat`s the plugin files). The work runs once, on whichever thread
+/// takes it first: `wait()` does it on the owner's thread when the helper
+/// has not begun it yet, so a helper that the machine is slow to schedule
+/// (a virtual CPU can take milliseconds to wake) never costs more than
+/// doing the work in line; when the helper has begun, `wait()` waits for
+/// it to finish. The helper is detached, never joined: what it hands over
+/// goes through `Job`'s mutex and condition. Owned by one thread (not
+/// `Sendable`): only `work` runs on the other.
 package final class BackgroundValue<Value: Sendable> {
-    /// Written by the thread before it ends, read after the join.
-    private final class Slot: @unchecked Sendable {
-        var value: Value?
+    private final class Job: @unchecked Sendable {
+        enum State {
+            /// Not begun; the closure is held until one thread takes it.
+            case waiting(@Sendable () -> Value)
+            case running
+            case done(Value)
+            case taken
+        }
+
+        // Behind pointers of their own, initialized once and never moved
+        // (a pthread mutex or condition may not be copied).
+        private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        private let finished = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+        /// Read and written with `mutex` held.
+        private var state: State
+
+        init(_ work: @escaping @Sendable () -> Value) {
+            state = .waiting(work)
+            pthread_mutex_init(mutex, nil)
+            pthread_cond_init(finished, nil)
+        }
+
+        deinit {
+            pthread_cond_destroy(finished)
+            pthread_mutex_destroy(mutex)
+            finished.deallocate()
+            mutex.deallocate()
+        }
+
+        /// The work if no thread has taken it yet (then it is this one's).
+        private func claim() -> (@Sendable () -> Value)? {
+            guard case .waiting(let work) = state else { return nil }
+            state = .running
+            return work
+        }
+
+        /// The helper thread's part: the work, unless the owner took it.
+        func runIfWaiting() {
+            pthread_mutex_lock(mutex)
+            let work = claim()
+            pthread_mutex_unlock(mutex)
+            guard let work else { return }
+            let value = work()
+            pthread_mutex_lock(mutex)
+            state = .done(value)
+            pthread_cond_broadcast(finished)
+            pthread_mutex_unlock(mutex)
+        }
+
+        /// The owner going without the value: the work is dropped if no
+        /// thread has begun it, else waited for.
+        func cancel() {
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            if case .waiting = state {
+                state = .taken
+                return
+            }
+            while case .running = state { pthread_cond_wait(finished, mutex) }
+            state = .taken
+        }
+
+        /// The owner's part: the work in line if it is still waiting, else
+        /// the helper's value once it is there. Once only.
+        func take() -> Value {
+            pthread_mutex_lock(mutex)
+            if let work = claim() {
+                state = .taken
+                pthread_mutex_unlock(mutex)
+                return work()
+            }
+            while true {
+                if case .done(let value) = state {
+                    state = .taken
+                    pthread_mutex_unlock(mutex)
+                    return value
+                }
+                pthread_cond_wait(finished, mutex)
+            }
+        }
     }
 
-    private let slot = Slot()
-    private var thread: pthread_t?
+    private let job: Job
+    private var value: Value?
 
     package init(_ work: @escaping @Sendable () -> Value) {
-        let slot = slot
-        thread = Self.start(UncheckedBox({ slot.value = work() }))
+        let job = Job(work)
+        self.job = job
+        if !Self.startDetached(UncheckedBox({ job.runIfWaiting() })) {
+            value = job.take()
+        }
     }
 
-    /// A new thread running `job`, or nil when none could be started (the
-    /// job has then run on this one).
-    private static func start(_ job: UncheckedBox<() -> Void>) -> pthread_t? {
+    /// Starts a detached thread running `job`; false when none could be
+    /// started.
+    private static func startDetached(_ job: UncheckedBox<() -> Void>) -> Bool {
         let retained = Unmanaged.passRetained(job)
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
         var started = pthread_t()
-        let status = pthread_create(&started, nil, { raw in
+        let status = pthread_create(&started, &attributes, { raw in
             Unmanaged<UncheckedBox<() -> Void>>.fromOpaque(raw!).takeRetainedValue().value()
             return nil
         }, retained.toOpaque())
         guard status == 0 else {
-            retained.takeRetainedValue().value()
-            return nil
+            retained.release()
+            return false
         }
-        return started
+        return true
     }
 
-    /// The value, once the thread has finished (it is joined once).
+    /// The value: worked out here if the helper has not begun it, else the
+    /// helper's once it has finished.
     package func wait() -> Value {
-        if let running = thread {
-            pthread_join(running, nil)
-            thread = nil
-        }
-        return slot.value!
+        if let value { return value }
+        let taken = job.take()
+        value = taken
+        return taken
     }
 
+    /// A value never asked for is not worked out; one the helper has begun
+    /// is waited for. No work outlives the owner.
     deinit {
-        if let running = thread { pthread_join(running, nil) }
+        if value == nil { job.cancel() }
     }
 }
 

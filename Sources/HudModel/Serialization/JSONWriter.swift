@@ -67,8 +67,8 @@ package struct JSONWriter {
         let depth: Int
         let pretty: Bool
         /// As the first member of its object, and as any later one.
-        let first: [UInt8]
-        let next: [UInt8]
+        package let first: [UInt8]
+        package let next: [UInt8]
 
         package init(_ name: String, depth: Int, pretty: Bool) {
             self.name = name
@@ -107,7 +107,7 @@ package struct JSONWriter {
         let tree: JSONValue
         let depth: Int
         let pretty: Bool
-        let bytes: [UInt8]
+        package let bytes: [UInt8]
 
         package init(_ tree: JSONValue, depth: Int, pretty: Bool) {
             self.tree = tree
@@ -148,9 +148,17 @@ package struct JSONWriter {
     package mutating func null() { bytes.append(contentsOf: Self.nullBytes) }
     // As arrays: appending one is a copy, appending a literal `String`'s
     // UTF-8 view goes through the string (twice the instructions).
-    private static let trueBytes = Array("true".utf8)
-    private static let falseBytes = Array("false".utf8)
-    private static let nullBytes = Array("null".utf8)
+    package static let trueBytes = Array("true".utf8)
+    package static let falseBytes = Array("false".utf8)
+    package static let nullBytes = Array("null".utf8)
+
+    /// `value` as a JSON string literal, quotes included: the bytes
+    /// `string(value)` appends.
+    package static func quoted(_ value: String) -> [UInt8] {
+        var writer = JSONWriter(pretty: false)
+        writer.quote(value)
+        return writer.bytes
+    }
     package mutating func number(_ value: Double) { raw(JSONValue.format(value)) }
 
     /// An integer in decimal, without a detour through `Double` or `String`.

@@ -34,7 +34,11 @@ extension Command {
 struct CommandEntry: Sendable {
     let name: String
     let summary: String
-    let help: String
+    /// Laid out when asked for (`--help`, the man page, completions), not
+    /// for every entry at every start: the help texts are built by string
+    /// interpolation, about 0.3 ms for all commands.
+    var help: String { helpText() }
+    private let helpText: @Sendable () -> String
     let options: [Arguments.Option]
     let isHidden: Bool
     let arguments: Arguments.Option.Value?
@@ -43,7 +47,7 @@ struct CommandEntry: Sendable {
     init<C: Command>(_ command: C.Type) {
         name = C.name
         summary = C.summary
-        help = C.help
+        helpText = { C.help }
         options = C.options
         isHidden = C.isHidden
         arguments = C.arguments

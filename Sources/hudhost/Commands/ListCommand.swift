@@ -82,6 +82,11 @@ struct ListCommand: Command {
     }
 
     func run() -> ExitCode {
+        // The catalog first: its registry cache is read on a thread of its
+        // own from here on, while the built-ins are listed and the plugin
+        // directories read (`PluginCatalog.scan`).
+        let catalog = registryOptions.builtinOnly ? nil : registryOptions.catalog()
+        defer { if let catalog { ProcessLifetime.keepUntilExit(catalog) } }  // and its cache
         let filters = RendererFilters.fromEnvironment()
         var rows: [Row] = RendererRegistry.withBuiltins().renderers.map {
             Row(id: $0.id, name: $0.name, version: $0.version, vendor: $0.vendor, summary: $0.summary,
@@ -99,9 +104,7 @@ struct ListCommand: Command {
         // hudhost exits right after this (`_exit`): the records, rows and
         // files are handed back with the process, not released one by one.
         defer { ProcessLifetime.keepUntilExit((report as Any, rows, shown, failures)) }
-        if !registryOptions.builtinOnly {
-            let catalog = registryOptions.catalog()
-            defer { ProcessLifetime.keepUntilExit(catalog) }  // and its cache
+        if let catalog {
             let scanned = catalog.scan()
             report = scanned
             rows.reserveCapacity(rows.count + scanned.files.count)
@@ -126,10 +129,13 @@ struct ListCommand: Command {
                 break
             }
         }
+        var anyExcluded = false
         for index in rows.indices where rows[index].excluded == nil {
             rows[index].excluded = filters.exclusion(for: rows[index].id)
+            if rows[index].excluded != nil { anyExcluded = true }
         }
-        shown = rows.filter { all || $0.excluded == nil }
+        // The rows themselves (no copy) unless some are to be left out.
+        shown = all || !anyExcluded ? rows : rows.filter { $0.excluded == nil }
         // `ABIVersion.description`, made again only when the version
         // changes from one row to the next (nearly every row has the host's).
         var lastABI = (version: ABIVersion.host, text: ABIVersion.host.description)
@@ -138,33 +144,43 @@ struct ListCommand: Command {
             return lastABI.text
         }
         if json {
-            // Written member by member straight into a byte buffer: no
-            // JSONValue tree, no second pass to lay it out. The same bytes
-            // `JSONValue.serialized()` writes for the whole document
-            // (`JSONWriter` lays out both). The first half of the rows is
-            // streamed out every 64 KiB; the second half's bytes (laid out
-            // meanwhile on a helper thread) are held until written.
+            // Written straight into bytes: no JSONValue tree, no second
+            // pass to lay it out. The same bytes `JSONValue.serialized()`
+            // writes for the whole document: `JSONWriter` lays out all but
+            // the rows, and every piece of a row (keys, separators,
+            // repeated lists) once, which a `ByteSink` then copies per row.
+            // The first half of a long list is streamed out every 64 KiB;
+            // the second half's bytes (laid out meanwhile on a helper
+            // thread) are held until written. A short list is one write.
             let listed = failedOnly ? [] : shown
             let chunk = 64 << 10
-            var writer = JSONWriter(pretty: true, reservingCapacity: chunk + 4096)
+            var sink = ByteSink(capacity: chunk + 4096)
+            var writer = JSONWriter(pretty: true)
             writer.beginObject()
             writer.member("schemaVersion", integer: LayoutJSON.schemaVersion)
             writer.key("renderers")
             writer.beginArray()
+            sink.append(writer.bytes)
             // A long list's second half is laid out on a helper thread
-            // meanwhile (`OutputHalves`), continuing the array where this
-            // writer leaves it: the same bytes as one writer in one pass.
+            // meanwhile (`OutputHalves`), continuing the array where the
+            // first half leaves it: the same bytes as one pass.
             let depth = writer.depth
             let halves = OutputHalves(listed) { tail in
-                var rest = JSONWriter(pretty: true, depth: depth, continuing: true, reservingCapacity: tail.count * 480)
-                Self.write(tail, to: &rest, chunk: nil)
-                return rest.bytes
+                // Held in pieces of about `chunk` bytes, each in a buffer
+                // of its own: no estimate of the half's size to outgrow
+                // (a buffer that doubles costs a copy and fresh pages).
+                var pieces: [[UInt8]] = []
+                var rows = ByteSink(capacity: chunk + 4096)
+                Self.write(tail, continuing: true, depth: depth, to: &rows, chunk: chunk) { pieces.append($0) }
+                pieces.append(rows.take())
+                return pieces
             }
-            Self.write(halves.head, to: &writer, chunk: chunk)
+            Self.write(halves.head, continuing: false, depth: depth, to: &sink, chunk: chunk) { Output.out(bytes: $0) }
             if let tail = halves.tail() {
-                writer.flush { Output.out(bytes: $0) }
-                Output.out(bytes: tail)
+                Output.out(bytes: sink.take())
+                for piece in tail { Output.out(bytes: piece) }
             }
+            writer = JSONWriter(pretty: true, depth: depth, continuing: !listed.isEmpty)
             writer.endArray()
             writer.key("failures")
             writer.beginArray()
@@ -193,7 +209,8 @@ struct ListCommand: Command {
             writer.endObject()
             writer.endObject()
             writer.raw("\n")
-            Output.out(bytes: writer.bytes)
+            sink.append(writer.bytes)
+            Output.out(bytes: sink.take())
             return exit
         }
         if !failedOnly {
@@ -205,9 +222,9 @@ struct ListCommand: Command {
             // The column widths from every row, then each half of the rows
             // laid out on a thread of its own.
             let widths = Table.widths(table)
-            let halves = OutputHalves(table) { Table.bytes($0, widths: widths) }
+            let halves = OutputHalves(table) { [Table.bytes($0, widths: widths)] }
             Output.out(bytes: Table.bytes(halves.head, widths: widths))
-            if let tail = halves.tail() { Output.out(bytes: tail) }
+            for piece in halves.tail() ?? [] { Output.out(bytes: piece) }
         }
         for refused in report?.refusedPaths ?? [] { Output.line("refused search path: \(refused)") }
         if let discarded = report?.cacheDiscarded { Output.error("hudhost list: note: the registry cache was discarded and rebuilt (\(discarded))") }
@@ -256,13 +273,18 @@ struct ListCommand: Command {
         return catalog.examine(file: Output.absolute(path), directory: directory)
     }
 
-    /// The keys of a renderer object of `list --json`, and the values that
-    /// repeat from row to row (a position list per position mask, a
-    /// capability list per capability value), laid out once by
-    /// `JSONWriter` for the depth the rows are written at.
+    /// The pieces of a renderer object of `list --json`, laid out once by
+    /// `JSONWriter` for the depth the objects' members sit at: the object's
+    /// opening (with the separator before it, as the array's first element
+    /// and as a later one) and closing, each key (as the object's first
+    /// member and as a later one), and the values that repeat from row to
+    /// row (a position list per position mask, a capability list per
+    /// capability value). Copied, they are the bytes `JSONWriter` writes
+    /// for the object member by member.
     struct RowLayout {
         let depth: Int
         let pretty: Bool
+        let openFirst, openNext, close: [UInt8]
         let id, name, version, vendor, description, abiVersion, origin, builtin, supportedPositions, capabilities, source, cached, excluded: JSONWriter.PreparedKey
         private var positionLists: [JSONWriter.Fragment?] = Array(repeating: nil, count: 32)
         private var capabilityLists: [UInt32: JSONWriter.Fragment] = [:]
@@ -270,6 +292,17 @@ struct ListCommand: Command {
         init(depth: Int, pretty: Bool) {
             self.depth = depth
             self.pretty = pretty
+            var first = JSONWriter(pretty: pretty, depth: depth - 1)
+            first.element()
+            first.beginObject()
+            openFirst = first.bytes
+            var next = JSONWriter(pretty: pretty, depth: depth - 1, continuing: true)
+            next.element()
+            next.beginObject()
+            openNext = next.bytes
+            var end = JSONWriter(pretty: pretty, depth: depth, continuing: true)
+            end.endObject()
+            close = end.bytes
             func key(_ name: String) -> JSONWriter.PreparedKey { JSONWriter.PreparedKey(name, depth: depth, pretty: pretty) }
             id = key("id")
             name = key("name")
@@ -287,75 +320,75 @@ struct ListCommand: Command {
         }
 
         /// `["topLeft", …]`: the positions in `Position.allCases` order.
-        mutating func positions(_ positions: Set<Position>) -> JSONWriter.Fragment {
+        mutating func positions(_ positions: Set<Position>) -> [UInt8] {
             let mask = Position.mask(positions)
             let slot = Int(mask & 31)
-            if mask < 32, let known = positionLists[slot] { return known }
+            if mask < 32, let known = positionLists[slot] { return known.bytes }
             let list = JSONWriter.Fragment(.array(Position.allCases.filter { positions.contains($0) }.map { .string($0.description) }),
                                            depth: depth, pretty: pretty)
             if mask < 32 { positionLists[slot] = list }
-            return list
+            return list.bytes
         }
 
         /// `["thread-safe", …]`: `Capabilities.names`.
-        mutating func capabilities(_ capabilities: RendererInfo.Capabilities) -> JSONWriter.Fragment {
-            if let known = capabilityLists[capabilities.rawValue] { return known }
+        mutating func capabilities(_ capabilities: RendererInfo.Capabilities) -> [UInt8] {
+            if let known = capabilityLists[capabilities.rawValue] { return known.bytes }
             let list = JSONWriter.Fragment(.array(capabilities.names.map(JSONValue.string)), depth: depth, pretty: pretty)
             capabilityLists[capabilities.rawValue] = list
-            return list
+            return list.bytes
         }
     }
 
     /// The renderer objects of `list --json` for `rows`, each an element of
-    /// the array `writer` is in; handed to `Output` every `chunk` bytes
-    /// (nil: kept in `writer`).
-    static func write(_ rows: ArraySlice<Row>, to writer: inout JSONWriter, chunk: Int?) {
-        // Every row is an object one level below the array: its keys,
-        // position lists and capability lists are laid out once, and the
-        // ABI text made again only when the version changes from one row
-        // to the next (nearly every row has the host's).
-        var layout = RowLayout(depth: writer.depth + 1, pretty: writer.pretty)
+    /// the array at `depth` (pretty); `continuing` when the array already
+    /// holds an element. The bytes are handed to `flush` every `chunk`
+    /// bytes (the rest stays in `sink`).
+    static func write(_ rows: ArraySlice<Row>, continuing: Bool, depth: Int, to sink: inout ByteSink, chunk: Int,
+                      flush: ([UInt8]) -> Void) {
+        // The ABI text is made again only when the version changes from one
+        // row to the next (nearly every row has the host's).
+        var layout = RowLayout(depth: depth + 1, pretty: true)
         var lastABI = (version: ABIVersion.host, text: ABIVersion.host.description)
+        var first = !continuing
         for row in rows {
             if row.abi != lastABI.version { lastABI = (row.abi, row.abi.description) }
-            writer.element()
-            write(row, abiText: lastABI.text, layout: &layout, to: &writer)
-            if let chunk, writer.bytes.count >= chunk { writer.flush { Output.out(bytes: $0) } }
+            write(row, abiText: lastABI.text, first: first, layout: &layout, to: &sink)
+            first = false
+            if sink.count >= chunk { flush(sink.take()) }
         }
     }
 
-    /// One renderer object of `list --json`; `abiText` is `row.abi.description`.
-    /// (Keys and repeated lists from `layout`: the same bytes as writing
-    /// each member with `JSONWriter.member`.)
-    static func write(_ row: Row, abiText: String, layout: inout RowLayout, to writer: inout JSONWriter) {
-        writer.beginObject()
-        writer.key(layout.id)
-        writer.string(row.id)
-        writer.key(layout.name)
-        writer.string(row.name)
-        writer.key(layout.version)
-        writer.string(row.version)
-        writer.key(layout.vendor)
-        writer.string(row.vendor)
-        writer.key(layout.description)
-        writer.string(row.summary)
-        writer.key(layout.abiVersion)
-        writer.string(abiText)
-        writer.key(layout.origin)
-        writer.string(row.origin)
-        writer.key(layout.builtin)
-        writer.bool(row.source == .builtin)
-        writer.key(layout.supportedPositions)
-        writer.value(layout.positions(row.positions))
-        writer.key(layout.capabilities)
-        writer.value(layout.capabilities(row.capabilities))
-        writer.key(layout.source)
-        writer.string(row.source.rawValue)
-        writer.key(layout.cached)
-        writer.bool(row.cached)
-        writer.key(layout.excluded)
-        writer.string(row.excluded)
-        writer.endObject()
+    /// One renderer object of `list --json`, the array's first element when
+    /// `first`; `abiText` is `row.abi.description`.
+    static func write(_ row: Row, abiText: String, first: Bool, layout: inout RowLayout, to sink: inout ByteSink) {
+        sink.append(first ? layout.openFirst : layout.openNext)
+        sink.append(layout.id.first)
+        sink.appendJSONString(row.id)
+        sink.append(layout.name.next)
+        sink.appendJSONString(row.name)
+        sink.append(layout.version.next)
+        sink.appendJSONString(row.version)
+        sink.append(layout.vendor.next)
+        sink.appendJSONString(row.vendor)
+        sink.append(layout.description.next)
+        sink.appendJSONString(row.summary)
+        sink.append(layout.abiVersion.next)
+        sink.appendJSONString(abiText)
+        sink.append(layout.origin.next)
+        sink.appendJSONString(row.origin)
+        sink.append(layout.builtin.next)
+        sink.append(row.source == .builtin ? JSONWriter.trueBytes : JSONWriter.falseBytes)
+        sink.append(layout.supportedPositions.next)
+        sink.append(layout.positions(row.positions))
+        sink.append(layout.capabilities.next)
+        sink.append(layout.capabilities(row.capabilities))
+        sink.append(layout.source.next)
+        sink.appendJSONString(row.source.rawValue)
+        sink.append(layout.cached.next)
+        sink.append(row.cached ? JSONWriter.trueBytes : JSONWriter.falseBytes)
+        sink.append(layout.excluded.next)
+        sink.appendJSONString(row.excluded)
+        sink.append(layout.close)
     }
 }
 
@@ -428,9 +461,10 @@ struct OutputHalves<Item: Sendable> {
     static var threshold: Int { 512 }
 
     let head: ArraySlice<Item>
-    private let helper: BackgroundValue<[UInt8]>?
+    private let helper: BackgroundValue<[[UInt8]]>?
 
-    init(_ items: [Item], layout: @escaping @Sendable (ArraySlice<Item>) -> [UInt8]) {
+    /// `layout` gives the second half's bytes as pieces, written in order.
+    init(_ items: [Item], layout: @escaping @Sendable (ArraySlice<Item>) -> [[UInt8]]) {
         guard items.count >= Self.threshold else {
             head = items[...]
             helper = nil
@@ -441,7 +475,7 @@ struct OutputHalves<Item: Sendable> {
         helper = BackgroundValue { layout(tail) }
     }
 
-    /// The second half's bytes, or nil when the list was not split (then
-    /// the caller writes everything in one go).
-    func tail() -> [UInt8]? { helper?.wait() }
+    /// The second half's bytes in pieces, or nil when the list was not
+    /// split (then the caller writes everything in one go).
+    func tail() -> [[UInt8]]? { helper?.wait() }
 }
