@@ -269,16 +269,48 @@ extension SystemCalls {
         return .success((prefixed(names, with: base), linkStatuses(of: names, in: dirfd(directory))))
     }
 
+    /// Names a thread takes at a time from `linkStatuses`' shared counter.
+    private static let statusChunk = 32
+    /// From this many names on, `linkStatuses` shares them with a helper
+    /// thread (starting one costs about as much as ~50 calls).
+    private static let parallelStatusThreshold = 128
+
     /// `fstatat(descriptor, name, AT_SYMLINK_NOFOLLOW)` of each of `names`
-    /// (nil where it failed), on this thread. Each call is a path lookup
-    /// in the kernel, the bulk of a warm `hudhost list` of a large
-    /// directory; a second thread sharing them made it no faster (the
-    /// lookups in one directory contend in the kernel: 1,000 calls took
-    /// 0.94–1.06 ms on one thread, 1.05–1.32 ms on two; BENCHMARKS.md
-    /// "Round 8"), only costlier to start.
+    /// (nil where it failed). Each call is a path lookup in the kernel, the
+    /// bulk of a warm `hudhost list` of a large directory, so a long list
+    /// is shared with one helper thread: both take the next `statusChunk`
+    /// names from one atomic counter until none is left (whichever thread
+    /// is slowed, the other does the rest), each writing only the slots of
+    /// the names it took; the results are read after `wait()`, which
+    /// orders them after every write. End to end this is 10–15 % faster
+    /// than one thread on the 2-core VM (BENCHMARKS.md "Round 8"), though a
+    /// C loop over the same files gains nothing from a second thread.
     private static func linkStatuses(of names: [String], in descriptor: Int32) -> [FileStatus?] {
-        var info = stat()
-        return names.map { fstatat(descriptor, $0, &info, AT_SYMLINK_NOFOLLOW) == 0 ? FileStatus(info) : nil }
+        let slots = WorkerSlots<FileStatus>(count: names.count)
+        let next = SharedCounter()
+        let work: @Sendable () -> Void = {
+            var info = stat()
+            while true {
+                let start = next.value.wrappingAdd(statusChunk, ordering: .relaxed).oldValue
+                guard start < names.count else { return }
+                for index in start..<min(start + statusChunk, names.count) {
+                    slots[index] = fstatat(descriptor, names[index], &info, AT_SYMLINK_NOFOLLOW) == 0 ? FileStatus(info) : nil
+                }
+            }
+        }
+        if names.count >= parallelStatusThreshold {
+            let helper = BackgroundValue(work)
+            work()
+            helper.wait()
+        } else {
+            work()
+        }
+        return names.indices.map { slots[$0] }
+    }
+
+    /// An atomic counter shared by the threads of one `linkStatuses`.
+    private final class SharedCounter: Sendable {
+        let value = Atomic<Int>(0)
     }
 
     /// The whole file, if it is at most `limit` bytes. `noFollow` refuses a
@@ -842,7 +874,8 @@ package final class UncheckedBox<T>: @unchecked Sendable {
 /// ThreadSanitizer cannot see, so it reports races that are not there and
 /// the TSan run in CI (Docs/RELIABILITY.md) could not stay clean.
 /// `@unchecked Sendable`: writes go to disjoint slots; reads happen after
-/// `pthread_join`, which orders them after every write.
+/// `pthread_join` (or `BackgroundValue.wait()`, its mutex), which orders
+/// them after every write.
 package final class WorkerSlots<Value>: @unchecked Sendable {
     private let storage: UnsafeMutableBufferPointer<Value?>
 
