@@ -929,23 +929,22 @@ package enum ConcurrentWorkers {
 /// `Sendable`): only `work` runs on the other.
 package final class BackgroundValue<Value: Sendable> {
     private final class Job: @unchecked Sendable {
-        enum State {
-            /// Not begun; the closure is held until one thread takes it.
-            case waiting(@Sendable () -> Value)
-            case running
-            case done(Value)
-            case taken
-        }
-
         // Behind pointers of their own, initialized once and never moved
         // (a pthread mutex or condition may not be copied).
         private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         private let finished = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-        /// Read and written with `mutex` held.
-        private var state: State
+        // Read and written with `mutex` held. (Plain optionals, not one
+        // enum of states: valgrind reports the runtime's layout of a
+        // generic multi-payload enum as reading uninitialised memory.)
+        /// The work until a thread takes it.
+        private var work: (@Sendable () -> Value)?
+        /// The helper took the work and has not finished it.
+        private var running = false
+        /// The helper's value, until the owner takes it.
+        private var result: Value?
 
         init(_ work: @escaping @Sendable () -> Value) {
-            state = .waiting(work)
+            self.work = work
             pthread_mutex_init(mutex, nil)
             pthread_cond_init(finished, nil)
         }
@@ -957,22 +956,18 @@ package final class BackgroundValue<Value: Sendable> {
             mutex.deallocate()
         }
 
-        /// The work if no thread has taken it yet (then it is this one's).
-        private func claim() -> (@Sendable () -> Value)? {
-            guard case .waiting(let work) = state else { return nil }
-            state = .running
-            return work
-        }
-
         /// The helper thread's part: the work, unless the owner took it.
         func runIfWaiting() {
             pthread_mutex_lock(mutex)
-            let work = claim()
+            let taken = work
+            work = nil
+            running = taken != nil
             pthread_mutex_unlock(mutex)
-            guard let work else { return }
-            let value = work()
+            guard let taken else { return }
+            let value = taken()
             pthread_mutex_lock(mutex)
-            state = .done(value)
+            result = value
+            running = false
             pthread_cond_broadcast(finished)
             pthread_mutex_unlock(mutex)
         }
@@ -981,32 +976,26 @@ package final class BackgroundValue<Value: Sendable> {
         /// thread has begun it, else waited for.
         func cancel() {
             pthread_mutex_lock(mutex)
-            defer { pthread_mutex_unlock(mutex) }
-            if case .waiting = state {
-                state = .taken
-                return
-            }
-            while case .running = state { pthread_cond_wait(finished, mutex) }
-            state = .taken
+            work = nil
+            while running { pthread_cond_wait(finished, mutex) }
+            result = nil
+            pthread_mutex_unlock(mutex)
         }
 
         /// The owner's part: the work in line if it is still waiting, else
         /// the helper's value once it is there. Once only.
         func take() -> Value {
             pthread_mutex_lock(mutex)
-            if let work = claim() {
-                state = .taken
+            if let taken = work {
+                work = nil
                 pthread_mutex_unlock(mutex)
-                return work()
+                return taken()
             }
-            while true {
-                if case .done(let value) = state {
-                    state = .taken
-                    pthread_mutex_unlock(mutex)
-                    return value
-                }
-                pthread_cond_wait(finished, mutex)
-            }
+            while running { pthread_cond_wait(finished, mutex) }
+            let value = result!
+            result = nil
+            pthread_mutex_unlock(mutex)
+            return value
         }
     }
 
