@@ -56,11 +56,16 @@ struct RecordTable: Sendable, Equatable {
             return ordered[low]
         }
         set {
-            var table = dictionary
-            table[path] = newValue
-            byPath = table
-            ordered = []
-            next = 0
+            // The table by path is built once, at the first change, and then
+            // changed in place: a copy of it per change (a local `var`
+            // while `byPath` still held it) made a cold `list` of 10,000
+            // files quadratic (21 s; BENCHMARKS.md "Round 8").
+            if byPath == nil {
+                byPath = Dictionary(uniqueKeysWithValues: ordered.map { ($0.path, $0) })
+                ordered = []
+                next = 0
+            }
+            byPath![path] = newValue
         }
     }
 
