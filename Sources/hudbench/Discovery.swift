@@ -36,7 +36,7 @@ enum Discovery {
         let root = Files.cacheDirectory()
         let directories = try generate(counts: counts, under: root)
         let bareDirectories = try generate(counts: bareCounts, under: root, bare: true)
-        try peers(runs: runs, root: root, into: &report)
+        let gst = try peers(runs: runs, root: root, into: &report)
         let hudhost = Files.executableDirectory + "/hudhost"
         let haveHudhost = Files.isExecutable(hudhost)
         if !haveHudhost {
@@ -65,8 +65,12 @@ enum Discovery {
                 }
                 let listed = try listedRenderers(listing, n: n)
                 let hasCache = directoryHasFiles(cache + "/hud")
-                // Warm: the cache the previous run wrote (if any) stays.
-                var warm: [Double] = [], warmRSS = 0
+                // Warm: the cache the previous run wrote (if any) stays. Each
+                // run is followed by a warm gst-inspect (the registry `peers`
+                // left), so the ratio the budget takes compares runs made
+                // side by side, as Scripts/bench-peers.sh does, not two
+                // phases of the harness minutes apart.
+                var warm: [Double] = [], warmRSS = 0, gstWarm: [Double] = [], gstWarmRSS = 0
                 if hasCache {
                     for _ in 0..<runs {
                         guard let result = Subprocess.run([hudhost, "list", "--json"], environment: environment, stdout: listing) else {
@@ -74,6 +78,13 @@ enum Discovery {
                         }
                         warm.append(Double(result.wallNanoseconds) / 1e6)
                         warmRSS = max(warmRSS, result.peakRSSKiB)
+                        if let gst {
+                            guard let peer = Subprocess.run([gst.path], environment: ["GST_REGISTRY": gst.registry], stdout: gst.listing) else {
+                                throw HarnessError("cannot run \(gst.path)")
+                            }
+                            gstWarm.append(Double(peer.wallNanoseconds) / 1e6)
+                            gstWarmRSS = max(gstWarmRSS, peer.peakRSSKiB)
+                        }
                     }
                 }
                 SystemCalls.removeFile(listing)
@@ -84,6 +95,11 @@ enum Discovery {
                     report.discovery.append(.init(count: n, mode: "hudhost list, warm", wallMilliseconds: TimingScenarios.stats(warm, batch: 1),
                                                   peakRSSMiB: Double(warmRSS) / 1024, renderersListed: listed,
                                                   note: "fresh process, registry cache kept"))
+                    if let gst, !gstWarm.isEmpty {
+                        report.discovery.append(.init(count: gst.plugins, mode: Self.alternatedPeerMode(n), wallMilliseconds: TimingScenarios.stats(gstWarm, batch: 1),
+                                                      peakRSSMiB: Double(gstWarmRSS) / 1024, renderersListed: 0,
+                                                      note: "gst-inspect-1.0 warm, each run right after a warm `hudhost list` of \(n) (the pairs alternate)"))
+                    }
                 } else {
                     let note = "discovery: this hudhost wrote no registry cache under $XDG_CACHE_HOME/hud, so `hudhost list` was measured once per run (dlopen path); cold and warm rows need issue 6's cache"
                     if !report.notes.contains(note) { report.notes.append(note) }
@@ -113,6 +129,7 @@ enum Discovery {
                                           peakRSSMiB: Double(loadRSS) / 1024, renderersListed: loaded,
                                           note: "RendererRegistry.discover timed inside a fresh hudbench child"))
         }
+        if let gst { SystemCalls.removeFile(gst.listing) }
         try measureBare(bareDirectories, runs: runs, root: root, into: &report)
     }
 
@@ -142,14 +159,21 @@ enum Discovery {
         }
     }
 
+    /// The mode of the warm gst-inspect rows timed in alternation with the
+    /// warm `hudhost list` of `n` plugins.
+    static func alternatedPeerMode(_ n: Int) -> String { "gst-inspect-1.0, warm, alternated with hudhost list of \(n)" }
+
     /// `gst-inspect-1.0` over the system's plugins, cold (its registry
     /// deleted, so gst-plugin-scanner loads every plugin) and warm, when it
-    /// is installed: the peer the issue 15 budgets are relative to.
-    static func peers(runs: Int, root: String, into report: inout Report) throws {
+    /// is installed: the peer the issue 15 budgets are relative to. Returns
+    /// where it is, with the registry its last run left (for the warm runs
+    /// alternated with hudhost's) and its plugin count; nil when it is not
+    /// installed.
+    static func peers(runs: Int, root: String, into report: inout Report) throws -> (path: String, registry: String, listing: String, plugins: Int)? {
         let path = (SystemCalls.environment()["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { String($0) + "/gst-inspect-1.0" }
         guard let gst = path.first(where: { Files.isExecutable($0) }) else {
             report.notes.append("discovery: gst-inspect-1.0 is not installed, so the peer rows and the budgets relative to it were not measured (apt-get install gstreamer1.0-tools, or Scripts/bench-peers.sh --install)")
-            return
+            return nil
         }
         let registry = root + "/gst-registry.bin"
         let listing = root + "/gst-inspect.txt"
@@ -174,6 +198,7 @@ enum Discovery {
                                       note: "the system's GStreamer plugins; GST_REGISTRY deleted before each run"))
         report.discovery.append(.init(count: total, mode: "gst-inspect-1.0, warm", wallMilliseconds: TimingScenarios.stats(warm, batch: 1),
                                       peakRSSMiB: Double(warmRSS) / 1024, renderersListed: 0, note: "registry kept (run right after each cold run)"))
+        return (gst, registry, listing, total)
     }
 
     /// Child side of the in-process measurement: writes "<ns>\t<renderers>".
