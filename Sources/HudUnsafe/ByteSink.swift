@@ -37,12 +37,6 @@ package struct ByteSink: ~Copyable {
         return bytes
     }
 
-    package mutating func append(_ byte: UInt8) {
-        reserve(1)
-        storage[count] = byte
-        count += 1
-    }
-
     package mutating func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { append($0) }
     }

@@ -30,7 +30,7 @@ struct ByteSinkTests {
         for index in 0..<2_000 {
             let piece = Array("piece \(index);".utf8)
             sink.append(piece)
-            sink.append(UInt8(ascii: "|"))
+            sink.append([UInt8(ascii: "|")])
             expected += piece + [UInt8(ascii: "|")]
         }
         #expect(sink.count == expected.count)

@@ -61,7 +61,7 @@ struct RecordTable: Sendable, Equatable {
             // while `byPath` still held it) made a cold `list` of 10,000
             // files quadratic (21 s; BENCHMARKS.md "Round 8").
             if byPath == nil {
-                byPath = Dictionary(uniqueKeysWithValues: ordered.map { ($0.path, $0) })
+                byPath = dictionary
                 ordered = []
                 next = 0
             }

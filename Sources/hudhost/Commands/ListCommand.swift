@@ -286,8 +286,8 @@ struct ListCommand: Command {
         let pretty: Bool
         let openFirst, openNext, close: [UInt8]
         let id, name, version, vendor, description, abiVersion, origin, builtin, supportedPositions, capabilities, source, cached, excluded: JSONWriter.PreparedKey
-        private var positionLists: [JSONWriter.Fragment?] = Array(repeating: nil, count: 32)
-        private var capabilityLists: [UInt32: JSONWriter.Fragment] = [:]
+        private var positionLists: [[UInt8]?] = Array(repeating: nil, count: 32)
+        private var capabilityLists: [UInt32: [UInt8]] = [:]
 
         init(depth: Int, pretty: Bool) {
             self.depth = depth
@@ -323,19 +323,19 @@ struct ListCommand: Command {
         mutating func positions(_ positions: Set<Position>) -> [UInt8] {
             let mask = Position.mask(positions)
             let slot = Int(mask & 31)
-            if mask < 32, let known = positionLists[slot] { return known.bytes }
+            if mask < 32, let known = positionLists[slot] { return known }
             let list = JSONWriter.Fragment(.array(Position.allCases.filter { positions.contains($0) }.map { .string($0.description) }),
-                                           depth: depth, pretty: pretty)
+                                           depth: depth, pretty: pretty).bytes
             if mask < 32 { positionLists[slot] = list }
-            return list.bytes
+            return list
         }
 
         /// `["thread-safe", …]`: `Capabilities.names`.
         mutating func capabilities(_ capabilities: RendererInfo.Capabilities) -> [UInt8] {
-            if let known = capabilityLists[capabilities.rawValue] { return known.bytes }
-            let list = JSONWriter.Fragment(.array(capabilities.names.map(JSONValue.string)), depth: depth, pretty: pretty)
+            if let known = capabilityLists[capabilities.rawValue] { return known }
+            let list = JSONWriter.Fragment(.array(capabilities.names.map(JSONValue.string)), depth: depth, pretty: pretty).bytes
             capabilityLists[capabilities.rawValue] = list
-            return list.bytes
+            return list
         }
     }
 
