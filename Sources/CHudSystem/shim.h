@@ -59,6 +59,29 @@ static inline int hud_system_private_mounts(void) {
     return (int)syscall(SYS_mount, "none", "/", (const char *)0, 16384UL | (1UL << 18), (const void *)0);
 }
 
+// Every mount of this (private) mount namespace read-only and nosuid
+// (mount_setattr(2) with AT_RECURSIVE, Linux 5.12): nothing under them can
+// change, modes, owners and timestamps included, whatever else holds.
+// Device files stay usable (/dev/null is written through its driver).
+// Returns 0 or -1 with errno.
+struct hud_mount_attr { uint64_t attr_set, attr_clr, propagation, userns_fd; };
+#define HUD_MOUNT_ATTR_RDONLY 0x00000001ULL
+#define HUD_MOUNT_ATTR_NOSUID 0x00000002ULL
+#define HUD_AT_RECURSIVE 0x8000
+#define HUD_AT_FDCWD (-100)
+static inline int hud_system_readonly_mounts(void) {
+    struct hud_mount_attr attr = {HUD_MOUNT_ATTR_RDONLY | HUD_MOUNT_ATTR_NOSUID, 0, 0, 0};
+    return (int)syscall(442 /* mount_setattr, the same number on every architecture */, HUD_AT_FDCWD, "/", HUD_AT_RECURSIVE, &attr, sizeof attr);
+}
+
+// `path` writable again inside the read-only view: bound onto itself (a
+// mount of its own), then read-only cleared on that mount and those under it.
+static inline int hud_system_writable_again(const char *path) {
+    if (syscall(SYS_mount, path, path, (const char *)0, 4096UL /* MS_BIND */ | 16384UL /* MS_REC */, (const void *)0) != 0) return -1;
+    struct hud_mount_attr attr = {0, HUD_MOUNT_ATTR_RDONLY, 0, 0};
+    return (int)syscall(442, HUD_AT_FDCWD, path, HUD_AT_RECURSIVE, &attr, sizeof attr);
+}
+
 // A private tmpfs at `path` (MS_NOSUID | MS_NODEV | MS_NOEXEC, 16 MiB, mode
 // 0700): the sandboxed child's scratch directory, gone when it exits.
 static inline int hud_system_mount_scratch(const char *path) {

@@ -28,52 +28,40 @@ static inline scmp_filter_ctx hud_seccomp_new(uint32_t fallback) {
 // A filter that allows everything not ruled otherwise.
 static inline scmp_filter_ctx hud_seccomp_allow_by_default(void) { return hud_seccomp_new(SCMP_ACT_ALLOW); }
 
-// `name` fails with EPERM. Returns 0, or a negative errno (also for a name
-// this architecture does not have, which callers may ignore).
-static inline int hud_seccomp_deny(scmp_filter_ctx ctx, const char *name) {
-    int number = seccomp_syscall_resolve_name(name);
-    if (number == __NR_SCMP_ERROR) return -ENOENT;
-    return seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(EPERM), number, 0, NULL);
-}
-
-// `name` fails with EPERM unless its argument `index` equals `value`.
-static inline int hud_seccomp_deny_unless_arg(scmp_filter_ctx ctx, const char *name, unsigned int index, scmp_datum_t value) {
-    int number = seccomp_syscall_resolve_name(name);
-    if (number == __NR_SCMP_ERROR) return -ENOENT;
-    struct scmp_arg_cmp compare = {index, SCMP_CMP_NE, value, 0};
-    return seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(EPERM), number, 1, &compare);
-}
-
-// `name` fails with EPERM unless its argument `index` has one of the bits of
-// `mask` set (clone without CLONE_THREAD: a new process, not a thread).
-static inline int hud_seccomp_deny_unless_bits(scmp_filter_ctx ctx, const char *name, unsigned int index, scmp_datum_t mask) {
-    int number = seccomp_syscall_resolve_name(name);
-    if (number == __NR_SCMP_ERROR) return -ENOENT;
-    struct scmp_arg_cmp compare = {index, SCMP_CMP_MASKED_EQ, mask, 0};
-    return seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(EPERM), number, 1, &compare);
-}
-
-// `name` fails with ENOSYS, as if the kernel lacked it (clone3, whose
-// flags live in memory a filter cannot read: glibc then falls back to clone).
-static inline int hud_seccomp_unsupported(scmp_filter_ctx ctx, const char *name) {
-    int number = seccomp_syscall_resolve_name(name);
-    if (number == __NR_SCMP_ERROR) return -ENOENT;
-    return seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(ENOSYS), number, 0, NULL);
-}
-
 // A filter that answers ENOSYS to every system call not allowed by a rule.
 static inline scmp_filter_ctx hud_seccomp_deny_by_default(void) { return hud_seccomp_new(SCMP_ACT_ERRNO(ENOSYS)); }
 
-// Allows `name`: always (`index` < 0), or when argument `index` equals
-// `value`, or (`masked`) when it has every bit of `value` set.
-static inline int hud_seccomp_allow(scmp_filter_ctx ctx, const char *name, int index, scmp_datum_t value, int masked) {
+// One rule: `name` gets `action` (SCMP_ACT_ALLOW, or an errno action from
+// hud_seccomp_errno) when every one of its `count` (at most 6) argument
+// comparisons holds: argument `indexes[i]`, compared by `ops[i]` (an
+// enum scmp_compare value: SCMP_CMP_NE 1, SCMP_CMP_EQ 4,
+// SCMP_CMP_MASKED_EQ 7) with `values[i]` (for SCMP_CMP_MASKED_EQ: the
+// argument masked with `masks[i]` equals `values[i]`). libseccomp joins
+// several rules for one call with "or". Returns 0 or a negative errno
+// (-ENOENT for a name this architecture lacks).
+static inline int hud_seccomp_rule(scmp_filter_ctx ctx, uint32_t action, const char *name, unsigned int count,
+                                   const uint32_t *indexes, const uint32_t *ops, const uint64_t *masks, const uint64_t *values) {
     int number = seccomp_syscall_resolve_name(name);
     if (number == __NR_SCMP_ERROR) return -ENOENT;
-    if (index < 0) return seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, number, 0, NULL);
-    struct scmp_arg_cmp compare = {(unsigned int)index, masked ? SCMP_CMP_MASKED_EQ : SCMP_CMP_EQ, value, value};
-    if (!masked) compare.datum_b = 0;
-    return seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, number, 1, &compare);
+    if (count > 6) return -EINVAL;
+    struct scmp_arg_cmp compares[6];
+    for (unsigned int i = 0; i < count; i++) {
+        compares[i].arg = indexes[i];
+        compares[i].op = (enum scmp_compare)ops[i];
+        if (ops[i] == SCMP_CMP_MASKED_EQ) {
+            compares[i].datum_a = masks[i];
+            compares[i].datum_b = values[i];
+        } else {
+            compares[i].datum_a = values[i];
+            compares[i].datum_b = 0;
+        }
+    }
+    return seccomp_rule_add_array(ctx, action, number, count, compares);
 }
+
+// The actions hud_seccomp_rule takes.
+static inline uint32_t hud_seccomp_allow_action(void) { return SCMP_ACT_ALLOW; }
+static inline uint32_t hud_seccomp_errno(int code) { return SCMP_ACT_ERRNO((uint32_t)code); }
 
 // Writes the filter as a BPF program (struct sock_filter array, this
 // machine's byte order) to `fd`. Returns 0 or a negative errno.

@@ -1085,6 +1085,17 @@ extension SystemCalls {
         return .success(hud_system_mount_scratch(scratch) == 0 ? scratch : nil)
     }
 
+    /// In this process's own mount namespace (`enterNamespaces`): every
+    /// mount read-only and nosuid, but `writable` (each made a mount of its
+    /// own). Fails on kernels before 5.12 (no `mount_setattr`).
+    package static func makeMountsReadOnly(except writable: [String]) -> Result<Void, SystemError> {
+        guard hud_system_readonly_mounts() == 0 else { return .failure(.current) }
+        for path in writable where hud_system_writable_again(path) != 0 {
+            return .failure(.current)
+        }
+        return .success(())
+    }
+
     /// The Landlock ABI version the kernel speaks (0: none).
     package static func landlockABI() -> Int { max(0, Int(hud_system_landlock_abi())) }
 
@@ -1151,59 +1162,24 @@ extension SystemCalls {
     }
 
     /// Writes a seccomp filter (built with libseccomp) as a BPF program to
-    /// `fd`, for `installFilterProgram` in a child; it allows every system
-    /// call but these:
-    /// `denied` fail with EPERM; each `(name, argument, value)` in
-    /// `deniedUnless` fails with EPERM unless that argument equals the value.
-    /// Names this architecture lacks are skipped.
-    /// `deniedUnlessBits`: the call fails unless its argument has one of
-    /// the mask's bits; `unsupported`: the call fails with ENOSYS.
-    package static func exportSyscallFilter(denied: [String], deniedUnless: [(name: String, argument: UInt32, value: UInt64)],
-                                            deniedUnlessBits: [(name: String, argument: UInt32, mask: UInt64)] = [],
-                                            unsupported: [String] = [], to fd: Int32)
-        -> Result<Void, SystemError> {
-        guard let filter = hud_seccomp_allow_by_default() else { return .failure(SystemError(code: ENOMEM)) }
+    /// `fd`, for `installFilterProgram` in a child. With `fallback` nil
+    /// (an allow-list) every call no rule matches fails with ENOSYS, with
+    /// `.allow` (a deny-list) it passes; `allowed` rules pass, `denied`
+    /// ones fail with EPERM (a clearer answer for what is forbidden on
+    /// purpose). Rules naming a call this architecture lacks are skipped.
+    package static func exportSyscallFilter(allowed: [SyscallRule], denied: [SyscallRule], allowByDefault: Bool,
+                                            to fd: Int32) -> Result<Void, SystemError> {
+        guard let filter = allowByDefault ? hud_seccomp_allow_by_default() : hud_seccomp_deny_by_default() else {
+            return .failure(SystemError(code: ENOMEM))
+        }
         defer { hud_seccomp_release(filter) }
-        for name in denied {
-            let status = hud_seccomp_deny(filter, name)
-            guard status == 0 || status == -ENOENT else { return .failure(SystemError(code: -status)) }
-        }
-        for rule in deniedUnless {
-            let status = hud_seccomp_deny_unless_arg(filter, rule.name, rule.argument, rule.value)
-            guard status == 0 || status == -ENOENT else { return .failure(SystemError(code: -status)) }
-        }
-        for rule in deniedUnlessBits {
-            let status = hud_seccomp_deny_unless_bits(filter, rule.name, rule.argument, rule.mask)
-            guard status == 0 || status == -ENOENT else { return .failure(SystemError(code: -status)) }
-        }
-        for name in unsupported {
-            let status = hud_seccomp_unsupported(filter, name)
-            guard status == 0 || status == -ENOENT else { return .failure(SystemError(code: -status)) }
-        }
-        return exportFilter(filter, to: fd)
-    }
-
-    /// Writes a seccomp allow-list (built with libseccomp) as a BPF program
-    /// to `fd`, for `installFilterProgram` in a child: every system call not allowed
-    /// fails with ENOSYS; `allowed` always pass; each of `allowedIf` passes
-    /// when its argument equals the value (or, `masked`, has all its bits);
-    /// `denied` fail with EPERM (a clearer answer for what is forbidden on
-    /// purpose). Names this architecture lacks are skipped.
-    package static func exportAllowList(allowed: [String], allowedIf: [(name: String, argument: Int32, value: UInt64, masked: Bool)],
-                                        denied: [String], to fd: Int32) -> Result<Void, SystemError> {
-        guard let filter = hud_seccomp_deny_by_default() else { return .failure(SystemError(code: ENOMEM)) }
-        defer { hud_seccomp_release(filter) }
-        for name in allowed {
-            let status = hud_seccomp_allow(filter, name, -1, 0, 0)
-            guard status == 0 || status == -ENOENT else { return .failure(SystemError(code: -status)) }
-        }
-        for rule in allowedIf {
-            let status = hud_seccomp_allow(filter, rule.name, rule.argument, rule.value, rule.masked ? 1 : 0)
-            guard status == 0 || status == -ENOENT else { return .failure(SystemError(code: -status)) }
-        }
-        for name in denied {
-            let status = hud_seccomp_deny(filter, name)
-            guard status == 0 || status == -ENOENT else { return .failure(SystemError(code: -status)) }
+        for (rules, action) in [(allowed, hud_seccomp_allow_action()), (denied, hud_seccomp_errno(EPERM))] {
+            for rule in rules {
+                let conditions = rule.conditions
+                let status = hud_seccomp_rule(filter, action, rule.name, UInt32(conditions.count), conditions.map(\.argument),
+                                              conditions.map(\.comparison.rawValue), conditions.map(\.mask), conditions.map(\.value))
+                guard status == 0 || status == -ENOENT else { return .failure(SystemError(code: -status)) }
+            }
         }
         return exportFilter(filter, to: fd)
     }
@@ -1239,6 +1215,38 @@ extension SystemCalls {
     }
 
     package static var processID: Int32 { getpid() }
+}
+
+/// One rule of a seccomp filter: a system call, by name, and the
+/// conditions on its arguments that must all hold for the rule to apply
+/// (none: always).
+package struct SyscallRule: Sendable {
+    package var name: String
+    package var conditions: [SyscallCondition]
+
+    package init(_ name: String, _ conditions: [SyscallCondition] = []) {
+        self.name = name
+        self.conditions = conditions
+    }
+}
+
+/// A condition on one argument of a system call (a 64-bit register value).
+package struct SyscallCondition: Sendable {
+    /// libseccomp's `enum scmp_compare`.
+    package enum Comparison: UInt32, Sendable { case notEqual = 1, equal = 4, maskedEqual = 7 }
+    package var argument: UInt32
+    package var comparison: Comparison
+    package var mask: UInt64
+    package var value: UInt64
+
+    /// Argument `argument` is `value`.
+    package static func equals(_ argument: UInt32, _ value: UInt64) -> Self { Self(argument: argument, comparison: .equal, mask: 0, value: value) }
+    /// Argument `argument` is not `value`.
+    package static func differs(_ argument: UInt32, _ value: UInt64) -> Self { Self(argument: argument, comparison: .notEqual, mask: 0, value: value) }
+    /// Argument `argument` has none of the bits of `bits`.
+    package static func lacks(_ argument: UInt32, _ bits: UInt64) -> Self { Self(argument: argument, comparison: .maskedEqual, mask: bits, value: 0) }
+    /// Argument `argument` has every bit of `bits`.
+    package static func has(_ argument: UInt32, _ bits: UInt64) -> Self { Self(argument: argument, comparison: .maskedEqual, mask: bits, value: bits) }
 }
 
 // MARK: - inotify (hudhost preview's live reload)

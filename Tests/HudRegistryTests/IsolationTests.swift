@@ -158,7 +158,7 @@ struct IsolationTests {
         let json = try HudHost.json(output)
         let layers = json["isolation"]?["layers"]?.arrayValue ?? []
         #expect(layers.compactMap { $0["name"]?.stringValue }
-                == ["limits", "no-new-privs", "descriptors", "namespaces", "landlock", "seccomp", "process-group"])
+                == ["limits", "no-new-privs", "descriptors", "namespaces", "read-only-view", "landlock", "seccomp", "process-group"])
         // This machine kind supports every layer (as root and unprivileged).
         for layer in layers { #expect(layer["active"]?.boolValue == true, "\(layer)") }
         #expect(json["isolation"]?["complete"]?.boolValue == true)

@@ -25,8 +25,8 @@ package enum SandboxLayers {
     /// process, or signal any process but itself.
     package enum Purpose: Sendable { case scan, validate, digest, report, serve }
 
-    /// Layers `HUD_SANDBOX_SKIP` (comma-separated: namespaces, landlock,
-    /// seccomp) asks to leave out, to tell whether a plugin fails only in
+    /// Layers `HUD_SANDBOX_SKIP` (comma-separated: namespaces,
+    /// read-only-view, landlock, seccomp) asks to leave out, to tell whether a plugin fails only in
     /// the sandbox. A skipped layer is reported missing, so with
     /// `HUD_REQUIRE_SANDBOX=1` nothing runs. Ignored when elevated.
     package static var skipped: Set<String> {
@@ -81,6 +81,17 @@ package enum SandboxLayers {
         // Sanitizer builds write their reports to files (log_path): that
         // directory stays writable, or a finding in a child would be lost.
         let writable = ["/dev/null"] + sanitizerLogDirectories()
+        if let skipped = skip("namespaces") ?? skip("read-only-view") {
+            layers.append(SandboxLayer(name: "read-only-view", active: false, detail: skipped.detail))
+        } else if layers.last?.active != true {
+            layers.append(SandboxLayer(name: "read-only-view", active: false, detail: "unavailable: needs the mount namespace"))
+        } else {
+            let exceptions = (scratch.map { [$0] } ?? []) + writable.dropFirst()
+            layers.append(layer("read-only-view", SystemCalls.makeMountsReadOnly(except: exceptions),
+                                "every mount read-only and nosuid in the child's view, " + (exceptions.isEmpty ? "with no exception"
+                                    : "but \(exceptions.joined(separator: ", "))") + ": no file outside can be written, created, "
+                                    + "removed or have its mode, owner or times changed, whatever the other layers allow"))
+        }
         if let skipped = skip("landlock") {
             layers.append(skipped)
         } else {
@@ -105,25 +116,26 @@ package enum SandboxLayers {
         return layers
     }
 
-    /// The system calls a sandboxed child may make: what glibc, the Swift
-    /// runtime, libffi and a renderer need to allocate memory, run threads,
-    /// load libraries, read files, tell the time and talk on its channel.
-    /// Everything else fails with ENOSYS; the dangerous ones listed in
-    /// `forbidden` with EPERM.
+    /// The system calls a sandboxed child may make whatever their
+    /// arguments: what glibc, the Swift runtime, libffi and a renderer need
+    /// to allocate memory, run threads, load libraries, read files, tell the
+    /// time and talk on its channel. `exportFilter` adds the calls allowed
+    /// only with safe arguments; everything else fails with ENOSYS, the
+    /// dangerous calls in `forbiddenSystemCalls` with EPERM.
     static let allowedSystemCalls = [
-        // Files and descriptors (Landlock decides which paths).
+        // Files and descriptors (Landlock and the read-only view decide
+        // which paths; fcntl is allowed per command, below).
         "read", "write", "readv", "writev", "pread64", "pwrite64", "preadv", "pwritev", "preadv2", "pwritev2",
         "close", "lseek", "fstat", "newfstatat", "fstatat64", "stat", "lstat", "statx", "statfs", "fstatfs",
         "access", "faccessat", "faccessat2", "open", "openat", "openat2", "readlink", "readlinkat", "getdents64", "getcwd",
-        "fcntl", "dup", "dup2", "dup3", "pipe", "pipe2", "fsync", "fdatasync", "umask", "fadvise64", "copy_file_range",
-        "unlink", "unlinkat", "rename", "renameat", "renameat2", "mkdir", "mkdirat", "rmdir", "ftruncate", "fallocate",
-        "fchmod", "fchmodat", "utimensat", "flock",  // only ever inside the scratch directory: Landlock
+        "dup", "dup2", "dup3", "pipe", "pipe2", "fsync", "fdatasync", "umask", "fadvise64", "copy_file_range",
+        "unlink", "unlinkat", "rename", "renameat", "renameat2", "mkdir", "mkdirat", "rmdir", "ftruncate", "fallocate", "flock",
         // Memory.
         "mmap", "munmap", "mprotect", "mremap", "madvise", "brk", "msync", "mincore", "mlock", "munlock", "membarrier",
         // Threads and scheduling (clone only for threads, below).
         "futex", "futex_waitv", "set_robust_list", "get_robust_list", "rseq", "set_tid_address", "sched_yield",
-        "sched_getaffinity", "sched_setaffinity", "sched_getparam", "sched_getscheduler", "sched_get_priority_max",
-        "sched_get_priority_min", "getcpu", "arch_prctl", "prctl",
+        "sched_getaffinity", "sched_getparam", "sched_getscheduler", "sched_get_priority_max",
+        "sched_get_priority_min", "getcpu", "arch_prctl",
         // Signals to itself; the process's identity.
         "rt_sigaction", "rt_sigprocmask", "rt_sigreturn", "rt_sigsuspend", "rt_sigtimedwait", "sigaltstack",
         "getpid", "gettid", "getppid", "getuid", "geteuid", "getgid", "getegid", "getgroups", "getresuid", "getresgid",
@@ -133,8 +145,9 @@ package enum SandboxLayers {
         "poll", "ppoll", "select", "pselect6", "epoll_create1", "epoll_ctl", "epoll_wait", "epoll_pwait", "epoll_pwait2",
         "eventfd2", "timerfd_create", "timerfd_settime", "timerfd_gettime", "restart_syscall",
         "getrandom", "uname", "sysinfo", "getrlimit", "getrusage", "times",
-        // The channel (an AF_UNIX socketpair made by the parent).
-        "sendmsg", "recvmsg", "sendto", "recvfrom", "shutdown", "getsockopt", "setsockopt", "getsockname", "getpeername",
+        // The channel (an AF_UNIX socketpair or pipe made by the parent;
+        // sendto only without an address, below).
+        "recvmsg", "recvfrom", "shutdown", "getsockopt", "setsockopt", "getsockname", "getpeername",
         "exit", "exit_group",
     ]
 
@@ -144,17 +157,43 @@ package enum SandboxLayers {
         "pivot_root", "setns", "unshare", "bpf", "perf_event_open", "keyctl", "add_key", "request_key", "setrlimit",
         "kexec_load", "init_module", "finit_module", "delete_module", "reboot", "swapon", "swapoff", "connect", "bind",
         "listen", "accept", "accept4", "chroot", "setuid", "setgid", "setreuid", "setregid", "setresuid", "setresgid",
-        "setgroups", "setsid", "setpgid", "kill", "tkill", "tgkill", "memfd_create", "userfaultfd", "io_uring_setup",
+        "setgroups", "setsid", "setpgid", "tkill", "memfd_create", "userfaultfd", "io_uring_setup",
+        // A file's attributes: Landlock has no right for them, so they are
+        // never the plugin's to change (modes, owners, times, extended attributes).
+        "chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat", "utime", "utimes", "utimensat",
+        "futimesat", "setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr", "fremovexattr",
+        // Messages that carry an address or descriptors (sendto is
+        // allowed without an address, below).
+        "sendmsg", "sendmmsg",
     ]
+
+    /// fcntl commands a child may use: descriptor and status flags (without
+    /// O_ASYNC, below), locks, duplicates, seals and sizes read. Never an
+    /// owner or signal for I/O (F_SETOWN, F_SETSIG, F_SETOWN_EX), a lease or
+    /// a directory notice: each would have the kernel signal a process chosen by plugin code.
+    static let fcntlCommands: [UInt64] = [0, 1, 2, 3, 5, 6, 7, 9, 11, 16, 36, 37, 38, 1025, 1030, 1032, 1034]
+    static let fcntlSignalCommands: [UInt64] = [8, 10, 15, 1024, 1026]  // F_SETOWN, F_SETSIG, F_SETOWN_EX, F_SETLEASE, F_NOTIFY
+    /// prctl options a child may use: names, reads of its own state, and
+    /// adding a seccomp filter (only ever narrower).
+    static let prctlOptions: [UInt64] = [2, 3, 7, 15, 16, 21, 22, 23, 30, 34, 37, 38, 39, 40, 42, 0x5356_4D41]
+    /// prctl options denied with EPERM: the parent-death signal changed
+    /// (PR_SET_PDEATHSIG is allowed only to set SIGKILL again), the process
+    /// made a reaper, its memory map rewritten.
+    static let prctlForbidden: [UInt64] = [35, 36]  // PR_SET_MM, PR_SET_CHILD_SUBREAPER
+    /// Sanitizer runtimes make their stop-the-world tracer dumpable and
+    /// its ptracer: denied only in the allow-list.
+    static let prctlForbiddenOutsideSanitizers: [UInt64] = [4, 0x5961_6D61]  // PR_SET_DUMPABLE, PR_SET_PTRACER
 
     /// The seccomp layer, in the child: installs the program the parent
     /// compiled (`exportFilter`).
     private static func seccomp(_ program: Result<[UInt8], SandboxProtocolError>) -> SandboxLayer {
         let common = "denied: execve, execveat, ptrace and process_vm_*, mount, bpf, perf_event_open, keyctl, raising limits, "
-            + "signals to other processes, sockets other than AF_UNIX"
+            + "signals to other processes, sockets other than AF_UNIX, changing any file's mode, owner or times, "
+            + "messages with an address or descriptors, I/O signal owners (fcntl F_SETOWN, F_SETSIG, O_ASYNC), "
+            + "other processes' CPU affinity, changing the parent-death signal"
         let detail = SandboxLimits.runsUnderSanitizer
             ? "deny-list (sanitizer build): " + common
-            : "allow-list of \(allowedSystemCalls.count + 7) system calls (everything else fails with ENOSYS); " + common
+            : "allow-list of \(allowedSystemCalls.count + 10) system calls (everything else fails with ENOSYS); " + common
                 + "; no new processes (clone only for threads)"
         switch program {
         case .success(let program):
@@ -168,26 +207,44 @@ package enum SandboxLayers {
     /// with libseccomp and written to `fd` as BPF. An allow-list, or in
     /// sanitizer builds (whose runtimes use system calls no list can
     /// foresee: ptrace to stop the world, clones, limits) the deny-list of
-    /// the dangerous ones. Either lets the child signal only itself.
+    /// the dangerous ones. Either lets the child signal only itself and
+    /// denies every call that would reach outside through arguments.
     static func exportFilter(forChild pid: Int32, to fd: Int32) -> Result<Void, SystemError> {
         let pid = UInt64(UInt32(bitPattern: pid))
-        let cloneThread: UInt64 = 0x0001_0000
-        let ioctlRequests: [UInt64] = [0x5401, 0x5413, 0x541B, 0x5421]  // TCGETS, TIOCGWINSZ, FIONREAD, FIONBIO
+        let sigkill = UInt64(SIGKILL), async = UInt64(O_ASYNC), unix = UInt64(AF_UNIX)
+        // Denied in both filters, whatever else is allowed.
+        var denied: [SyscallRule] = fcntlSignalCommands.map { SyscallRule("fcntl", [.equals(1, $0)]) } + [
+            SyscallRule("fcntl", [.equals(1, 4), .has(2, async)]),  // F_SETFL with O_ASYNC
+            SyscallRule("sched_setaffinity", [.differs(0, 0)]),  // only the calling thread's own (pid 0)
+            SyscallRule("prctl", [.equals(0, 1), .differs(1, sigkill)]),  // PR_SET_PDEATHSIG to anything but SIGKILL
+            SyscallRule("sendto", [.differs(4, 0)]),
+            SyscallRule("kill", [.differs(0, pid)]), SyscallRule("tgkill", [.differs(0, pid)]),
+            SyscallRule("socket", [.differs(0, unix)]), SyscallRule("socketpair", [.differs(0, unix)]),
+        ] + prctlForbidden.map { SyscallRule("prctl", [.equals(0, $0)]) }
         if SandboxLimits.runsUnderSanitizer {
-            let denied = forbiddenSystemCalls.filter { !["ptrace", "setrlimit", "fork", "vfork", "kill", "tkill", "tgkill", "connect", "bind",
-                                                        "listen", "accept", "accept4", "setsid", "setpgid", "memfd_create"].contains($0) }
-            return SystemCalls.exportSyscallFilter(denied: denied, deniedUnless: [("socket", 0, UInt64(AF_UNIX)), ("kill", 0, pid), ("tgkill", 0, pid)],
-                                                   to: fd)
+            let sanitizerNeeds = ["ptrace", "setrlimit", "fork", "vfork", "connect", "bind", "listen", "accept", "accept4",
+                                  "setsid", "setpgid", "tkill", "memfd_create"]
+            denied += forbiddenSystemCalls.filter { !sanitizerNeeds.contains($0) }.map { SyscallRule($0) }
+            return SystemCalls.exportSyscallFilter(allowed: [], denied: denied, allowByDefault: true, to: fd)
         }
-        var conditional: [(name: String, argument: Int32, value: UInt64, masked: Bool)] = [
-            ("clone", 0, cloneThread, true),  // threads, never processes (clone3 is absent: glibc falls back)
-            ("socket", 0, UInt64(AF_UNIX), false), ("socketpair", 0, UInt64(AF_UNIX), false),
-            ("kill", 0, pid, false), ("tgkill", 0, pid, false),
-            ("prlimit64", 2, 0, false),  // reading limits only
-        ]
-        conditional += ioctlRequests.map { ("ioctl", 1, $0, false) }
-        return SystemCalls.exportAllowList(allowed: allowedSystemCalls, allowedIf: conditional,
-                                           denied: forbiddenSystemCalls.filter { !["kill", "tgkill"].contains($0) }, to: fd)
+        denied += forbiddenSystemCalls.map { SyscallRule($0) }
+            + prctlForbiddenOutsideSanitizers.map { SyscallRule("prctl", [.equals(0, $0)]) }
+        let ioctlRequests: [UInt64] = [0x5401, 0x5413, 0x541B, 0x5421]  // TCGETS, TIOCGWINSZ, FIONREAD, FIONBIO
+        let allowed: [SyscallRule] = allowedSystemCalls.map { SyscallRule($0) }
+            + fcntlCommands.map { SyscallRule("fcntl", [.equals(1, $0)]) }
+            + prctlOptions.map { SyscallRule("prctl", [.equals(0, $0)]) }
+            + ioctlRequests.map { SyscallRule("ioctl", [.equals(1, $0)]) }
+            + [
+                SyscallRule("fcntl", [.equals(1, 4), .lacks(2, async)]),  // F_SETFL without O_ASYNC
+                SyscallRule("prctl", [.equals(0, 1), .equals(1, sigkill)]),  // PR_SET_PDEATHSIG, SIGKILL
+                SyscallRule("clone", [.has(0, 0x0001_0000)]),  // CLONE_THREAD: threads, never processes (clone3 is absent: glibc falls back)
+                SyscallRule("socket", [.equals(0, unix)]), SyscallRule("socketpair", [.equals(0, unix)]),
+                SyscallRule("kill", [.equals(0, pid)]), SyscallRule("tgkill", [.equals(0, pid)]),
+                SyscallRule("sched_setaffinity", [.equals(0, 0)]),
+                SyscallRule("sendto", [.equals(4, 0)]),  // no address: on a connected socket (the channel) only
+                SyscallRule("prlimit64", [.equals(2, 0)]),  // reading limits only
+            ]
+        return SystemCalls.exportSyscallFilter(allowed: allowed, denied: denied, allowByDefault: false, to: fd)
     }
 
     /// Where a child's private scratch tmpfs is mounted (in its own mount
