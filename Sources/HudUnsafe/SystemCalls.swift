@@ -559,6 +559,31 @@ extension SystemCalls {
         return .success(())
     }
 
+    /// Sends every byte on the socket `fd` (retrying short sends and EINTR)
+    /// with `MSG_NOSIGNAL`: a peer that is gone or shut its reading side is
+    /// an EPIPE error here, never a SIGPIPE that ends this process. A full
+    /// buffer is waited on for at most 2 s (then ETIMEDOUT).
+    package static func sendAll(_ fd: Int32, _ bytes: [UInt8]) -> Result<Void, SystemError> {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+            if n > 0 {
+                offset += n
+            } else if n < 0, errno == EINTR {
+                continue
+            } else if n < 0, errno == EAGAIN {
+                // A non-blocking socket whose buffer is full: wait until the
+                // peer drains it, a bounded time (a peer that never reads
+                // must not hold this process).
+                var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                guard poll(&entry, 1, 2000) > 0 else { return .failure(SystemError(code: ETIMEDOUT)) }
+            } else {
+                return .failure(SystemError(code: n < 0 ? errno : EIO))
+            }
+        }
+        return .success(())
+    }
+
     /// True when `fd` is an open descriptor (`fcntl(F_GETFD)` does not fail with EBADF).
     package static func isOpen(_ fd: Int32) -> Bool { fcntl(fd, F_GETFD) != -1 || errno != EBADF }
 

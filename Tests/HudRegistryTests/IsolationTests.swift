@@ -251,3 +251,41 @@ extension IsolationTests {
         })
     }
 }
+
+extension IsolationTests {
+    /// Every library plugin code can load passes the same path security as
+    /// the plugin file: a directory the plugin's `DT_RUNPATH` or
+    /// `LD_LIBRARY_PATH` names that others may write (sticky or not: anyone
+    /// may add the name the loader looks for there) refuses the plugin with
+    /// `insecure-path` naming that directory, before any of its code runs;
+    /// the same files load once the directory is closed.
+    @Test(arguments: [("runpath", 0o777 as mode_t), ("runpath", 0o1777), ("LD_LIBRARY_PATH", 0o777)])
+    func aLibraryFromADirectoryOthersMayWriteIsRefused(_ route: String, _ mode: mode_t) throws {
+        let label = "insecure-\(route)-\(String(mode, radix: 8))"
+        let libraries = try FixturePlugins.makeScratchDirectory(label + "-libraries")
+        let discovery = FixturePlugins.repositoryRoot + "/Tests/Fixtures/discovery/"
+        try FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + ["-o", libraries + "/libhudmissingdep.so", discovery + "missing_dep.c"])
+        let plugins = try FixturePlugins.makeScratchDirectory(label + "-plugins")
+        chmod(plugins, 0o755)
+        try FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + [
+            "-I", FixturePlugins.headerDirectory, "-I", FixturePlugins.sourceDirectory, "-o", plugins + "/needs_library.so",
+            discovery + "needs_missing_lib.c", "-L", libraries, "-lhudmissingdep",
+        ] + (route == "runpath" ? ["-Wl,--enable-new-dtags,-rpath," + libraries] : []))
+        let extra = route == "runpath" ? [:] : ["LD_LIBRARY_PATH": libraries]
+        func listed() throws -> (ids: [String], failures: [JSONValue]) {
+            let output = try DiscoveryFixtures.hudhost(["list", "--json"], path: plugins, cache: try FixturePlugins.makeScratchDirectory(label + "-cache"),
+                                                       extra: extra)
+            #expect(output.status == 0, "\(output.transcript)")
+            let json = try HudHost.json(output)
+            return ((json["renderers"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }, json["failures"]?.arrayValue ?? [])
+        }
+        chmod(libraries, mode)
+        let refused = try listed()
+        #expect(!refused.ids.contains("org.fixture.needs-missing-lib"))
+        #expect(refused.failures.contains {
+            $0["code"]?.stringValue == "insecure-path" && ($0["message"]?.stringValue ?? $0["reason"]?.stringValue ?? "").contains(libraries)
+        }, "\(refused.failures)")
+        chmod(libraries, 0o755)
+        #expect(try listed().ids.contains("org.fixture.needs-missing-lib"))
+    }
+}

@@ -186,3 +186,25 @@ struct OutOfProcessTests {
         #expect(!host.isRunning)
     }
 }
+
+extension OutOfProcessTests {
+    /// A renderer host that stops reading its channel (or exits) between
+    /// two calls: the next request meets a closed peer. That is a typed
+    /// error naming the renderer, never a SIGPIPE that ends the host's
+    /// process — this test process is the host here, so a regression ends
+    /// the whole test run.
+    @Test func aRendererHostGoneBetweenTwoCallsIsATypedErrorNotSIGPIPE() throws {
+        let path = try DiscoveryFixtures.path("half_closed_channel")
+        let registry = RendererRegistry(isolation: .process)
+        try registry.load(checking: path)
+        let style = HudPhoneComplicationsStyle(name: "org.fixture.half-closed")
+        let environment = HudEnvironment(device: .iphone16Pro)
+        _ = try registry.layout(style: style, snapshot: try Self.snapshot(), environment: environment)
+        #expect {
+            try registry.layout(style: style, snapshot: try Self.snapshot(), environment: environment, interaction: HudInteraction(pressed: .slot(.center)))
+        } throws: { error in
+            guard case .rendererHostFailed(let id, _, _, _)? = error as? RegistryError else { return false }
+            return id == "org.fixture.half-closed"
+        }
+    }
+}

@@ -77,10 +77,104 @@ public struct PathSecurity: Sendable {
     }
 
     /// The refusal for loading `path` (resolved first), or nil when it may
-    /// be loaded or cannot be resolved (the load then says why).
+    /// be loaded or cannot be resolved (the load then says why): the file
+    /// and its directories, then every library its loading reaches
+    /// (`libraryProblem`).
     package func refusal(for path: String) -> RegistryError? {
-        guard case .success(let canonical) = SystemCalls.realPath(path), let problem = problem(canonicalPath: canonical) else { return nil }
+        guard case .success(let canonical) = SystemCalls.realPath(path), let problem = loadProblem(canonicalPath: canonical) else { return nil }
         return .insecurePath(path: canonical, reason: problem)
+    }
+
+    /// `problem(canonicalPath:)`, then `libraryProblem(pluginAt:)`: what
+    /// must hold before any code of the file runs, in a sandbox or not.
+    package func loadProblem(canonicalPath: String) -> String? {
+        problem(canonicalPath: canonicalPath) ?? libraryProblem(pluginAt: canonicalPath)
+    }
+
+    /// Why a library that loading the plugin at `canonicalPath` would make
+    /// the loader search for or load may not be trusted, or nil. Whoever can
+    /// write where the loader looks can put code into the plugin's process
+    /// (and, in a sandboxed child, into what Landlock lets it read), so the
+    /// same rules as for the plugin file apply to:
+    /// - every library it links that is found through its own or its
+    ///   libraries' `DT_RUNPATH`/`DT_RPATH` (`$ORIGIN` expanded), and the
+    ///   directories above it;
+    /// - every directory of those search paths and of `LD_LIBRARY_PATH`
+    ///   (searched before the system's), even where the library is not
+    ///   there yet: such a directory must not be writable by others at all,
+    ///   sticky or not (in a sticky directory anyone may add the name the
+    ///   loader looks for); a relative entry is the directory the loader
+    ///   would search, from the current directory;
+    /// - each library a `LD_LIBRARY_PATH` directory holds under a name the
+    ///   plugin or its libraries need.
+    /// The system's trees (`/usr`, `/lib*`) are root's and not walked.
+    package func libraryProblem(pluginAt canonicalPath: String) -> String? {
+        guard !allowInsecure else { return nil }
+        let systemTrees = ["/usr", "/lib", "/lib64", "/lib32", "/libx32"]
+        func isSystem(_ path: String) -> Bool { systemTrees.contains { path == $0 || path.hasPrefix($0 + "/") } }
+        let libraries = ElfMetadataReader.linkedDependencies(of: canonicalPath, excluding: systemTrees)
+        var needed: Set<String> = []
+        var checkedDirectories: Set<String> = []
+        for file in [canonicalPath] + libraries {
+            guard let entries = try? ElfMetadataReader.dynamicEntries(path: file) else { continue }
+            needed.formUnion(entries.needed)
+            let origin = Self.parent(of: file)
+            let what = file == canonicalPath ? "the plugin's" : "library \(file)'s"
+            for entry in entries.searchPaths.flatMap({ $0.split(separator: ":", omittingEmptySubsequences: false) }) {
+                let expanded = Self.searched(String(entry).replacingEvery("${ORIGIN}", with: origin).replacingEvery("$ORIGIN", with: origin))
+                guard !isSystem(expanded), checkedDirectories.insert(expanded).inserted else { continue }
+                if let problem = searchDirectoryProblem(expanded) { return "\(what) library search path entry '\(entry)' (\(expanded)): \(problem)" }
+            }
+        }
+        for library in libraries {
+            if let problem = problem(canonicalPath: library) { return "library \(library), which the plugin links: \(problem)" }
+        }
+        let libraryPath = SystemCalls.secureEnvironment("LD_LIBRARY_PATH") ?? ""
+        for entry in libraryPath.isEmpty ? [] : libraryPath.split(separator: ":", omittingEmptySubsequences: false) {
+            let directory = Self.searched(String(entry))
+            guard !isSystem(directory) else { continue }
+            if checkedDirectories.insert(directory).inserted, let problem = searchDirectoryProblem(directory) {
+                return "LD_LIBRARY_PATH entry '\(entry)' (\(directory)): \(problem)"
+            }
+            for name in needed where !name.contains("/") {
+                guard case .success(let library) = SystemCalls.realPath(directory + "/" + name) else { continue }
+                if let problem = problem(canonicalPath: library) { return "library \(library), found through LD_LIBRARY_PATH: \(problem)" }
+            }
+        }
+        return nil
+    }
+
+    /// The directory the loader searches for a search path entry: a
+    /// relative one (an empty one is ".") from the current directory.
+    private static func searched(_ entry: String) -> String {
+        if entry.hasPrefix("/") { return entry }
+        let current = SystemCalls.currentDirectory() ?? "/"
+        return entry.isEmpty || entry == "." ? current : (current == "/" ? "" : current) + "/" + entry
+    }
+
+    /// A directory the loader searches: it (or, when it does not exist, its
+    /// nearest existing ancestor, where it could be made) must be writable
+    /// by its owner alone, sticky or not, and owned by you or root; the
+    /// directories above follow the plugin path's rules.
+    private func searchDirectoryProblem(_ directory: String) -> String? {
+        var path = directory
+        while true {
+            switch SystemCalls.status(of: path, followLinks: true) {
+            case .success(let info):
+                if info.mode & 0o022 != 0 {
+                    let who = info.mode & 0o002 != 0 ? "everyone" : "its group"
+                    return "directory \(path) is writable by \(who) (mode \(String(info.permissions, radix: 8))); anyone there could add a library under a name the loader looks for. Fix: chmod go-w \(path), or keep the libraries elsewhere"
+                }
+                if info.owner != 0 && info.owner != userID {
+                    return "directory \(path) is owned by uid \(info.owner), neither root nor you (uid \(userID))"
+                }
+                guard path != "/", case .success(let canonical) = SystemCalls.realPath(path) else { return nil }
+                return canonical == "/" ? nil : directoryProblem(canonicalDirectory: Self.parent(of: canonical))
+            case .failure:
+                guard path != "/" else { return nil }
+                path = Self.parent(of: path)
+            }
+        }
     }
 
     /// The directory that contains `path`.

@@ -93,7 +93,7 @@ public final class RendererRegistry {
         if let identity = resolved.identity, loadedFiles.contains(identity) {
             return renderers.filter { $0.origin == .file(resolved.path) }
         }
-        if let problem = security.problem(canonicalPath: resolved.path) {
+        if let problem = security.loadProblem(canonicalPath: resolved.path) {
             throw .insecurePath(path: resolved.path, reason: problem)
         }
         // Read the embedded metadata first (no code runs), to check the

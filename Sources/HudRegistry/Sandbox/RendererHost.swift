@@ -435,12 +435,10 @@ package final class RendererHost {
             SystemCalls.closeDescriptor(sockets.1)
             throw fail(id, .scanFailed, "could not start: pipe() failed: \(error)")
         }
-        var environment = SystemCalls.environment()
-        environment["SWIFT_BACKTRACE"] = "enable=no"
         let arguments = SandboxRequest.serve(SandboxServe(path: path, renderers: renderers.map(\.id), cpuSeconds: settings.cpuSeconds,
                                                           allowInsecurePath: settings.allowInsecurePath,
                                                           parent: SystemCalls.processID)).arguments
-        var request = SpawnRequest(executable: helper, arguments: arguments, environment: environment)
+        var request = SpawnRequest(executable: helper, arguments: arguments, environment: ChildEnvironment.make())
         request.redirections = [
             .open(descriptor: 0, path: "/dev/null", mode: .read),
             // Plugin output goes to stderr, never into the host's stdout.
@@ -510,8 +508,8 @@ package final class RendererHost {
 
     private func exchange(_ frame: RendererHostFrame, id: String, timeout: Double, what: String) throws(RegistryError) -> RendererHostFrame {
         guard let running = child else { throw hostFailure(id, .crashed, "is not running") }
-        guard SystemCalls.writeAll(running.socket, frame.encoded) else {
-            throw failFromExit(id, fallback: "closed its channel")
+        if case .failure(let error) = SystemCalls.sendAll(running.socket, frame.encoded) {
+            throw failFromExit(id, fallback: "stopped reading its channel (\(error))")
         }
         return try receive(id: id, timeout: timeout, what: what, spinNanoseconds: UInt64(max(0, settings.replySpinMicroseconds) * 1000))
     }

@@ -238,11 +238,7 @@ package enum SandboxProcess {
                     return .failure(SpawnFailure("pipe() failed: \(error)"))
                 }
             }
-            var environment = SystemCalls.environment()
-            // The Swift backtracer would hold the pipes open and hang a crashed child.
-            environment["SWIFT_BACKTRACE"] = "enable=no"
-            environment.merge(extra) { $1 }
-            var spawnRequest = SpawnRequest(executable: executable, arguments: arguments, environment: environment)
+            var spawnRequest = SpawnRequest(executable: executable, arguments: arguments, environment: ChildEnvironment.make(extra: extra))
             spawnRequest.redirections = [
                 input ? .duplicate(from: request.read, to: 0) : .open(descriptor: 0, path: "/dev/null", mode: .read),
                 .duplicate(from: output.write, to: 1),
