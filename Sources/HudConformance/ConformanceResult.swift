@@ -68,13 +68,15 @@ package struct CheckResult: Sendable, Hashable {
         return .object(members)
     }
 
+    /// A result a validate child sent: its texts are the child's (plugin
+    /// code may have written them), so they are bounded and escaped here.
     package init?(json: JSONValue) {
         guard let check = json["check"]?.stringValue, let statusName = json["status"]?.stringValue,
               let status = CheckStatus(rawValue: statusName) else { return nil }
         self.init(
-            checkID: check, renderer: json["renderer"]?.stringValue, status: status,
-            message: json["message"]?.stringValue ?? "",
-            details: json["details"]?.arrayValue?.compactMap(\.stringValue) ?? [],
+            checkID: check, renderer: json["renderer"]?.stringValue.map { TextChecks.fromChild($0, limit: 200) }, status: status,
+            message: TextChecks.fromChild(json["message"]?.stringValue ?? ""),
+            details: (json["details"]?.arrayValue?.compactMap(\.stringValue) ?? []).prefix(200).map { TextChecks.fromChild($0) },
             seed: json["seed"]?.stringValue.flatMap { UInt64($0) },
             milliseconds: json["milliseconds"]?.numberValue ?? 0,
             notApplicable: json["notApplicable"]?.boolValue ?? false)

@@ -132,6 +132,7 @@ package struct ConformanceSupervisor: Sendable {
                     return false
                 }
             }
+            outcome.deliverOutput(source: target.description, failed: !sawDone || results.contains { $0.status.isFailure })
             stdoutBytes += outcome.stdoutBytes
             if stdoutSample.isEmpty { stdoutSample = Array(outcome.stdout.prefix(200)) }
             if sawDone, outcome.termination == .exited(0) { break }

@@ -111,6 +111,7 @@ enum DeterminismChecks {
         for _ in 0..<2 {
             let (line, outcome) = SandboxProcess.reply(executable: executable, arguments: SandboxRequest.digest(request).arguments,
                                                        timeoutSeconds: timeoutSeconds)
+            outcome.deliverOutput(source: target.description, failed: line == nil)
             guard case .exited(0) = outcome.termination, let line, let value = try? JSONParser.parse(line),
                   let digest = value["digest"]?.stringValue else {
                 return .problem("a fresh helper process did not report a digest (\(outcome.termination)); run the check in-process to investigate")

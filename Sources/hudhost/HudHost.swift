@@ -49,6 +49,10 @@ enum HudHost {
           --require-sandbox   run plugin code only where every sandbox layer is
                               active (the same as HUD_REQUIRE_SANDBOX=1; see
                               `hudhost doctor` and Docs/ISOLATION.md)
+          --verbose           (before the command) show what plugin code printed
+                              in its sandboxed children even when they did not
+                              fail; a failed child's output is always shown,
+                              each line escaped and prefixed with [renderer or file]
 
         \(exitCodeHelp)
         """
@@ -61,6 +65,15 @@ enum HudHost {
             // Before any thread or child exists: every sandboxed child inherits it.
             arguments.removeAll { $0 == "--require-sandbox" }
             SystemCalls.setEnvironment("HUD_REQUIRE_SANDBOX", "1")
+        }
+        // Global, so only before the command (validate has a --verbose of its own, which also shows it).
+        let verbose = arguments.first == "--verbose" || (arguments.count > 1 && arguments[0] == "validate" && arguments.contains("--verbose"))
+        if arguments.first == "--verbose" { arguments.removeFirst() }
+        // What plugin code printed in a sandboxed child: to stderr, each line
+        // escaped and prefixed with its renderer or file; a failed child's
+        // always, every child's with --verbose (Docs/ISOLATION.md).
+        PluginOutputLog.install(everything: verbose) { output in
+            Output.error(output.displayLines.joined(separator: "\n"))
         }
         let status = Output.finish(run(arguments))
         // The status is hudhost's: everything was written with write(2), so

@@ -16,6 +16,13 @@ do {
     SystemCalls.writeAll(2, "hudsandbox: \(error). This helper is started by hudhost and the HudRegistry library; it is not meant to be run by hand.\n")
     exit(2)
 }
+// Every child dies with the process that started it, whatever it is doing
+// (SIGKILL on the parent's exit, PR_SET_PDEATHSIG; the seccomp filter lets
+// plugin code set only SIGKILL again). A parent already gone: nothing to do.
+if let parent = SystemCalls.secureEnvironment("HUD_SANDBOX_PARENT").flatMap(Int32.init),
+   !SystemCalls.dieWithParent(expectedParent: parent) {
+    SystemCalls.exitImmediately(0)
+}
 switch request {
 case .scan(let path, let allowInsecurePath): SandboxChild.scan(path: path, allowInsecurePath: allowInsecurePath)
 case .scanBatch(let paths, let allowInsecurePath): SandboxChild.scanBatch(paths: paths, allowInsecurePath: allowInsecurePath)

@@ -289,3 +289,32 @@ extension IsolationTests {
         #expect(try listed().ids.contains("org.fixture.needs-missing-lib"))
     }
 }
+
+extension IsolationTests {
+    /// What plugin code prints is data: a failed child's output reaches
+    /// stderr escaped, each line prefixed with the plugin, at most
+    /// `PluginOutput.keptBytes` of it; a healthy child's only with
+    /// `--verbose`; stdout never. No escape sequence, C1 control or line
+    /// that passes for hudhost's own reaches the terminal.
+    @Test(arguments: [(true, [] as [String]), (false, []), (false, ["--verbose"])])
+    func pluginOutputIsEscapedPrefixedAndBounded(_ fails: Bool, _ options: [String]) throws {
+        let directory = try DiscoveryFixtures.directory("loud-\(fails)-\(options.count)", discovery: ["loud_init"])
+        let output = try DiscoveryFixtures.hudhost(options + ["list"], path: directory,
+                                                   cache: try FixturePlugins.makeScratchDirectory("loud-cache-\(fails)-\(options.count)"),
+                                                   extra: fails ? ["HUD_LOUD_FAIL": "1"] : [:])
+        #expect(output.status == 0, "\(output.transcript)")
+        for (name, text) in [("stdout", output.stdout), ("stderr", output.stderr)] {
+            #expect(!text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || (0x80...0x9F).contains($0.value) },
+                    "a raw control character on \(name)")
+            #expect(!text.split(separator: "\n").contains { $0.hasPrefix("hudhost: error: a line forged") }, "a forged line on \(name)")
+        }
+        #expect(!output.stdout.contains("forged"), "plugin output on stdout")
+        let shown = fails || options.contains("--verbose")
+        let prefix = "[\(directory)/loud_init.so] "
+        #expect(output.stderr.contains(prefix + "\\u{1b}]52;c;") == shown, "\(output.stderr.prefix(600))")
+        #expect(output.stderr.contains(prefix + "hudhost: error: a line forged by plugin code") == shown)
+        // 256 KiB written, at most 16 KiB kept (plus prefixes and escapes), the rest counted.
+        #expect(output.stderr.utf8.count < 40_000)
+        #expect(output.stderr.contains("more bytes not kept") == shown)
+    }
+}

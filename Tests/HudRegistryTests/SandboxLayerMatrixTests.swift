@@ -4,6 +4,7 @@ import Glibc
 import Testing
 @testable import HudRegistry
 import HudTestSupport
+import HudUnsafe
 
 /// Defense in depth, measured: a plugin whose init() reaches outside through
 /// system call arguments (`breakout_attempts.c`) is scanned with every layer,
@@ -123,5 +124,61 @@ struct SandboxLayerMatrixTests {
         #expect(held == expected, "\(attempt) with \(situation): \(observed); Docs/ISOLATION.md says \(documented)\n\(output.transcript)")
         // With every layer, each attempt is refused outright.
         if omitted.isEmpty { #expect(refused, "\(output.transcript)") }
+    }
+}
+
+extension SandboxLayerMatrixTests {
+    /// Nothing of the caller's reaches plugin code: not a variable outside
+    /// the pass-through list (a token), not a descriptor (the caller's
+    /// stderr, whose flags plugin code could change under the caller), in
+    /// the scan's child or in the renderer host.
+    @Test func nothingOfTheCallersReachesPluginCode() throws {
+        let directory = try DiscoveryFixtures.directory("callers", discovery: ["breakout_attempts"])
+        let stderrFile = try FixturePlugins.makeScratchDirectory("callers-stderr") + "/stderr"
+        let output = try FixturePlugins.run([
+            "env", "HUD_RENDERER_PATH=" + directory, "XDG_CACHE_HOME=" + (try FixturePlugins.makeScratchDirectory("callers-cache")),
+            "AWS_SECRET_ACCESS_KEY=not-for-plugins", "HUD_BREAKOUT_SECRET=AWS_SECRET_ACCESS_KEY", "HUD_BREAKOUT_CALLER=" + stderrFile,
+            "sh", "-c", "exec \"$0\" render --style org.fixture.breakout-attempts --format json 2>\"$1\"", HudHost.path, stderrFile,
+        ])
+        let stderr = (try? String(contentsOfFile: stderrFile, encoding: .utf8)) ?? ""
+        // init() fails (and the style is unknown) if either was reached.
+        #expect(output.status == 0, "\(output.transcript)\n\(stderr)")
+        #expect(try HudHost.json(output)["renderer"]?["id"]?.stringValue == "org.fixture.breakout-attempts")
+    }
+}
+
+extension SandboxLayerMatrixTests {
+    /// Every child dies with hudhost: a scan whose plugin sleeps in init()
+    /// (announcing its pid on a FIFO, which needs Landlock left out) is
+    /// gone once hudhost is killed, long before any deadline of its own.
+    /// Waits on events only: the FIFO, then the child's pidfd.
+    @Test func aSandboxedChildDiesWithHudhost() throws {
+        let directory = try DiscoveryFixtures.directory("dies-with-host", discovery: ["hang_announced"])
+        let fifo = try FixturePlugins.makeScratchDirectory("dies-with-host-fifo") + "/pid"
+        try #require(mkfifo(fifo, 0o666) == 0)
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        try #require(reader >= 0)
+        defer { close(reader) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: HudHost.path)
+        process.arguments = ["list", "--json"]
+        process.environment = ["HUD_RENDERER_PATH": directory, "XDG_CACHE_HOME": try FixturePlugins.makeScratchDirectory("dies-with-host-cache"),
+                               "HUD_SCAN_TIMEOUT": "600", "HUD_SANDBOX_SKIP": "landlock", "HUD_HANG_FIFO": fifo]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        var entry = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
+        try #require(poll(&entry, 1, 20_000) == 1, "the plugin never announced itself")
+        var buffer = [UInt8](repeating: 0, count: 32)
+        let count = read(reader, &buffer, buffer.count)
+        let child = try #require(Int32(String(decoding: buffer.prefix(max(0, count)), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
+        defer { kill(child, SIGKILL) }  // only if the test fails
+        let watch = try #require(SystemCalls.processDescriptor(child), "the child is already gone")
+        defer { close(watch) }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        var exited = pollfd(fd: watch, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&exited, 1, 10_000) == 1, "the sandboxed child \(child) outlived hudhost")
     }
 }

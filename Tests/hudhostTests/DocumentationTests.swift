@@ -95,7 +95,8 @@ import HudTestSupport
             return result.stdout.split(separator: "\n").map(String.init)
         }
         #expect(try complete(["ren"]) == ["render"])
-        #expect(try complete(["--ver"]) == ["--version"])
+        #expect(try complete(["--vers"]) == ["--version"])
+        #expect(try complete(["--verb"]) == ["--verbose"])
         #expect(try complete(["render", "--format", ""]) == ["ascii", "svg", "json"])
         #expect(try complete(["validate", "--profile", "st"]) == ["standard", "strict"])
         #expect(try complete(["render", "--device", "iphone-16-pro"]).contains("iphone-16-pro-max"))

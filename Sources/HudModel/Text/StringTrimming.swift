@@ -57,6 +57,13 @@ package enum TextChecks {
         return nil
     }
 
+    /// Text a sandboxed child sent, which plugin code may have written: at
+    /// most `limit` characters (then "…") and every control character
+    /// escaped, so it is data wherever it is printed or cached.
+    package static func fromChild(_ text: String, limit: Int = 2000) -> String {
+        escapingControls(text.count > limit ? String(text.prefix(limit)) + "…" : text)
+    }
+
     /// `text` with every control character written as `\u{XX}`, for
     /// terminal output.
     package static func escapingControls(_ text: String) -> String {

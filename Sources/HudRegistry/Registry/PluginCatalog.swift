@@ -25,6 +25,8 @@ public final class PluginCatalog {
     public enum ScanOutcome: Sendable, Hashable {
         case renderers([RendererInfo])
         case failed(code: FailureCode, reason: String)
+
+        var failed: Bool { if case .failed = self { true } else { false } }
     }
 
     public init(searchPaths: SearchPaths = .standard(), security: PathSecurity = PathSecurity(), cache: RegistryCache?,

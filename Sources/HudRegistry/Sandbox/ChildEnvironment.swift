@@ -22,11 +22,14 @@ package enum ChildEnvironment {
 
     /// The child's environment, made from `environment` (this process's,
     /// unless given): the variables passed through, `SWIFT_BACKTRACE` off
-    /// (the backtracer would hold a crashed child's pipes open), then `extra`.
+    /// (the backtracer would hold a crashed child's pipes open),
+    /// `HUD_SANDBOX_PARENT` (this process's pid), then `extra`.
     package static func make(from environment: [String: String] = SystemCalls.environment(),
                              extra: [String: String] = [:]) -> [String: String] {
         var child = environment.filter { name, _ in passedNames.contains(name) || passedPrefixes.contains { name.hasPrefix($0) } }
         child["SWIFT_BACKTRACE"] = "enable=no"
+        // The child asks for SIGKILL when this process goes (`hudsandbox`).
+        child["HUD_SANDBOX_PARENT"] = String(SystemCalls.processID)
         child.merge(extra) { $1 }
         return child
     }

@@ -103,6 +103,8 @@ package final class RendererHost {
         let socket: Int32
         let exitWatch: Int32?
         let region: SharedRegion
+        /// The plugin's stdout and stderr, one pipe (never the caller's).
+        var output: OutputCapture
         var reader = FrameReader()
         var sequence: UInt32 = 0
         var generation: UInt64?
@@ -126,6 +128,10 @@ package final class RendererHost {
     /// the plugin printed and exits; after `graceMilliseconds` (or at once
     /// with 0) SIGKILL to its whole group.
     package func stop(graceMilliseconds: Int32 = 100) {
+        stop(graceMilliseconds: graceMilliseconds, failed: false)
+    }
+
+    private func stop(graceMilliseconds: Int32, failed: Bool) {
         guard let running = child else { return }
         child = nil
         SystemCalls.closeDescriptor(running.socket)
@@ -136,6 +142,19 @@ package final class RendererHost {
         SystemCalls.signal(running.pid, SIGKILL)
         _ = SystemCalls.wait(running.pid)
         if let watch = running.exitWatch { SystemCalls.closeDescriptor(watch) }
+        deliverOutput(of: running, failed: failed)
+    }
+
+    /// Takes what is left in a child's output pipe (it is gone: the pipe
+    /// ends unless a descendant holds it, which the group kill prevents),
+    /// hands the whole to `PluginOutputLog` and closes the pipe.
+    private func deliverOutput(of running: Child, failed: Bool) {
+        var output = running.output
+        while output.drain() {
+            guard !SystemCalls.pollReadable([output.descriptor], timeoutMilliseconds: 100).isEmpty else { break }
+        }
+        SystemCalls.closeDescriptor(output.descriptor)
+        PluginOutputLog.deliver(output.output(source: renderers.map(\.id).joined(separator: ", "), childFailed: failed))
     }
 
     /// Forgets past failures (the file was replaced): the next call starts a child at once.
@@ -162,7 +181,7 @@ package final class RendererHost {
         let reply = try exchange(.layout(request), id: info.id, timeout: settings.layoutTimeoutSeconds, what: "layout deadline")
         guard case .layoutDone(let done) = reply, done.sequence == request.sequence else {
             if case .callFailed(_, let reason) = reply {
-                throw fail(info.id, .protocolError, "could not rebuild the call's inputs (\(reason)), stopped")
+                throw fail(info.id, .protocolError, "could not rebuild the call's inputs (\(TextChecks.fromChild(reason))), stopped")
             }
             throw fail(info.id, .protocolError, "answered a layout request with an unexpected frame, killed")
         }
@@ -276,7 +295,7 @@ package final class RendererHost {
                             what: String) throws(RegistryError) -> RendererHostFrame.LayoutReply {
         guard case .layoutDone(let done) = reply, done.sequence == request.sequence else {
             if case .callFailed(_, let reason) = reply {
-                throw fail(id, .protocolError, "could not make the \(what) (\(TextChecks.escapingControls(reason))), stopped")
+                throw fail(id, .protocolError, "could not make the \(what) (\(TextChecks.fromChild(reason))), stopped")
             }
             throw fail(id, .protocolError, "answered a \(what) with an unexpected frame, killed")
         }
@@ -339,7 +358,7 @@ package final class RendererHost {
         let reply = try exchange(.concurrentLayout(request), id: info.id, timeout: settings.layoutTimeoutSeconds, what: "concurrent layout deadline")
         guard case .concurrentDone(let sequence, let slots) = reply, sequence == request.sequence, slots.count == request.slots else {
             if case .callFailed(_, let reason) = reply {
-                throw fail(info.id, .protocolError, "could not make the concurrent calls (\(reason)), stopped")
+                throw fail(info.id, .protocolError, "could not make the concurrent calls (\(TextChecks.fromChild(reason))), stopped")
             }
             throw fail(info.id, .protocolError, "answered a concurrent layout request with an unexpected frame, killed")
         }
@@ -384,7 +403,7 @@ package final class RendererHost {
             && facts.extensions.allSatisfy({ $0.count == extensionIDs.count }):
             return facts
         case .callFailed(_, let reason):
-            throw fail(id, .protocolError, "could not report the ABI facts (\(TextChecks.escapingControls(reason))), stopped")
+            throw fail(id, .protocolError, "could not report the ABI facts (\(TextChecks.fromChild(reason))), stopped")
         default:
             throw fail(id, .protocolError, "answered an ABI facts request with an unexpected or mismatched frame, killed")
         }
@@ -426,23 +445,26 @@ package final class RendererHost {
             SystemCalls.closeDescriptor(shared.descriptor)
             throw fail(id, .scanFailed, "could not start: socketpair failed: \(error)")
         }
-        let filter: (read: Int32, write: Int32)
-        switch SandboxFilter.makePipe() {
-        case .success(let pipe): filter = pipe
-        case .failure(let error):
-            SystemCalls.closeDescriptor(shared.descriptor)
-            SystemCalls.closeDescriptor(sockets.0)
-            SystemCalls.closeDescriptor(sockets.1)
-            throw fail(id, .scanFailed, "could not start: pipe() failed: \(error)")
+        var pipes: [(read: Int32, write: Int32)] = []  // the seccomp filter's, then the plugin's output
+        for _ in 0..<2 {
+            switch SystemCalls.makePipe() {
+            case .success(let pipe): pipes.append(pipe)
+            case .failure(let error):
+                for fd in [shared.descriptor, sockets.0, sockets.1] + pipes.flatMap({ [$0.read, $0.write] }) { SystemCalls.closeDescriptor(fd) }
+                throw fail(id, .scanFailed, "could not start: pipe() failed: \(error)")
+            }
         }
+        let (filter, output) = (pipes[0], pipes[1])
         let arguments = SandboxRequest.serve(SandboxServe(path: path, renderers: renderers.map(\.id), cpuSeconds: settings.cpuSeconds,
                                                           allowInsecurePath: settings.allowInsecurePath,
                                                           parent: SystemCalls.processID)).arguments
         var request = SpawnRequest(executable: helper, arguments: arguments, environment: ChildEnvironment.make())
         request.redirections = [
             .open(descriptor: 0, path: "/dev/null", mode: .read),
-            // Plugin output goes to stderr, never into the host's stdout.
-            .duplicate(from: 2, to: 1),
+            // Plugin output goes to a pipe this host drains, never to a
+            // descriptor of the caller's (a terminal's flags, its owner).
+            .duplicate(from: output.write, to: 1),
+            .duplicate(from: output.write, to: 2),
             .duplicate(from: sockets.1, to: SandboxChannel.resultDescriptor),
             .duplicate(from: shared.descriptor, to: SandboxChannel.sharedRegionDescriptor),
             .duplicate(from: filter.read, to: SandboxChannel.filterDescriptor),
@@ -455,6 +477,7 @@ package final class RendererHost {
         SystemCalls.closeDescriptor(sockets.1)
         SystemCalls.closeDescriptor(shared.descriptor)
         SystemCalls.closeDescriptor(filter.read)
+        SystemCalls.closeDescriptor(output.write)
         let pid: Int32
         switch spawned {
         case .success(let started):
@@ -462,13 +485,16 @@ package final class RendererHost {
             SandboxFilter.send(toChild: pid, through: filter.write)
         case .failure(let error):
             SystemCalls.closeDescriptor(filter.write)
+            SystemCalls.closeDescriptor(output.read)
             SystemCalls.closeDescriptor(sockets.0)
             throw fail(id, .scanFailed, "could not start: posix_spawn(\(helper)) failed: \(error)")
         }
         SystemCalls.setNonBlocking(sockets.0)
+        SystemCalls.setNonBlocking(output.read)
         starts += 1
         lastStartNanoseconds = nil
-        child = Child(pid: pid, socket: sockets.0, exitWatch: SystemCalls.processDescriptor(pid), region: shared.region)
+        child = Child(pid: pid, socket: sockets.0, exitWatch: SystemCalls.processDescriptor(pid), region: shared.region,
+                      output: OutputCapture(descriptor: output.read))
 
         let hello = try receive(id: id, timeout: settings.startTimeoutSeconds, what: "start-up deadline")
         switch hello {
@@ -477,7 +503,7 @@ package final class RendererHost {
             if let problem = mismatch(records) { throw fail(id, .metadataMismatch, problem, stopWith: .metadataMismatch) }
         case .loadFailed(let code, let reason):
             let failure = FailureCode(rawValue: code) ?? .failed
-            throw fail(id, failure, "could not load the plugin: \(TextChecks.escapingControls(reason))", stopWith: failure)
+            throw fail(id, failure, "could not load the plugin: \(TextChecks.fromChild(reason))", stopWith: failure)
         default:
             throw fail(id, .protocolError, "sent an unexpected first frame, killed")
         }
@@ -542,7 +568,15 @@ package final class RendererHost {
             let spinning = now < spinUntil
             if !spinning {
                 let wait = Int32(min(1000, max(1, (deadline - now + 999_999) / 1_000_000)))
-                guard !SystemCalls.pollReadable([running.socket], timeoutMilliseconds: wait).isEmpty else { continue }
+                let ready = SystemCalls.pollReadable(running.output.isOpen ? [running.socket, running.output.descriptor] : [running.socket],
+                                                     timeoutMilliseconds: wait)
+                if ready.contains(running.output.descriptor) {
+                    // What the plugin prints is drained while it is waited for:
+                    // a full pipe would stop it mid-call.
+                    running.output.drain()
+                    child = running
+                }
+                guard ready.contains(running.socket) else { continue }
             }
             switch SystemCalls.read(running.socket, maximum: 4096) {  // a reply is ~80 bytes; larger frames take more reads
             case .bytes(let chunk):
@@ -568,6 +602,7 @@ package final class RendererHost {
             SystemCalls.closeDescriptor(running.socket)
             SystemCalls.signal(-running.pid, SIGKILL)
             if let watch = running.exitWatch { SystemCalls.closeDescriptor(watch) }
+            deliverOutput(of: running, failed: true)
             return recordFailure(id, termination: reaped.status)
         }
         return fail(id, .protocolError, "\(fallback) but did not exit, killed")
@@ -586,7 +621,7 @@ package final class RendererHost {
 
     /// Kills the child and records `reason` as a failure of the host.
     private func fail(_ id: String, _ code: FailureCode, _ reason: String, stopWith permanent: FailureCode? = nil) -> RegistryError {
-        stop(graceMilliseconds: 0)
+        stop(graceMilliseconds: 0, failed: true)
         let error = hostFailure(id, code, reason)
         noteFailure(error, permanent: permanent != nil)
         return error

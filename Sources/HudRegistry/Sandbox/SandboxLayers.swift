@@ -336,6 +336,7 @@ extension SandboxHelper {
         locate().map { helper in
             let (reply, outcome) = SandboxProcess.reply(executable: helper, arguments: SandboxRequest.layers.arguments,
                                                         timeoutSeconds: timeoutSeconds)
+            outcome.deliverOutput(source: helper, failed: reply == nil)
             return reply.flatMap(LayerReport.decode)
                 ?? [SandboxLayer(name: "helper", active: false, detail: "\(helper) did not report its layers (\(outcome.termination))")]
         }

@@ -4,7 +4,9 @@ import Glibc
 
 /// The one spawner of sandboxed children (`hudsandbox <request>`): stdin from /dev/null, the child's
 /// stdout captured (plugin code must not print; it can never reach the
-/// parent's stdout), stderr inherited, and results streamed as one JSON
+/// parent's stdout), stderr a pipe drained like it (`OutputCapture`: no
+/// descriptor of the caller's is shared, and what plugin code wrote reaches
+/// the host application only as data, `PluginOutputLog`), and results streamed as one JSON
 /// object per length-prefixed frame on a dedicated pipe (fd 3 in the child). A wall-clock
 /// timeout, reset only by progress, is enforced here: on expiry the child's
 /// whole process group gets SIGKILL. CPU and address-space limits are set
@@ -35,11 +37,24 @@ package enum SandboxProcess {
         }
     }
 
-    package struct Outcome: Sendable {
+    package struct Outcome {
         package var termination: Termination
         /// What the child wrote to stdout (at most 64 KiB kept).
         package var stdout: [UInt8]
         package var stdoutBytes: Int
+        /// What it wrote to stderr.
+        package var errors: OutputCapture
+
+        /// Hands what the child wrote on stderr, then on stdout, to
+        /// `PluginOutputLog` as `source`'s (the plugin file or files it
+        /// loaded); `failed` also when the child itself did not end with
+        /// status 0.
+        package func deliverOutput(source: String, failed: Bool) {
+            let failed = failed || termination != .exited(0)
+            PluginOutputLog.deliver(errors.output(source: source, childFailed: failed))
+            PluginOutputLog.deliver(PluginOutput(source: source + " (stdout)", bytes: Array(stdout.prefix(PluginOutput.keptBytes)),
+                                                 totalBytes: stdoutBytes, childFailed: failed))
+        }
     }
 
     /// The file descriptor results arrive on, in the child.
@@ -61,13 +76,17 @@ package enum SandboxProcess {
     /// With `input`, the child's stdin is a pipe the caller writes to
     /// (`SandboxInput.send`, from `onLine`) instead of /dev/null, and the
     /// caller can end the child (`SandboxInput.stopReason`).
+    /// What the child wrote on stderr is in the outcome; the caller hands
+    /// it to `PluginOutputLog` (`Outcome.deliverOutput`), knowing whether
+    /// the plugin failed.
     package static func run(executable: String, arguments: [String], timeoutSeconds: Double,
                            environment extra: [String: String] = [:], resetOnLine: Bool = true,
                            input: SandboxInput? = nil, onLine: (String) -> Bool) -> Outcome {
-        let child: (pid: Int32, results: Int32, stdout: Int32, input: Int32)
+        let child: (pid: Int32, results: Int32, stdout: Int32, input: Int32, errors: Int32)
         switch spawn(executable: executable, arguments: arguments, extra: extra, input: input != nil) {
         case .success(let value): child = value
-        case .failure(let failure): return Outcome(termination: .spawnFailed(failure.message), stdout: [], stdoutBytes: 0)
+        case .failure(let failure):
+            return Outcome(termination: .spawnFailed(failure.message), stdout: [], stdoutBytes: 0, errors: OutputCapture(descriptor: -1))
         }
         if let input {
             input.descriptor = child.input
@@ -79,6 +98,7 @@ package enum SandboxProcess {
         defer {
             SystemCalls.closeDescriptor(child.results)
             SystemCalls.closeDescriptor(child.stdout)
+            SystemCalls.closeDescriptor(child.errors)
             if child.input >= 0 { SystemCalls.closeDescriptor(child.input) }
             input?.descriptor = -1
             if let exitWatch { SystemCalls.closeDescriptor(exitWatch) }
@@ -88,6 +108,7 @@ package enum SandboxProcess {
         var violation: String?
         var captured: [UInt8] = []
         var capturedBytes = 0
+        var errors = OutputCapture(descriptor: child.errors)
         var resultsOpen = true, stdoutOpen = true
         let timeout = UInt64(timeoutSeconds * 1e9)
         var deadline = SystemCalls.monotonicNanoseconds() + timeout
@@ -144,7 +165,7 @@ package enum SandboxProcess {
                 SystemCalls.signal(-child.pid, SIGKILL)
                 SystemCalls.signal(child.pid, SIGKILL)
                 _ = SystemCalls.wait(child.pid)
-                return Outcome(termination: .protocolError(violation), stdout: captured, stdoutBytes: capturedBytes)
+                return Outcome(termination: .protocolError(violation), stdout: captured, stdoutBytes: capturedBytes, errors: errors)
             }
             if exitStatus == nil, let reaped = SystemCalls.wait(child.pid, blocking: false) { exitStatus = reaped.status }
             if let status = exitStatus {
@@ -152,24 +173,29 @@ package enum SandboxProcess {
                 // holding the pipes open must not keep us waiting).
                 if resultsOpen { _ = drain(child.results, isResults: true) }
                 if stdoutOpen { _ = drain(child.stdout, isResults: false) }
+                errors.drain()
                 SystemCalls.signal(-child.pid, SIGKILL)
-                if let violation { return Outcome(termination: .protocolError(violation), stdout: captured, stdoutBytes: capturedBytes) }
+                if let violation {
+                    return Outcome(termination: .protocolError(violation), stdout: captured, stdoutBytes: capturedBytes, errors: errors)
+                }
                 let termination: Termination = switch status {
                 case .exited(let code): .exited(code)
                 case .signaled(let signal): .signaled(signal)
                 }
-                return Outcome(termination: termination, stdout: captured, stdoutBytes: capturedBytes)
+                return Outcome(termination: termination, stdout: captured, stdoutBytes: capturedBytes, errors: errors)
             }
             let now = SystemCalls.monotonicNanoseconds()
             if now >= deadline {
                 SystemCalls.signal(-child.pid, SIGKILL)
                 SystemCalls.signal(child.pid, SIGKILL)
                 _ = SystemCalls.wait(child.pid)
-                return Outcome(termination: .timedOut(seconds: timeoutSeconds), stdout: captured, stdoutBytes: capturedBytes)
+                errors.drain()
+                return Outcome(termination: .timedOut(seconds: timeoutSeconds), stdout: captured, stdoutBytes: capturedBytes, errors: errors)
             }
             var open: [Int32] = []
             if resultsOpen { open.append(child.results) }
             if stdoutOpen { open.append(child.stdout) }
+            if errors.isOpen { open.append(child.errors) }
             // The poll timeout only bounds how late the deadline is noticed:
             // the child's exit (its pidfd) and its output wake us at once.
             let wait = Int32(min(100, max(1, (deadline - now) / 1_000_000)))
@@ -185,6 +211,8 @@ package enum SandboxProcess {
             for fd in SystemCalls.pollReadable(open, timeoutMilliseconds: wait) where fd != exitWatch {
                 if fd == child.results {
                     resultsOpen = drain(child.results, isResults: true)
+                } else if fd == child.errors {
+                    errors.drain()
                 } else {
                     stdoutOpen = drain(child.stdout, isResults: false)
                 }
@@ -204,66 +232,46 @@ package enum SandboxProcess {
         return (first, outcome)
     }
 
-    /// Starts the child with stdin from /dev/null, stdout on a pipe and the
-    /// result pipe on `resultDescriptor`, in a process group of its own.
+    /// Starts the child with stdin from /dev/null, stdout and stderr each on
+    /// a pipe and the result pipe on `resultDescriptor`, in a process group
+    /// of its own.
     private static func spawn(executable: String, arguments: [String], extra: [String: String], input: Bool)
-        -> Result<(pid: Int32, results: Int32, stdout: Int32, input: Int32), SpawnFailure> {
+        -> Result<(pid: Int32, results: Int32, stdout: Int32, input: Int32, errors: Int32), SpawnFailure> {
         SystemCalls.spawnLock.withLock { _ in
-            let results: (read: Int32, write: Int32)
-            switch SystemCalls.makePipe() {
-            case .success(let pipe): results = pipe
-            case .failure(let error): return .failure(SpawnFailure("pipe() failed: \(error)"))
-            }
-            let output: (read: Int32, write: Int32)
-            switch SystemCalls.makePipe() {
-            case .success(let pipe): output = pipe
-            case .failure(let error):
-                SystemCalls.closeDescriptor(results.read)
-                SystemCalls.closeDescriptor(results.write)
-                return .failure(SpawnFailure("pipe() failed: \(error)"))
-            }
-            let filter: (read: Int32, write: Int32)
-            switch SandboxFilter.makePipe() {
-            case .success(let pipe): filter = pipe
-            case .failure(let error):
-                for fd in [results.read, results.write, output.read, output.write] { SystemCalls.closeDescriptor(fd) }
-                return .failure(SpawnFailure("pipe() failed: \(error)"))
-            }
-            var request: (read: Int32, write: Int32) = (-1, -1)
-            if input {
+            // The results, stdout and stderr pipes, the filter's, and with
+            // `input` the stdin pipe; all closed again if one cannot be made.
+            var pipes: [(read: Int32, write: Int32)] = []
+            for _ in 0..<(input ? 5 : 4) {
                 switch SystemCalls.makePipe() {
-                case .success(let pipe): request = pipe
+                case .success(let pipe): pipes.append(pipe)
                 case .failure(let error):
-                    for fd in [results.read, results.write, output.read, output.write, filter.read, filter.write] { SystemCalls.closeDescriptor(fd) }
+                    for fd in pipes.flatMap({ [$0.read, $0.write] }) { SystemCalls.closeDescriptor(fd) }
                     return .failure(SpawnFailure("pipe() failed: \(error)"))
                 }
             }
+            let (results, output, errors, filter) = (pipes[0], pipes[1], pipes[2], pipes[3])
+            let request = input ? pipes[4] : (read: -1, write: -1)
             var spawnRequest = SpawnRequest(executable: executable, arguments: arguments, environment: ChildEnvironment.make(extra: extra))
             spawnRequest.redirections = [
                 input ? .duplicate(from: request.read, to: 0) : .open(descriptor: 0, path: "/dev/null", mode: .read),
                 .duplicate(from: output.write, to: 1),
+                .duplicate(from: errors.write, to: 2),
                 .duplicate(from: results.write, to: resultDescriptor),
                 .duplicate(from: filter.read, to: SandboxChannel.filterDescriptor),
             ]
             spawnRequest.newProcessGroup = true
             spawnRequest.defaultSignals = true
             let spawned = SystemCalls.spawn(spawnRequest)
-            SystemCalls.closeDescriptor(results.write)
-            SystemCalls.closeDescriptor(output.write)
-            if input { SystemCalls.closeDescriptor(request.read) }
-            SystemCalls.closeDescriptor(filter.read)
+            // The child's ends.
+            for fd in [results.write, output.write, errors.write, filter.read, request.read] where fd >= 0 { SystemCalls.closeDescriptor(fd) }
             switch spawned {
             case .failure(let error):
-                SystemCalls.closeDescriptor(filter.write)
-                SystemCalls.closeDescriptor(results.read)
-                SystemCalls.closeDescriptor(output.read)
-                if input { SystemCalls.closeDescriptor(request.write) }
+                for fd in [filter.write, results.read, output.read, errors.read, request.write] where fd >= 0 { SystemCalls.closeDescriptor(fd) }
                 return .failure(SpawnFailure("posix_spawn(\(executable)) failed: \(error)"))
             case .success(let pid):
                 SandboxFilter.send(toChild: pid, through: filter.write)
-                SystemCalls.setNonBlocking(results.read)
-                SystemCalls.setNonBlocking(output.read)
-                return .success((pid, results.read, output.read, request.write))
+                for fd in [results.read, output.read, errors.read] { SystemCalls.setNonBlocking(fd) }
+                return .success((pid, results.read, output.read, request.write, errors.read))
             }
         }
     }

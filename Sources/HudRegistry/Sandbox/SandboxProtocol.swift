@@ -314,7 +314,7 @@ package enum ScanReply {
 
     package static func decode(_ json: JSONValue, path: String) -> PluginCatalog.ScanOutcome? {
         if let error = json["error"] {
-            return .failed(code: code(error["code"]), reason: error["message"]?.stringValue ?? json.serialized(pretty: false))
+            return .failed(code: code(error["code"]), reason: TextChecks.fromChild(error["message"]?.stringValue ?? json.serialized(pretty: false)))
         }
         // The child's word is judged, not taken: every renderer it reports
         // obeys the rules of a metadata record, or the whole reply is bad.
@@ -328,7 +328,7 @@ package enum ScanReply {
         if renderers.isEmpty {
             let first = json["failures"]?.arrayValue?.first
             return .failed(code: first.map { code($0["code"]) } ?? .noRenderers,
-                           reason: first?["message"]?.stringValue ?? "the plugin provides no usable renderer")
+                           reason: first?["message"]?.stringValue.map { TextChecks.fromChild($0) } ?? "the plugin provides no usable renderer")
         }
         return .renderers(renderers)
     }

@@ -34,8 +34,9 @@ public struct SandboxScanner: Sendable {
         }
         let request = SandboxRequest.scan(path: path, allowInsecurePath: allowInsecurePath)
         let (reply, outcome) = SandboxProcess.reply(executable: executable, arguments: request.arguments, timeoutSeconds: timeoutSeconds)
-        if let reply, let decoded = ScanReply.decode(reply, path: path) { return decoded }
-        return failure(outcome.termination)
+        let decoded = reply.flatMap { ScanReply.decode($0, path: path) } ?? failure(outcome.termination)
+        outcome.deliverOutput(source: path, failed: decoded.failed)
+        return decoded
     }
 
     /// The failure record of a scan child that ended without answering.
@@ -133,6 +134,11 @@ public struct SandboxScanner: Sendable {
                 }
                 return true
             }
+            // What this child printed, as the one file's that failed in it
+            // (a failed file is loaded again first in a fresh child), or the batch's.
+            let failedPaths = (first..<min(turn + 1, end)).filter { results[$0]?.outcome.failed ?? true }.map { paths[$0] }
+            let source = failedPaths.count == 1 ? failedPaths[0] : end - first == 1 ? paths[first] : "a scan of \(end - first) plugin files from \(paths[first])"
+            outcome.deliverOutput(source: source, failed: !failedPaths.isEmpty || outOfTurn != nil)
             if let rescan {
                 next = rescan
                 continue

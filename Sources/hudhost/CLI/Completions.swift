@@ -10,7 +10,7 @@ enum Completions {
     }
 
     /// The global words accepted before a command.
-    static let globalOptions = ["--help", "--version", "--require-sandbox"]
+    static let globalOptions = ["--help", "--version", "--require-sandbox", "--verbose"]
 
     static func script(for shell: Shell, commands: [CommandEntry]) -> String {
         let commands = commands.map(CompletedCommand.init)

@@ -14,6 +14,10 @@
  *                              F_SETSIG, O_ASYNC on a full pipe)
  *   HUD_BREAKOUT_AFFINITY=1    change the parent's CPU affinity
  *   HUD_BREAKOUT_PDEATHSIG=1   turn off its own parent-death signal
+ *   HUD_BREAKOUT_SECRET=NAME   read the caller's variable NAME
+ *   HUD_BREAKOUT_CALLER=FILE   find FILE, the caller's stderr, among its
+ *                              own standard descriptors (and set
+ *                              O_NONBLOCK on them, as a terminal would feel)
  *
  * init() succeeds only when every attempt made was refused, so a scan that
  * lists the renderer proves the sandbox held; the test also checks the
@@ -89,6 +93,12 @@ static int signals(void) {
     return escapes;
 }
 
+/* Whether descriptor fd is the file at path (the same device and inode). */
+static int is_file(int fd, const char *path) {
+    struct stat mine, theirs;
+    return fstat(fd, &mine) == 0 && stat(path, &theirs) == 0 && mine.st_dev == theirs.st_dev && mine.st_ino == theirs.st_ino;
+}
+
 static int breakouts(void) {
     int escapes = 0;
     const char *target = getenv("HUD_BREAKOUT_TARGET");
@@ -104,6 +114,16 @@ static int breakouts(void) {
     }
     if (getenv("HUD_BREAKOUT_PDEATHSIG")) {
         if (prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0) == 0) escapes |= 256;
+    }
+    const char *secret = getenv("HUD_BREAKOUT_SECRET");
+    if (secret && getenv(secret)) escapes |= 512;
+    const char *caller = getenv("HUD_BREAKOUT_CALLER");
+    if (caller) {
+        for (int fd = 0; fd <= 2; fd++) {
+            if (is_file(fd, caller)) escapes |= 1024;
+            int flags = fcntl(fd, F_GETFL);
+            if (flags >= 0) (void)fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+        }
     }
     return escapes;
 }
