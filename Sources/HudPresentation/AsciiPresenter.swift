@@ -39,7 +39,7 @@ public struct AsciiPresenter {
             let barRow = row(bar.maxY)
             canvas.horizontal(row: min(barRow, rows - 2), from: 1, to: columns - 2, char: "·")
             if let title = environment.navigationTitle {
-                canvas.text(title, row: max(1, min(row(bar.midY), rows - 2)), centeredIn: 1...(columns - 2))
+                canvas.text(TextChecks.escapingControls(title), row: max(1, min(row(bar.midY), rows - 2)), centeredIn: 1...(columns - 2))
             }
         }
         if environment.safeArea.bottom > 0 {

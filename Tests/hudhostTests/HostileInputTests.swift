@@ -338,3 +338,59 @@ struct HostileInputTests {
         #expect(Set(Self.items("plugins")) == Set(Self.pluginExpectations.keys))
     }
 }
+
+extension HostileInputTests {
+    /// Outputs are replaced, never written through: a symbolic link planted
+    /// in the output directory under a name `demo` writes keeps pointing at
+    /// an untouched file (the link itself is replaced), and an `--out` that
+    /// is a FIFO, a device or a link is refused with exit 3 before any work
+    /// (a FIFO used to block for ever).
+    @Test func outputsAreNeverWrittenThroughLinksOrIntoSpecialFiles() throws {
+        let outside = try FixturePlugins.makeScratchDirectory("planted-victim") + "/victim"
+        try "someone else's file".write(toFile: outside, atomically: false, encoding: .utf8)
+        let directory = try FixturePlugins.makeScratchDirectory("planted-demo")
+        try FileManager.default.createSymbolicLink(atPath: directory + "/00-tray-start.svg", withDestinationPath: outside)
+        let demo = try HudHost.run(["demo", "--out", directory, "--quiet"])
+        #expect(demo.status == 0, "\(demo.transcript)")
+        #expect(try String(contentsOfFile: outside, encoding: .utf8) == "someone else's file")
+        let written = try FileManager.default.attributesOfItem(atPath: directory + "/00-tray-start.svg")
+        #expect(written[.type] as? FileAttributeType == .typeRegular, "the planted link was replaced by the picture")
+        // No temporary file is left beside the outputs.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).allSatisfy { $0.hasSuffix(".svg") })
+
+        let fifo = directory + "/fifo"
+        try #require(mkfifo(fifo, 0o644) == 0)
+        for target in [fifo, "/dev/null", directory + "/00-tray-start.svg.link"] {
+            if target.hasSuffix(".link") { try FileManager.default.createSymbolicLink(atPath: target, withDestinationPath: outside) }
+            let output = try FixturePlugins.run(["timeout", "60", HudHost.path, "render", "--format", "svg", "--out", target, "--json"])
+            #expect(output.status == 3, "\(target): \(output.transcript)")
+            #expect(try HudHost.json(output)["error"]?["code"]?.stringValue == "unwritable-output")
+        }
+        #expect(try String(contentsOfFile: outside, encoding: .utf8) == "someone else's file")
+    }
+}
+
+extension HostileInputTests {
+    /// A scene file's texts are data: escape sequences in its title,
+    /// labels, mode ids and actions never reach the terminal raw in text
+    /// output (the picture, the legend, the event log).
+    @Test func controlCharactersFromASceneAreEscapedInTextOutput() throws {
+        let hostile = "\u{1B}]0;owned\u{07}\u{1B}[31m\u{9B}"
+        let example = try String(contentsOfFile: FixturePlugins.repositoryRoot + "/Docs/examples/home.json", encoding: .utf8)
+        let scene = example
+            .replacingOccurrences(of: "\"title\": \"Home\"", with: "\"title\": \"Home\(hostile)\"")
+            .replacingOccurrences(of: "\"label\": \"Logs\", \"action\": \"push:Logs\"", with: "\"label\": \"Logs\(hostile)\", \"action\": \"log:x\(hostile)\"")
+            .replacingOccurrences(of: "{ \"id\": \"tray\"", with: "{ \"id\": \"tray\(hostile)\"")
+            .replacingOccurrences(of: "\\u{1B}", with: "\\u001b")
+        #expect(scene.contains("log:x"))
+        let path = try FixturePlugins.makeScratchDirectory("hostile-text-scene") + "/scene.json"
+        try scene.replacingOccurrences(of: "\u{1B}", with: "\\u001b").replacingOccurrences(of: "\u{07}", with: "\\u0007")
+            .replacingOccurrences(of: "\u{9B}", with: "\\u009b").write(toFile: path, atomically: false, encoding: .utf8)
+        let output = try HudHost.run(["render", "--scene", path, "--events", "tap topLeft; longpress center"])
+        #expect(output.status == 0, "\(output.transcript)")
+        #expect(output.stdout.contains("log x\\u{1b}]0;owned"), "the action is shown, escaped")
+        for text in [output.stdout, output.stderr] {
+            #expect(!text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B }, "\(text)")
+        }
+    }
+}

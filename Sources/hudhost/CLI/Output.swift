@@ -117,9 +117,17 @@ enum Output {
         SystemCalls.writeAll(2, line)
     }
 
-    /// Writes `text` to `path` (replacing it), or returns why not.
+    /// Replaces `path` with a file holding `text`, or returns why not:
+    /// written to a new temporary file beside it (created exclusively, so
+    /// no link planted there is followed), then renamed over it. A symbolic
+    /// link or a file at `path` is replaced, never written through; in a
+    /// sticky directory, another user's file is not replaced (the rename
+    /// fails). A non-regular file there is refused.
     static func writeFile(_ path: String, _ text: String) -> FileError? {
-        switch SystemCalls.writeFile(path, Array(text.utf8), mode: 0o644) {
+        if case .success(let info) = SystemCalls.status(of: path, followLinks: false), !info.isRegularFile, !info.isSymbolicLink {
+            return FileError(path: path, reason: "it is \(info.kindName), not a regular file", writing: true)
+        }
+        switch SystemCalls.writeAtomically(path, Array(text.utf8), mode: 0o644) {
         case .success: return nil
         case .failure(let error): return FileError(path: path, reason: error.description, writing: true)
         }

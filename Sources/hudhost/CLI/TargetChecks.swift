@@ -24,12 +24,17 @@ extension Output {
     }
 
     /// Why `path` cannot be written as an output file, or nil: an existing
-    /// path must not be a directory and must be writable; a new one needs
-    /// a writable directory to be created in.
+    /// path must be a regular file (a FIFO would block, a device or a
+    /// symbolic link is not a file hudhost replaces) and writable; a new one
+    /// needs a writable directory to be created in. The file is then
+    /// replaced, never written through (`writeFile`).
     static func writeProblem(file path: String) -> FileError? {
-        switch SystemCalls.status(of: path) {
+        switch SystemCalls.status(of: path, followLinks: false) {
         case .success(let info):
             if info.isDirectory { return FileError(path: path, reason: "it is a directory; give a file name", writing: true) }
+            guard info.isRegularFile else {
+                return FileError(path: path, reason: "it is \(info.kindName), not a regular file; give the path of a file to create or replace", writing: true)
+            }
             if let error = SystemCalls.writeAccessProblem(path) { return FileError(path: path, reason: error.description, writing: true) }
             return nil
         case .failure(let error) where error.code == ENOENT:

@@ -137,7 +137,7 @@ struct DemoCommand: Command {
             do {
                 let steps = try EventScriptRunner(shell: shell).run(EventScript(parsing: script))
                 for step in steps {
-                    Output.line("▸ \(step.step.text): " + step.events.map(\.description).joined(separator: ", "))
+                    Output.line(TextChecks.escapingControls("▸ \(step.step.text): " + step.events.map(\.description).joined(separator: ", ")))
                 }
                 return nil
             } catch {

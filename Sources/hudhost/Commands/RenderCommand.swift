@@ -266,7 +266,7 @@ struct RenderCommand: Command {
                 if problem == nil, let outPath { Output.error("wrote \(outPath)") }
             } else {
                 for step in steps {
-                    Output.line("▸ \(step.step.text): " + (step.events.isEmpty ? "nothing happened" : step.events.map(\.description).joined(separator: ", ")))
+                    Output.line(TextChecks.escapingControls("▸ \(step.step.text): " + (step.events.isEmpty ? "nothing happened" : step.events.map(\.description).joined(separator: ", "))))
                 }
                 if !steps.isEmpty { Output.line() }
                 let presenter = AsciiPresenter(columns: columns)
