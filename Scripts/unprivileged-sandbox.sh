@@ -6,7 +6,8 @@
 # user may write, read a file the user may read, fork, open an internet
 # socket, exec, signal its parent, read its memory, raise a limit), and fails unless every layer is active for that
 # user and the scan lists the plugin (its init() succeeds only if every
-# attempt was refused) without the file appearing.
+# attempt was refused) without the file appearing, and a plugin that starts
+# threads until refused (many_tasks.c) meets the task limit.
 #
 #   Scripts/unprivileged-sandbox.sh BIN_DIR
 set -euo pipefail
@@ -19,8 +20,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 chmod 0755 "$work"
 mkdir "$work/plugins" "$work/home"
-cc -std=c11 -O2 -Wall -Wextra -Werror -shared -fPIC -I Sources/HudRendererAPI/include/hud -I Tests/Fixtures/plugins \
-  Tests/Fixtures/discovery/escape_attempts.c -o "$work/plugins/escape_attempts.so"
+for fixture in escape_attempts many_tasks; do
+  cc -std=c11 -O2 -Wall -Wextra -Werror -shared -fPIC -I Sources/HudRendererAPI/include/hud -I Tests/Fixtures/plugins \
+    "Tests/Fixtures/discovery/$fixture.c" -o "$work/plugins/$fixture.so"
+done
 echo "the user's own file, not for plugins" >"$work/home/secret"
 chown -R "$user" "$work/plugins" "$work/home"
 chmod 0755 "$work/plugins" "$work/home"
@@ -37,8 +40,9 @@ if ! grep -q '"complete": *true' <<<"$doctor"; then
   exit 1
 fi
 listing=$(as_user "$bin/hudhost" list --json)
-if ! grep -q '"org.fixture.escape-attempts"' <<<"$listing" || grep -q '"init-failed"' <<<"$listing"; then
-  echo "unprivileged-sandbox: the escaping plugin was not contained (its init() saw an attempt succeed):" >&2
+if ! grep -q '"org.fixture.escape-attempts"' <<<"$listing" || ! grep -q '"org.fixture.many-tasks"' <<<"$listing" \
+  || grep -q '"init-failed"' <<<"$listing"; then
+  echo "unprivileged-sandbox: a plugin was not contained (escape_attempts.c saw an attempt succeed, or many_tasks.c started 300 threads):" >&2
   echo "$listing" >&2
   exit 1
 fi
@@ -46,4 +50,4 @@ if [[ -e "$work/plugins/escaped" ]]; then
   echo "unprivileged-sandbox: the plugin wrote $work/plugins/escaped" >&2
   exit 1
 fi
-echo "unprivileged-sandbox: every layer active for $user; the escaping plugin was contained"
+echo "unprivileged-sandbox: every layer active for $user; the escaping plugin was contained; the task limit held"

@@ -867,7 +867,7 @@ extension SystemCalls {
     }
 
     package enum ResourceLimit {
-        case core, cpuSeconds, addressSpace, openFiles, fileSize
+        case core, cpuSeconds, addressSpace, openFiles, fileSize, tasks
 
         var raw: __rlimit_resource {
             switch self {
@@ -876,6 +876,7 @@ extension SystemCalls {
             case .addressSpace: RLIMIT_AS
             case .openFiles: RLIMIT_NOFILE
             case .fileSize: RLIMIT_FSIZE
+            case .tasks: __rlimit_resource(rawValue: 6)  // RLIMIT_NPROC (a macro over __RLIMIT_NPROC, which Swift does not see)
             }
         }
     }

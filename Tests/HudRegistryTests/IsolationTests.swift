@@ -318,3 +318,29 @@ extension IsolationTests {
         #expect(output.stderr.contains("more bytes not kept") == shown)
     }
 }
+
+extension IsolationTests {
+    /// In a sticky directory others can write (a search path under /tmp),
+    /// a symbolic link another user made is refused even when it points at
+    /// a library root owns: whoever made it chose what would be loaded.
+    /// The same link made by this user loads. (Making a link another user
+    /// owns needs root: CI runs the suite as root.)
+    @Test(.enabled(if: getuid() == 0, "making another user's symbolic link needs root"))
+    func anotherUsersLinkInAStickySearchDirectoryIsRefused() throws {
+        let library = try DiscoveryFixtures.directory("sticky-target", discovery: ["meta_good"]) + "/meta_good.so"
+        let sticky = try FixturePlugins.makeScratchDirectory("sticky-search")
+        chmod(sticky, 0o1777)
+        let link = sticky + "/planted.so"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: library)
+        try #require(lchown(link, 65534, 65534) == 0)
+        let cache = try FixturePlugins.makeScratchDirectory("sticky-cache")
+        let refused = try HudHost.json(try DiscoveryFixtures.hudhost(["list", "--json"], path: sticky, cache: cache))
+        #expect(!(refused["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.scale.p0000" })
+        #expect((refused["failures"]?.arrayValue ?? []).contains {
+            $0["code"]?.stringValue == "insecure-path" && ($0["message"]?.stringValue ?? "").contains("owned by uid 65534")
+        }, "\(refused)")
+        try #require(lchown(link, 0, 0) == 0)
+        let listed = try HudHost.json(try DiscoveryFixtures.hudhost(["list", "--json"], path: sticky, cache: cache))
+        #expect((listed["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.scale.p0000" }, "\(listed)")
+    }
+}

@@ -167,5 +167,27 @@ struct SandboxProtocolTests {
         #expect(failures.contains {
             $0["code"]?.stringValue == "scan-failed" && $0["message"]?.stringValue?.contains("/nonexistent/hudsandbox") == true
         }, "\(output.stdout)")
+        // The machine's failure, not the plugin's: not cached, so fixing
+        // the setting is enough (the plugin's own verdict comes back).
+        let fixed = try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache)
+        #expect((try HudHost.json(fixed)["failures"]?.arrayValue ?? []).contains { $0["code"]?.stringValue == "crashed" }, "\(fixed.stdout)")
+    }
+
+    /// The helper runs before any layer holds: one others could replace
+    /// (here, in a directory everyone may write) is refused like a plugin
+    /// would be, and `doctor` says why.
+    @Test func aHelperOthersCouldReplaceIsRefusedAndDoctorSaysWhy() throws {
+        let directory = try FixturePlugins.makeScratchDirectory("helper-open")
+        chmod(directory, 0o777)
+        let helper = directory + "/hudsandbox"
+        try FileManager.default.copyItem(atPath: PathSecurity.parent(of: HudHost.path) + "/hudsandbox", toPath: helper)
+        let plugins = try DiscoveryFixtures.directory("helper-open-plugins", discovery: ["crash_on_load"])
+        let output = try DiscoveryFixtures.hudhost(["list", "--json"], path: plugins, cache: try FixturePlugins.makeScratchDirectory("helper-open-cache"),
+                                                   extra: ["HUD_SANDBOX_HELPER": helper])
+        #expect((try HudHost.json(output)["failures"]?.arrayValue ?? []).contains {
+            $0["code"]?.stringValue == "scan-failed" && ($0["message"]?.stringValue ?? "").contains("writable by everyone")
+        }, "\(output.stdout)")
+        let doctor = try HudHost.run(["doctor"], environment: ["HUD_SANDBOX_HELPER": helper])
+        #expect(doctor.stdout.contains("is refused") && doctor.stdout.contains("writable by everyone"), "\(doctor.transcript)")
     }
 }

@@ -176,6 +176,15 @@ import HudTestSupport
         }
         let good = await preview.raw("GET /api/state?token=\(preview.token) HTTP/1.1\r\nHost: localhost:\(preview.port)\r\nConnection: close\r\n\r\n")
         #expect(good.hasPrefix("HTTP/1.1 200"), "\(good.prefix(200))")
+        // A state-changing request from another origin is refused, even with
+        // the token; from the page's own origin (or none: a script) it is taken.
+        for (origin, status) in [("http://evil.example", "403"), ("null", "403"), ("http://127.0.0.1:\(preview.port)", "200")] {
+            let body = "tap center"
+            let answer = await preview.raw("POST /api/events?token=\(preview.token) HTTP/1.1\r\nHost: 127.0.0.1:\(preview.port)\r\nOrigin: \(origin)\r\n"
+                                           + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+            #expect(answer.hasPrefix("HTTP/1.1 \(status)"), "\(origin): \(answer.prefix(300))")
+            #expect(answer.contains("bad-origin") == (status == "403"))
+        }
         // The token in a header works too (for scripts).
         let header = await preview.raw("GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:\(preview.port)\r\nX-Hud-Token: \(preview.token)\r\nConnection: close\r\n\r\n")
         #expect(header.hasPrefix("HTTP/1.1 200"))

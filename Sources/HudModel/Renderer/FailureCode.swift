@@ -57,6 +57,13 @@ public enum FailureCode: String, Sendable, Hashable, CaseIterable, CustomStringC
     case failed
 
     public var description: String { rawValue }
+
+    /// True for failures this machine or setting caused, not the plugin: no
+    /// sandbox helper or child could be started (`scan-failed`), or a layer
+    /// `HUD_REQUIRE_SANDBOX=1` asks for is missing (`sandbox-incomplete`).
+    /// They are never recorded in the cache as the file's verdict, so
+    /// fixing the environment is enough.
+    package var blamesTheEnvironment: Bool { self == .scanFailed || self == .sandboxIncomplete }
 }
 
 /// Where a plugin file's renderer descriptions came from.

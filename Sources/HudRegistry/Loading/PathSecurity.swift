@@ -42,6 +42,13 @@ public struct PathSecurity: Sendable {
         return Self.problem(info, path: canonicalPath, isFile: true, userID: userID)
     }
 
+    /// The check of a search directory's entry that is a symbolic link,
+    /// from its `lstat`: it must be yours or root's, as a file must.
+    func entryProblem(_ link: FileStatus, path: String) -> String? {
+        guard !allowInsecure, link.owner != 0, link.owner != userID else { return nil }
+        return "the symbolic link \(path) is owned by uid \(link.owner), neither root nor you (uid \(userID)); whoever made it chose what it loads. Fix: remove it, or keep plugins in a directory only you can write"
+    }
+
     /// The checks of `canonicalDirectory` and every directory above it (a
     /// catalog scan does them once per search directory, not per file).
     func directoryProblem(canonicalDirectory: String) -> String? {

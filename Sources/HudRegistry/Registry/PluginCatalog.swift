@@ -210,6 +210,14 @@ public final class PluginCatalog {
         var canonical = known?.canonical ?? ""
         let fast = known?.info
         if fast == nil {
+            // A link in a search directory is an entry like a file: in a
+            // sticky directory others can write (/tmp), one another user
+            // made could point at any library, root's included.
+            if case .success(let link) = SystemCalls.status(of: path, followLinks: false), link.isSymbolicLink,
+               let problem = security.entryProblem(link, path: path) {
+                file.state = .refused(problem)
+                return file
+            }
             switch SystemCalls.realPath(path) {
             case .success(let resolved): canonical = resolved
             case .failure(let error):
@@ -292,6 +300,8 @@ public final class PluginCatalog {
             record.failureCode = code
             record.failureReason = reason
             file.state = .failed(code: code, reason: reason)
+            // The machine's failure, not the file's: asked again next run.
+            if code.blamesTheEnvironment { return file }
         }
         cache?.store(record)
         return file

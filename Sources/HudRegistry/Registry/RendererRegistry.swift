@@ -241,6 +241,9 @@ public final class RendererRegistry {
         if let cache {
             let limit = hostSettings.maxConsecutiveFailures
             host.onFailure = { error, consecutive in
+                // The machine's failure (no helper, a required layer
+                // missing) is not the file's: never recorded.
+                guard !error.code.blamesTheEnvironment else { return }
                 // A failure that cannot pass (a load failure, a mismatch) or
                 // the limit reached in this run: skipped until the file changes.
                 if consecutive >= limit {

@@ -52,6 +52,11 @@ public struct RendererHostSettings: Sendable, Hashable {
     /// 0 always blocks at once (no CPU spent waiting).
     public var replySpinMicroseconds: Double = 100
 
+    /// The address space a renderer host may hold (RLIMIT_AS, 2 GiB; not
+    /// applied in sanitizer builds): over it, allocations fail in the
+    /// child, never in the host.
+    public static let addressSpaceBytes: UInt64 = 2 << 30
+
     public init() {}
 }
 

@@ -211,7 +211,8 @@ package enum RendererHostChild {
     private static func load(_ request: SandboxServe) throws(RegistryError) -> ([PluginRenderer], (path: String, nanoseconds: UInt64)) {
         let resolved = try RendererRegistry.resolve(request.path)
         if let refusal = PathSecurity(allowInsecure: request.allowInsecurePath).refusal(for: resolved.path) { throw refusal }
-        let layers = SandboxLayers.apply(.serve, cpuSeconds: request.cpuSeconds, addressSpaceBytes: 8 << 30, pluginFile: resolved.path)
+        let layers = SandboxLayers.apply(.serve, cpuSeconds: request.cpuSeconds, addressSpaceBytes: RendererHostSettings.addressSpaceBytes,
+                                         pluginFile: resolved.path)
         if SandboxLayers.required, let missing = layers.first(where: { !$0.active }) {
             throw .sandboxedLoadFailed(path: resolved.path, reasonCode: .sandboxIncomplete,
                                        reason: "HUD_REQUIRE_SANDBOX=1 but the \(missing.name) layer is \(missing.detail); the plugin was not loaded")

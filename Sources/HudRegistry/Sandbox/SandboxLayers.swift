@@ -70,9 +70,14 @@ package enum SandboxLayers {
             case .success(let mounted):
                 scratch = mounted
                 if let mounted { SystemCalls.setEnvironment("TMPDIR", mounted) }
+                // Set inside the new user namespace, RLIMIT_NPROC counts the
+                // child's own tasks (threads included), not the user's
+                // others; the kernel does not apply it to root.
+                SystemCalls.limit(.tasks, soft: UInt64(taskLimit), hard: UInt64(taskLimit))
                 layers.append(SandboxLayer(name: "namespaces", active: true, detail: "own user (uid \(geteuid()) mapped to itself), "
                     + "network (no interface), IPC, UTS and mount namespaces; "
-                    + (mounted.map { "a private 16 MiB tmpfs scratch directory at \($0) (TMPDIR)" } ?? "no scratch directory (\(scratchDirectory) could not be mounted)")))
+                    + (mounted.map { "a private 16 MiB tmpfs scratch directory at \($0) (TMPDIR)" } ?? "no scratch directory (\(scratchDirectory) could not be mounted)")
+                    + "; " + (geteuid() == 0 ? "no task limit (the kernel does not apply RLIMIT_NPROC to root)" : "at most \(taskLimit) tasks")))
             case .failure(let error):
                 layers.append(SandboxLayer(name: "namespaces", active: false, detail: "unavailable: \(error)"))
             }
@@ -246,6 +251,10 @@ package enum SandboxLayers {
             ]
         return SystemCalls.exportSyscallFilter(allowed: allowed, denied: denied, allowByDefault: false, to: fd)
     }
+
+    /// The most tasks (threads included) a child may run, counted in its
+    /// own user namespace (RLIMIT_NPROC; not applied to root).
+    package static let taskLimit = 256
 
     /// Where a child's private scratch tmpfs is mounted (in its own mount
     /// namespace, over the host's directory, which it hides): `/dev/shm`,

@@ -93,7 +93,11 @@ struct DoctorCommand: Command {
             Output.line("Cache\n  \(cache ?? "none (neither XDG_CACHE_HOME nor HOME is set, or the process is elevated)")")
             Output.line("libffi\n  \(Self.detail(libffi))")
             Output.line("Preview server (libmicrohttpd)\n  \(previewDetail)")
-            Output.line("Sandbox helper\n  \((try? helper.get()) ?? "not found")")
+            let helperLine = switch helper {
+            case .success(let path): path + " (its path passes the plugin path checks)"
+            case .failure(let notFound): notFound.description
+            }
+            Output.line("Sandbox helper\n  " + helperLine)
             Output.line("Isolation layers")
             let colored = color.forStandardOutput
             for layer in layers {

@@ -67,6 +67,13 @@ final class PreviewServer: Sendable {
         guard port != 0, ["127.0.0.1:\(port)", "localhost:\(port)"].contains(host.lowercased()) else {
             return Self.error(403, "bad-host", "Host '\(host)' is not this server; use http://127.0.0.1:\(port)/ (requests under another name are refused against DNS rebinding)")
         }
+        // A request that changes state from a page of another origin (the
+        // token leaked into its hands) is refused: browsers send Origin on
+        // every cross-origin request and on every POST.
+        if request.method != "GET", let origin = request.headers["origin"],
+           !["http://127.0.0.1:\(port)", "http://localhost:\(port)"].contains(origin.lowercased()) {
+            return Self.error(403, "bad-origin", "Origin '\(TextChecks.escapingControls(origin))' is not this server's; only the preview page itself may change its state")
+        }
         guard let given = request.query["token"] ?? request.headers["x-hud-token"], !given.isEmpty else {
             return Self.error(401, "no-token", "this preview needs its access token: open the URL hudhost preview printed (…/?token=…)")
         }
