@@ -205,7 +205,7 @@ def encode_layout(document, device, flags):
 def cache_record(index, status="ok", renderers=1, reason=None, description=None):
     record = {
         "path": "/fuzz/plugins/gen-%05d.so" % index, "device": "65024", "inode": str(16229223 + index),
-        "size": "15624", "mtimeNs": "1796172590766351398", "buildId": "bb642df4c33f760803d70671726dfaa4aa6a463e",
+        "size": "15624", "mtimeNs": "1796172590766351398", "ctimeNs": "1796172590766351398", "buildId": "bb642df4c33f760803d70671726dfaa4aa6a463e",
         "status": status, "source": "elf-section" if status == "ok" else None,
         "failureCode": None if status == "ok" else "crashed", "failureReason": reason,
         "time": "1796182549", "validation": None, "trialLoaded": index % 2 == 1, "hostFailures": index % 3,

@@ -7,7 +7,10 @@
 # socket, exec, signal its parent, read its memory, raise a limit), and fails unless every layer is active for that
 # user and the scan lists the plugin (its init() succeeds only if every
 # attempt was refused) without the file appearing, and a plugin that starts
-# threads until refused (many_tasks.c) meets the task limit.
+# threads until refused (many_tasks.c) meets the task limit, and one that
+# changes the user's file's mode and times, has the kernel signal hudhost,
+# changes hudhost's CPU affinity and its own parent-death signal
+# (breakout_attempts.c) is refused each time and changes nothing.
 #
 #   Scripts/unprivileged-sandbox.sh BIN_DIR
 set -euo pipefail
@@ -20,7 +23,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 chmod 0755 "$work"
 mkdir "$work/plugins" "$work/home"
-for fixture in escape_attempts many_tasks; do
+for fixture in escape_attempts many_tasks breakout_attempts; do
   cc -std=c11 -O2 -Wall -Wextra -Werror -shared -fPIC -I Sources/HudRendererAPI/include/hud -I Tests/Fixtures/plugins \
     "Tests/Fixtures/discovery/$fixture.c" -o "$work/plugins/$fixture.so"
 done
@@ -30,7 +33,8 @@ chmod 0755 "$work/plugins" "$work/home"
 
 as_user() {
   runuser -u "$user" -- env -i PATH=/usr/bin:/bin HOME="$work/home" HUD_RENDERER_PATH="$work/plugins" \
-    HUD_ESCAPE_FILE="$work/plugins/escaped" HUD_ESCAPE_PORT=9 HUD_ESCAPE_EXEC=1 HUD_ESCAPE_FORK=1 HUD_ESCAPE_READ="$work/home/secret" HUD_ESCAPE_SCRATCH=hud-unprivileged-scratch "$@"
+    HUD_ESCAPE_FILE="$work/plugins/escaped" HUD_ESCAPE_PORT=9 HUD_ESCAPE_EXEC=1 HUD_ESCAPE_FORK=1 HUD_ESCAPE_READ="$work/home/secret" HUD_ESCAPE_SCRATCH=hud-unprivileged-scratch \
+    HUD_BREAKOUT_TARGET="$work/home/secret" HUD_BREAKOUT_SIGNALS=1 HUD_BREAKOUT_AFFINITY=1 HUD_BREAKOUT_PDEATHSIG=1 "$@"
 }
 
 doctor=$(as_user "$bin/hudhost" doctor --json)
@@ -39,11 +43,16 @@ if ! grep -q '"complete": *true' <<<"$doctor"; then
   echo "$doctor" >&2
   exit 1
 fi
+before=$(stat -c '%a %u %Y %X' "$work/home/secret" "$work/home")
 listing=$(as_user "$bin/hudhost" list --json)
 if ! grep -q '"org.fixture.escape-attempts"' <<<"$listing" || ! grep -q '"org.fixture.many-tasks"' <<<"$listing" \
-  || grep -q '"init-failed"' <<<"$listing"; then
-  echo "unprivileged-sandbox: a plugin was not contained (escape_attempts.c saw an attempt succeed, or many_tasks.c started 300 threads):" >&2
+  || ! grep -q '"org.fixture.breakout-attempts"' <<<"$listing" || grep -q '"init-failed"' <<<"$listing"; then
+  echo "unprivileged-sandbox: a plugin was not contained (escape_attempts.c or breakout_attempts.c saw an attempt succeed, or many_tasks.c started 300 threads):" >&2
   echo "$listing" >&2
+  exit 1
+fi
+if [[ "$(stat -c '%a %u %Y %X' "$work/home/secret" "$work/home")" != "$before" ]]; then
+  echo "unprivileged-sandbox: the plugin changed the mode, owner or times of $work/home/secret or its directory" >&2
   exit 1
 fi
 if [[ -e "$work/plugins/escaped" ]]; then

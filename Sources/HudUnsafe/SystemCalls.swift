@@ -35,6 +35,10 @@ package struct FileStatus: Sendable, Hashable {
     package var size: Int64
     package var modifiedSeconds: Int64
     package var modifiedNanoseconds: Int64
+    /// `st_ctim`: when the inode last changed (contents, mode, owner or
+    /// times), which no unprivileged call can set back.
+    package var changedSeconds: Int64
+    package var changedNanoseconds: Int64
 
     package var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
     /// What kind of file this is, for messages: "a directory", "a FIFO (named pipe)", ...
@@ -63,6 +67,8 @@ package struct FileStatus: Sendable, Hashable {
         size = Int64(info.st_size)
         modifiedSeconds = Int64(info.st_mtim.tv_sec)
         modifiedNanoseconds = Int64(info.st_mtim.tv_nsec)
+        changedSeconds = Int64(info.st_ctim.tv_sec)
+        changedNanoseconds = Int64(info.st_ctim.tv_nsec)
     }
 }
 
@@ -367,6 +373,14 @@ extension SystemCalls {
         package var path: String
         package var error: SystemError
         package var description: String { "cannot \(step) \(path): \(error)" }
+    }
+
+    /// `mkdtemp(3)`: a new directory only this user may enter (0700) under
+    /// `parent`, named `prefix` and six random characters.
+    package static func makePrivateDirectory(in parent: String, prefix: String) -> Result<String, SystemError> {
+        var template = Array((parent + "/" + prefix + "XXXXXX").utf8CString)
+        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else { return .failure(.current) }
+        return .success(template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
     }
 
     /// `mkdir(2)`.

@@ -639,3 +639,57 @@ struct DiscoveryTests {
         })
     }
 }
+
+extension DiscoveryTests {
+    /// A file rewritten in place with its size and mtime put back is still
+    /// a changed file: the cache's identity includes the ctime, which only
+    /// the kernel sets, so its old verdict is not replayed.
+    @Test func aFileRewrittenInPlaceWithItsMtimeRestoredIsReadAgain() throws {
+        let directory = try DiscoveryFixtures.directory("rewritten-in-place", discovery: ["meta_good"])
+        let cache = try FixturePlugins.makeScratchDirectory("rewritten-in-place-cache")
+        let file = directory + "/meta_good.so"
+        let listed = try HudHost.json(try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache))
+        #expect((listed["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.scale.p0000" })
+        var before = stat()
+        try #require(stat(file, &before) == 0)
+        // Same size, same mtime, other bytes: no longer an ELF file.
+        let fd = open(file, O_WRONLY)
+        try #require(fd >= 0)
+        #expect(pwrite(fd, "NOPE", 4, 0) == 4)
+        close(fd)
+        var times = [before.st_atim, before.st_mtim]
+        try #require(utimensat(AT_FDCWD, file, &times, 0) == 0)
+        var after = stat()
+        try #require(stat(file, &after) == 0)
+        #expect(after.st_size == before.st_size && after.st_mtim.tv_sec == before.st_mtim.tv_sec && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec)
+        try #require(after.st_ctim.tv_sec != before.st_ctim.tv_sec || after.st_ctim.tv_nsec != before.st_ctim.tv_nsec,
+                     "the file system did not advance the ctime")
+        let again = try HudHost.json(try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache))
+        #expect(!(again["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.scale.p0000" }, "\(again)")
+        #expect((again["failures"]?.arrayValue ?? []).contains { $0["code"]?.stringValue == "not-elf" }, "\(again)")
+    }
+}
+
+extension DiscoveryTests {
+    /// A run killed between writing the cache's temporary file and renaming
+    /// it leaves the temporary behind; the next save removes such orphans
+    /// (older than `orphanAgeSeconds`), never a fresh one another run may
+    /// be about to rename.
+    @Test func orphanedCacheTemporariesAreSweptAndFreshOnesKept() throws {
+        let directory = try DiscoveryFixtures.directory("orphans", discovery: ["meta_good"])
+        let cache = try FixturePlugins.makeScratchDirectory("orphans-cache")
+        _ = try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache)
+        let hud = cache + "/hud"
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: hud).first { $0.hasPrefix("registry-") && $0.hasSuffix(".json") })
+        let orphan = hud + "/" + name + ".k1LLed", fresh = hud + "/" + name + ".w2iting"
+        for path in [orphan, fresh] { try "partial".write(toFile: path, atomically: false, encoding: .utf8) }
+        let longAgo = time(nil) - Int(RegistryCache.orphanAgeSeconds) - 60
+        var old = [timespec(tv_sec: longAgo, tv_nsec: 0), timespec(tv_sec: longAgo, tv_nsec: 0)]
+        try #require(utimensat(AT_FDCWD, orphan, &old, 0) == 0)
+        // Another plugin makes the cache change, so this run saves it.
+        try FileManager.default.copyItem(atPath: try DiscoveryFixtures.path("crash_on_load"), toPath: directory + "/crash_on_load.so")
+        _ = try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache)
+        #expect(!FileManager.default.fileExists(atPath: orphan))
+        #expect(FileManager.default.fileExists(atPath: fresh))
+    }
+}

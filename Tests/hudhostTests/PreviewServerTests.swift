@@ -21,14 +21,21 @@ import HudTestSupport
         let port: UInt16
         let stderrPath: String
 
-        init(_ arguments: [String] = []) throws {
+        init(_ arguments: [String] = [], environment extra: [String: String] = [:]) throws {
             let scratch = try FixturePlugins.makeScratchDirectory("preview")
             stderrPath = scratch + "/stderr.txt"
             _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
             process.executableURL = URL(fileURLWithPath: HudHost.path)
             process.arguments = ["preview", "--port", "0"] + arguments
-            process.environment = ["HOME": scratch, "HUD_RENDERER_PATH": "", "NO_COLOR": "1", "XDG_CACHE_HOME": scratch + "/cache",
-                                   "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+            var environment = ["HOME": scratch, "HUD_RENDERER_PATH": "", "NO_COLOR": "1", "XDG_CACHE_HOME": scratch + "/cache",
+                               "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+            // A sanitizer build's options (Scripts/sanitizer-tests.sh: a crash
+            // is left to its signal, reports go to files) reach the preview
+            // and its children as they reach every other hudhost the tests run.
+            for name in ["ASAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS", "SWIFT_BACKTRACE"] {
+                environment[name] = ProcessInfo.processInfo.environment[name]
+            }
+            process.environment = environment.merging(extra) { $1 }
             let out = Pipe()
             process.standardOutput = out
             process.standardError = FileHandle(forWritingAtPath: stderrPath)
@@ -188,6 +195,43 @@ import HudTestSupport
         // The token in a header works too (for scripts).
         let header = await preview.raw("GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:\(preview.port)\r\nX-Hud-Token: \(preview.token)\r\nConnection: close\r\n\r\n")
         #expect(header.hasPrefix("HTTP/1.1 200"))
+    }
+
+    /// `--open` never puts the token in a command line (every local user
+    /// can read `/proc/PID/cmdline`): xdg-open gets a private launcher file
+    /// that leads to the URL, removed once the page is served with the token.
+    @Test func openKeepsTheTokenOutOfEveryCommandLine() async throws {
+        let tools = try FixturePlugins.makeScratchDirectory("fake-xdg-open")
+        let report = tools + "/report"
+        try #require(mkfifo(report, 0o600) == 0)
+        // The fake xdg-open reports its arguments, the launcher's text and
+        // the modes of the file and its directory on a FIFO.
+        let script = "#!/bin/sh\n{ printf 'argv %s\\n' \"$*\"; stat -c 'modes %a' \"$1\" \"$(dirname \"$1\")\"; cat \"$1\"; } > \(report)\n"
+        try script.write(toFile: tools + "/xdg-open", atomically: false, encoding: .utf8)
+        chmod(tools + "/xdg-open", 0o755)
+        let reader = open(report, O_RDONLY | O_NONBLOCK)
+        try #require(reader >= 0)
+        defer { close(reader) }
+        let preview = try Preview(["--open"], environment: ["PATH": tools + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")])
+        var received: [UInt8] = []
+        while !String(decoding: received, as: UTF8.self).contains("</a>") {
+            var entry = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
+            try #require(poll(&entry, 1, 20_000) == 1, "xdg-open never ran")
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = read(reader, &buffer, buffer.count)
+            if count > 0 { received += buffer[..<count] }
+        }
+        let text = String(decoding: received, as: UTF8.self)
+        let lines = text.split(separator: "\n").map(String.init)
+        let argv = try #require(lines.first { $0.hasPrefix("argv ") })
+        #expect(!argv.contains(preview.token), "the token is in xdg-open's command line: \(argv)")
+        #expect(lines.filter { $0.hasPrefix("modes ") } == ["modes 600", "modes 700"], "\(text)")
+        #expect(text.contains(preview.url), "the launcher leads to the page: \(text)")
+        let launcher = String(argv.dropFirst("argv ".count))
+        #expect(FileManager.default.fileExists(atPath: launcher))
+        #expect(try await preview.request("/").status == 200)
+        #expect(!FileManager.default.fileExists(atPath: launcher), "the launcher outlived its use")
+        #expect(!FileManager.default.fileExists(atPath: (launcher as NSString).deletingLastPathComponent))
     }
 
     @Test func eventsChangeTheStateAndTheFrameLikeAnEventsScript() async throws {

@@ -9,23 +9,34 @@ public struct FileStamp: Sendable, Hashable {
     public var inode: UInt64
     public var size: Int64
     public var modifiedNanoseconds: Int64
+    /// The inode's change time (ctime) in nanoseconds: a file rewritten in
+    /// place with its size and mtime put back still has a new ctime, which
+    /// only the kernel sets. `Int64.min` in a record written before it was
+    /// kept: such a record matches no file and is made again.
+    public var changedNanoseconds: Int64
 
     init(_ info: FileStatus) {
         device = info.device
         inode = info.inode
         size = info.size
-        // Saturating: a timestamp beyond ±292 years from 1970 (archives keep
-        // odd mtimes) must not trap; identity also includes inode and size.
-        let (scaled, overflow) = info.modifiedSeconds.multipliedReportingOverflow(by: 1_000_000_000)
-        let (total, overflow2) = scaled.addingReportingOverflow(info.modifiedNanoseconds)
-        modifiedNanoseconds = overflow || overflow2 ? (info.modifiedSeconds < 0 ? Int64.min : Int64.max) : total
+        modifiedNanoseconds = Self.nanoseconds(info.modifiedSeconds, info.modifiedNanoseconds)
+        changedNanoseconds = Self.nanoseconds(info.changedSeconds, info.changedNanoseconds)
     }
 
-    init(device: UInt64, inode: UInt64, size: Int64, modifiedNanoseconds: Int64) {
+    init(device: UInt64, inode: UInt64, size: Int64, modifiedNanoseconds: Int64, changedNanoseconds: Int64 = 0) {
         self.device = device
         self.inode = inode
         self.size = size
         self.modifiedNanoseconds = modifiedNanoseconds
+        self.changedNanoseconds = changedNanoseconds
+    }
+
+    /// Saturating: a timestamp beyond ±292 years from 1970 (archives keep
+    /// odd mtimes) must not trap; identity also includes inode and size.
+    private static func nanoseconds(_ seconds: Int64, _ nanoseconds: Int64) -> Int64 {
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let (total, overflow2) = scaled.addingReportingOverflow(nanoseconds)
+        return overflow || overflow2 ? (seconds < 0 ? Int64.min : Int64.max) : total
     }
 }
 
@@ -229,7 +240,27 @@ public final class RegistryCache {
             return error.description
         }
         dirty = false
+        Self.sweepTemporaries(of: fileName, in: directory)
         return nil
+    }
+
+    /// How old a temporary cache file must be before `save` removes it as
+    /// an orphan: far longer than any write takes, so another run's
+    /// temporary file on its way to its rename is never touched.
+    static let orphanAgeSeconds: Int64 = 600
+
+    /// Removes temporary files a killed run left beside the cache file
+    /// `name` (`name.XXXXXX`, from `writeAtomically`): regular files, not
+    /// links, last modified over `orphanAgeSeconds` ago.
+    private static func sweepTemporaries(of name: String, in directory: String) {
+        guard case .success(let entries) = SystemCalls.directoryEntries(directory) else { return }
+        let now = SystemCalls.realtime().seconds
+        for entry in entries where entry.name.hasPrefix(name + ".") && entry.name.count == name.count + 7 && !entry.isDirectory {
+            let path = directory + "/" + entry.name
+            guard case .success(let info) = SystemCalls.status(of: path, followLinks: false), info.isRegularFile,
+                  now - info.modifiedSeconds > orphanAgeSeconds else { continue }
+            _ = SystemCalls.removeFile(path)
+        }
     }
 
     /// Deletes every registry cache file in `directory`.
@@ -392,7 +423,10 @@ public final class RegistryCache {
         }
         // Codes and sources are enums: an unknown one makes the record (and
         // so the cache) malformed, never a guess.
-        return PluginRecord.assemble(path: path, stamp: FileStamp(device: device, inode: inode, size: size, modifiedNanoseconds: mtime),
+        // A record from before ctime was kept matches no file (`FileStamp`).
+        let ctime: Int64 = int("ctimeNs") ?? Int64.min
+        return PluginRecord.assemble(path: path, stamp: FileStamp(device: device, inode: inode, size: size, modifiedNanoseconds: mtime,
+                                                                  changedNanoseconds: ctime),
                                      buildID: buildID, status: status, renderers: renderers, source: source, failureCode: code,
                                      failureReason: reason, time: time, validation: validation,
                                      trialLoaded: j["trialLoaded"]?.boolValue ?? false,

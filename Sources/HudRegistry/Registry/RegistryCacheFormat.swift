@@ -47,6 +47,8 @@ enum RegistryCacheFormat {
         writer.quotedInteger(r.stamp.size)
         writer.key("mtimeNs")
         writer.quotedInteger(r.stamp.modifiedNanoseconds)
+        writer.key("ctimeNs")
+        writer.quotedInteger(r.stamp.changedNanoseconds)
         writer.member("buildId", r.buildID)
         writer.member("status", r.status.rawValue)
         writer.member("source", r.source?.rawValue)
@@ -108,6 +110,7 @@ enum RegistryCacheFormat {
                   literal(Token.inode), let inode = quotedInteger(UInt64.self),
                   literal(Token.size), let size = quotedInteger(Int64.self),
                   literal(Token.mtime), let mtime = quotedInteger(Int64.self),
+                  literal(Token.ctime), let ctime = quotedInteger(Int64.self),
                   literal(Token.buildID), let buildID = optionalString(),
                   literal(Token.status), let status = status(),
                   literal(Token.source), let source = source(),
@@ -127,7 +130,8 @@ enum RegistryCacheFormat {
                 guard byte(UInt8(ascii: "]")) else { return nil }
             }
             guard byte(UInt8(ascii: "}")) else { return nil }
-            return PluginRecord.assemble(path: path, stamp: FileStamp(device: device, inode: inode, size: size, modifiedNanoseconds: mtime),
+            return PluginRecord.assemble(path: path, stamp: FileStamp(device: device, inode: inode, size: size, modifiedNanoseconds: mtime,
+                                                                      changedNanoseconds: ctime),
                                          buildID: buildID, status: status, renderers: renderers, source: source, failureCode: code,
                                          failureReason: reason, time: time, validation: validation, trialLoaded: trialLoaded,
                                          hostFailures: Int(hostFailures))
@@ -177,6 +181,7 @@ enum RegistryCacheFormat {
             static let inode = Array(",\"inode\":".utf8)
             static let size = Array(",\"size\":".utf8)
             static let mtime = Array(",\"mtimeNs\":".utf8)
+            static let ctime = Array(",\"ctimeNs\":".utf8)
             static let buildID = Array(",\"buildId\":".utf8)
             static let status = Array(",\"status\":".utf8)
             static let source = Array(",\"source\":".utf8)

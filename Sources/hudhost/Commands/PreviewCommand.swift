@@ -60,7 +60,8 @@ struct PreviewCommand: Command {
                               reloaded when it changes
           --style ID          tray (default), scattered, minimal, or any renderer id
           --port N            the port on 127.0.0.1 (default 0: a free one)
-          --open              also open the page with xdg-open
+          --open              also open the page with xdg-open (through a private
+                              launcher file: the token is in no command line)
           --long-press S      long-press threshold in seconds (default 0.45)
         \(EnvironmentOptions.help)
         \(RegistryOptions.help)
@@ -184,7 +185,7 @@ struct PreviewCommand: Command {
         Output.line(url)
         Output.error("hudhost preview: serving \(chosen) on \(environmentOptions.device.id); watching \(Set(watched.values).count) file\(Set(watched.values).count == 1 ? "" : "s") for changes; Ctrl-C stops")
         for problem in session.watchProblems { Output.error("hudhost preview: note: \(problem); files there are not reloaded") }
-        if open { Self.openInBrowser(url) }
+        if open { Self.openInBrowser(url, server: server) }
         // `session.run()` never returns, so nothing after it is reachable
         // and `withExtendedLifetime` around it did not hold: a release build
         // released the daemon (stopping it: nothing listened) right after
@@ -193,9 +194,35 @@ struct PreviewCommand: Command {
         session.run()
     }
 
-    /// `xdg-open URL`, not waited for; a note if there is none.
-    private static func openInBrowser(_ url: String) {
-        var request = SpawnRequest(executable: "xdg-open", arguments: [url])
+    /// Opens the page with `xdg-open`, not waited for (a note if there is
+    /// none), without putting the token in any process's command line,
+    /// which every local user can read (`/proc/PID/cmdline`): xdg-open is
+    /// given a launcher file — a page that sends the browser on to `url`,
+    /// mode 0600 in a new 0700 directory — removed with its directory as
+    /// soon as the page is served with the token.
+    private static func openInBrowser(_ url: String, server: PreviewServer) {
+        let parent = SystemCalls.secureEnvironment("XDG_RUNTIME_DIR").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
+        let directory: String
+        switch SystemCalls.makePrivateDirectory(in: parent, prefix: "hudhost-preview-") {
+        case .success(let made): directory = made
+        case .failure(let error):
+            Output.error("hudhost preview: note: could not make a launcher for the browser in \(parent) (\(error)); open the URL above yourself")
+            return
+        }
+        let launcher = directory + "/open.html"
+        let page = "<!doctype html><meta charset=\"utf-8\"><meta http-equiv=\"refresh\" content=\"0;url=\(url)\"><title>hudhost preview</title><a href=\"\(url)\">hudhost preview</a>\n"
+        if case .failure(let error) = SystemCalls.writeFile(launcher, Array(page.utf8), mode: 0o600) {
+            Output.error("hudhost preview: note: could not write \(launcher) (\(error)); open the URL above yourself")
+            _ = SystemCalls.removeDirectory(directory)
+            return
+        }
+        server.onFirstPage.withLock { action in
+            action = {
+                _ = SystemCalls.removeFile(launcher)
+                _ = SystemCalls.removeDirectory(directory)
+            }
+        }
+        var request = SpawnRequest(executable: "xdg-open", arguments: [launcher])
         request.searchPath = true
         request.redirections = [.open(descriptor: 0, path: "/dev/null", mode: .read), .duplicate(from: 2, to: 1)]
         if case .failure(let error) = SystemCalls.spawnLock.withLock({ _ in SystemCalls.spawn(request) }) {

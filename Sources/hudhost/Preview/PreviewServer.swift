@@ -27,6 +27,9 @@ final class PreviewServer: Sendable {
     /// The port, set once the daemon listens (the Host check needs it);
     /// 0 until then, which no Host header matches.
     private let listeningPort = Atomic<UInt16>(0)
+    /// Run once, when the page is first served with the token (`--open`
+    /// removes its launcher file then).
+    let onFirstPage = ThreadLock<(@Sendable () -> Void)?>(nil)
 
     init(token: String, mailbox: PreviewMailbox, broadcast: PreviewBroadcast) {
         self.token = token
@@ -93,6 +96,7 @@ final class PreviewServer: Sendable {
         }
         switch request.path {
         case "/":
+            if let first = onFirstPage.withLock({ action in defer { action = nil }; return action }) { first() }
             return HTTPResponse(status: 200, headers: Self.commonHeaders + [("Content-Type", "text/html; charset=utf-8"), ("Content-Security-Policy", Self.pagePolicy)],
                                 body: .bytes(Array(PreviewAssets.page(token: token).utf8)))
         case "/preview.js":
