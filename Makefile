@@ -68,7 +68,7 @@ install: build
 	install -m 0644 $(generated)/hudhost.bash $(DESTDIR)$(bashcompletiondir)/hudhost
 	install -m 0644 $(generated)/_hudhost $(DESTDIR)$(zshcompletiondir)/_hudhost
 	install -m 0644 $(generated)/hudhost.fish $(DESTDIR)$(fishcompletiondir)/hudhost.fish
-	install -m 0644 LICENSE README.md Docs/PLUGIN_GUIDE.md Docs/ABI.md $(DESTDIR)$(docdir)/
+	install -m 0644 LICENSE README.md Docs/PLUGIN_GUIDE.md Docs/ABI.md Docs/COMPATIBILITY.md $(DESTDIR)$(docdir)/
 
 # Removes exactly what install wrote (the man page and header lists come
 # from this tree), then the directories it made if they are left empty.
@@ -80,7 +80,7 @@ uninstall:
 	rm -f $(DESTDIR)$(pkgconfigdir)/hud-renderer.pc
 	rm -f $(DESTDIR)$(mandir)/hudhost.1 $(DESTDIR)$(mandir)/hudhost-*.1
 	rm -f $(DESTDIR)$(bashcompletiondir)/hudhost $(DESTDIR)$(zshcompletiondir)/_hudhost $(DESTDIR)$(fishcompletiondir)/hudhost.fish
-	rm -f $(addprefix $(DESTDIR)$(docdir)/,LICENSE README.md PLUGIN_GUIDE.md ABI.md)
+	rm -f $(addprefix $(DESTDIR)$(docdir)/,LICENSE README.md PLUGIN_GUIDE.md ABI.md COMPATIBILITY.md)
 	-rmdir $(DESTDIR)$(libexecdir) $(DESTDIR)$(includedir) $(DESTDIR)$(sdkdatadir)/rust $(DESTDIR)$(sdkdatadir) \
 	  $(DESTDIR)$(docdir) $(DESTDIR)$(rendererdir) $(DESTDIR)$(libdir)/hud 2>/dev/null
 

@@ -330,3 +330,30 @@ struct ABICompatibilityTests {
                                        interaction: HudInteraction(revealedPosition: reveal), capacity: 64, host: host)
     }
 }
+
+extension ABICompatibilityTests {
+    /// A plugin rebuilt unchanged against a newer SDK: its entry reports the
+    /// header's minor, its metadata record the one it was written for. Such
+    /// a record is consistent — the plugin lists, renders in both isolation
+    /// modes and is shown with its entry's version — while a record newer
+    /// than its entry stays a metadata mismatch (exit 3).
+    @Test(arguments: [(0, true), (1, true), (2, false)].flatMap { minor, consistent in ["process", "in-process"].map { (minor, consistent, $0) } })
+    func aRecordMayNameAnOlderMinorThanItsEntry(_ recordMinor: Int, _ consistent: Bool, _ isolation: String) throws {
+        let directory = try FixturePlugins.makeScratchDirectory("record-minor-\(recordMinor)-\(isolation)")
+        chmod(directory, 0o755)
+        try FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + [
+            "-DRECORD_MINOR=\(recordMinor)", "-I", FixturePlugins.headerDirectory, "-I", FixturePlugins.sourceDirectory,
+            "-o", directory + "/older_minor.so", FixturePlugins.repositoryRoot + "/Tests/Fixtures/discovery/meta_older_minor.c",
+        ])
+        let output = try DiscoveryFixtures.hudhost(["render", "--isolation", isolation, "--style", "org.fixture.older-minor", "--format", "json"],
+                                                   path: directory, cache: try FixturePlugins.makeScratchDirectory("record-minor-cache"))
+        let json = try HudHost.json(output)
+        if consistent {
+            #expect(output.status == 0, "\(output.transcript)")
+            #expect(json["renderer"]?["abiVersion"]?.stringValue == "\(ABIVersion.host)", "the entry's version is shown")
+        } else {
+            #expect(output.status == 3, "\(output.transcript)")
+            #expect(json["error"]?["code"]?.stringValue == "metadata-mismatch", "\(output.stdout)")
+        }
+    }
+}

@@ -452,8 +452,19 @@ public final class RendererRegistry {
             record.vendor != info.vendor ? "vendor (metadata '\(record.vendor)', descriptor '\(info.vendor)')" : nil,
             recorded != positions ? "supported_positions (metadata 0x\(String(recorded, radix: 16)), descriptor 0x\(String(positions, radix: 16)))" : nil,
             record.capabilities != info.capabilities ? "capabilities (metadata 0x\(String(record.capabilities.rawValue, radix: 16)), descriptor 0x\(String(info.capabilities.rawValue, radix: 16)))" : nil,
-            record.abiVersion != info.abiVersion ? "ABI version (metadata \(record.abiVersion), entry \(info.abiVersion))" : nil,
+            // A plugin rebuilt unchanged against a newer SDK reports the
+            // header's newer minor from its entry while its record may name
+            // the one it was written for: consistent (Docs/COMPATIBILITY.md).
+            // Another major, or a record newer than its entry, is not.
+            !Self.recordAgrees(record.abiVersion, withEntry: info.abiVersion)
+                ? "ABI version (metadata \(record.abiVersion), entry \(info.abiVersion); a record may name an older minor of its entry's major, never a newer minor or another major)" : nil,
         ].compactMap { $0 }
+    }
+
+    /// Whether a metadata record's ABI version agrees with its entry's: the
+    /// same major and a minor no newer than the entry's.
+    package static func recordAgrees(_ record: ABIVersion, withEntry entry: ABIVersion) -> Bool {
+        record.major == entry.major && record.minor <= entry.minor
     }
 
     private func accept(_ result: EntryLoader.Result) -> [RendererInfo] {
