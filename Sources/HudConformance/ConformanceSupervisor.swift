@@ -133,8 +133,8 @@ package struct ConformanceSupervisor: Sendable {
                 }
             }
             outcome.deliverOutput(source: target.description, failed: !sawDone || results.contains { $0.status.isFailure })
-            stdoutBytes += outcome.stdoutBytes
-            if stdoutSample.isEmpty { stdoutSample = Array(outcome.stdout.prefix(200)) }
+            stdoutBytes += outcome.stdout.totalBytes
+            if stdoutSample.isEmpty { stdoutSample = Array(outcome.stdout.kept.prefix(200)) }
             if sawDone, outcome.termination == .exited(0) { break }
 
             let status: CheckStatus

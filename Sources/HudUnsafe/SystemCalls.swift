@@ -378,7 +378,8 @@ extension SystemCalls {
     /// `mkdtemp(3)`: a new directory only this user may enter (0700) under
     /// `parent`, named `prefix` and six random characters.
     package static func makePrivateDirectory(in parent: String, prefix: String) -> Result<String, SystemError> {
-        var template = Array((parent + "/" + prefix + "XXXXXX").utf8CString)
+        // mkdtemp's template: six "X" it replaces.
+        var template = Array((parent + "/" + prefix + String(repeating: "X", count: 6)).utf8CString)
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else { return .failure(.current) }
         return .success(template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
     }
@@ -559,13 +560,26 @@ extension SystemCalls {
     /// Writes every byte to `fd` (retrying short writes and EINTR), or
     /// returns why not, as `write(_:_:)` for text.
     package static func write(_ fd: Int32, _ bytes: [UInt8]) -> Result<Void, SystemError> {
+        writeEvery(bytes, to: fd, waitWhenFull: false) { Glibc.write(fd, $0, $1) }
+    }
+
+    /// Hands `bytes` to `call` (a pointer and a length; it returns what
+    /// `write(2)` does) until all are taken, retrying short writes and
+    /// EINTR. With `waitWhenFull`, EAGAIN on a full non-blocking `fd` waits
+    /// up to 2 s for room (then ETIMEDOUT): a peer that never reads must
+    /// not hold this process.
+    private static func writeEvery(_ bytes: [UInt8], to fd: Int32, waitWhenFull: Bool,
+                                   _ call: (UnsafeRawPointer, Int) -> Int) -> Result<Void, SystemError> {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+            let n = bytes.withUnsafeBytes { call($0.baseAddress! + offset, bytes.count - offset) }
             if n > 0 {
                 offset += n
             } else if n < 0, errno == EINTR {
                 continue
+            } else if n < 0, errno == EAGAIN, waitWhenFull {
+                var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                guard poll(&entry, 1, 2000) > 0 else { return .failure(SystemError(code: ETIMEDOUT)) }
             } else {
                 return .failure(SystemError(code: n < 0 ? errno : EIO))
             }
@@ -578,24 +592,7 @@ extension SystemCalls {
     /// an EPIPE error here, never a SIGPIPE that ends this process. A full
     /// buffer is waited on for at most 2 s (then ETIMEDOUT).
     package static func sendAll(_ fd: Int32, _ bytes: [UInt8]) -> Result<Void, SystemError> {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
-            if n > 0 {
-                offset += n
-            } else if n < 0, errno == EINTR {
-                continue
-            } else if n < 0, errno == EAGAIN {
-                // A non-blocking socket whose buffer is full: wait until the
-                // peer drains it, a bounded time (a peer that never reads
-                // must not hold this process).
-                var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                guard poll(&entry, 1, 2000) > 0 else { return .failure(SystemError(code: ETIMEDOUT)) }
-            } else {
-                return .failure(SystemError(code: n < 0 ? errno : EIO))
-            }
-        }
-        return .success(())
+        writeEvery(bytes, to: fd, waitWhenFull: true) { Glibc.send(fd, $0, $1, Int32(MSG_NOSIGNAL)) }
     }
 
     /// True when `fd` is an open descriptor (`fcntl(F_GETFD)` does not fail with EBADF).
@@ -1202,9 +1199,9 @@ extension SystemCalls {
     }
 
     /// Writes a seccomp filter (built with libseccomp) as a BPF program to
-    /// `fd`, for `installFilterProgram` in a child. With `fallback` nil
-    /// (an allow-list) every call no rule matches fails with ENOSYS, with
-    /// `.allow` (a deny-list) it passes; `allowed` rules pass, `denied`
+    /// `fd`, for `installFilterProgram` in a child. Without
+    /// `allowByDefault` (an allow-list) every call no rule matches fails
+    /// with ENOSYS, with it (a deny-list) it passes; `allowed` rules pass, `denied`
     /// ones fail with EPERM (a clearer answer for what is forbidden on
     /// purpose). Rules naming a call this architecture lacks are skipped.
     package static func exportSyscallFilter(allowed: [SyscallRule], denied: [SyscallRule], allowByDefault: Bool,

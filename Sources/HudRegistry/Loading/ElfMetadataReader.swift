@@ -131,17 +131,27 @@ enum ElfMetadataReader {
     /// cannot be read contributes nothing: the loader then fails on it in
     /// the child, with its own error.
     static func linkedDependencies(of path: String, excluding systemTrees: [String], limit: Int = 64) -> [String] {
+        linkedFiles(of: path, excluding: systemTrees, limit: limit).dropFirst().map(\.path)
+    }
+
+    /// One file of `linkedFiles`: its canonical path and dynamic section.
+    typealias LinkedFile = (path: String, needed: [String], searchPaths: [String])
+
+    /// `path` (first) and the libraries `linkedDependencies` names, each
+    /// with the `DT_NEEDED` names and `DT_RUNPATH`/`DT_RPATH` strings read
+    /// from it once; empty when `path`'s own dynamic section cannot be read.
+    static func linkedFiles(of path: String, excluding systemTrees: [String], limit: Int = 64) -> [LinkedFile] {
         func isSystem(_ directory: String) -> Bool {
             systemTrees.contains { directory == $0 || directory.hasPrefix($0 + "/") }
         }
-        var found: [String] = []
         var seen: Set<String> = [path]
         // Each file's dynamic section is read once: when it is found (the
         // read is also the ELF check), then kept in the queue for its own
         // dependencies.
         guard let first = try? dynamicEntries(path: path) else { return [] }
-        var queue = [(path: path, needed: first.needed, searchPaths: first.searchPaths)]
-        while let next = queue.popLast(), found.count < limit {
+        var found: [LinkedFile] = [(path, first.needed, first.searchPaths)]
+        var queue = found
+        while let next = queue.popLast(), found.count <= limit {  // the file itself and `limit` libraries
             let directory = PathSecurity.parent(of: next.path)
             let entries = next.searchPaths.flatMap { $0.split(separator: ":") }.compactMap { entry -> String? in
                 let expanded = String(entry).replacingEvery("${ORIGIN}", with: directory).replacingEvery("$ORIGIN", with: directory)
@@ -155,8 +165,8 @@ enum ElfMetadataReader {
                     if isSystem(PathSecurity.parent(of: canonical)) || seen.contains(canonical) { break }
                     guard let linked = try? dynamicEntries(path: canonical) else { continue }
                     seen.insert(canonical)
-                    if found.count < limit {
-                        found.append(canonical)
+                    if found.count <= limit {
+                        found.append((canonical, linked.needed, linked.searchPaths))
                         queue.append((canonical, linked.needed, linked.searchPaths))
                     }
                     break

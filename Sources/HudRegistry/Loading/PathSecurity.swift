@@ -119,15 +119,16 @@ public struct PathSecurity: Sendable {
         guard !allowInsecure else { return nil }
         let systemTrees = ["/usr", "/lib", "/lib64", "/lib32", "/libx32"]
         func isSystem(_ path: String) -> Bool { systemTrees.contains { path == $0 || path.hasPrefix($0 + "/") } }
-        let libraries = ElfMetadataReader.linkedDependencies(of: canonicalPath, excluding: systemTrees)
+        // Each file's dynamic section read once, the plugin's first.
+        let files = ElfMetadataReader.linkedFiles(of: canonicalPath, excluding: systemTrees)
+        let libraries = files.dropFirst().map(\.path)
         var needed: Set<String> = []
         var checkedDirectories: Set<String> = []
-        for file in [canonicalPath] + libraries {
-            guard let entries = try? ElfMetadataReader.dynamicEntries(path: file) else { continue }
-            needed.formUnion(entries.needed)
-            let origin = Self.parent(of: file)
-            let what = file == canonicalPath ? "the plugin's" : "library \(file)'s"
-            for entry in entries.searchPaths.flatMap({ $0.split(separator: ":", omittingEmptySubsequences: false) }) {
+        for file in files {
+            needed.formUnion(file.needed)
+            let origin = Self.parent(of: file.path)
+            let what = file.path == canonicalPath ? "the plugin's" : "library \(file.path)'s"
+            for entry in file.searchPaths.flatMap({ $0.split(separator: ":", omittingEmptySubsequences: false) }) {
                 let expanded = Self.searched(String(entry).replacingEvery("${ORIGIN}", with: origin).replacingEvery("$ORIGIN", with: origin))
                 guard !isSystem(expanded), checkedDirectories.insert(expanded).inserted else { continue }
                 if let problem = searchDirectoryProblem(expanded) { return "\(what) library search path entry '\(entry)' (\(expanded)): \(problem)" }

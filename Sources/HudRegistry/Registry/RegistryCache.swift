@@ -250,8 +250,9 @@ public final class RegistryCache {
     static let orphanAgeSeconds: Int64 = 600
 
     /// Removes temporary files a killed run left beside the cache file
-    /// `name` (`name.XXXXXX`, from `writeAtomically`): regular files, not
-    /// links, last modified over `orphanAgeSeconds` ago.
+    /// `name` (`name`, a dot and six random characters, from
+    /// `writeAtomically`): regular files, not links, last modified over
+    /// `orphanAgeSeconds` ago.
     private static func sweepTemporaries(of name: String, in directory: String) {
         guard case .success(let entries) = SystemCalls.directoryEntries(directory) else { return }
         let now = SystemCalls.realtime().seconds

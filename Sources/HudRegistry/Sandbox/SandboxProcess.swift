@@ -39,10 +39,8 @@ package enum SandboxProcess {
 
     package struct Outcome {
         package var termination: Termination
-        /// What the child wrote to stdout (at most 64 KiB kept).
-        package var stdout: [UInt8]
-        package var stdoutBytes: Int
-        /// What it wrote to stderr.
+        /// What the child wrote to stdout, and to stderr.
+        package var stdout: OutputCapture
         package var errors: OutputCapture
 
         /// Hands what the child wrote on stderr, then on stdout, to
@@ -52,8 +50,7 @@ package enum SandboxProcess {
         package func deliverOutput(source: String, failed: Bool) {
             let failed = failed || termination != .exited(0)
             PluginOutputLog.deliver(errors.output(source: source, childFailed: failed))
-            PluginOutputLog.deliver(PluginOutput(source: source + " (stdout)", bytes: Array(stdout.prefix(PluginOutput.keptBytes)),
-                                                 totalBytes: stdoutBytes, childFailed: failed))
+            PluginOutputLog.deliver(stdout.output(source: source + " (stdout)", childFailed: failed))
         }
     }
 
@@ -86,7 +83,7 @@ package enum SandboxProcess {
         switch spawn(executable: executable, arguments: arguments, extra: extra, input: input != nil) {
         case .success(let value): child = value
         case .failure(let failure):
-            return Outcome(termination: .spawnFailed(failure.message), stdout: [], stdoutBytes: 0, errors: OutputCapture(descriptor: -1))
+            return Outcome(termination: .spawnFailed(failure.message), stdout: OutputCapture(descriptor: -1), errors: OutputCapture(descriptor: -1))
         }
         if let input {
             input.descriptor = child.input
@@ -106,49 +103,43 @@ package enum SandboxProcess {
         var frames = FrameReader(maxPayload: maxFrameBytes)
         var count = 0
         var violation: String?
-        var captured: [UInt8] = []
-        var capturedBytes = 0
+        var stdout = OutputCapture(descriptor: child.stdout)
         var errors = OutputCapture(descriptor: child.errors)
-        var resultsOpen = true, stdoutOpen = true
+        var resultsOpen = true
         let timeout = UInt64(timeoutSeconds * 1e9)
         var deadline = SystemCalls.monotonicNanoseconds() + timeout
         var exitStatus: ExitStatus?
         var reapBackoff: Int32 = 1
 
-        /// Reads what is there; false once the descriptor is closed.
-        func drain(_ fd: Int32, isResults: Bool) -> Bool {
+        /// Reads the results that are there; false once the pipe is closed.
+        func drainResults() -> Bool {
             // A child that writes without pause must not keep us here past
             // the deadline: at most 16 chunks per call, then check time.
             for _ in 0..<16 {
-                switch SystemCalls.read(fd, maximum: 65536) {
+                switch SystemCalls.read(child.results, maximum: 65536) {
                 case .bytes(let chunk):
-                    if isResults {
-                        frames.append(chunk)
-                        while true {
-                            switch frames.next() {
-                            case .incomplete:
-                                break
-                            case .tooLarge(let length):
-                                violation = "a \(length)-byte result frame; at most \(maxFrameBytes)"
-                                return false
-                            case .frame(let payload):
-                                // The caller asked to end the child: no more results.
-                                guard input?.stopReason == nil else { return false }
-                                count += 1
-                                guard count <= maxFrames else {
-                                    violation = "more than \(maxFrames) result frames"
-                                    return false
-                                }
-                                if onLine(String(decoding: payload, as: UTF8.self)), resetOnLine {
-                                    deadline = SystemCalls.monotonicNanoseconds() + timeout
-                                }
-                                continue
-                            }
+                    frames.append(chunk)
+                    while true {
+                        switch frames.next() {
+                        case .incomplete:
                             break
+                        case .tooLarge(let length):
+                            violation = "a \(length)-byte result frame; at most \(maxFrameBytes)"
+                            return false
+                        case .frame(let payload):
+                            // The caller asked to end the child: no more results.
+                            guard input?.stopReason == nil else { return false }
+                            count += 1
+                            guard count <= maxFrames else {
+                                violation = "more than \(maxFrames) result frames"
+                                return false
+                            }
+                            if onLine(String(decoding: payload, as: UTF8.self)), resetOnLine {
+                                deadline = SystemCalls.monotonicNanoseconds() + timeout
+                            }
+                            continue
                         }
-                    } else {
-                        capturedBytes += chunk.count
-                        if captured.count < 65536 { captured += chunk.prefix(65536 - captured.count) }
+                        break
                     }
                 case .endOfFile, .failed:
                     return false
@@ -165,36 +156,37 @@ package enum SandboxProcess {
                 SystemCalls.signal(-child.pid, SIGKILL)
                 SystemCalls.signal(child.pid, SIGKILL)
                 _ = SystemCalls.wait(child.pid)
-                return Outcome(termination: .protocolError(violation), stdout: captured, stdoutBytes: capturedBytes, errors: errors)
+                return Outcome(termination: .protocolError(violation), stdout: stdout, errors: errors)
             }
             if exitStatus == nil, let reaped = SystemCalls.wait(child.pid, blocking: false) { exitStatus = reaped.status }
             if let status = exitStatus {
                 // The child is gone: take what is left and stop (a grandchild
                 // holding the pipes open must not keep us waiting).
-                if resultsOpen { _ = drain(child.results, isResults: true) }
-                if stdoutOpen { _ = drain(child.stdout, isResults: false) }
+                if resultsOpen { _ = drainResults() }
+                stdout.drain()
                 errors.drain()
                 SystemCalls.signal(-child.pid, SIGKILL)
                 if let violation {
-                    return Outcome(termination: .protocolError(violation), stdout: captured, stdoutBytes: capturedBytes, errors: errors)
+                    return Outcome(termination: .protocolError(violation), stdout: stdout, errors: errors)
                 }
                 let termination: Termination = switch status {
                 case .exited(let code): .exited(code)
                 case .signaled(let signal): .signaled(signal)
                 }
-                return Outcome(termination: termination, stdout: captured, stdoutBytes: capturedBytes, errors: errors)
+                return Outcome(termination: termination, stdout: stdout, errors: errors)
             }
             let now = SystemCalls.monotonicNanoseconds()
             if now >= deadline {
                 SystemCalls.signal(-child.pid, SIGKILL)
                 SystemCalls.signal(child.pid, SIGKILL)
                 _ = SystemCalls.wait(child.pid)
+                stdout.drain()
                 errors.drain()
-                return Outcome(termination: .timedOut(seconds: timeoutSeconds), stdout: captured, stdoutBytes: capturedBytes, errors: errors)
+                return Outcome(termination: .timedOut(seconds: timeoutSeconds), stdout: stdout, errors: errors)
             }
             var open: [Int32] = []
             if resultsOpen { open.append(child.results) }
-            if stdoutOpen { open.append(child.stdout) }
+            if stdout.isOpen { open.append(child.stdout) }
             if errors.isOpen { open.append(child.errors) }
             // The poll timeout only bounds how late the deadline is noticed:
             // the child's exit (its pidfd) and its output wake us at once.
@@ -209,12 +201,10 @@ package enum SandboxProcess {
                 continue
             }
             for fd in SystemCalls.pollReadable(open, timeoutMilliseconds: wait) where fd != exitWatch {
-                if fd == child.results {
-                    resultsOpen = drain(child.results, isResults: true)
-                } else if fd == child.errors {
-                    errors.drain()
-                } else {
-                    stdoutOpen = drain(child.stdout, isResults: false)
+                switch fd {
+                case child.results: resultsOpen = drainResults()
+                case child.errors: errors.drain()
+                default: stdout.drain()
                 }
             }
         }
