@@ -22,19 +22,22 @@ id -u "$user" >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 chmod 0755 "$work"
-mkdir "$work/plugins" "$work/home"
+mkdir "$work/plugins" "$work/home" "$work/target"
 for fixture in escape_attempts many_tasks breakout_attempts; do
   cc -std=c11 -O2 -Wall -Wextra -Werror -shared -fPIC -I Sources/HudRendererAPI/include/hud -I Tests/Fixtures/plugins \
     "Tests/Fixtures/discovery/$fixture.c" -o "$work/plugins/$fixture.so"
 done
 echo "the user's own file, not for plugins" >"$work/home/secret"
-chown -R "$user" "$work/plugins" "$work/home"
-chmod 0755 "$work/plugins" "$work/home"
+# What breakout_attempts.c tries to chmod, chown and touch: nothing else
+# writes here (the cache goes to $HOME/.cache, which changes $HOME itself).
+echo "the user's file" >"$work/target/file"
+chown -R "$user" "$work/plugins" "$work/home" "$work/target"
+chmod 0755 "$work/plugins" "$work/home" "$work/target"
 
 as_user() {
   runuser -u "$user" -- env -i PATH=/usr/bin:/bin HOME="$work/home" HUD_RENDERER_PATH="$work/plugins" \
     HUD_ESCAPE_FILE="$work/plugins/escaped" HUD_ESCAPE_PORT=9 HUD_ESCAPE_EXEC=1 HUD_ESCAPE_FORK=1 HUD_ESCAPE_READ="$work/home/secret" HUD_ESCAPE_SCRATCH=hud-unprivileged-scratch \
-    HUD_BREAKOUT_TARGET="$work/home/secret" HUD_BREAKOUT_SIGNALS=1 HUD_BREAKOUT_AFFINITY=1 HUD_BREAKOUT_PDEATHSIG=1 "$@"
+    HUD_BREAKOUT_TARGET="$work/target/file" HUD_BREAKOUT_SIGNALS=1 HUD_BREAKOUT_AFFINITY=1 HUD_BREAKOUT_PDEATHSIG=1 "$@"
 }
 
 doctor=$(as_user "$bin/hudhost" doctor --json)
@@ -43,7 +46,10 @@ if ! grep -q '"complete": *true' <<<"$doctor"; then
   echo "$doctor" >&2
   exit 1
 fi
-before=$(stat -c '%a %u %Y %X' "$work/home/secret" "$work/home")
+# Mode, owner, group, mtime and ctime (which every chmod, chown or utimensat
+# moves, to the nanosecond).
+footprint() { stat -c '%a %u %g %.9Y %.9Z' "$work/target/file" "$work/target" | tr '\n' ' '; }
+before=$(footprint)
 listing=$(as_user "$bin/hudhost" list --json)
 if ! grep -q '"org.fixture.escape-attempts"' <<<"$listing" || ! grep -q '"org.fixture.many-tasks"' <<<"$listing" \
   || ! grep -q '"org.fixture.breakout-attempts"' <<<"$listing" || grep -q '"init-failed"' <<<"$listing"; then
@@ -51,8 +57,8 @@ if ! grep -q '"org.fixture.escape-attempts"' <<<"$listing" || ! grep -q '"org.fi
   echo "$listing" >&2
   exit 1
 fi
-if [[ "$(stat -c '%a %u %Y %X' "$work/home/secret" "$work/home")" != "$before" ]]; then
-  echo "unprivileged-sandbox: the plugin changed the mode, owner or times of $work/home/secret or its directory" >&2
+if [[ "$(footprint)" != "$before" ]]; then
+  echo "unprivileged-sandbox: the plugin changed the mode, owner or times of $work/target/file or its directory: $before -> $(footprint)" >&2
   exit 1
 fi
 if [[ -e "$work/plugins/escaped" ]]; then
