@@ -34,26 +34,52 @@ int hud_mhd_load(void);
 // it succeeded or was not called yet. Valid for the process's life.
 const char *hud_mhd_load_error(void);
 
+// A running daemon and its connection guard; owned by the caller of
+// hud_mhd_start_loopback until hud_mhd_stop, which frees it.
+struct hud_mhd_server;
+
 // A daemon on 127.0.0.1:`port` (0: the kernel picks a free port) and no
 // other address: one internal polling thread accepts, and every connection
 // gets its own thread, so a response callback may block (server-sent
 // events wait for the next frame). At most `connection_limit` connections
-// at once; an idle one is closed after `timeout_seconds`. `handler` runs for
-// every request on its connection's thread with `handler_cls`; `completed`
-// runs once per request when MHD is done with it (also on errors), on the
-// same thread, with `completed_cls` and the request's context pointer.
-// MHD prints nothing (no MHD_USE_ERROR_LOG). Returns NULL on failure, with
-// errno from the failed socket call where MHD keeps it.
-struct MHD_Daemon *hud_mhd_start_loopback(uint16_t port, unsigned int connection_limit, unsigned int timeout_seconds,
-                                          MHD_AccessHandlerCallback handler, void *handler_cls,
-                                          MHD_RequestCompletedCallback completed, void *completed_cls);
+// at once; an idle one is closed after `idle_timeout_seconds`. `handler`
+// runs for every request on its connection's thread with `handler_cls`;
+// `completed` runs once per request when MHD is done with it (also on
+// errors), on the same thread, with `completed_cls` and the request's
+// context pointer. MHD prints nothing (no MHD_USE_ERROR_LOG).
+//
+// The guard, for what MHD's idle timeout does not stop (every byte resets
+// it):
+// - a connection must deliver each whole request, headers and body, within
+//   `request_deadline_seconds` of opening or of its previous answer, or its
+//   socket is shut down (checked four times a second by a watchdog thread);
+// - at most `unadmitted_limit` connections may be open on which no request
+//   was admitted (hud_mhd_request_answering): one more, and the oldest of
+//   them is shut down, so the capacity above that stays for those that hold
+//   the right to it, and a newcomer always gets in.
+// Returns NULL on failure, with errno from the failed call where MHD keeps it.
+struct hud_mhd_server *hud_mhd_start_loopback(uint16_t port, unsigned int connection_limit, unsigned int unadmitted_limit,
+                                              double request_deadline_seconds, unsigned int idle_timeout_seconds,
+                                              MHD_AccessHandlerCallback handler, void *handler_cls,
+                                              MHD_RequestCompletedCallback completed, void *completed_cls);
 
-// The port `daemon` listens on (after starting on port 0), or 0.
-uint16_t hud_mhd_bound_port(struct MHD_Daemon *daemon);
+// The port `server` listens on (after starting on port 0), or 0.
+uint16_t hud_mhd_bound_port(struct hud_mhd_server *server);
 
-// MHD_stop_daemon: stops `daemon` (owned by the caller until then); no
-// callback runs once it has returned.
-void hud_mhd_stop_daemon(struct MHD_Daemon *daemon);
+// Stops the daemon (no callback runs once this returns) and the watchdog,
+// and frees `server`.
+void hud_mhd_stop(struct hud_mhd_server *server);
+
+// Called by the access handler when a request is complete and about to be
+// answered: the connection's deadline stops until the answer is done, and
+// with `admitted` != 0 it no longer counts as unadmitted.
+void hud_mhd_request_answering(struct MHD_Connection *connection, int admitted);
+
+// For a streamed response's producer, on the connection's thread: waits up
+// to `timeout_milliseconds` for `wake_fd` to be readable or for the client
+// to close its side. 1: woken; 2: the client has gone; 0: timed out;
+// -1: poll failed.
+int hud_mhd_wait_for_wake(int wake_fd, struct MHD_Connection *connection, int timeout_milliseconds);
 
 // MHD_get_connection_values: calls `iterator` for each value of `kind`.
 int hud_mhd_get_connection_values(struct MHD_Connection *connection, enum MHD_ValueKind kind, MHD_KeyValueIterator iterator,

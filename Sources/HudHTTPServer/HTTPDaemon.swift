@@ -26,7 +26,11 @@
 //   when the response is made, released in `streamFinished`, which MHD calls
 //   once when it drops the response (stream ended or client gone).
 // - `buf` of the content reader: MHD's, `max` bytes, valid during the call.
-// - `MHD_Daemon *`: owned by `HTTPDaemon`, stopped in `deinit`.
+// - `hud_mhd_server *` (the daemon and its connection guard, shim.h):
+//   owned by `HTTPDaemon`, stopped and freed in `deinit`.
+// - A stream's `MHD_Connection *` (`StreamContext.connection`, handed to
+//   `next` in an `HTTPStreamClient`): MHD's, valid while the stream lives
+//   (the connection outlives its responses); used on its own thread only.
 //
 // Loading. hudhost does not link libmicrohttpd: `HTTPDaemon.init` first
 // calls `hud_mhd_load()` (Sources/CMicroHTTPD/shim.c), which opens
@@ -57,9 +61,10 @@ package struct HTTPResponse: Sendable {
     package enum Body: Sendable {
         case bytes([UInt8])
         /// Chunks produced on the connection's thread until `next` returns
-        /// nil; `next` may block. `finished` runs once when MHD drops the
-        /// stream (ended, or the client went away).
-        case stream(next: @Sendable () -> [UInt8]?, finished: @Sendable () -> Void)
+        /// nil; `next` may block, best in `HTTPStreamClient.wait`, which
+        /// also sees the client leave. `finished` runs once when MHD drops
+        /// the stream (ended, or the client went away).
+        case stream(next: @Sendable (HTTPStreamClient) -> [UInt8]?, finished: @Sendable () -> Void)
     }
 
     package var status: Int
@@ -89,12 +94,37 @@ package enum HTTPDaemonError: Error, Sendable, CustomStringConvertible {
     }
 }
 
+/// What a streamed response's producer waits with, on its connection's
+/// thread (valid during `next` only).
+package struct HTTPStreamClient {
+    fileprivate let connection: OpaquePointer
+
+    package enum Wake: Sendable, Equatable {
+        /// `descriptor` became readable.
+        case woken
+        /// Nothing within the time given.
+        case timedOut
+        /// The client closed its side: end the stream.
+        case departed
+    }
+
+    /// Waits up to `milliseconds` for `descriptor` to be readable or the
+    /// client to go.
+    package func wait(for descriptor: Int32, milliseconds: Int32) -> Wake {
+        switch hud_mhd_wait_for_wake(descriptor, connection, milliseconds) {
+        case 1: .woken
+        case 0: .timedOut
+        default: .departed
+        }
+    }
+}
+
 /// A running libmicrohttpd daemon on 127.0.0.1; stopped when released.
 package final class HTTPDaemon: @unchecked Sendable {
-    // @unchecked: `daemon` is written once in `init` and read only by
+    // @unchecked: `server` is written once in `init` and read only by
     // `deinit` (MHD's own calls on it are thread-safe); `handlerBox` is
     // immutable. Nothing else is stored.
-    private let daemon: OpaquePointer
+    private let server: OpaquePointer
     private let handlerBox: Unmanaged<HandlerBox>
     /// The port the daemon listens on.
     package let port: UInt16
@@ -112,25 +142,34 @@ package final class HTTPDaemon: @unchecked Sendable {
 
     /// Starts listening on 127.0.0.1:`port` (0: a free port), after loading
     /// libmicrohttpd (`loadLibrary`).
-    package init(port: UInt16, bodyLimit: Int, connectionLimit: UInt32 = 64, idleTimeoutSeconds: UInt32 = 60,
+    ///
+    /// Each request, headers and body, must arrive whole within
+    /// `requestDeadlineSeconds` of the connection's opening or of its
+    /// previous answer (trickling a byte at a time does not extend it); at
+    /// most `unadmittedLimit` of the `connectionLimit` connections may be
+    /// ones on which `admits` accepted no request yet: one more, and the
+    /// oldest of those is closed, so the rest stays for admitted clients.
+    package init(port: UInt16, bodyLimit: Int, connectionLimit: UInt32 = 64, unadmittedLimit: UInt32 = 32,
+                 requestDeadlineSeconds: Double = 10, idleTimeoutSeconds: UInt32 = 60,
+                 admits: @escaping @Sendable (HTTPRequest) -> Bool,
                  handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws(HTTPDaemonError) {
         if case .failure(let error) = Self.loadLibrary() { throw error }
-        let box = Unmanaged.passRetained(HandlerBox(handler: handler, bodyLimit: bodyLimit))
+        let box = Unmanaged.passRetained(HandlerBox(handler: handler, admits: admits, bodyLimit: bodyLimit))
         errno = 0
-        guard let started = hud_mhd_start_loopback(port, connectionLimit, idleTimeoutSeconds, accessHandler, box.toOpaque(),
-                                                   requestCompleted, box.toOpaque()) else {
+        guard let started = hud_mhd_start_loopback(port, connectionLimit, unadmittedLimit, requestDeadlineSeconds, idleTimeoutSeconds,
+                                                   accessHandler, box.toOpaque(), requestCompleted, box.toOpaque()) else {
             let code = errno
             box.release()
             let reason = code == 0 ? "libmicrohttpd could not start" : String(cString: strerror(code))
             throw .cannotListen(port: port, reason: reason)
         }
-        daemon = started
+        server = started
         handlerBox = box
         self.port = hud_mhd_bound_port(started)
     }
 
     deinit {
-        hud_mhd_stop_daemon(daemon)
+        hud_mhd_stop(server)
         handlerBox.release()
     }
 }
@@ -138,9 +177,11 @@ package final class HTTPDaemon: @unchecked Sendable {
 /// The handler and limits, shared by all connection threads (immutable).
 private final class HandlerBox: Sendable {
     let handler: @Sendable (HTTPRequest) -> HTTPResponse
+    let admits: @Sendable (HTTPRequest) -> Bool
     let bodyLimit: Int
-    init(handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, bodyLimit: Int) {
+    init(handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, admits: @escaping @Sendable (HTTPRequest) -> Bool, bodyLimit: Int) {
         self.handler = handler
+        self.admits = admits
         self.bodyLimit = bodyLimit
     }
 }
@@ -153,13 +194,16 @@ private final class RequestContext {
 
 /// One streamed response's state. Used by its connection's thread only.
 private final class StreamContext {
-    let next: @Sendable () -> [UInt8]?
+    let next: @Sendable (HTTPStreamClient) -> [UInt8]?
     let finished: @Sendable () -> Void
+    /// The stream's connection (MHD's; it outlives the stream).
+    let connection: OpaquePointer
     var pending: [UInt8] = []
     var offset = 0
-    init(next: @escaping @Sendable () -> [UInt8]?, finished: @escaping @Sendable () -> Void) {
+    init(next: @escaping @Sendable (HTTPStreamClient) -> [UInt8]?, finished: @escaping @Sendable () -> Void, connection: OpaquePointer) {
         self.next = next
         self.finished = finished
+        self.connection = connection
     }
 }
 
@@ -220,6 +264,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
         headers: values(connection, .HEADER_KIND, lowercase: true),
         body: context.body, bodyTooLarge: context.tooLarge)
     context.body = []
+    hud_mhd_request_answering(connection, box.admits(request) ? 1 : 0)
     let response = box.handler(request)
     let made: OpaquePointer?
     switch response.body {
@@ -228,7 +273,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
             hud_mhd_create_copied_response(raw.count, raw.baseAddress)
         }
     case .stream(let next, let finished):
-        let stream = Unmanaged.passRetained(StreamContext(next: next, finished: finished))
+        let stream = Unmanaged.passRetained(StreamContext(next: next, finished: finished, connection: connection))
         made = hud_mhd_create_streamed_response(4096, readStream, stream.toOpaque(), streamFinished)
         if made == nil {
             // MHD did not take it: nothing will call streamFinished.
@@ -255,7 +300,7 @@ private let readStream: MHD_ContentReaderCallback = { cls, _, buffer, max in
     let stream = Unmanaged<StreamContext>.fromOpaque(cls).takeUnretainedValue()
     while stream.offset >= stream.pending.count {
         // Blocks until the producer has something (or ends the stream).
-        guard let chunk = stream.next() else { return hud_mhd_end_of_stream() }
+        guard let chunk = stream.next(HTTPStreamClient(connection: stream.connection)) else { return hud_mhd_end_of_stream() }
         stream.pending = chunk
         stream.offset = 0
     }

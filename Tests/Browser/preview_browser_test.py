@@ -7,7 +7,8 @@ headless over the DevTools protocol (Playwright, launched with the system
 browser: no browser is downloaded), loads the page, long-presses the center
 slot with the mouse held 0.6 s, picks "Scattered" in the mode picker, and
 checks that the style, the fired actions, the state's version and the frame
-changed. A screenshot is taken and checked not to be blank (decoded by the
+changed. Then seven tabs of one profile (past Chromium's six connections to
+a server) each go live and follow a change made from outside. A screenshot is taken and checked not to be blank (decoded by the
 browser itself: it must hold many distinct colours).
 
     python3 Tests/Browser/preview_browser_test.py HUDHOST [--screenshot FILE]
@@ -162,6 +163,26 @@ def main():
             wait_for(page, f"() => {deck} && {deck}.presentation === 'deckExpanded'", "the pivot expands the deck")
             page.keyboard.press("Escape")
             wait_for(page, f"() => {deck} && {deck}.presentation === 'deckResting'", "Escape collapses the deck")
+
+            # Seven tabs of one browser profile: Chromium allows six
+            # connections to one server, so a held event stream per tab
+            # would leave the seventh waiting for ever. Every tab shows the
+            # frame, is live, and follows a change made from outside.
+            context = browser.new_context(viewport={"width": 800, "height": 700})
+            tabs = [context.new_page() for _ in range(7)]
+            for tab in tabs:
+                tab.on("pageerror", lambda error: console.append(str(error)))
+                tab.goto(url)
+            for number, tab in enumerate(tabs, 1):
+                wait_for(tab, "() => window.hudPreview && window.hudPreview.state() && document.getElementById('connection').textContent === 'live'",
+                         f"tab {number} of 7 is live")
+            change = urllib.request.Request(f"{base}/api/settings?token={token}", data=b'{"style":"minimal"}', method="POST")
+            with urllib.request.urlopen(change, timeout=10) as response:
+                if response.status != 200:
+                    fail(f"POST /api/settings answered {response.status}")
+            for number, tab in enumerate(tabs, 1):
+                wait_for(tab, "() => window.hudPreview.state().style.id === 'com.hudson.minimal'", f"tab {number} of 7 follows a change")
+            context.close()
 
             errors = [line for line in console if "error" in line.lower() and "400" not in line]
             browser.close()

@@ -111,9 +111,9 @@ import HudTestSupport
             }
         }
 
-        private func rawBlocking(_ text: String, seconds: Double, until stop: String?) -> String {
+        /// A TCP connection to the server (the caller closes it), or -1.
+        func connectRaw() -> Int32 {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(fd) }
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = port.bigEndian
@@ -121,7 +121,25 @@ import HudTestSupport
             let connected = withUnsafePointer(to: &address) { pointer in
                 pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
-            guard connected == 0 else { return "" }
+            guard connected == 0 else {
+                close(fd)
+                return -1
+            }
+            return fd
+        }
+
+        /// The server's connection threads (libmicrohttpd names each
+        /// connection's thread "MHD-connection"): its open connections.
+        var connectionThreads: Int {
+            let tasks = "/proc/\(process.processIdentifier)/task"
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+            return names.filter { ((try? String(contentsOfFile: "\(tasks)/\($0)/comm", encoding: .utf8)) ?? "").hasPrefix("MHD-connection") }.count
+        }
+
+        private func rawBlocking(_ text: String, seconds: Double, until stop: String?) -> String {
+            let fd = connectRaw()
+            guard fd >= 0 else { return "" }
+            defer { close(fd) }
             let bytes = Array(text.utf8)
             _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             var received = [UInt8]()
@@ -157,6 +175,9 @@ import HudTestSupport
         #expect(page.headers["content-security-policy"]?.contains("default-src 'none'") == true)
         #expect(try await preview.request("/preview.js").body.contains("EventSource"))
         #expect(try await preview.request("/preview.css").status == 200)
+        let worker = try await preview.request("/preview-worker.js")
+        #expect(worker.body.contains("new EventSource('/api/stream' + location.search)"), "\(worker.body.prefix(300))")
+        #expect(worker.headers["content-security-policy"]?.contains("connect-src 'self'") == true)
         // Nothing listens on the machine's other addresses: the daemon is bound to 127.0.0.1.
         let listing = try String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)
         let hexPort = String(preview.port, radix: 16, uppercase: true)
@@ -167,7 +188,7 @@ import HudTestSupport
 
     @Test func requestsWithoutTheTokenOrWithAnotherHostAreRefused() async throws {
         let preview = try Preview()
-        for path in ["/", "/api/state", "/api/frame.svg", "/preview.js", "/api/stream", "/nope"] {
+        for path in ["/", "/api/state", "/api/frame.svg", "/preview.js", "/preview-worker.js", "/api/stream", "/nope"] {
             let missing = try await preview.request(path, token: false)
             #expect(missing.status == 401, "\(path): \(missing.status)")
             let wrong = try await preview.request(path, tokenValue: String(repeating: "0", count: 32))
@@ -397,6 +418,80 @@ import HudTestSupport
         #expect(received.lowercased().contains("content-type: text/event-stream"))
         #expect(received.contains("event: frame\ndata: {\"version\":\(version)}"))
         #expect(received.contains("data: {\"version\":\(version + 1)}"), "\(received)")
+    }
+
+    /// libmicrohttpd's idle timeout restarts with every byte; the request
+    /// deadline does not: a request trickled a byte at a time is cut once
+    /// the deadline has passed, and the server goes on serving.
+    @Test func aTrickledRequestIsCutAtTheDeadline() async throws {
+        let preview = try Preview(["--request-timeout", "1"])
+        let outcome: String = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                let fd = preview.connectRaw()
+                guard fd >= 0 else { return continuation.resume(returning: "no connection") }
+                defer { close(fd) }
+                _ = send(fd, "GET /api/state HTTP/1.1\r\nX-Slow: ", 34, Int32(MSG_NOSIGNAL))
+                // One byte every 0.1 s, for up to 20 s (the idle timeout is
+                // 60 s): the server must close the connection long before.
+                for _ in 0..<200 {
+                    guard send(fd, "a", 1, Int32(MSG_NOSIGNAL)) == 1 else { return continuation.resume(returning: "closed") }
+                    var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                    if poll(&entry, 1, 100) == 1 {
+                        var byte: UInt8 = 0
+                        if recv(fd, &byte, 1, 0) <= 0 { return continuation.resume(returning: "closed") }
+                    }
+                }
+                continuation.resume(returning: "still open after 20 s of trickling")
+            }
+        }
+        #expect(outcome == "closed")
+        #expect(try await preview.request("/api/state").status == 200)
+    }
+
+    /// Connections that never present the token cannot crowd out the
+    /// token's holder: past the share kept for them, each newcomer closes
+    /// the oldest, and the holder's own request is answered.
+    @Test func connectionsWithoutTheTokenCannotCrowdOutItsHolder() async throws {
+        let preview = try Preview()
+        // More than the server's whole connection limit (64), all silent.
+        let held = (0..<80).map { _ in preview.connectRaw() }
+        defer { held.filter { $0 >= 0 }.forEach { close($0) } }
+        #expect(held.allSatisfy { $0 >= 0 })
+        let state = try await preview.request("/api/state")
+        #expect(state.status == 200)
+        #expect(preview.connectionThreads <= 64)
+    }
+
+    /// A client that closes its event stream frees the server's connection
+    /// at once, not at the next keep-alive comment (15 s).
+    @Test func aDepartedEventStreamClientIsReleasedAtOnce() async throws {
+        let preview = try Preview()
+        let before = preview.connectionThreads
+        let opened: Bool = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                let fd = preview.connectRaw()
+                guard fd >= 0 else { return continuation.resume(returning: false) }
+                let request = "GET /api/stream?token=\(preview.token) HTTP/1.1\r\nHost: 127.0.0.1:\(preview.port)\r\n\r\n"
+                _ = send(fd, request, request.utf8.count, Int32(MSG_NOSIGNAL))
+                var received = [UInt8]()
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                while !String(decoding: received, as: UTF8.self).contains("event: frame"), poll(&entry, 1, 10_000) == 1 {
+                    let count = recv(fd, &buffer, buffer.count, 0)
+                    if count <= 0 { break }
+                    received += buffer[..<count]
+                }
+                close(fd)
+                continuation.resume(returning: String(decoding: received, as: UTF8.self).contains("event: frame"))
+            }
+        }
+        #expect(opened)
+        // The connection's thread ends when the server sees the client go.
+        let deadline = Date().addingTimeInterval(5)
+        while preview.connectionThreads > before, Date() < deadline {
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        #expect(preview.connectionThreads == before, "the departed stream still holds its connection after 5 s")
     }
 
     @Test func aRebuiltPluginIsReloadedKeepingTheInteractionAndABrokenOneKeepsTheLastGoodFrame() async throws {

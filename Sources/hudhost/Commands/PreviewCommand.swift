@@ -13,7 +13,7 @@ struct PreviewCommand: Command {
     static let name = "preview"
     static let summary = "Serve a live, clickable preview of the HUD on 127.0.0.1 (reloads on rebuild)"
     static let options: [Arguments.Option] = RegistryOptions.options + EnvironmentOptions.options + [
-        .value("--style"), .value("--scene", .file), .value("--port"), .flag("--open"), .value("--long-press"), .flag("--help"),
+        .value("--style"), .value("--scene", .file), .value("--port"), .flag("--open"), .value("--long-press"), .value("--request-timeout"), .flag("--help"),
     ]
     static let help = """
         USAGE: hudhost preview [--scene FILE] [--plugin PATH]... [--style ID] [--device ID]
@@ -63,6 +63,9 @@ struct PreviewCommand: Command {
           --open              also open the page with xdg-open (through a private
                               launcher file: the token is in no command line)
           --long-press S      long-press threshold in seconds (default 0.45)
+          --request-timeout S a connection must send each whole request within S
+                              seconds of opening or of its previous answer, or it
+                              is closed (default 10)
         \(EnvironmentOptions.help)
         \(RegistryOptions.help)
                               (preview needs process isolation: reloading a
@@ -90,6 +93,7 @@ struct PreviewCommand: Command {
     let port: UInt16
     let open: Bool
     let longPress: Double?
+    let requestTimeout: Double?
     let settings: PreviewSettings
     let title: String?
 
@@ -105,6 +109,7 @@ struct PreviewCommand: Command {
         port = try arguments.value("--port", accepted: "a port number from 0 to 65535") { UInt16($0) } ?? 0
         open = arguments.flag("--open")
         longPress = try arguments.seconds("--long-press", atLeast: 0.05, atMost: 10)
+        requestTimeout = try arguments.seconds("--request-timeout", atLeast: 0.5, atMost: 600)
         let environment = environmentOptions.environment
         settings = PreviewSettings(device: environmentOptions.device, orientation: environmentOptions.orientation,
                                    direction: environment.layoutDirection, textSize: TextSizeCategory.allCases.first { $0.scale == environment.textScale } ?? .large,
@@ -174,7 +179,8 @@ struct PreviewCommand: Command {
         let server = PreviewServer(token: token, mailbox: mailbox, broadcast: broadcast)
         let daemon: HTTPDaemon
         do {
-            daemon = try HTTPDaemon(port: port, bodyLimit: PreviewServer.bodyLimit, handler: server.handle)
+            daemon = try HTTPDaemon(port: port, bodyLimit: PreviewServer.bodyLimit, requestDeadlineSeconds: requestTimeout ?? 10,
+                                    admits: server.admits, handler: server.handle)
         } catch {
             let hint = if case .cannotListen = error { "; choose another --port (0 picks a free one)" } else { "" }
             Output.error("hudhost preview: error: \(error)\(hint)")

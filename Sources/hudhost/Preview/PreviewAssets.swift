@@ -208,13 +208,26 @@ enum PreviewAssets {
           $('pop').addEventListener('click', () => sendSettings({ pop: true }));
           $('push').addEventListener('click', () => sendSettings({ push: $('push-title').value }));
 
-          const stream = new EventSource(url('/api/stream'));
-          stream.addEventListener('open', () => { $('connection').textContent = 'live'; });
-          stream.addEventListener('error', () => { $('connection').textContent = 'reconnecting…'; });
-          stream.addEventListener('frame', (event) => {
-            const { version } = JSON.parse(event.data);
-            if (!state || version !== state.version) enqueue('/api/state');
-          });
+          // New versions: one event stream for every tab of this run, held by
+          // a shared worker (a stream per tab would take one of the browser's
+          // six connections to this server each, and the seventh tab would
+          // wait for ever); a tab of its own where there are no shared workers.
+          function follow(message) {
+            if (message.kind === 'open') $('connection').textContent = 'live';
+            else if (message.kind === 'error') $('connection').textContent = 'reconnecting…';
+            else if (message.kind === 'frame' && (!state || message.version !== state.version)) enqueue('/api/state');
+          }
+          if (typeof SharedWorker === 'function') {
+            const worker = new SharedWorker(url('/preview-worker.js'), { name: 'hud-preview' });
+            worker.port.onmessage = (event) => follow(event.data);
+            worker.port.start();
+            addEventListener('pagehide', () => worker.port.postMessage('leaving'));
+          } else {
+            const stream = new EventSource(url('/api/stream'));
+            stream.addEventListener('open', () => follow({ kind: 'open' }));
+            stream.addEventListener('error', () => follow({ kind: 'error' }));
+            stream.addEventListener('frame', (event) => follow({ kind: 'frame', version: JSON.parse(event.data).version }));
+          }
 
           // For scripts driving the page (Tests/Browser): the state, and where
           // a point of the screen is in the window.
@@ -227,6 +240,43 @@ enum PreviewAssets {
           };
           enqueue('/api/state');
         })();
+
+        """#
+
+    /// The shared worker behind every tab of one run (same URL, token
+    /// included): holds the one `/api/stream` and passes its news on to each
+    /// tab's port; the stream closes when the last tab has left.
+    static let worker = #"""
+        // SPDX-License-Identifier: MIT
+        'use strict';
+        const ports = new Set();
+        let stream = null;
+        let last = null;   // the newest message, for tabs that join later
+        function tell(message) {
+          if (message.kind !== 'open') last = message;
+          for (const port of ports) port.postMessage(message);
+        }
+        function open() {
+          stream = new EventSource('/api/stream' + location.search);
+          stream.addEventListener('open', () => tell({ kind: 'open' }));
+          stream.addEventListener('error', () => tell({ kind: 'error' }));
+          stream.addEventListener('frame', (event) => tell({ kind: 'frame', version: JSON.parse(event.data).version }));
+        }
+        onconnect = (event) => {
+          const port = event.ports[0];
+          ports.add(port);
+          port.onmessage = (message) => {
+            if (message.data !== 'leaving') return;
+            ports.delete(port);
+            if (ports.size === 0 && stream) { stream.close(); stream = null; last = null; }
+          };
+          port.start();
+          if (!stream) open();
+          else {
+            if (stream.readyState === EventSource.OPEN) port.postMessage({ kind: 'open' });
+            if (last) port.postMessage(last);
+          }
+        };
 
         """#
 

@@ -86,7 +86,8 @@ final class PreviewBroadcast: Sendable {
     /// Each listening stream's pipe: read end → write end.
     private let listeners = ThreadLock<[Int32: Int32]>([:])
     /// A comment line is sent after this much silence, so proxies and the
-    /// idle timeout keep the stream open (and a gone client is noticed).
+    /// idle timeout keep the stream open. (A client that closes its side is
+    /// noticed at once: `HTTPStreamClient.wait`.)
     static let keepAliveMilliseconds: Int32 = 15_000
 
     /// Called on the main thread.
@@ -106,21 +107,22 @@ final class PreviewBroadcast: Sendable {
         // Each stream's state is its own; `next` runs on its connection's thread only.
         let sent = Atomic<UInt64>(0)
         let started = Atomic<Bool>(false)
-        let next: @Sendable () -> [UInt8]? = { [self] in
+        let next: @Sendable (HTTPStreamClient) -> [UInt8]? = { [self] client in
             if !started.exchange(true, ordering: .relaxed) {
                 let current = version.load(ordering: .sequentiallyConsistent)
                 sent.store(current, ordering: .relaxed)
                 return Array("retry: 1000\n\n".utf8) + Self.event(current)
             }
             while true {
-                let ready = SystemCalls.pollReadable([pipe.read], timeoutMilliseconds: Self.keepAliveMilliseconds)
+                let wake = client.wait(for: pipe.read, milliseconds: Self.keepAliveMilliseconds)
+                if wake == .departed { return nil }
                 while case .bytes = SystemCalls.read(pipe.read, maximum: 4096) {}
                 let current = version.load(ordering: .sequentiallyConsistent)
                 if current != sent.load(ordering: .relaxed) {
                     sent.store(current, ordering: .relaxed)
                     return Self.event(current)
                 }
-                if ready.isEmpty { return Array(": keep-alive\n\n".utf8) }
+                if wake == .timedOut { return Array(": keep-alive\n\n".utf8) }
             }
         }
         let finished: @Sendable () -> Void = { [self] in

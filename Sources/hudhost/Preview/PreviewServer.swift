@@ -19,7 +19,7 @@ final class PreviewServer: Sendable {
     static let bodyLimit = 64 * 1024
     /// The paths served, and the methods each accepts.
     static let routes: [String: [String]] = [
-        "/": ["GET", "HEAD"], "/preview.js": ["GET", "HEAD"], "/preview.css": ["GET", "HEAD"],
+        "/": ["GET", "HEAD"], "/preview.js": ["GET", "HEAD"], "/preview.css": ["GET", "HEAD"], "/preview-worker.js": ["GET", "HEAD"],
         "/api/state": ["GET", "HEAD"], "/api/frame.svg": ["GET", "HEAD"], "/api/stream": ["GET"],
         "/api/events": ["POST"], "/api/settings": ["POST"],
     ]
@@ -77,7 +77,7 @@ final class PreviewServer: Sendable {
            !["http://127.0.0.1:\(port)", "http://localhost:\(port)"].contains(origin.lowercased()) {
             return Self.error(403, "bad-origin", "Origin '\(TextChecks.escapingControls(origin))' is not this server's; only the preview page itself may change its state")
         }
-        guard let given = request.query["token"] ?? request.headers["x-hud-token"], !given.isEmpty else {
+        guard let given = Self.givenToken(request) else {
             return Self.error(401, "no-token", "this preview needs its access token: open the URL hudhost preview printed (…/?token=…)")
         }
         guard Self.constantTimeEqual(given, token) else {
@@ -101,6 +101,9 @@ final class PreviewServer: Sendable {
                                 body: .bytes(Array(PreviewAssets.page(token: token).utf8)))
         case "/preview.js":
             return HTTPResponse(status: 200, headers: Self.commonHeaders + [("Content-Type", "text/javascript; charset=utf-8")], body: .bytes(Array(PreviewAssets.script.utf8)))
+        case "/preview-worker.js":
+            return HTTPResponse(status: 200, headers: Self.commonHeaders + [("Content-Type", "text/javascript; charset=utf-8"), ("Content-Security-Policy", Self.pagePolicy)],
+                                body: .bytes(Array(PreviewAssets.worker.utf8)))
         case "/preview.css":
             return HTTPResponse(status: 200, headers: Self.commonHeaders + [("Content-Type", "text/css; charset=utf-8")], body: .bytes(Array(PreviewAssets.style.utf8)))
         case "/api/stream":
@@ -109,6 +112,20 @@ final class PreviewServer: Sendable {
         default:
             return mailbox.post(request)
         }
+    }
+
+    /// The token a request carries (`?token=` or `X-Hud-Token`), if any.
+    private static func givenToken(_ request: HTTPRequest) -> String? {
+        guard let given = request.query["token"] ?? request.headers["x-hud-token"], !given.isEmpty else { return nil }
+        return given
+    }
+
+    /// Whether `request` carries this run's token: its connection then
+    /// holds a place the server keeps for the token's holder
+    /// (`HTTPDaemon`'s `admits`). Called on a connection thread.
+    func admits(_ request: HTTPRequest) -> Bool {
+        guard let given = Self.givenToken(request) else { return false }
+        return Self.constantTimeEqual(given, token)
     }
 
     /// Compares without stopping at the first difference.
