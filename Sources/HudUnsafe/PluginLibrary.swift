@@ -30,14 +30,29 @@ package struct DynamicLibrary {
 
     /// Opens the file at `path` (which must contain a `/`, so the loader never
     /// searches its own paths or the working directory for it).
-    package static func open(path: String) throws(RegistryError) -> DynamicLibrary {
-        precondition(path.contains("/"), "DynamicLibrary.open needs a path, not a bare name")
+    /// `file`: the file `path` names, already open: the loader is given
+    /// its descriptor's `/proc/self/fd` name and so maps that very inode,
+    /// whatever `path` names by then; messages still name `path`.
+    package static func open(path: String, through file: ReadOnlyFile? = nil) throws(RegistryError) -> DynamicLibrary {
+        let name = file?.descriptorPath ?? path
+        precondition(name.contains("/"), "DynamicLibrary.open needs a path, not a bare name")
         _ = dlerror()  // clear any stale error
-        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
-            throw .openFailed(path: path, dlerror: lastError() ?? "unknown dlopen failure")
+        guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
+            let reason = lastError() ?? "unknown dlopen failure"
+            throw .openFailed(path: path, dlerror: file == nil ? reason : reason.replacingEvery(name, with: path))
         }
+        // The loader remembers a library by the name it was given and
+        // answers a later dlopen of the same name with it: a descriptor
+        // closed and its number reused would make /proc/self/fd/N another
+        // file that gets the old library. Libraries are never closed, and
+        // neither is the descriptor one was loaded through.
+        if let file { heldFiles.withLock { $0.append(file) } }
         return DynamicLibrary(path: path, handle: handle)
     }
+
+    /// The descriptors libraries were loaded through, open for the life of
+    /// the process (`open(path:through:)`).
+    private static let heldFiles = ThreadLock<[ReadOnlyFile]>([])
 
     /// The address of `symbol` in this library (or its dependencies).
     package func address(of symbol: String) throws(RegistryError) -> UnsafeMutableRawPointer {
@@ -281,8 +296,10 @@ extension EntryLoader {
     /// file is the checked one) before any of its functions is called, then
     /// resolves and calls the entry symbol. Library constructors run inside
     /// `dlopen`, which is why callers only get here after the sandbox.
-    package static func open(path: String, verify: () throws(RegistryError) -> Void) throws(RegistryError) -> EntryLoader {
-        let library = try DynamicLibrary.open(path: path)
+    /// `file`: load through this open file (see `DynamicLibrary.open`);
+    /// the renderers' origin is `path`.
+    package static func open(path: String, through file: ReadOnlyFile? = nil, verify: () throws(RegistryError) -> Void) throws(RegistryError) -> EntryLoader {
+        let library = try DynamicLibrary.open(path: path, through: file)
         try verify()
         let address = try library.address(of: HUD_ENTRY_SYMBOL_NAME)
         guard let entry = PluginCalls.entry(at: address) else { throw .nullEntry(path: path) }

@@ -463,6 +463,11 @@ package final class ReadOnlyFile: Sendable {
         return .success(file)
     }
 
+    /// The descriptor's name under `/proc/self/fd`: opening it (or giving
+    /// it to `dlopen`) reaches this very inode, whatever the path names by
+    /// then. Valid while this object lives.
+    package var descriptorPath: String { "/proc/self/fd/\(fd)" }
+
     /// `fstat(2)` of the open file.
     package func status() -> Result<FileStatus, SystemError> {
         var info = stat()

@@ -106,6 +106,39 @@ struct IsolationTests {
                 "\(listed.stdout)")
     }
 
+    /// A library loaded into this process is mapped from the descriptor
+    /// its checks read (the loader is given its /proc/self/fd name and the
+    /// descriptor stays open), so a file swapped in at the path meanwhile is
+    /// never what runs; a plugin whose own search path uses `$ORIGIN` (the
+    /// loader would read /proc/self/fd as its directory) is loaded by path
+    /// and still finds its sibling library.
+    @Test func anInProcessLoadMapsTheFileItCheckedAndKeepsOrigin() throws {
+        let directory = try FixturePlugins.makeScratchDirectory("descriptor-load")
+        chmod(directory, 0o755)
+        let plugin = directory + "/good_simple.so"
+        try FileManager.default.copyItem(atPath: try FixturePlugins.path(of: .goodSimple), toPath: plugin)
+        func heldDescriptors(of path: String) -> Int {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            return names.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)) == path }.count
+        }
+        #expect(heldDescriptors(of: plugin) == 0)
+        let registry = RendererRegistry(isolation: .inProcess)
+        let loaded = try registry.load(path: plugin)
+        #expect(loaded.map(\.id) == ["org.fixture.simple", "org.fixture.simple-alt"])
+        #expect(loaded.allSatisfy { $0.origin == .file(plugin) }, "\(loaded.map(\.origin))")
+        #expect(heldDescriptors(of: plugin) == 1, "the library was not loaded through the descriptor its checks read")
+
+        let siblings = try FixturePlugins.makeScratchDirectory("descriptor-origin")
+        chmod(siblings, 0o755)
+        let discovery = FixturePlugins.repositoryRoot + "/Tests/Fixtures/discovery/"
+        try FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + ["-o", siblings + "/libhudmissingdep.so", discovery + "missing_dep.c"])
+        try FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + [
+            "-I", FixturePlugins.headerDirectory, "-I", FixturePlugins.sourceDirectory, "-o", siblings + "/needs_sibling.so",
+            discovery + "needs_missing_lib.c", "-L", siblings, "-lhudmissingdep", "-Wl,-rpath,$ORIGIN",
+        ])
+        #expect(try registry.load(path: siblings + "/needs_sibling.so").map(\.id) == ["org.fixture.needs-missing-lib"])
+    }
+
     /// A library found through an absolute `DT_RUNPATH` entry (how a
     /// SwiftPM-built plugin finds the toolchain's `libswiftCore.so`, which
     /// an installed, static helper has not mapped itself) is readable in

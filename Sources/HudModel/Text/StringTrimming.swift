@@ -8,6 +8,14 @@ extension StringProtocol {
         return String(String.UnicodeScalarView(scalars[first...last]))
     }
 
+    /// True when `target` (non-empty) occurs in this text, compared byte
+    /// for byte in UTF-8 (`contains` of a string is `_StringProcessing`'s).
+    package func includes(_ target: String) -> Bool {
+        let bytes = Array(utf8), pattern = Array(target.utf8)
+        guard !pattern.isEmpty, bytes.count >= pattern.count else { return false }
+        return (0...(bytes.count - pattern.count)).contains { bytes[$0..<$0 + pattern.count].elementsEqual(pattern) }
+    }
+
     /// This text with every occurrence of `target` (non-empty) replaced
     /// by `replacement`, left to right, compared byte for byte in UTF-8.
     /// (The standard library's `replacing(_:with:)` lives in

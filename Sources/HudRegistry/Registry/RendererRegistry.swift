@@ -86,7 +86,11 @@ public final class RendererRegistry {
     @discardableResult
     public func load(path: String, expected: [RendererInfo]? = nil, checked: PluginRecord? = nil) throws(RegistryError) -> [RendererInfo] {
         let resolved = try Self.resolve(path)
-        let stamp = Self.stamp(resolved.path)
+        // Opened once: the stamp, the metadata and (where the loader
+        // allows) the dlopen all go through this descriptor, so what was
+        // checked is what is mapped, whatever the path names meanwhile.
+        let file = try? ReadOnlyFile.openRegular(resolved.path).get()
+        let stamp = file.flatMap { try? $0.status().get() }.map(FileStamp.init) ?? Self.stamp(resolved.path)
         if let checked, stamp != checked.stamp {
             throw .insecurePath(path: resolved.path, reason: "the file changed after its sandboxed trial load; it is checked again on the next run")
         }
@@ -104,18 +108,27 @@ public final class RendererRegistry {
         // dlopen, whose own message says more.)
         var metadata = PluginFileMetadata(renderers: [], hasMetadataSection: false, buildID: nil)
         do {
-            metadata = try ElfMetadataReader.read(path: resolved.path)
+            if let file, let stamp {
+                metadata = try ElfMetadataReader.read(file: file, size: Int(stamp.size), path: resolved.path)
+            } else {
+                metadata = try ElfMetadataReader.read(path: resolved.path)
+            }
         } catch where error.kind == .badMetadata || error.kind == .corrupt || error.kind == .executable {
             throw .invalidELF(path: resolved.path, kind: error.kind, reason: error.reason)
         } catch {}
         if let checked, let expectedID = checked.buildID, metadata.buildID != expectedID {
             throw .insecurePath(path: resolved.path, reason: "its build-id is \(metadata.buildID ?? "missing"), not the \(expectedID) its sandboxed trial load saw")
         }
-        let loader = try EntryLoader.open(path: resolved.path) { () throws(RegistryError) in
+        // The loader is given the descriptor's /proc/self/fd name, so it maps
+        // the very inode checked above, unless the file's own search path
+        // or needed names use $ORIGIN (the loader would take /proc/self/fd
+        // for its directory): then the path, compared after dlopen.
+        let through = file.flatMap { Self.usesOrigin($0.descriptorPath) ? nil : $0 }
+        let loader = try EntryLoader.open(path: resolved.path, through: through) { () throws(RegistryError) in
             // The checks above cover every directory on the path, so nobody else
             // could swap the file; confirm the loader mapped the checked file
-            // (same device, inode, size and modification time).
-            if let stamp, Self.stamp(resolved.path) != stamp {
+            // (same device, inode, size, modification and change time).
+            if through == nil, let stamp, Self.stamp(resolved.path) != stamp {
                 throw .insecurePath(path: resolved.path, reason: "the file changed between the checks and dlopen")
             }
         }
@@ -510,6 +523,14 @@ public final class RendererRegistry {
     }
 
     /// The file's stamp now, or nil if it cannot be `stat`ed.
+    /// True when the file's own `DT_RUNPATH`, `DT_RPATH` or `DT_NEEDED`
+    /// names `$ORIGIN` (or when its dynamic section cannot be read: the
+    /// path is then the safer name to give the loader).
+    static func usesOrigin(_ path: String) -> Bool {
+        guard let entries = try? ElfMetadataReader.dynamicEntries(path: path) else { return true }
+        return (entries.needed + entries.searchPaths).contains { $0.includes("$ORIGIN") || $0.includes("${ORIGIN}") }
+    }
+
     static func stamp(_ path: String) -> FileStamp? {
         guard case .success(let info) = SystemCalls.status(of: path) else { return nil }
         return FileStamp(info)
