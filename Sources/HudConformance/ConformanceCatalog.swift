@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import HudRegistry
+package import HudRegistry
 import HudUnsafe
 import HudPresentation
 /// The conformance checks `hudhost validate` runs, as data: a stable
@@ -8,9 +8,12 @@ import HudPresentation
 /// once per plugin or once per renderer. `Docs/CONFORMANCE.md` has one
 /// section per id (the rule and how to fix a failure).
 ///
-/// Ids are never renamed or reused. Profiles pin their lists
-/// (`ConformanceProfile.checkIDs`), so a check added later never joins an
-/// existing profile silently and plugin authors' CI keeps its meaning.
+/// Ids are never renamed or reused, and a check never changes its meaning:
+/// a changed rule gets a new id (`ConformanceCatalog.retired` keeps the
+/// old ones). Profiles are versioned by ABI minor (`strict@1.0`): a check
+/// joins a profile at a version (`since`), a new or tightened one as a
+/// warning until `errorFrom`, so a plugin held to the version it was built
+/// for keeps its verdict (Docs/COMPATIBILITY.md).
 package struct ConformanceCheck: Sendable, Hashable {
     package let id: String
     package let summary: String
@@ -21,6 +24,17 @@ package struct ConformanceCheck: Sendable, Hashable {
     /// this one to run; otherwise it is `skipped` with the reason. A
     /// prerequisite that was not selected does not block.
     package let requires: [String]
+    /// The profile version in which the check joined its profiles.
+    package let since: ABIVersion
+    /// For an error-severity check that entered as a warning: the first
+    /// profile version in which a problem is an error.
+    package let errorFrom: ABIVersion?
+
+    /// The severity of a problem in profile version `version`.
+    package func severity(at version: ABIVersion) -> Severity {
+        if let errorFrom, version < errorFrom { return .warning }
+        return severity
+    }
 
     package enum Severity: String, Sendable, Hashable {
         /// A problem is `failed`.
@@ -38,6 +52,7 @@ package struct ConformanceCheck: Sendable, Hashable {
         case determinism = "determinism-and-concurrency"
         case performance
         case fuzz
+        case houseStyle = "house-style"
     }
 
     package enum Scope: String, Sendable, Hashable {
@@ -47,26 +62,38 @@ package struct ConformanceCheck: Sendable, Hashable {
         case renderer
     }
 
-    /// The profiles that contain this check.
+    /// The profiles that contain this check (in their newest version).
     package var profiles: [ConformanceProfile] { ConformanceProfile.allCases.filter { $0.checkIDs.contains(id) } }
 
     /// The smallest profile that contains it.
     package var profile: ConformanceProfile { profiles.first ?? .strict }
 }
 
-/// A pinned set of checks. basic ⊂ standard ⊂ strict.
+/// A set of checks, versioned. basic ⊂ standard ⊂ strict hold the ABI
+/// contract and the usability rules every style must meet; hudson (opt-in)
+/// is strict plus the house rules of Hudson's own styles.
 package enum ConformanceProfile: String, Sendable, Hashable, CaseIterable {
     case basic
     case standard
     case strict
+    case hudson
 
-    /// The profile's check ids, pinned (version 1 of each list).
+    /// The profile versions there are, oldest first: one per ABI minor.
+    package static let versions: [ABIVersion] = (0...ABIVersion.host.minor).map { ABIVersion(major: ABIVersion.host.major, minor: $0) }
+
+    /// The profile's check ids in its newest version.
     package var checkIDs: [String] {
         switch self {
         case .basic: Self.basicIDs
         case .standard: Self.basicIDs + Self.standardIDs
         case .strict: Self.basicIDs + Self.standardIDs + Self.strictIDs
+        case .hudson: Self.basicIDs + Self.standardIDs + Self.strictIDs + Self.hudsonIDs
         }
+    }
+
+    /// The profile's check ids in `version` (the checks that had joined by then).
+    package func checkIDs(at version: ABIVersion) -> [String] {
+        checkIDs.filter { (ConformanceCatalog.check($0)?.since ?? version) <= version }
     }
 
     private static let basicIDs = [
@@ -80,11 +107,12 @@ package enum ConformanceProfile: String, Sendable, Hashable, CaseIterable {
         "abi-extension-exact", "abi-load-time", "abi-quiet-stdout",
         "determinism-repeat", "output-every-field",
         "robust-complications", "robust-strings", "robust-modes", "robust-viewports", "robust-text-sizes",
-        "geometry-hit-overlap", "geometry-safe-bands", "geometry-positions-once", "geometry-chip-side",
+        "geometry-hit-overlap", "geometry-safe-bands", "geometry-positions-once",
         "geometry-mode-picker", "geometry-content-insets", "geometry-nav-bar", "geometry-rtl-mirror",
         "geometry-supported-positions",
         "a11y-labels", "a11y-contrast",
         "thread-safety",
+        "abi-older-host-sizes",
     ]
     private static let strictIDs = [
         "determinism-processes", "perf-layout-time", "perf-allocations", "fuzz",
@@ -92,6 +120,64 @@ package enum ConformanceProfile: String, Sendable, Hashable, CaseIterable {
         // records disagree with its descriptors is refused by every host.
         "abi-metadata",
     ]
+    /// How Hudson's own styles look (the original renderers' geometry):
+    /// not a contract, a designer's check that a style "looks like Hudson".
+    private static let hudsonIDs = [
+        "hudson-chip-inner-side",
+    ]
+}
+
+/// `--profile P` or `--profile P@1.N`: a profile, and the version asked
+/// for (nil: each plugin is held to the version of the ABI minor it was
+/// built against, at most the newest).
+package struct ConformanceProfileSelection: Sendable, Hashable, CustomStringConvertible {
+    package var profile: ConformanceProfile
+    package var version: ABIVersion?
+
+    package init(profile: ConformanceProfile, version: ABIVersion? = nil) {
+        self.profile = profile
+        self.version = version
+    }
+
+    /// Parses `strict` or `strict@1.0`; the error says what is accepted.
+    package static func parse(_ text: String) -> Result<Self, ProfileError> {
+        let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        guard let profile = ConformanceProfile(rawValue: parts[0]) else {
+            return .failure(ProfileError("unknown profile '\(parts[0])'; profiles: \(ConformanceProfile.allCases.map(\.rawValue).joined(separator: ", ")) (optionally @VERSION, e.g. strict@1.0)"))
+        }
+        guard parts.count == 2 else { return .success(Self(profile: profile)) }
+        let known = ConformanceProfile.versions.map(\.description).joined(separator: ", ")
+        guard let version = ABIVersion(parts[1]), ConformanceProfile.versions.contains(version) else {
+            return .failure(ProfileError("profile version '\(parts[1])' does not exist; versions: \(known) (one per ABI minor; \(profile.rawValue) alone means the version of the plugin's ABI minor)"))
+        }
+        return .success(Self(profile: profile, version: version))
+    }
+
+    /// The version a plugin declaring ABI `declared` is held to: the one
+    /// asked for, else its own minor's (at most the newest).
+    package func version(forPluginABI declared: ABIVersion?) -> ABIVersion {
+        if let version { return version }
+        guard let declared, declared.major == ABIVersion.host.major else { return ConformanceProfile.versions.last! }
+        return min(declared, ConformanceProfile.versions.last!)
+    }
+
+    package var description: String { profile.rawValue + (version.map { "@\($0)" } ?? "") }
+
+    package struct ProfileError: Error, Sendable, CustomStringConvertible {
+        package var description: String
+        init(_ description: String) { self.description = description }
+    }
+}
+
+/// A check id that no longer runs, kept so it is never reused.
+package struct RetiredCheck: Sendable, Hashable {
+    package let id: String
+    /// What it meant, version by version, and why it went.
+    package let history: String
+    /// The profile version from which no profile holds it.
+    package let withdrawnIn: ABIVersion
+    /// The check that carries a rule it held, if any.
+    package let replacement: String?
 }
 
 /// Every check, in the order they run (prerequisites first).
@@ -105,6 +191,8 @@ package enum ConformanceCatalog {
         plugin("abi-descriptors", .loading, "Every descriptor passes the host's validation (id syntax, strings, limits, functions, positions)", requires: ["abi-init"]),
         plugin("abi-metadata", .loading, "The .hud_renderers metadata records, if any, match the descriptors field for field (hosts refuse a renderer whose record differs)", requires: ["abi-descriptors"]),
         plugin("abi-struct-sizes", .loading, "Every descriptor's struct_size covers ABI 1.0 and matches the size its ABI minor implies", requires: ["abi-init"]),
+        plugin("abi-older-host-sizes", .loading, "Layouts at a 1.0 host's node stride and environment size succeed and stay in their buffers (step by node_stride, never sizeof)",
+               since: v1_1, errorFrom: v1_2, requires: ["abi-init"]),
         plugin("abi-init-refcount", .loading, "init()/deinit() are reference counted: init twice, deinit twice, an extra deinit is a no-op", requires: ["abi-descriptors"]),
         plugin("abi-descriptors-stable", .loading, "renderer_at() returns the same descriptors with the same contents on every call and NULL past the end", requires: ["abi-descriptors"]),
         plugin("abi-load-time", .loading, "Loading and init() finish within the load-time budget", severity: .warning, requires: ["abi-init"]),
@@ -137,7 +225,6 @@ package enum ConformanceCatalog {
         renderer("geometry-hit-overlap", .geometry, "No two hit regions of different controls overlap", requires: ["output-valid"]),
         renderer("geometry-safe-bands", .geometry, "Nothing interactive inside the top or bottom safe-area band", requires: ["output-valid"]),
         renderer("geometry-positions-once", .geometry, "Each published position is shown exactly once or reported hidden; nothing drawn for empty positions", requires: ["output-valid"]),
-        renderer("geometry-chip-side", .geometry, "Corner chips sit on the inner side of their slot, toward the screen's centre (mirrored in RTL)", requires: ["output-valid"]),
         renderer("geometry-mode-picker", .geometry, "A mode picker appears exactly when a slot's modes are revealed, with one item per mode", requires: ["output-valid"]),
         renderer("geometry-content-insets", .geometry, "Content insets are finite, measured as the header says (top from the navigation bar), fit the content area and cover the chrome they claim", requires: ["output-valid"]),
         renderer("geometry-nav-bar", .geometry, "Nodes placed in the navigation bar lie inside it", requires: ["output-valid"]),
@@ -156,11 +243,29 @@ package enum ConformanceCatalog {
         renderer("perf-layout-time", .performance, "Median and p99 time per layout within budget", severity: .warning, requires: ["output-valid"]),
         renderer("perf-allocations", .performance, "No heap growth per layout call once warm (no leaks)", severity: .warning, requires: ["output-valid"]),
 
+        // House style (profile hudson only).
+        renderer("hudson-chip-inner-side", .houseStyle, "Corner chips sit on the inner side of their slot, toward the screen's centre (mirrored in RTL), as in Hudson's own styles",
+                 since: v1_1, requires: ["output-valid"]),
+
         // Fuzz.
         renderer("fuzz", .fuzz, "Seeded random complications × environments keep every per-layout rule; failures print the seed and a minimal input",
                  requires: ["output-valid", "output-no-action-calls", "output-inputs-unchanged", "geometry-hit-size", "geometry-positions-once",
                             "geometry-mode-picker", "a11y-labels"]),
     ]
+
+    /// Ids that no longer run; never reused.
+    package static let retired: [RetiredCheck] = [
+        RetiredCheck(id: "geometry-chip-side",
+                     history: "ABI 1.0: corner chips on the slot's outer side; 1.1 (a change of meaning that should have been a new id): on the inner side. A house style of Hudson's own renderers, never a rule every style must meet: withdrawn from every version of basic, standard and strict",
+                     withdrawnIn: v1_0, replacement: "hudson-chip-inner-side"),
+    ]
+
+    /// The retired check with `id`.
+    package static func retiredCheck(_ id: String) -> RetiredCheck? { retired.first { $0.id == id } }
+
+    private static let v1_0 = ABIVersion(major: 1, minor: 0)
+    private static let v1_1 = ABIVersion(major: 1, minor: 1)
+    private static let v1_2 = ABIVersion(major: 1, minor: 2)
 
     /// The check with `id`.
     package static func check(_ id: String) -> ConformanceCheck? { byID[id] }
@@ -173,13 +278,13 @@ package enum ConformanceCatalog {
         return checks.filter { ids.contains($0.id) }
     }
 
-    private static func plugin(_ id: String, _ category: ConformanceCheck.Category, _ summary: String,
-                               severity: ConformanceCheck.Severity = .error, requires: [String] = []) -> ConformanceCheck {
-        ConformanceCheck(id: id, summary: summary, severity: severity, category: category, scope: .plugin, requires: requires)
+    private static func plugin(_ id: String, _ category: ConformanceCheck.Category, _ summary: String, severity: ConformanceCheck.Severity = .error,
+                               since: ABIVersion = v1_0, errorFrom: ABIVersion? = nil, requires: [String] = []) -> ConformanceCheck {
+        ConformanceCheck(id: id, summary: summary, severity: severity, category: category, scope: .plugin, requires: requires, since: since, errorFrom: errorFrom)
     }
 
-    private static func renderer(_ id: String, _ category: ConformanceCheck.Category, _ summary: String,
-                                 severity: ConformanceCheck.Severity = .error, requires: [String] = []) -> ConformanceCheck {
-        ConformanceCheck(id: id, summary: summary, severity: severity, category: category, scope: .renderer, requires: requires)
+    private static func renderer(_ id: String, _ category: ConformanceCheck.Category, _ summary: String, severity: ConformanceCheck.Severity = .error,
+                                 since: ABIVersion = v1_0, errorFrom: ABIVersion? = nil, requires: [String] = []) -> ConformanceCheck {
+        ConformanceCheck(id: id, summary: summary, severity: severity, category: category, scope: .renderer, requires: requires, since: since, errorFrom: errorFrom)
     }
 }

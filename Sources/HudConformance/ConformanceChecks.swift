@@ -392,7 +392,7 @@ enum ConformanceChecks {
         "geometry-safe-bands": ("nothing interactive in the safe-area bands", { l, c, _ in GeometryRules.safeBands(l, c.environment) }),
         "geometry-positions-once": ("every published position shown once or reported hidden", { l, c, _ in
             GeometryRules.positionsOnce(l, c.complications, interaction: c.interaction) }),
-        "geometry-chip-side": ("every corner chip on its slot's inner side", { l, c, _ in GeometryRules.chipSide(l, c.environment) }),
+        "hudson-chip-inner-side": ("every corner chip on its slot's inner side", { l, c, _ in GeometryRules.chipSide(l, c.environment) }),
         "geometry-mode-picker": ("the picker appears exactly when modes are revealed, one item per mode", { l, c, _ in
             GeometryRules.modePicker(l, c.complications, c.interaction) }),
         "geometry-content-insets": ("content insets are measured as documented, fit the content area and cover their chrome", { l, c, _ in GeometryRules.contentInsets(l, c.environment) }),

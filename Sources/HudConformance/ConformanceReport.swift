@@ -80,6 +80,7 @@ package struct ConformanceReport: Sendable {
         let width = (checkIDs.map(\.count).max() ?? 20) + 2
         for target in targets {
             out += "\n" + paint("\(target.argument)", "1") + (target.argument == target.target.description ? "" : " (\(target.target))") + "\n"
+            if let version = target.profileVersion { out += "  held to \(version)\n" }
             if let unloadable = target.unloadable { out += "  cannot load: \(unloadable)\n" }
             for (renderer, results) in Self.groups(target) {
                 out += "  " + (renderer.map { "renderer \($0)" } ?? "plugin") + "\n"
@@ -111,6 +112,7 @@ package struct ConformanceReport: Sendable {
                 .object([
                     ("argument", .string(target.argument)),
                     ("target", .string(target.target.description)),
+                    ("profileVersion", target.profileVersion.map(JSONValue.string) ?? .null),
                     ("unloadable", target.unloadable.map(JSONValue.string) ?? .null),
                     ("results", .array(target.results.map(\.json))),
                 ])
@@ -137,7 +139,7 @@ package struct ConformanceReport: Sendable {
                 let skipped = results.filter { $0.status == .skipped }.count
                 let time = results.reduce(0) { $0 + $1.milliseconds } / 1000
                 out += "  <testsuite name=\"\(Self.xml(suite))\" tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(JSONValue.format((time * 1000).rounded() / 1000))\">\n"
-                out += "    <properties><property name=\"profile\" value=\"\(profile)\"/><property name=\"seed\" value=\"\(seed)\"/><property name=\"target\" value=\"\(Self.xml(target.target.description))\"/></properties>\n"
+                out += "    <properties><property name=\"profile\" value=\"\(target.profileVersion ?? profile)\"/><property name=\"seed\" value=\"\(seed)\"/><property name=\"target\" value=\"\(Self.xml(target.target.description))\"/></properties>\n"
                 for result in results {
                     let name = Self.xml(result.checkID)
                     let time = JSONValue.format((result.milliseconds).rounded() / 1000)

@@ -147,6 +147,9 @@ package struct ConformanceTargetReport: Sendable {
     package var unloadable: String?
     /// The seed used for the randomized checks.
     package var seed: UInt64
+    /// The profile version the target was held to (`strict@1.0`), once
+    /// `held(to:version:)` has applied it.
+    package var profileVersion: String?
 
     package init(argument: String, target: ConformanceTarget, results: [CheckResult], unloadable: String? = nil, seed: UInt64) {
         self.argument = argument
@@ -154,6 +157,27 @@ package struct ConformanceTargetReport: Sendable {
         self.results = results
         self.unloadable = unloadable
         self.seed = seed
+    }
+
+    /// This report judged by `profile` at `version`: results of checks that
+    /// had not joined the profile by then are dropped, and a problem with a
+    /// check that was still a warning then is a warning, saying from which
+    /// version it is an error.
+    package func held(to profile: ConformanceProfile, version: ABIVersion) -> ConformanceTargetReport {
+        let selected = Set(profile.checkIDs(at: version))
+        var held = self
+        held.profileVersion = "\(profile.rawValue)@\(version)"
+        held.results = results.compactMap { result in
+            guard selected.contains(result.checkID), let check = ConformanceCatalog.check(result.checkID) else { return nil }
+            var result = result
+            if result.status == .failed, check.severity(at: version) == .warning {
+                result.status = .warning
+                let from = check.errorFrom.map { "; an error from \(profile.rawValue)@\($0)" } ?? ""
+                result.message += " (a warning in \(profile.rawValue)@\(version)\(from))"
+            }
+            return result
+        }
+        return held
     }
 }
 

@@ -66,13 +66,14 @@ package struct ConformanceSupervisor: Sendable {
             // determinism-processes from two fresh renderer hosts. The file
             // is loaded once for both.
             if case .file(let path, _) = target {
-                let parent = results.contains { ParentJudgment.judged.contains($0.checkID) }
+                let parent = results.contains { ParentJudgment.judged.contains($0.checkID) } || configuration.checkIDs.contains("abi-older-host-sizes")
                 let runtime = !ParentRuntimeJudgment.judged.isDisjoint(with: configuration.checkIDs)
                 if parent || runtime {
                     let loaded = ParentRuntimeJudgment.hostRegistry(loading: path, allowInsecurePath: true, layoutTimeoutSeconds: min(timeout, 10))
                     if parent {
                         results = ParentJudgment.apply(to: results, path: path, loaded: loaded,
-                                                       loadBudgetMilliseconds: configuration.loadBudgetMilliseconds)
+                                                       loadBudgetMilliseconds: configuration.loadBudgetMilliseconds,
+                                                       olderHostSizes: configuration.checkIDs.contains("abi-older-host-sizes"))
                     }
                     if runtime { results = ParentRuntimeJudgment.apply(to: results, loaded: loaded, configuration: configuration) }
                 }
@@ -92,7 +93,7 @@ package struct ConformanceSupervisor: Sendable {
         var stdoutSample: [UInt8] = []
         // Judged here, not in the child: what the child printed, and the
         // fresh-process digests (which need processes the child may not start).
-        let parentChecks: Set<String> = ["abi-quiet-stdout", "determinism-processes"]
+        let parentChecks: Set<String> = ["abi-quiet-stdout", "determinism-processes", "abi-older-host-sizes"]
         let childChecks = configuration.checkIDs.filter { !parentChecks.contains($0) }
         var restarts = 0
         while true {
@@ -192,6 +193,10 @@ package struct ConformanceSupervisor: Sendable {
                 let outcome = DeterminismChecks.acrossProcesses(target, renderer: id, executable: executable, timeoutSeconds: timeout)
                 results.append(outcome.result(for: check, renderer: id, milliseconds: Double(SystemCalls.monotonicNanoseconds() - start) / 1e6))
             }
+        }
+        if case .builtin = target, configuration.checkIDs.contains("abi-older-host-sizes") {
+            results.append(CheckResult(checkID: "abi-older-host-sizes", renderer: nil, status: .skipped,
+                                       message: "the built-ins are linked into this host and laid out at its own sizes", notApplicable: true))
         }
         if configuration.checkIDs.contains("abi-quiet-stdout") {
             let sample = String(decoding: stdoutSample, as: UTF8.self).replacingNewlines()

@@ -30,9 +30,12 @@ extension ParentJudgment {
 
     /// Judges `factChecks` for the file served by `registry`'s renderer
     /// host, replacing what the child claimed where the host finds a problem.
-    static func judgeFacts(path: String, registry: RendererRegistry, loadBudgetMilliseconds: Double, into results: inout [CheckResult]) {
+    /// With `olderHostSizes`, also `abi-older-host-sizes`, which the child
+    /// never runs: its result is added here.
+    static func judgeFacts(path: String, registry: RendererRegistry, loadBudgetMilliseconds: Double, olderHostSizes: Bool = false,
+                           into results: inout [CheckResult]) {
         func claimed(_ check: String) -> Bool { results.contains { $0.checkID == check && $0.claimsSuccess } }
-        guard factChecks.contains(where: claimed) else { return }
+        guard factChecks.contains(where: claimed) || olderHostSizes else { return }
         // The registry loaded this one file: one renderer host serves it,
         // whichever renderers the child got as far as reporting.
         guard let host = registry.allHosts.values.first else { return }
@@ -121,15 +124,23 @@ extension ParentJudgment {
         let log = ScriptLog(second.observations, walked: Int(walked))
         outcomes.append(("abi-init-refcount", nil, refcountOutcome(log)))
         outcomes.append(("abi-descriptors-stable", nil, stabilityOutcome(log, count: count)))
-        var sizes = LoadingChecks.structSizeProblems(version: ABIVersion(packed: second.abiVersion), entrySize: Int(second.entryStructSize),
+        let sizes = LoadingChecks.structSizeProblems(version: ABIVersion(packed: second.abiVersion), entrySize: Int(second.entryStructSize),
                                                      descriptorSizes: log.snapshots[0].descriptors.filter { $0.pointer != 0 }.map { Int($0.structSize) })
         // Renderers whose first layout failed are layout-basic's finding.
         let laidOut = ids.indices.filter { index in
             !results.contains { $0.checkID == "layout-basic" && $0.renderer == ids[index] && !$0.claimsSuccess }
         }
-        sizes += laidOut.flatMap { frozenSizeProblems(host, renderer: $0) }
-        outcomes.append(("abi-struct-sizes", nil, sizes.isEmpty ? .passed("struct sizes as reported; layouts at the ABI 1.0 node stride and environment size stay in their buffers")
+        outcomes.append(("abi-struct-sizes", nil, sizes.isEmpty ? .passed("struct sizes as reported")
                                                                 : .problem(sizes[0], details: sizes)))
+        if olderHostSizes, let check = ConformanceCatalog.check("abi-older-host-sizes") {
+            let older = laidOut.flatMap { frozenSizeProblems(host, renderer: $0) }
+            let outcome: CheckOutcome = older.isEmpty
+                ? .passed("layouts at the ABI 1.0 node stride and environment size stay in their buffers")
+                : .problem(older[0], details: older)
+            var result = outcome.result(for: check, renderer: nil, milliseconds: 0)
+            result.message = "the host's own run: " + result.message
+            results.append(result)
+        }
         outcomes.append(("abi-load-time", nil, loadTimeOutcome(reported: second.loadNanoseconds, sameStart: observedStart, quickest: observed,
                                                                budget: loadBudgetMilliseconds)))
         report(outcomes, into: &results)

@@ -53,8 +53,9 @@ package enum ParentJudgment {
     }
 
     /// `results` with the host's verdicts applied (see the type's comment).
+    /// With `olderHostSizes`, `abi-older-host-sizes` (judged here only) is added.
     static func apply(to results: [CheckResult], path: String, loaded: Result<RendererRegistry, RegistryError>,
-                              loadBudgetMilliseconds: Double = 250) -> [CheckResult] {
+                      loadBudgetMilliseconds: Double = 250, olderHostSizes: Bool = false) -> [CheckResult] {
         let renderers = Array(Set(results.compactMap(\.renderer))).sorted()
         var merged = results
         let registry: RendererRegistry
@@ -83,7 +84,7 @@ package enum ParentJudgment {
             judge(id, registry: registry, into: &merged)
         }
         judgePreparedCalls(registry: registry, into: &merged)
-        judgeFacts(path: path, registry: registry, loadBudgetMilliseconds: loadBudgetMilliseconds, into: &merged)
+        judgeFacts(path: path, registry: registry, loadBudgetMilliseconds: loadBudgetMilliseconds, olderHostSizes: olderHostSizes, into: &merged)
         return merged
     }
 

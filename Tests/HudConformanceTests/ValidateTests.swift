@@ -43,7 +43,10 @@ struct ValidateTests {
     /// 10 s, not less: the suite runs many validations at once on two
     /// cores, each a child and the host's own renderer hosts, and a unit
     /// deadline is only meant to end a hang (`hang_in_layout`).
-    static let quick = ["--profile", "strict", "--seed", "20250101", "--timeout", underSanitizer ? "20" : "10", "--fuzz-iterations", "40"]
+    static let quick = quick(profile: "strict")
+    static func quick(profile: String) -> [String] {
+        ["--profile", profile, "--seed", "20250101", "--timeout", underSanitizer ? "20" : "10", "--fuzz-iterations", "40"]
+    }
     /// The suite under AddressSanitizer or ThreadSanitizer (Scripts/sanitizer-tests.sh
     /// exports their options): plugin children run 5–15× slower there, so a
     /// 3-second unit deadline would turn slowness into `timed-out`.
@@ -66,6 +69,8 @@ struct ValidateTests {
         /// has real consequences in a real host (ParentJudgment); whether
         /// they show depends on the heap, so they are allowed, not required.
         var alsoFailedByTheHost: [String] = []
+        /// The profile to validate with (`quick`'s strict when nil).
+        var profile: String? = nil
         var testDescription: String { "\(fixture) → \(check) \(status)" }
     }
 
@@ -77,13 +82,15 @@ struct ValidateTests {
         // the renderer host usually crashes, which the child's guarded
         // buffers hide. It also copies sizeof(hud_node_t) bytes per node
         // whatever the stride, so at a 1.0 host's stride its last node
-        // ends past an exact buffer: the host's abi-struct-sizes.
-        .init(fixture: "overflow_buffer", check: "output-guard-bytes", status: "failed", alsoFailedByTheHost: ["robust-modes", "abi-struct-sizes"]),
+        // ends past an exact buffer: the host's abi-older-host-sizes.
+        .init(fixture: "overflow_buffer", check: "output-guard-bytes", status: "failed", alsoFailedByTheHost: ["robust-modes", "abi-older-host-sizes"]),
         .init(fixture: "nan_frame", check: "geometry-finite", status: "failed"),
         .init(fixture: "tiny_hit_target", check: "geometry-hit-size", status: "failed"),
         .init(fixture: "overlapping_hits", check: "geometry-hit-overlap", status: "failed"),
         .init(fixture: "safe_area_band", check: "geometry-safe-bands", status: "failed"),
-        .init(fixture: "chip_outer_side", check: "geometry-chip-side", status: "failed"),
+        // A house rule: only the opt-in hudson profile has it (the same
+        // plugin passes strict: theHouseStyleIsOptIn).
+        .init(fixture: "chip_outer_side", check: "hudson-chip-inner-side", status: "failed", profile: "hudson"),
         .init(fixture: "top_inset_counts_bar", check: "geometry-content-insets", status: "failed"),
         .init(fixture: "nondeterministic", check: "determinism-repeat", status: "failed"),
         .init(fixture: "modifies_input", check: "output-inputs-unchanged", status: "failed"),
@@ -114,7 +121,7 @@ struct ValidateTests {
     @Test(arguments: expectations)
     func eachBrokenFixtureFailsExactlyItsCheck(_ expectation: Expectation) throws {
         let plugin = try ValidateFixture.path(expectation.fixture)
-        let output = try Self.validate([plugin, "--format", "json"] + Self.quick)
+        let output = try Self.validate([plugin, "--format", "json"] + Self.quick(profile: expectation.profile ?? "strict"))
         // A warning alone does not fail the run (without --werror).
         #expect(output.status == (expectation.status == "warning" ? 0 : 1), "\(output.transcript)")
         let json = try HudHost.json(output)
@@ -265,7 +272,6 @@ struct ValidateTests {
         ("forges_refcount", "abi-init-refcount", "failed", "the first deinit() must not release anything"),
         ("forges_descriptors_stable", "abi-descriptors-stable", "failed", "it must return NULL past the end"),
         ("forges_struct_sizes", "abi-struct-sizes", "failed", "hud_renderer_descriptor_t.struct_size is"),
-        ("ignores_node_stride", "abi-struct-sizes", "failed", "at the ABI 1.0 node stride"),
         ("forges_extension_exact", "abi-extension-exact", "failed", "only the exact id"),
         ("forges_extension_unknown", "abi-extension-unknown", "failed", "get_extension(the empty string) returned non-NULL"),
         ("forges_load_time", "abi-load-time", "warning", "to start a sandboxed renderer host"),
@@ -312,7 +318,9 @@ struct ValidateTests {
             // warnings by design); nothing may fail.
             #expect(output.stdout.contains(" 0 failed, "), "\(output.stdout)")
             // abi-load, abi-entry-symbol and abi-metadata do not apply to linked built-ins.
-            #expect(output.stdout.contains(" 9 skipped, 0 crashed, 0 timed out"), "\(output.stdout)")
+            // abi-older-host-sizes neither: they are laid out at the host's own sizes.
+            #expect(output.stdout.contains(" 12 skipped, 0 crashed, 0 timed out"), "\(output.stdout)")
+            #expect(output.stdout.components(separatedBy: "  held to strict@1.1\n").count - 1 == 3, "\(output.stdout)")
         case "json":
             let json = try HudHost.json(output)
             #expect(Self.failures(json).filter { !TimingWarnings.mayComeFromLoad(check: $0.check, status: $0.status) }.isEmpty)
@@ -372,9 +380,9 @@ struct ValidateTests {
         #expect(output.status == 0, "\(output.transcript)")
         let json = try HudHost.json(output)
         #expect(Self.failures(json).isEmpty)
-        // Only abi-quiet-stdout needs the sandbox.
+        // Only abi-quiet-stdout and abi-older-host-sizes need the sandbox.
         let skipped = Self.results(json).filter { $0["status"]?.stringValue == "skipped" }.compactMap { $0["check"]?.stringValue }
-        #expect(skipped == ["abi-quiet-stdout"])
+        #expect(skipped == ["abi-older-host-sizes", "abi-quiet-stdout"])
     }
 
     @Test func theSameSeedReproducesTheRandomizedChecks() throws {
@@ -407,11 +415,56 @@ struct ValidateTests {
         #expect(ids == ConformanceCatalog.checks.map(\.id))
         let docs = try String(contentsOfFile: FixturePlugins.repositoryRoot + "/Docs/CONFORMANCE.md", encoding: .utf8)
         for id in ids { #expect(docs.contains("### `\(id)`"), "Docs/CONFORMANCE.md has no section for \(id)") }
-        // Profiles nest and pin their lists.
+        // Profiles nest and pin their lists; hudson holds every check.
         let basic = Set(ConformanceProfile.basic.checkIDs), standard = Set(ConformanceProfile.standard.checkIDs)
-        let strict = Set(ConformanceProfile.strict.checkIDs)
-        #expect(basic.isStrictSubset(of: standard) && standard.isStrictSubset(of: strict))
-        #expect(strict == Set(ids))
+        let strict = Set(ConformanceProfile.strict.checkIDs), hudson = Set(ConformanceProfile.hudson.checkIDs)
+        #expect(basic.isStrictSubset(of: standard) && standard.isStrictSubset(of: strict) && strict.isStrictSubset(of: hudson))
+        #expect(hudson == Set(ids))
+        // Every check's profile versions and severities.
+        #expect(json["profileVersions"] == .array(["1.0", "1.1"]))
+        let byID = Dictionary(uniqueKeysWithValues: (json["checks"]?.arrayValue ?? []).compactMap { check in check["id"]?.stringValue.map { ($0, check) } })
+        #expect(byID["abi-older-host-sizes"]?["severityByVersion"] == .object([("1.0", .null), ("1.1", "warning")]))
+        #expect(byID["abi-older-host-sizes"]?["errorFrom"] == "1.2")
+        #expect(byID["hudson-chip-inner-side"]?["profiles"] == .array(["hudson"]))
+        #expect(byID["abi-load"]?["severityByVersion"] == .object([("1.0", "error"), ("1.1", "error")]))
+        #expect(byID["abi-load"]?["since"] == "1.0")
+        let versions = json["profilesByVersion"]
+        #expect(versions?["standard@1.0"]?.arrayValue?.contains("abi-older-host-sizes") == false)
+        #expect(versions?["standard@1.1"]?.arrayValue?.contains("abi-older-host-sizes") == true)
+        // A retired id is listed with what it meant, and no check reuses it.
+        let retired = json["retired"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
+        #expect(retired == ["geometry-chip-side"])
+        #expect(Set(retired).isDisjoint(with: ids))
+        for id in retired { #expect(docs.contains("`\(id)`"), "Docs/CONFORMANCE.md does not mention retired \(id)") }
+        let asked = try Self.validate(["com.hudson.tray", "--include", "geometry-chip-side"])
+        #expect(asked.status == 2 && asked.stderr.contains("retired") && asked.stderr.contains("hudson-chip-inner-side"), "\(asked.transcript)")
+    }
+
+    /// A style with chips on the outer side is a style, not a failure:
+    /// it passes strict; only the opt-in hudson profile asks for Hudson's
+    /// inner side (the failure is eachBrokenFixtureFailsExactlyItsCheck's).
+    @Test func theHouseStyleIsOptIn() throws {
+        let output = try Self.validate([try ValidateFixture.path("chip_outer_side"), "--format", "json"] + Self.quick)
+        #expect(output.status == 0, "\(output.transcript)")
+        let json = try HudHost.json(output)
+        #expect(Self.failures(json).filter { !TimingWarnings.mayComeFromLoad(check: $0.check, status: $0.status) }.isEmpty, "\(output.stdout)")
+        #expect(json["targets"]?.arrayValue?.first?["profileVersion"] == "strict@1.1")
+    }
+
+    /// A check that joined at 1.1 is on notice: a warning (exit 0) that says
+    /// from which version it is an error, a failure with --werror, and not
+    /// part of strict@1.0 at all. `ignores_node_stride` refuses a 1.0
+    /// host's node stride, as a plugin comparing it with sizeof would; it
+    /// forges nothing for this check, which the child never runs.
+    @Test func aCheckOnNoticeWarnsAndSaysWhenItBecomesAnError() throws {
+        let (output, reported) = try Self.expectHostVerdict("ignores_node_stride", "abi-older-host-sizes", "warning", "at the ABI 1.0 node stride",
+                                                            childClaimed: false)
+        #expect(reported.first?["message"]?.stringValue?.contains("(a warning in strict@1.1; an error from strict@1.2)") == true, "\(output.stdout)")
+        let plugin = try ValidateFixture.path("ignores_node_stride")
+        #expect(try Self.validate([plugin, "--werror"] + Self.quick).status == 1)
+        let old = try Self.validate([plugin, "--format", "json"] + Self.quick(profile: "strict@1.0"))
+        let checks = Self.results(try HudHost.json(old)).compactMap { $0["check"]?.stringValue }
+        #expect(old.status == 0 && !checks.isEmpty && !checks.contains("abi-older-host-sizes"), "\(old.transcript)")
     }
 
     @Test func sandboxIsHiddenFromUsage() throws {

@@ -15,13 +15,13 @@ struct ValidateCommand: Command {
     static let summary = "Check plugins or renderers against the ABI and layout rules (conformance suite)"
     static let arguments: Arguments.Option.Value? = .file
     static let options: [Arguments.Option] = [
-        .value("--profile", .choices(ConformanceProfile.allCases.map(\.rawValue))), .value("--include", repeatable: true), .value("--exclude", repeatable: true), .value("--seed"),
+        .value("--profile", .choices(ConformanceProfile.allCases.map(\.rawValue) + ConformanceProfile.allCases.flatMap { p in ConformanceProfile.versions.map { "\(p.rawValue)@\($0)" } })), .value("--include", repeatable: true), .value("--exclude", repeatable: true), .value("--seed"),
         .flag("--in-process"), .value("-j"), .value("--jobs"), .value("--format", .choices(["text", "json", "junit", "tap"])), .value("--output", .file), .flag("--werror"),
         .flag("--list-checks"), .flag("--json"), .value("--timeout"), .value("--fuzz-iterations"), .value("--memory-mb"),
         .value("--cpu-seconds"), .flag("--verbose"), .flag("--help"),
     ] + ColorOptions.options
     static let help = """
-        USAGE: hudhost validate <path.so | renderer-id>... [--profile basic|standard|strict]
+        USAGE: hudhost validate <path.so | renderer-id>... [--profile basic|standard|strict|hudson[@1.N]]
                                 [--include REGEX]... [--exclude REGEX]... [--seed N] [--in-process]
                                 [-j N] [--format text|json|junit|tap] [--output FILE] [--werror]
                                 [--timeout SECONDS] [--fuzz-iterations N]
@@ -38,8 +38,13 @@ struct ValidateCommand: Command {
         checks that depend on it are skipped, and the run resumes after it.
 
         OPTIONS
-          --profile P         basic, standard (default) or strict; profiles pin
-                              their check lists, so new checks never change them
+          --profile P         basic, standard (default), strict, or hudson (strict
+                              plus the house style of Hudson's own renderers);
+                              P@1.N holds every plugin to version 1.N of the
+                              profile; P alone holds each plugin to the version
+                              of the ABI minor it was built against, so a new
+                              or tightened check never fails a plugin built
+                              before it (Docs/COMPATIBILITY.md)
           --include REGEX     only checks whose id matches (repeatable)
           --exclude REGEX     drop checks whose id matches (repeatable)
           --seed N            seed for the randomized checks (default: random,
@@ -60,13 +65,17 @@ struct ValidateCommand: Command {
           --cpu-seconds N     CPU-time limit of the sandbox (1…86400, default 600)
           --verbose           text: show details of passed checks too
         \(ColorOptions.help)
-          --list-checks       list every check (id, profile, severity, summary)
-          --json              with --list-checks: as JSON
+          --list-checks       list every check (id, profile, the version it
+                              joined, severity, summary) and the retired ids
+          --json              with --list-checks: as JSON, with each check's
+                              severity in every profile version
 
         EXAMPLES
           hudhost validate ./libmy_style.so
           hudhost validate com.hudson.tray com.hudson.scattered com.hudson.minimal --profile strict
           hudhost validate ./libmy_style.so --profile strict --format junit --output conformance.xml
+          hudhost validate ./libmy_style.so --profile strict@1.1
+          hudhost validate ./libmy_style.so --profile hudson
           hudhost validate ./libmy_style.so --include '^geometry-' --seed 42
           hudhost validate --list-checks
 
@@ -83,7 +92,7 @@ struct ValidateCommand: Command {
     enum Format: String { case text, json, junit, tap }
 
     let arguments: [String]
-    let profile: ConformanceProfile
+    let profile: ConformanceProfileSelection
     let checkIDs: [String]
     let seed: UInt64
     let inProcess: Bool
@@ -102,7 +111,14 @@ struct ValidateCommand: Command {
 
     init(_ arguments: Arguments) throws(UsageError) {
         self.arguments = arguments.positionals
-        profile = try arguments.value("--profile", accepted: "basic, standard or strict") { ConformanceProfile(rawValue: $0) } ?? .standard
+        if let text = arguments.value("--profile") {
+            switch ConformanceProfileSelection.parse(text) {
+            case .success(let selection): profile = selection
+            case .failure(let error): throw UsageError("invalid value '\(text)' for --profile: \(error)")
+            }
+        } else {
+            profile = ConformanceProfileSelection(profile: .standard)
+        }
         func regexes(_ option: String) throws(UsageError) -> [Regex<AnyRegexOutput>] {
             var result: [Regex<AnyRegexOutput>] = []
             for pattern in arguments.all(option) {
@@ -110,8 +126,13 @@ struct ValidateCommand: Command {
             }
             return result
         }
+        for pattern in arguments.all("--include") {
+            if let retired = ConformanceCatalog.retiredCheck(pattern) {
+                throw UsageError("\(retired.id) is retired (\(retired.history))" + (retired.replacement.map { "; its rule lives on as \($0)" + (ConformanceCatalog.check($0).map { " in profile \($0.profile.rawValue)" } ?? "") } ?? ""))
+            }
+        }
         let includes = try regexes("--include"), excludes = try regexes("--exclude")
-        checkIDs = profile.checkIDs.filter { id in
+        checkIDs = profile.profile.checkIDs(at: profile.version ?? ConformanceProfile.versions.last!).filter { id in
             (includes.isEmpty || includes.contains { id.contains($0) }) && !excludes.contains { id.contains($0) }
         }
         seed = try arguments.value("--seed", accepted: "an unsigned 64-bit integer") { UInt64($0) } ?? Self.randomSeed()
@@ -134,7 +155,7 @@ struct ValidateCommand: Command {
             guard self.arguments.isEmpty else { throw UsageError("--list-checks takes no targets") }
         } else {
             guard !self.arguments.isEmpty else { throw UsageError("validate needs at least one plugin path or renderer id (or --list-checks)") }
-            guard !checkIDs.isEmpty else { throw UsageError("--include/--exclude left no checks in profile \(profile.rawValue); see --list-checks") }
+            guard !checkIDs.isEmpty else { throw UsageError("--include/--exclude left no checks in profile \(profile); see --list-checks") }
             if listJSON { throw UsageError("--json goes with --list-checks; for reports use --format json") }
         }
     }
@@ -182,8 +203,12 @@ struct ValidateCommand: Command {
             let number = (arguments.firstIndex(of: argument) ?? 0) + 1
             Output.progress("validating \(argument) (\(number) of \(arguments.count))…")
         }
-        let report = ConformanceReport(profile: profile.rawValue, seed: seed, checkIDs: checkIDs, targets: reports)
-        recordOutcomes(reports)
+        // Each plugin held to the profile version it was built for (or the one asked for).
+        let held = zip(targets, reports).map { target, report in
+            report.held(to: profile.profile, version: profile.version(forPluginABI: declaredABI(of: target.0)))
+        }
+        let report = ConformanceReport(profile: profile.description, seed: seed, checkIDs: checkIDs, targets: held)
+        recordOutcomes(held)
         let text: String
         switch format {
         case .text: text = report.text(color: output == nil ? color.forStandardOutput : color.enabled(writingToTerminal: false), verbose: verbose)
@@ -203,6 +228,15 @@ struct ValidateCommand: Command {
         // The report names each target that could not be loaded ("cannot load").
         if reports.contains(where: { $0.unloadable != nil }) { return .unusableTarget }
         return report.hasFailures(werror: werror) ? .failure : .ok
+    }
+
+    /// The ABI version `target`'s entry declares, as a sandboxed scan reads
+    /// it (the SDK the plugin was built against); the host's for the
+    /// built-ins; nil when it cannot be read (the checks say why).
+    private func declaredABI(of target: ConformanceTarget) -> ABIVersion? {
+        guard case .file(let path, _) = target else { return .host }
+        guard profile.version == nil, case .renderers(let renderers) = SandboxScanner().scan(path, allowInsecurePath: true) else { return nil }
+        return renderers.map(\.abiVersion).min()
     }
 
     /// A target argument that cannot be validated, and why.
@@ -272,33 +306,62 @@ struct ValidateCommand: Command {
         let cache = RegistryCache(directory: directory, searchPath: SearchPaths.standard().directories)
         for target in reports {
             guard case .file(let path, _) = target.target else { continue }
-            let single = ConformanceReport(profile: profile.rawValue, seed: seed, checkIDs: checkIDs, targets: [target])
+            let single = ConformanceReport(profile: profile.description, seed: seed, checkIDs: checkIDs, targets: [target])
             let canonical = (try? SystemCalls.realPath(path).get()) ?? path
-            cache.setValidation(path: canonical, summary: "profile \(profile.rawValue), seed \(seed): \(single.summary.line)")
+            cache.setValidation(path: canonical, summary: "profile \(target.profileVersion ?? profile.description), seed \(seed): \(single.summary.line)")
         }
         cache.save()
     }
 
     private func list() -> ExitCode {
         let checks = ConformanceCatalog.checks
+        let versions = ConformanceProfile.versions
         if listJSON {
+            func versionMembers(_ check: ConformanceCheck) -> [(String, JSONValue)] {
+                versions.map { version in
+                    let held = ConformanceProfile.allCases.contains { $0.checkIDs(at: version).contains(check.id) }
+                    return (version.description, held ? .string(check.severity(at: version).rawValue) : .null)
+                }
+            }
             Output.out(JSONValue.object([
                 ("schemaVersion", .number(Double(ConformanceReport.schemaVersion))),
                 ("profiles", .object(ConformanceProfile.allCases.map { ($0.rawValue, .array($0.checkIDs.map(JSONValue.string))) })),
+                ("profileVersions", .array(versions.map { .string($0.description) })),
+                ("profilesByVersion", .object(ConformanceProfile.allCases.flatMap { profile in
+                    versions.map { ("\(profile.rawValue)@\($0)", JSONValue.array(profile.checkIDs(at: $0).map(JSONValue.string))) }
+                })),
                 ("checks", .array(checks.map { check in
                     .object([
                         ("id", .string(check.id)), ("summary", .string(check.summary)), ("severity", .string(check.severity.rawValue)),
                         ("category", .string(check.category.rawValue)), ("scope", .string(check.scope.rawValue)),
                         ("profile", .string(check.profile.rawValue)), ("requires", .array(check.requires.map(JSONValue.string))),
+                        ("profiles", .array(check.profiles.map { .string($0.rawValue) })),
+                        ("since", .string(check.since.description)),
+                        ("errorFrom", check.errorFrom.map { .string($0.description) } ?? .null),
+                        ("severityByVersion", .object(versionMembers(check))),
+                    ])
+                })),
+                ("retired", .array(ConformanceCatalog.retired.map { retired in
+                    .object([
+                        ("id", .string(retired.id)), ("history", .string(retired.history)),
+                        ("withdrawnIn", .string(retired.withdrawnIn.description)),
+                        ("replacement", retired.replacement.map(JSONValue.string) ?? .null),
                     ])
                 })),
             ]).serialized())
         } else {
-            let rows = [["ID", "PROFILE", "SEVERITY", "SCOPE", "DESCRIPTION"]]
-                + checks.map { [$0.id, $0.profile.rawValue, $0.severity.rawValue, $0.scope.rawValue, $0.summary] }
+            func severity(_ check: ConformanceCheck) -> String {
+                check.errorFrom.map { "warning until \($0)" } ?? check.severity.rawValue
+            }
+            let rows = [["ID", "PROFILE", "SINCE", "SEVERITY", "SCOPE", "DESCRIPTION"]]
+                + checks.map { [$0.id, $0.profile.rawValue, $0.since.description, severity($0), $0.scope.rawValue, $0.summary] }
             Output.out(Table.format(rows))
             Output.line()
-            Output.line("Profiles: basic \(ConformanceProfile.basic.checkIDs.count), standard \(ConformanceProfile.standard.checkIDs.count), strict \(ConformanceProfile.strict.checkIDs.count) checks. Docs/CONFORMANCE.md documents each id.")
+            let counts = ConformanceProfile.allCases.map { "\($0.rawValue) \($0.checkIDs.count)" }.joined(separator: ", ")
+            Output.line("Profiles: \(counts) checks (newest version, \(versions.last!)); versions \(versions.map(\.description).joined(separator: ", ")): P@1.N. Docs/CONFORMANCE.md documents each id.")
+            for retired in ConformanceCatalog.retired {
+                Output.line("Retired: \(retired.id) (\(retired.history))" + (retired.replacement.map { "; see \($0)" } ?? ""))
+            }
         }
         return .ok
     }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * chip_outer_side.c — Corner chips are on the slot's outer side (toward the screen edge). Caught by: geometry-chip-side.
+ * chip_outer_side.c — Corner chips are on the slot's outer side (toward the screen edge). Caught by: hudson-chip-inner-side (profile hudson); passes strict.
  */
 #define VB_ID "org.fixture.validate.chip-outer"
 #define VB_NAME "Chips on the outer side"

@@ -3,9 +3,11 @@
  * ignores_node_stride.c — layout() places node k at k * sizeof(hud_node_t)
  * whatever hud_layout_t.node_stride says (right for a host built with the
  * same header, wrong for a 1.0 host), and init(), inside a `validate`
- * child, claims abi-struct-sizes passed on descriptor 3. Caught by:
- * abi-struct-sizes, judged by the host from a raw call at the ABI 1.0 node
- * stride into a guarded buffer it lays out and reads itself.
+ * child, claims abi-struct-sizes passed on descriptor 3 (a claim that
+ * stands: its sizes are right). Caught by: abi-older-host-sizes (a warning
+ * in standard@1.1, an error from 1.2), which only the host judges, from a
+ * raw call at the ABI 1.0 node stride into a guarded buffer it lays out and
+ * reads itself.
  */
 #include <string.h>
 #define VB_ID "org.fixture.validate.ignores-node-stride"
