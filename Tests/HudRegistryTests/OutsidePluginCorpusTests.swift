@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+import Foundation
+import Testing
+import HudRegistry
+import HudTestSupport
+
+/// The outside-plugin corpus (Docs/COMPATIBILITY.md): plugins written the
+/// way outside authors write them from the ABI 1.0 docs — a C plugin with
+/// its own geometry and chips on the outer side, the same plugin by an
+/// author who compares the node stride with sizeof(hud_node_t), a Rust
+/// plugin on the 1.0 bindings, and a Swift plugin whose entry is Swift and
+/// whose metadata record a script wrote once at 1.0 — each built against
+/// the frozen 1.0 SDK and against today's. Every build must appear in
+/// `list`, render in both isolation modes and pass `validate` at the
+/// profile version it was written for (its own ABI minor, and strict@1.0).
+/// The corpus (Tests/Fixtures/outside) is frozen: when one of these fails,
+/// the host broke a promise; the corpus is never edited to fit the host.
+struct OutsidePluginCorpusTests {
+    enum SDK: String, CaseIterable, Sendable {
+        case frozen10 = "1.0"
+        case current = "1.1"
+
+        var cHeaders: String {
+            switch self {
+            case .frozen10: FixturePlugins.repositoryRoot + "/Tests/Fixtures/abi-1.0/hud"
+            case .current: FixturePlugins.headerDirectory
+            }
+        }
+
+        var rustBindings: String {
+            switch self {
+            case .frozen10: FixturePlugins.repositoryRoot + "/Tests/Fixtures/abi-1.0/rust/hud_renderer.rs"
+            case .current: FixturePlugins.repositoryRoot + "/Sources/HudRendererAPI/bindings/rust/hud_renderer.rs"
+            }
+        }
+    }
+
+    /// One corpus plugin built against one SDK.
+    struct Build {
+        var path: String
+        var id: String
+        var sdk: SDK
+    }
+
+    static let corpus = FixturePlugins.repositoryRoot + "/Tests/Fixtures/outside/"
+
+    /// A directory of its own for each build, so `list` sees only it.
+    static func directory(_ name: String, _ sdk: SDK) throws -> String {
+        let directory = try FixturePlugins.makeScratchDirectory("outside-\(name)-\(sdk.rawValue)")
+        chmod(directory, 0o755)
+        return directory
+    }
+
+    static func buildC(_ source: String, id: String, sdk: SDK) throws -> Build {
+        let output = try directory(source, sdk) + "/" + source + ".so"
+        try FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + ["-I", sdk.cHeaders, "-o", output, corpus + source + ".c"])
+        return Build(path: output, id: id, sdk: sdk)
+    }
+
+    static func buildRust(_ sdk: SDK) throws -> Build {
+        let rustc = try #require(RustToolchain.rustc)
+        let directory = try directory("rust", sdk)
+        let sources = try FixturePlugins.makeScratchDirectory("outside-rust-source-\(sdk.rawValue)")
+        try FileManager.default.copyItem(atPath: corpus + "rust_outer.rs", toPath: sources + "/rust_outer.rs")
+        try FileManager.default.copyItem(atPath: sdk.rustBindings, toPath: sources + "/hud_renderer.rs")
+        let output = directory + "/librust_outer.so"
+        try FixturePlugins.compileCommand([rustc, "--edition", "2021", "--crate-type", "cdylib", "-O", "-C", "panic=abort", "-D", "warnings",
+                                           "-o", output, sources + "/rust_outer.rs"])
+        return Build(path: output, id: "org.outside.rust-outer", sdk: sdk)
+    }
+
+    /// The author's build: swiftc on the Swift files, the SDK's header
+    /// through a module map, and the record their script wrote.
+    static func buildSwift(_ sdk: SDK) throws -> Build {
+        let directory = try directory("swift", sdk)
+        let work = try FixturePlugins.makeScratchDirectory("outside-swift-work-\(sdk.rawValue)")
+        try FileManager.default.createDirectory(atPath: work + "/module", withIntermediateDirectories: true)
+        try "module HudRendererAPI [system] {\n    header \"\(sdk.cHeaders)/hud_renderer.h\"\n    export *\n}\n"
+            .write(toFile: work + "/module/module.modulemap", atomically: true, encoding: .utf8)
+        let sources = corpus + "swift_outer/"
+        try FixturePlugins.compileCommand(["cc", "-c", "-o", work + "/record.o", sources + "record.s"])
+        let output = directory + "/libswift_outer.so"
+        try FixturePlugins.compileCommand(["swiftc", "-emit-library", "-parse-as-library", "-module-name", "OutsideSwift", "-swift-version", "5", "-O",
+                                           "-I", work + "/module", "-module-cache-path", work + "/cache", "-o", output, work + "/record.o"]
+                                          + ["Layout", "Metrics", "WorkingFrame", "Entry"].map { sources + $0 + ".swift" })
+        return Build(path: output, id: "org.outside.swift-outer", sdk: sdk)
+    }
+
+    /// What every build must do on this host.
+    static func expectWorks(_ builds: [Build], expectingWarnings warnings: [String: [String]] = [:]) throws {
+        for build in builds {
+            let directory = (build.path as NSString).deletingLastPathComponent
+            let cache = try FixturePlugins.makeScratchDirectory("outside-cache")
+            let listed = try HudHost.run(["list", "--json"], environment: ["HUD_RENDERER_PATH": directory, "XDG_CACHE_HOME": cache])
+            #expect(listed.status == 0, "\(build.id) built against \(build.sdk.rawValue): \(listed.transcript)")
+            let ids = try HudHost.json(listed)["renderers"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
+            #expect(ids.contains(build.id), "\(build.id) (\(build.sdk.rawValue)) is not listed: \(ids)")
+            for isolation in ["process", "in-process"] {
+                let rendered = try HudHost.run(["render", "--plugin", build.path, "--style", build.id, "--isolation", isolation, "--json"],
+                                               environment: ["XDG_CACHE_HOME": cache])
+                #expect(rendered.status == 0, "\(build.id) (\(build.sdk.rawValue)) in \(isolation): \(rendered.transcript)")
+                guard rendered.status == 0 else { continue }
+                let json = try HudHost.json(rendered)
+                #expect(json["renderer"]?["id"]?.stringValue == build.id)
+                // The host holds a renderer to the version its entry declares.
+                #expect(json["renderer"]?["abiVersion"]?.stringValue == build.sdk.rawValue, "\(rendered.stdout.prefix(600))")
+                #expect((json["layout"]?["nodes"]?.arrayValue?.count ?? 0) > 0, "\(build.id) (\(build.sdk.rawValue)) in \(isolation) drew nothing")
+            }
+        }
+        // Each build held to the profile version of its own minor…
+        let options = ["--format", "json", "--seed", "20250101", "--fuzz-iterations", "40", "--timeout", "20", "-j", "2"]
+        let validated = try HudHost.run(["validate"] + builds.map(\.path) + ["--profile", "strict"] + options)
+        #expect(validated.status == 0, "\(validated.transcript)")
+        let report = try HudHost.json(validated)
+        for (build, target) in zip(builds, report["targets"]?.arrayValue ?? []) {
+            #expect(target["profileVersion"]?.stringValue == "strict@" + build.sdk.rawValue, "\(build.path)")
+            let notPassed = (target["results"]?.arrayValue ?? []).filter { $0["status"]?.stringValue != "passed" }
+                .compactMap { result -> String? in
+                    guard let check = result["check"]?.stringValue, let status = result["status"]?.stringValue else { return nil }
+                    // Timing warnings depend on the machine's load (perf-*, abi-load-time).
+                    if status == "warning", check.hasPrefix("perf-") || check == "abi-load-time" { return nil }
+                    return "\(check) \(status)"
+                }
+            let expected = (warnings[build.path] ?? []).map { "\($0) warning" }
+            #expect(notPassed == expected, "\(build.id) (\(build.sdk.rawValue)): \(notPassed)")
+        }
+        // …and every build passes the version they were written for.
+        let current = builds.filter { $0.sdk != .frozen10 }.map(\.path)
+        if !current.isEmpty {
+            let old = try HudHost.run(["validate"] + current + ["--profile", "strict@1.0", "--werror"] + options)
+            #expect(old.status == 0 || TimingWarningsInReport.only(old), "\(old.transcript)")
+        }
+    }
+
+    @Test func aCPluginWithItsOwnGeometryAndOuterChips() throws {
+        try Self.expectWorks(SDK.allCases.map { try Self.buildC("ring_outer", id: "org.outside.ring-outer", sdk: $0) })
+    }
+
+    /// Rebuilt against 1.1 it refuses a 1.0 host's stride: on notice (a
+    /// warning in strict@1.1), not a failure, and nothing at all at 1.0.
+    @Test func aCPluginThatComparesTheStrideWithSizeof() throws {
+        let builds = try SDK.allCases.map { try Self.buildC("ring_sizeof_stride", id: "org.outside.ring-sizeof", sdk: $0) }
+        try Self.expectWorks(builds, expectingWarnings: [builds[1].path: ["abi-older-host-sizes"]])
+    }
+
+    @Test(.enabled(if: RustToolchain.rustc != nil, "no rustc on PATH or in ~/.cargo/bin"))
+    func aRustPluginOnThe10Bindings() throws {
+        try Self.expectWorks(try SDK.allCases.map(Self.buildRust))
+    }
+
+    /// Its record, written at 1.0, says 1.0 while the rebuilt entry says
+    /// 1.1: consistent (a record may name an older minor), and the host
+    /// shows the entry's version.
+    @Test func aSwiftPluginWithAHandWrittenRecord() throws {
+        try Self.expectWorks(try SDK.allCases.map(Self.buildSwift))
+    }
+}
+
+/// A `--werror` run that failed only because of a timing warning, which
+/// depends on the machine's load (perf-*, abi-load-time), not the plugin.
+enum TimingWarningsInReport {
+    static func only(_ output: ProcessOutput) -> Bool {
+        guard output.status == 1, let report = try? HudHost.json(output) else { return false }
+        let results = (report["targets"]?.arrayValue ?? []).flatMap { $0["results"]?.arrayValue ?? [] }
+        let bad = results.filter { $0["status"]?.stringValue != "passed" && $0["status"]?.stringValue != "skipped" }
+        return !bad.isEmpty && bad.allSatisfy { result in
+            let check = result["check"]?.stringValue ?? ""
+            return result["status"]?.stringValue == "warning" && (check.hasPrefix("perf-") || check == "abi-load-time")
+        }
+    }
+}
