@@ -256,7 +256,7 @@ package enum ConformanceCatalog {
     /// Ids that no longer run; never reused.
     package static let retired: [RetiredCheck] = [
         RetiredCheck(id: "geometry-chip-side",
-                     history: "ABI 1.0: corner chips on the slot's outer side; 1.1 (a change of meaning that should have been a new id): on the inner side. A house style of Hudson's own renderers, never a rule every style must meet: withdrawn from every version of basic, standard and strict",
+                     history: "first: corner chips on the slot's outer side (as the seed's table says); then, under the same id (a change of meaning that should have been a new id): on the inner side. A house style of Hudson's own renderers, never a rule every style must meet: withdrawn from every version of basic, standard and strict",
                      withdrawnIn: v1_0, replacement: "hudson-chip-inner-side"),
     ]
 

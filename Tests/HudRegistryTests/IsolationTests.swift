@@ -91,14 +91,7 @@ struct IsolationTests {
         #expect((try HudHost.json(output)["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.fixture.escape-attempts" },
                 "\(output.stdout)")
 
-        let siblings = try FixturePlugins.makeScratchDirectory("origin-siblings")
-        chmod(siblings, 0o755)
-        let discovery = FixturePlugins.repositoryRoot + "/Tests/Fixtures/discovery/"
-        try FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + ["-o", siblings + "/libhudmissingdep.so", discovery + "missing_dep.c"])
-        try FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + [
-            "-I", FixturePlugins.headerDirectory, "-I", FixturePlugins.sourceDirectory, "-o", siblings + "/needs_sibling.so",
-            discovery + "needs_missing_lib.c", "-L", siblings, "-lhudmissingdep", "-Wl,-rpath,$ORIGIN",
-        ])
+        let siblings = try Self.pluginWithASibling("origin-siblings")
         let listed = try DiscoveryFixtures.hudhost(["list", "--json"], path: siblings, cache: try FixturePlugins.makeScratchDirectory("siblings-cache"))
         #expect(listed.status == 0, "\(listed.transcript)")
         // The sibling library was found and read in the sandbox: init() calls into it.
@@ -128,7 +121,14 @@ struct IsolationTests {
         #expect(loaded.allSatisfy { $0.origin == .file(plugin) }, "\(loaded.map(\.origin))")
         #expect(heldDescriptors(of: plugin) == 1, "the library was not loaded through the descriptor its checks read")
 
-        let siblings = try FixturePlugins.makeScratchDirectory("descriptor-origin")
+        let siblings = try Self.pluginWithASibling("descriptor-origin")
+        #expect(try registry.load(path: siblings + "/needs_sibling.so").map(\.id) == ["org.fixture.needs-missing-lib"])
+    }
+
+    /// A new directory holding needs_sibling.so, which links
+    /// libhudmissingdep.so beside it through `$ORIGIN`.
+    static func pluginWithASibling(_ label: String) throws -> String {
+        let siblings = try FixturePlugins.makeScratchDirectory(label)
         chmod(siblings, 0o755)
         let discovery = FixturePlugins.repositoryRoot + "/Tests/Fixtures/discovery/"
         try FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + ["-o", siblings + "/libhudmissingdep.so", discovery + "missing_dep.c"])
@@ -136,7 +136,7 @@ struct IsolationTests {
             "-I", FixturePlugins.headerDirectory, "-I", FixturePlugins.sourceDirectory, "-o", siblings + "/needs_sibling.so",
             discovery + "needs_missing_lib.c", "-L", siblings, "-lhudmissingdep", "-Wl,-rpath,$ORIGIN",
         ])
-        #expect(try registry.load(path: siblings + "/needs_sibling.so").map(\.id) == ["org.fixture.needs-missing-lib"])
+        return siblings
     }
 
     /// A library found through an absolute `DT_RUNPATH` entry (how a
