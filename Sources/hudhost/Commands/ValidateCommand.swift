@@ -15,7 +15,8 @@ struct ValidateCommand: Command {
     static let summary = "Check plugins or renderers against the ABI and layout rules (conformance suite)"
     static let arguments: Arguments.Option.Value? = .file
     static let options: [Arguments.Option] = [
-        .value("--profile", .choices(ConformanceProfile.allCases.map(\.rawValue) + ConformanceProfile.allCases.flatMap { p in ConformanceProfile.versions.map { "\(p.rawValue)@\($0)" } })), .value("--include", repeatable: true), .value("--exclude", repeatable: true), .value("--seed"),
+        // Completion offers the names; P@1.N is typed (ConformanceProfileSelection.parse).
+        .value("--profile", .choices(ConformanceProfile.allCases.map(\.rawValue))), .value("--include", repeatable: true), .value("--exclude", repeatable: true), .value("--seed"),
         .flag("--in-process"), .value("-j"), .value("--jobs"), .value("--format", .choices(["text", "json", "junit", "tap"])), .value("--output", .file), .flag("--werror"),
         .flag("--list-checks"), .flag("--json"), .value("--timeout"), .value("--fuzz-iterations"), .value("--memory-mb"),
         .value("--cpu-seconds"), .flag("--verbose"), .flag("--help"),
