@@ -138,8 +138,12 @@ package final class SharedRegion {
     /// A private copy of `count` bytes at `offset` (nil when out of bounds).
     package func read(at offset: Int, count: Int, capacity: Int) -> [UInt8]? {
         guard count >= 0, count <= capacity, offset >= 0, offset + capacity <= size else { return nil }
+        // Not through unsafeUninitializedCapacity for 0: it writes the count
+        // into the runtime's one shared empty-array storage, a data race
+        // when two threads (validate -j) read empty answers at once.
+        guard count > 0 else { return [] }
         return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            if count > 0 { UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: base + offset, byteCount: count) }
+            UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: base + offset, byteCount: count)
             initialized = count
         }
     }
