@@ -22,11 +22,11 @@ struct BatchScanTests {
         }
     }
 
-    private static func code(_ result: SandboxScanner.BatchResult) -> FailureCode? {
+    private static func code(_ result: SandboxScanner.ScanResult) -> FailureCode? {
         if case .failed(let code, _) = result.outcome { code } else { nil }
     }
 
-    private static func ids(_ result: SandboxScanner.BatchResult) -> [String] {
+    private static func ids(_ result: SandboxScanner.ScanResult) -> [String] {
         if case .renderers(let renderers) = result.outcome { renderers.map(\.id) } else { [] }
     }
 
@@ -89,8 +89,8 @@ struct BatchScanTests {
         #expect(BatchTurn.token(ofRequest: BatchTurn.request(token).dropLast()) == token)
         #expect(BatchTurn.token(ofRequest: "go 0") == nil)
         #expect(BatchTurn.token(ofRequest: "go " + token.uppercased()) == (token == token.uppercased() ? token : nil))
-        let frame = BatchTurn.encode(token: token, reply: ScanReply.encode(renderers: [], failures: []))
+        let frame = BatchTurn.encode(token: token, reply: ScanReply.encode(renderers: [], failures: [], loaded: nil))
         #expect(BatchTurn.decode(frame)?.token == token)
-        #expect(BatchTurn.decode(ScanReply.encode(renderers: [], failures: [])) == nil)
+        #expect(BatchTurn.decode(ScanReply.encode(renderers: [], failures: [], loaded: nil)) == nil)
     }
 }

@@ -192,6 +192,62 @@ struct DiscoveryTests {
         #expect(again.files.first?.renderers.map(\.id) == ["org.fixture.mismatch"])
     }
 
+    /// A verdict belongs to the file that earned it. A file replaced after
+    /// the catalog looked at it but before its scan child opened it: the
+    /// child reports the file it opened, and its answer is shown for this
+    /// run but not filed under the file the catalog had checked. A failure
+    /// recorded later is filed under the checked file, never under whatever
+    /// the path names by then (a fixed build put in place is judged anew).
+    @Test func aVerdictIsFiledUnderTheFileThatEarnedIt() throws {
+        let directory = try DiscoveryFixtures.directory("verdict-owner", plugins: [.goodSimple])
+        let cacheDirectory = try FixturePlugins.makeScratchDirectory("verdict-owner-cache")
+        let paths = SearchPaths(directories: [directory])
+        let path = FixturePlugins.canonical(directory + "/" + Fixture.goodSimple.fileName)
+        let replacement = try FixturePlugins.path(of: .titleLabel)
+        func replace(with source: String) throws {
+            try FileManager.default.copyItem(atPath: source, toPath: path + ".new")
+            #expect(rename(path + ".new", path) == 0)
+        }
+        func stamp() throws -> FileStamp { try FileStamp(SystemCalls.status(of: path).get()) }
+
+        let cache = RegistryCache(directory: cacheDirectory, searchPath: paths.directories)
+        let catalog = PluginCatalog(searchPaths: paths, cache: cache)
+        var swapped = false
+        catalog.willScan = { scanned in
+            guard scanned == path, !swapped else { return }
+            swapped = true
+            try? replace(with: replacement)
+        }
+        let report = catalog.scan()
+        #expect(swapped)
+        // What the child loaded (the new file) is what this run shows...
+        #expect(report.files.first?.renderers.map(\.id) == ["org.fixture.title-label"])
+        // ...but the file the catalog checked earned no verdict.
+        #expect(cache.record(for: path) == nil)
+
+        // The next run scans the new file and files its verdict.
+        let next = RegistryCache(directory: cacheDirectory, searchPath: paths.directories)
+        let again = PluginCatalog(searchPaths: paths, cache: next).scan()
+        #expect(again.filesScanned == 1 && again.files.first?.renderers.map(\.id) == ["org.fixture.title-label"])
+        let checked = try stamp()
+        #expect(next.record(for: path)?.stamp == checked)
+
+        // A failure noted after the file was replaced again stays with the
+        // file that was checked; the replacement is judged on its own.
+        try replace(with: try FixturePlugins.path(of: .goodSimple))
+        next.markFailed(path: path, code: .crashed, reason: "crashed in its trial load")
+        #expect(next.record(for: path)?.stamp == checked && next.record(for: path)?.status == .failed)
+        #expect(next.save() == nil)
+        let fixed = PluginCatalog(searchPaths: paths, cache: RegistryCache(directory: cacheDirectory, searchPath: paths.directories)).scan()
+        #expect(fixed.files.first?.fromCache == false)
+        #expect(fixed.files.first?.renderers.map(\.id) == ["org.fixture.simple", "org.fixture.simple-alt"])
+        // A verdict about a file other than the record's is not kept at all.
+        let current = RegistryCache(directory: cacheDirectory, searchPath: paths.directories)
+        _ = PluginCatalog(searchPaths: paths, cache: current).scan()
+        current.markFailed(path: path, code: .crashed, reason: "about another file", loaded: checked)
+        #expect(current.record(for: path)?.status == .ok)
+    }
+
     @Test func theCacheReadsItsOwnFormatInOnePassAndOtherJSONOfTheSameSchemaAlike() throws {
         let directory = try DiscoveryFixtures.directory("cache-forms", discovery: ["meta_good", "meta_mismatch"], plugins: [.goodSimple])
         let cacheDirectory = try FixturePlugins.makeScratchDirectory("cache-forms-cache")

@@ -241,6 +241,35 @@ extension IsolationTests {
     /// Good metadata is no reason to trust the code: the first load of every
     /// file is in the sandbox, so a plugin that crashes in init() while
     /// merely sitting on the search path cannot take `render` or `demo` down.
+    /// Neither a scan child nor a renderer host can start tasks without
+    /// limit, whoever runs hudhost: `many_tasks.c` starts threads until one
+    /// is refused and its init() fails past 300. An unprivileged hudhost's
+    /// children meet RLIMIT_NPROC in their user namespace; a root one's, a
+    /// pids control group each, removed when the child is reaped.
+    @Test func aPluginCannotStartTasksWithoutLimit() throws {
+        if geteuid() == 0, TaskGroup.ownPidsDirectory() == nil {
+            let reason = "root, and no cgroup v1 pids hierarchy to make a task limit in"
+            #expect(ProcessInfo.processInfo.environment["CI"] != "true", "CI needs a task limit for root's children: \(reason)")
+            print("skipped aPluginCannotStartTasksWithoutLimit: \(reason)")
+            return
+        }
+        let directory = try DiscoveryFixtures.directory("many-tasks", discovery: ["many_tasks"])
+        let cache = try FixturePlugins.makeScratchDirectory("many-tasks-cache")
+        let listed = try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache)
+        #expect((try HudHost.json(listed)["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.fixture.many-tasks" },
+                "\(listed.transcript)")
+        let render = try DiscoveryFixtures.hudhost(["render", "--style", "org.fixture.many-tasks", "--format", "json"],
+                                                   path: directory, cache: cache)
+        #expect(render.status == 0, "\(render.transcript)")
+        // Every group the two commands made is gone with them.
+        if let base = TaskGroup.ownPidsDirectory() {
+            let left = (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []
+            for pid in [listed.pid, render.pid] {
+                #expect(!left.contains { $0.hasPrefix("hud-\(pid)-") }, "groups left behind: \(left)")
+            }
+        }
+    }
+
     @Test func aCrashingPluginWithGoodMetadataCannotTakeRenderDown() throws {
         let directory = try DiscoveryFixtures.directory("meta-crash", discovery: ["meta_crash_on_load", "meta_good"])
         let cache = try FixturePlugins.makeScratchDirectory("meta-crash-cache")

@@ -63,15 +63,19 @@ struct SandboxProtocolTests {
         let info = RendererInfo(id: "com.example.ring", name: "Ring", version: "1.2.3", vendor: "Example", summary: "",
                                 supportedPositions: [.center, .topLeft], capabilities: [.threadSafe],
                                 abiVersion: ABIVersion(major: 1, minor: 3), origin: .file("/p/libring.so"))
-        let line = ScanReply.encode(renderers: [info], failures: [])
+        // The stamp of the file the child opened travels with either answer.
+        let stamp = FileStamp(device: 2049, inode: 1 << 40, size: 16_384, modifiedNanoseconds: -5, changedNanoseconds: Int64.max)
+        let line = ScanReply.encode(renderers: [info], failures: [], loaded: stamp)
         #expect(!line.contains("\n"))
-        #expect(ScanReply.decode(line, path: "/p/libring.so") == .renderers([info]))
-        let failed = ScanReply.encode(error: .initFailed(path: "/p/libring.so", status: -3))
-        guard case .failed(let code, let reason)? = ScanReply.decode(failed, path: "/p/libring.so") else {
-            Issue.record("an error reply must decode as a failure")
+        let decoded = try #require(ScanReply.decode(line, path: "/p/libring.so"))
+        #expect(decoded.outcome == .renderers([info]) && decoded.loaded == stamp)
+        let failed = ScanReply.encode(error: .initFailed(path: "/p/libring.so", status: -3), loaded: stamp)
+        guard case (.failed(let code, let reason), stamp)? = ScanReply.decode(failed, path: "/p/libring.so") else {
+            Issue.record("an error reply must decode as a failure of the file it opened")
             return
         }
         #expect(code == .initFailed && reason.contains("init()"))
+        #expect(ScanReply.decode(ScanReply.encode(error: .initFailed(path: "/p", status: 1), loaded: nil), path: "/p")?.loaded == nil)
         #expect(ScanReply.decode("not json", path: "/p") == nil)
         // The child's word is judged like a metadata record: a forged line
         // with an invalid id, terminal controls or a foreign ABI is refused.
@@ -79,14 +83,14 @@ struct SandboxProtocolTests {
                        #"{"renderers":[{"id":"a.b","name":"x\u001b[2K","version":"1","vendor":"v","abi":65536,"positions":31,"capabilities":0}]}"#,
                        #"{"renderers":[{"id":"a.b","name":"x","version":"1","vendor":"v","abi":131072,"positions":31,"capabilities":0}]}"#,
                        #"{"renderers":[{"id":"a.b","name":"x","version":"1","vendor":"v","abi":65536,"positions":96,"capabilities":0}]}"#] {
-            guard case .failed(let code, _)? = ScanReply.decode(forged, path: "/p") else {
+            guard case .failed(let code, _)? = ScanReply.decode(forged, path: "/p")?.outcome else {
                 Issue.record("a forged reply was accepted: \(forged)")
                 continue
             }
             #expect(code == .badMetadata)
         }
         // A reply that names no renderer and no failure is a failure too.
-        #expect(ScanReply.decode(#"{"renderers":[]}"#, path: "/p") == .failed(code: .noRenderers, reason: "the plugin provides no usable renderer"))
+        #expect(ScanReply.decode(#"{"renderers":[]}"#, path: "/p")?.outcome == .failed(code: .noRenderers, reason: "the plugin provides no usable renderer"))
     }
 
     @Test func theHelperRefusesToBeRunByHand() throws {

@@ -40,11 +40,14 @@ package struct ProcessOutput: Sendable {
     package var status: Int32
     package var stdout: String
     package var stderr: String
+    /// The process's id (0 when not known).
+    package var pid: Int32
 
-    package init(status: Int32, stdout: String, stderr: String) {
+    package init(status: Int32, stdout: String, stderr: String, pid: Int32 = 0) {
         self.status = status
         self.stdout = stdout
         self.stderr = stderr
+        self.pid = pid
     }
 
     /// Everything it said, for failure messages.
@@ -182,7 +185,8 @@ package enum FixturePlugins {
         return ProcessOutput(
             status: process.terminationStatus,
             stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+            stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "",
+            pid: process.processIdentifier
         )
     }
 

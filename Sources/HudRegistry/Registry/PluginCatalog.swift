@@ -149,7 +149,7 @@ public final class PluginCatalog {
             report.filesScanned += paths.count
             report.scannerChildren += scanned.children
             for (index, result) in zip(unscanned, scanned.results) {
-                report.files[index] = record(result.outcome, for: report.files[index])
+                report.files[index] = record(result, for: report.files[index])
             }
         }
         if let cache, cacheHits != recordsBefore {
@@ -281,11 +281,15 @@ public final class PluginCatalog {
 
     private var pendingRecords: [String: PluginRecord] = [:]
 
-    private func record(_ outcome: ScanOutcome, for file: File) -> File {
+    /// The file's state after its scan, and the verdict recorded in the
+    /// cache when it is the checked file's: one the child did not open
+    /// (replaced meanwhile) is shown for this run and scanned again next.
+    private func record(_ scan: SandboxScanner.ScanResult, for file: File) -> File {
         var file = file
         guard let canonical = file.canonicalPath, var record = pendingRecords.removeValue(forKey: canonical) else { return file }
+        let keep = scan.loaded.map { $0 == record.stamp } ?? true
         record.source = .sandboxScan
-        switch outcome {
+        switch scan.outcome {
         case .renderers(let renderers):
             record.renderers = renderers
             // The scan was a load in the sandbox. In a batch, an earlier
@@ -303,7 +307,7 @@ public final class PluginCatalog {
             // The machine's failure, not the file's: asked again next run.
             if code.blamesTheEnvironment { return file }
         }
-        cache?.store(record)
+        if keep { cache?.store(record) }
         return file
     }
 }

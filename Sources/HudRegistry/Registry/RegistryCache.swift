@@ -38,6 +38,20 @@ public struct FileStamp: Sendable, Hashable {
         let (total, overflow2) = scaled.addingReportingOverflow(nanoseconds)
         return overflow || overflow2 ? (seconds < 0 ? Int64.min : Int64.max) : total
     }
+
+    /// The stamp as a scan child reports the file it loaded (decimal
+    /// strings, as the cache keeps them).
+    package var json: JSONValue {
+        .object([("device", .string(String(device))), ("inode", .string(String(inode))), ("size", .string(String(size))),
+                 ("mtimeNs", .string(String(modifiedNanoseconds))), ("ctimeNs", .string(String(changedNanoseconds)))])
+    }
+
+    package init?(json: JSONValue?) {
+        func int<T: FixedWidthInteger>(_ key: String) -> T? { json?[key]?.stringValue.flatMap { T($0) } }
+        guard let device: UInt64 = int("device"), let inode: UInt64 = int("inode"), let size: Int64 = int("size"),
+              let modified: Int64 = int("mtimeNs"), let changed: Int64 = int("ctimeNs") else { return nil }
+        self.init(device: device, inode: inode, size: size, modifiedNanoseconds: modified, changedNanoseconds: changed)
+    }
 }
 
 /// The last known outcome of a plugin file.
@@ -170,21 +184,30 @@ public final class RegistryCache {
     }
 
     /// Records that loading `path` failed, so it is skipped until it changes.
-    public func markFailed(path: String, code: FailureCode, reason: String) {
-        guard case .success(let info) = SystemCalls.status(of: path) else { return }
-        let previous = records[path]
-        store(PluginRecord(path: path, stamp: FileStamp(info), buildID: previous?.buildID, status: .failed, renderers: [],
-                           source: previous?.source, failureCode: code, failureReason: reason, time: SystemCalls.realtime().seconds,
-                           validation: previous?.validation))
+    ///
+    /// The verdict belongs to the file the catalog checked this run (the
+    /// record's stamp), never to whatever the path names now: a file
+    /// replaced meanwhile (a fixed build) is judged on its own next run.
+    /// `loaded`, when known, is the stamp of the file the failing load
+    /// opened; a verdict about another file than the record's is not kept.
+    public func markFailed(path: String, code: FailureCode, reason: String, loaded: FileStamp? = nil) {
+        // The machine's failure (no helper, a required layer missing) is
+        // not the file's: never recorded, so fixing the machine is enough.
+        guard !code.blamesTheEnvironment, let previous = records[path], loaded.map({ $0 == previous.stamp }) ?? true else { return }
+        store(PluginRecord(path: path, stamp: previous.stamp, buildID: previous.buildID, status: .failed, renderers: [],
+                           source: previous.source, failureCode: code, failureReason: reason, time: SystemCalls.realtime().seconds,
+                           validation: previous.validation))
     }
 
     /// The record for `path` as last stored (the catalog has just checked
     /// its stamp), if any.
     public func record(for path: String) -> PluginRecord? { records[path] }
 
-    /// Records that `path` loaded cleanly in a sandboxed child.
-    public func markTrialLoaded(path: String) {
-        guard var record = records[path], !record.trialLoaded else { return }
+    /// Records that `path` loaded cleanly in a sandboxed child, which
+    /// opened the file stamped `loaded` (nil: not known); kept only when
+    /// that is the file the record describes.
+    public func markTrialLoaded(path: String, loaded: FileStamp?) {
+        guard var record = records[path], !record.trialLoaded, loaded == record.stamp else { return }
         record.trialLoaded = true
         store(record)
     }

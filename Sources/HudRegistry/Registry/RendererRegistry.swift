@@ -27,6 +27,10 @@ public final class RendererRegistry {
     private var order: [String] = []
     /// Every load failure since the registry was made, in order.
     public private(set) var failures: [RegistryError] = []
+    /// The stamp of the file each `load(path:)` opened, by canonical path
+    /// (taken before any of its code ran): a scan child reports it, so the
+    /// verdict is filed under the file that earned it.
+    package private(set) var openedStamps: [String: FileStamp] = [:]
     /// Files already loaded, by (device, inode), so a file reached twice
     /// (symlink, two search paths) loads once.
     private var loadedFiles: Set<FileIdentity> = []
@@ -91,6 +95,7 @@ public final class RendererRegistry {
         // checked is what is mapped, whatever the path names meanwhile.
         let file = try? ReadOnlyFile.openRegular(resolved.path).get()
         let stamp = file.flatMap { try? $0.status().get() }.map(FileStamp.init) ?? Self.stamp(resolved.path)
+        openedStamps[resolved.path] = stamp
         if let checked, stamp != checked.stamp {
             throw .insecurePath(path: resolved.path, reason: "the file changed after its sandboxed trial load; it is checked again on the next run")
         }
@@ -165,7 +170,7 @@ public final class RendererRegistry {
         // The files not yet trial-loaded, loaded in batches (one sandboxed
         // child per `SandboxScanner.defaultBatchSize` files, as the catalog
         // scans files without metadata), not a child each.
-        var trials: [String: PluginCatalog.ScanOutcome] = [:]
+        var trials: [String: SandboxScanner.ScanResult] = [:]
         if let scanner = catalog.scanner {
             let untried = report.files.compactMap { file -> String? in
                 guard case .available = file.state, let path = file.canonicalPath,
@@ -174,18 +179,20 @@ public final class RendererRegistry {
             }
             for path in untried { catalog.willScan?(path) }
             for (path, result) in zip(untried, scanner.scan(batch: untried, allowInsecurePath: security.allowInsecure).results) {
-                trials[path] = result.outcome
+                trials[path] = result
             }
         }
         for file in report.files {
             guard case .available(let renderers, let source) = file.state, let path = file.canonicalPath else { continue }
             if let trial = trials[path] {
-                if case .failed(let code, let reason) = trial {
+                // Filed under the file the child opened (a file replaced
+                // during its trial is judged on its own next run).
+                if case .failed(let code, let reason) = trial.outcome {
                     failures.append(.sandboxedLoadFailed(path: path, reasonCode: code, reason: reason))
-                    catalog.cache?.markFailed(path: path, code: code, reason: reason)
+                    catalog.cache?.markFailed(path: path, code: code, reason: reason, loaded: trial.loaded)
                     continue
                 }
-                catalog.cache?.markTrialLoaded(path: path)
+                catalog.cache?.markTrialLoaded(path: path, loaded: trial.loaded)
             }
             if isolation == .process {
                 register(remote: renderers, path: path, cache: catalog.cache)
@@ -197,11 +204,11 @@ public final class RendererRegistry {
                 // A file whose descriptors contradict what it told the catalog
                 // is not listed again as available until it changes.
                 if let mismatch = failures[before...].first(where: { $0.code == .metadataMismatch }) {
-                    catalog.cache?.markFailed(path: path, code: .metadataMismatch, reason: mismatch.description)
+                    catalog.cache?.markFailed(path: path, code: .metadataMismatch, reason: mismatch.description, loaded: openedStamps[path])
                 }
             } catch {
                 failures.append(error)
-                catalog.cache?.markFailed(path: path, code: error.code, reason: error.description)
+                catalog.cache?.markFailed(path: path, code: error.code, reason: error.description, loaded: openedStamps[path])
             }
         }
         catalog.cache?.save()
@@ -219,7 +226,7 @@ public final class RendererRegistry {
     public func load(checking path: String, scanner: SandboxScanner = SandboxScanner()) throws(RegistryError) -> [RendererInfo] {
         if let refusal = security.refusal(for: path) { throw refusal }
         let scanned: [RendererInfo]
-        switch scanner.scan(path, allowInsecurePath: security.allowInsecure) {
+        switch scanner.scan(path, allowInsecurePath: security.allowInsecure).outcome {
         case .failed(let code, let reason): throw .sandboxedLoadFailed(path: path, reasonCode: code, reason: reason)
         case .renderers(let renderers): scanned = renderers
         }
@@ -255,7 +262,7 @@ public final class RendererRegistry {
             let limit = hostSettings.maxConsecutiveFailures
             host.onFailure = { error, consecutive in
                 // The machine's failure (no helper, a required layer
-                // missing) is not the file's: never recorded.
+                // missing) is not the file's: never counted.
                 guard !error.code.blamesTheEnvironment else { return }
                 // A failure that cannot pass (a load failure, a mismatch) or
                 // the limit reached in this run: skipped until the file changes.

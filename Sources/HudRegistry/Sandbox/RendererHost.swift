@@ -108,6 +108,8 @@ package final class RendererHost {
         let socket: Int32
         let exitWatch: Int32?
         let region: SharedRegion
+        /// Its task limit when this process is root; removed once it is reaped.
+        let tasks: TaskGroup?
         /// The plugin's stdout and stderr, one pipe (never the caller's).
         var output: OutputCapture
         var reader = FrameReader()
@@ -146,6 +148,7 @@ package final class RendererHost {
         SystemCalls.signal(-running.pid, SIGKILL)
         SystemCalls.signal(running.pid, SIGKILL)
         _ = SystemCalls.wait(running.pid)
+        running.tasks?.remove()
         if let watch = running.exitWatch { SystemCalls.closeDescriptor(watch) }
         deliverOutput(of: running, failed: failed)
     }
@@ -463,7 +466,9 @@ package final class RendererHost {
         let arguments = SandboxRequest.serve(SandboxServe(path: path, renderers: renderers.map(\.id), cpuSeconds: settings.cpuSeconds,
                                                           allowInsecurePath: settings.allowInsecurePath,
                                                           parent: SystemCalls.processID)).arguments
-        var request = SpawnRequest(executable: helper, arguments: arguments, environment: ChildEnvironment.make())
+        let tasks = TaskGroup.make(limit: SandboxLayers.taskLimit)
+        var request = SpawnRequest(executable: helper, arguments: arguments,
+                                   environment: ChildEnvironment.make(extra: [TaskGroup.environmentName: tasks?.path ?? ""]))
         request.redirections = [
             .open(descriptor: 0, path: "/dev/null", mode: .read),
             // Plugin output goes to a pipe this host drains, never to a
@@ -492,13 +497,14 @@ package final class RendererHost {
             SystemCalls.closeDescriptor(filter.write)
             SystemCalls.closeDescriptor(output.read)
             SystemCalls.closeDescriptor(sockets.0)
+            tasks?.remove()
             throw fail(id, .scanFailed, "could not start: posix_spawn(\(helper)) failed: \(error)")
         }
         SystemCalls.setNonBlocking(sockets.0)
         SystemCalls.setNonBlocking(output.read)
         starts += 1
         lastStartNanoseconds = nil
-        child = Child(pid: pid, socket: sockets.0, exitWatch: SystemCalls.processDescriptor(pid), region: shared.region,
+        child = Child(pid: pid, socket: sockets.0, exitWatch: SystemCalls.processDescriptor(pid), region: shared.region, tasks: tasks,
                       output: OutputCapture(descriptor: output.read))
 
         let hello = try receive(id: id, timeout: settings.startTimeoutSeconds, what: "start-up deadline")
@@ -609,6 +615,7 @@ package final class RendererHost {
             child = nil
             SystemCalls.closeDescriptor(running.socket)
             SystemCalls.signal(-running.pid, SIGKILL)
+            running.tasks?.remove()
             if let watch = running.exitWatch { SystemCalls.closeDescriptor(watch) }
             deliverOutput(of: running, failed: true)
             return recordFailure(id, termination: reaped.status)

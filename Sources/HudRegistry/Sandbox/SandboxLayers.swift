@@ -52,12 +52,15 @@ package enum SandboxLayers {
         var layers: [SandboxLayer] = []
         // Before the descriptors close: the filter the parent compiled.
         let filter = SandboxFilter.receive()
+        // Before the namespaces: a root parent's task limit (`TaskGroup`).
+        let grouped = TaskGroup.joinFromEnvironment()
         SandboxLimits.apply(cpuSeconds: cpuSeconds, addressSpaceBytes: addressSpaceBytes)
         SystemCalls.limit(.openFiles, soft: 256, hard: 256)
         SystemCalls.limit(.fileSize, soft: 64 << 20, hard: 64 << 20)
         layers.append(SandboxLayer(name: "limits", active: true, detail: "no core files, \(cpuSeconds) s CPU, "
             + (SandboxLimits.runsUnderSanitizer ? "address space unlimited (sanitizer build)" : "\(addressSpaceBytes >> 20) MiB address space")
-            + ", 256 open files, 64 MiB per written file; raising them is denied by the filter"))
+            + ", 256 open files, 64 MiB per written file" + (grouped ? ", at most \(taskLimit) tasks (a pids control group of its own)" : "")
+            + "; raising them is denied by the filter"))
 
         layers.append(layer("no-new-privs", SystemCalls.setNoNewPrivileges(), "execve can never gain privileges"))
         layers.append(layer("descriptors", SystemCalls.closeDescriptors(from: SandboxChannel.resultDescriptor + 1),
@@ -77,7 +80,8 @@ package enum SandboxLayers {
                 layers.append(SandboxLayer(name: "namespaces", active: true, detail: "own user (uid \(geteuid()) mapped to itself), "
                     + "network (no interface), IPC, UTS and mount namespaces; "
                     + (mounted.map { "a private 16 MiB tmpfs scratch directory at \($0) (TMPDIR)" } ?? "no scratch directory (\(scratchDirectory) could not be mounted)")
-                    + "; " + (geteuid() == 0 ? "no task limit (the kernel does not apply RLIMIT_NPROC to root)" : "at most \(taskLimit) tasks")))
+                    + "; " + (geteuid() != 0 ? "at most \(taskLimit) tasks" : grouped ? "tasks limited by its control group (see limits)"
+                        : "no task limit (the kernel does not apply RLIMIT_NPROC to root, and no pids control group could be made)")))
             case .failure(let error):
                 layers.append(SandboxLayer(name: "namespaces", active: false, detail: "unavailable: \(error)"))
             }

@@ -80,7 +80,11 @@ package enum SandboxProcess {
                            environment extra: [String: String] = [:], resetOnLine: Bool = true,
                            input: SandboxInput? = nil, onLine: (String) -> Bool) -> Outcome {
         let child: (pid: Int32, results: Int32, stdout: Int32, input: Int32, errors: Int32)
-        switch spawn(executable: executable, arguments: arguments, extra: extra, input: input != nil) {
+        // A root child's task limit (`TaskGroup`), removed once it is reaped.
+        let tasks = TaskGroup.make(limit: SandboxLayers.taskLimit)
+        defer { tasks?.remove() }
+        switch spawn(executable: executable, arguments: arguments, extra: extra.merging([TaskGroup.environmentName: tasks?.path ?? ""]) { $1 },
+                     input: input != nil) {
         case .success(let value): child = value
         case .failure(let failure):
             return Outcome(termination: .spawnFailed(failure.message), stdout: OutputCapture(descriptor: -1), errors: OutputCapture(descriptor: -1))

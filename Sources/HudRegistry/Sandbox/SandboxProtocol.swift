@@ -292,27 +292,37 @@ extension SandboxValidation {
 
 /// The one frame a `scan` child writes: the renderers the file registered
 /// and the failures of those it offered but the host refused, or the
-/// error that stopped the load.
+/// error that stopped the load; with `file`, the stamp (`FileStamp`) of
+/// the file the child opened, taken from its descriptor before any of its
+/// code ran, so the host files the verdict under the file that earned it.
 package enum ScanReply {
-    package static func encode(renderers: [RendererInfo], failures: [RegistryError]) -> String {
+    package static func encode(renderers: [RendererInfo], failures: [RegistryError], loaded: FileStamp?) -> String {
         JSONValue.object([
             ("renderers", .array(renderers.map(\.recordJSON))),
             ("failures", .array(failures.map(json))),
-        ]).serialized(pretty: false)
+        ] + file(loaded)).serialized(pretty: false)
     }
 
-    package static func encode(error: RegistryError) -> String {
-        JSONValue.object([("error", json(error))]).serialized(pretty: false)
+    package static func encode(error: RegistryError, loaded: FileStamp?) -> String {
+        JSONValue.object([("error", json(error))] + file(loaded)).serialized(pretty: false)
+    }
+
+    private static func file(_ stamp: FileStamp?) -> [(String, JSONValue)] {
+        stamp.map { [("file", $0.json)] } ?? []
     }
 
     /// What a reply says about the file at `path`, or nil for a reply
     /// that is not a reply.
-    package static func decode(_ line: String, path: String) -> PluginCatalog.ScanOutcome? {
+    package static func decode(_ line: String, path: String) -> (outcome: PluginCatalog.ScanOutcome, loaded: FileStamp?)? {
         guard let json = try? JSONParser.parse(line) else { return nil }
         return decode(json, path: path)
     }
 
-    package static func decode(_ json: JSONValue, path: String) -> PluginCatalog.ScanOutcome? {
+    package static func decode(_ json: JSONValue, path: String) -> (outcome: PluginCatalog.ScanOutcome, loaded: FileStamp?) {
+        (outcome(json, path: path), FileStamp(json: json["file"]))
+    }
+
+    private static func outcome(_ json: JSONValue, path: String) -> PluginCatalog.ScanOutcome {
         if let error = json["error"] {
             return .failed(code: code(error["code"]), reason: TextChecks.fromChild(error["message"]?.stringValue ?? json.serialized(pretty: false)))
         }

@@ -26,17 +26,17 @@ public struct SandboxScanner: Sendable {
     /// Scans `path`, which the caller has already put through the path
     /// security checks (the catalog does; so does `RendererRegistry.load(
     /// checking:)`). The child re-checks unless `allowInsecurePath`.
-    public func scan(_ path: String, allowInsecurePath: Bool = false) -> PluginCatalog.ScanOutcome {
+    public func scan(_ path: String, allowInsecurePath: Bool = false) -> ScanResult {
         let executable: String
         switch helper.map(Result<String, SandboxHelper.NotFound>.success) ?? SandboxHelper.locate() {
         case .success(let found): executable = found
-        case .failure(let notFound): return .failed(code: .scanFailed, reason: notFound.description)
+        case .failure(let notFound): return ScanResult(outcome: .failed(code: .scanFailed, reason: notFound.description), loadedFirst: true)
         }
         let request = SandboxRequest.scan(path: path, allowInsecurePath: allowInsecurePath)
         let (reply, outcome) = SandboxProcess.reply(executable: executable, arguments: request.arguments, timeoutSeconds: timeoutSeconds)
-        let decoded = reply.flatMap { ScanReply.decode($0, path: path) } ?? failure(outcome.termination)
-        outcome.deliverOutput(source: path, failed: decoded.failed)
-        return decoded
+        let decoded = reply.flatMap { ScanReply.decode($0, path: path) } ?? (failure(outcome.termination), nil)
+        outcome.deliverOutput(source: path, failed: decoded.outcome.failed)
+        return ScanResult(outcome: decoded.outcome, loadedFirst: true, loaded: decoded.loaded)
     }
 
     /// The failure record of a scan child that ended without answering.
@@ -58,19 +58,24 @@ public struct SandboxScanner: Sendable {
     /// The most files one batch child is given.
     public static let defaultBatchSize = 128
 
-    /// One file's outcome in a batch scan.
-    public struct BatchResult: Sendable, Hashable {
+    /// One file's outcome in a scan.
+    public struct ScanResult: Sendable, Hashable {
         public var outcome: PluginCatalog.ScanOutcome
         /// The file was the first one its child loaded (no other plugin's
         /// code had run in that process). A failure is only ever final
         /// for such a load or a timeout.
         public var loadedFirst: Bool
+        /// The stamp of the file the child opened, as it reported it; nil
+        /// when it did not answer (a crash, a timeout) or could not open
+        /// the file. The verdict belongs to that file, which may not be
+        /// the one at the path before or after the scan.
+        public var loaded: FileStamp?
     }
 
     /// What a batch scan did.
     public struct BatchReport: Sendable {
         /// One per path, in order.
-        public var results: [BatchResult]
+        public var results: [ScanResult]
         /// Scanner children started.
         public var children: Int
     }
@@ -97,10 +102,10 @@ public struct SandboxScanner: Sendable {
         switch helper.map(Result<String, SandboxHelper.NotFound>.success) ?? SandboxHelper.locate() {
         case .success(let found): executable = found
         case .failure(let notFound):
-            report.results = paths.map { _ in BatchResult(outcome: .failed(code: .scanFailed, reason: notFound.description), loadedFirst: true) }
+            report.results = paths.map { _ in ScanResult(outcome: .failed(code: .scanFailed, reason: notFound.description), loadedFirst: true) }
             return report
         }
-        var results: [BatchResult?] = Array(repeating: nil, count: paths.count)
+        var results: [ScanResult?] = Array(repeating: nil, count: paths.count)
         var next = 0
         while next < paths.count {
             let first = next
@@ -119,14 +124,13 @@ public struct SandboxScanner: Sendable {
                     input.stopReason = outOfTurn
                     return false
                 }
-                let outcome = ScanReply.decode(answer.reply, path: paths[turn])
-                    ?? .failed(code: .protocolError, reason: "the scanning process sent an unreadable result")
+                let (outcome, loaded) = ScanReply.decode(answer.reply, path: paths[turn])
                 if case .failed = outcome, turn != first {
                     rescan = turn
                     input.stopReason = "stopped to scan \(paths[turn]) again in a fresh child"
                     return false
                 }
-                results[turn] = BatchResult(outcome: outcome, loadedFirst: turn == first)
+                results[turn] = ScanResult(outcome: outcome, loadedFirst: turn == first, loaded: loaded)
                 turn += 1
                 if turn < end {
                     token = BatchTurn.newToken()
@@ -156,13 +160,13 @@ public struct SandboxScanner: Sendable {
             }
             let isTimeout = if case .timedOut = outcome.termination { true } else { false }
             if turn == first || isTimeout {
-                results[turn] = BatchResult(outcome: failure, loadedFirst: turn == first)
+                results[turn] = ScanResult(outcome: failure, loadedFirst: turn == first)
                 next = turn + 1
             } else {
                 next = turn  // scanned again, first in a new child
             }
         }
-        report.results = results.map { $0 ?? BatchResult(outcome: .failed(code: .scanFailed, reason: "not scanned"), loadedFirst: false) }
+        report.results = results.map { $0 ?? ScanResult(outcome: .failed(code: .scanFailed, reason: "not scanned"), loadedFirst: false) }
         return report
     }
 }
@@ -220,7 +224,7 @@ package enum SandboxChild {
         do {
             reply = try scanReply(path: path, allowInsecurePath: allowInsecurePath)
         } catch {
-            reply = ScanReply.encode(error: error)
+            reply = ScanReply.encode(error: error, loaded: nil)
         }
         SandboxLimits.writeFrame(reply, to: SandboxChannel.resultDescriptor)
     }
@@ -236,8 +240,15 @@ package enum SandboxChild {
         // Checked above, with the real owners; the loader still confirms it
         // maps the file it checked.
         let registry = RendererRegistry(security: PathSecurity(allowInsecure: true))
-        let loaded = try registry.load(path: resolved.path)
-        return ScanReply.encode(renderers: loaded, failures: registry.failures)
+        return reply(loading: resolved.path, in: registry)
+    }
+
+    /// The reply for one file loaded by `registry`, naming the file opened.
+    private static func reply(loading path: String, in registry: RendererRegistry) -> String {
+        switch Result(catching: { () throws(RegistryError) in try registry.load(path: path) }) {
+        case .success(let loaded): ScanReply.encode(renderers: loaded, failures: registry.failures, loaded: registry.openedStamps[path])
+        case .failure(let error): ScanReply.encode(error: error, loaded: registry.openedStamps[path])
+        }
     }
 
     /// The child of a batch scan: every path checked first (with the real
@@ -257,18 +268,15 @@ package enum SandboxChild {
             let reply: String
             switch checked[index] {
             case .failure(let error):
-                reply = ScanReply.encode(error: error)
+                reply = ScanReply.encode(error: error, loaded: nil)
             case .success(let path):
                 if let missing {
                     reply = ScanReply.encode(error: .sandboxedLoadFailed(path: path, reasonCode: .sandboxIncomplete,
-                                                                        reason: "HUD_REQUIRE_SANDBOX=1 but the \(missing.name) layer is \(missing.detail); the plugin was not loaded"))
+                                                                        reason: "HUD_REQUIRE_SANDBOX=1 but the \(missing.name) layer is \(missing.detail); the plugin was not loaded"),
+                                             loaded: nil)
                 } else {
                     // A registry per file: one file's renderers never appear in another's answer.
-                    let registry = RendererRegistry(security: PathSecurity(allowInsecure: true))
-                    switch Result(catching: { () throws(RegistryError) in try registry.load(path: path) }) {
-                    case .success(let loaded): reply = ScanReply.encode(renderers: loaded, failures: registry.failures)
-                    case .failure(let error): reply = ScanReply.encode(error: error)
-                    }
+                    reply = Self.reply(loading: path, in: RendererRegistry(security: PathSecurity(allowInsecure: true)))
                 }
             }
             SandboxLimits.writeFrame(BatchTurn.encode(token: token, reply: reply), to: SandboxChannel.resultDescriptor)

@@ -236,7 +236,7 @@ struct ValidateCommand: Command {
     /// built-ins; nil when it cannot be read (the checks say why).
     private func declaredABI(of target: ConformanceTarget) -> ABIVersion? {
         guard case .file(let path, _) = target else { return .host }
-        guard profile.version == nil, case .renderers(let renderers) = SandboxScanner().scan(path, allowInsecurePath: true) else { return nil }
+        guard profile.version == nil, case .renderers(let renderers) = SandboxScanner().scan(path, allowInsecurePath: true).outcome else { return nil }
         return renderers.map(\.abiVersion).min()
     }
 

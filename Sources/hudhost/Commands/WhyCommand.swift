@@ -155,7 +155,7 @@ struct WhyCommand: Command {
 
         let path = file.canonicalPath ?? file.path
         let load = SandboxScanner().scan(path, allowInsecurePath: registryOptions.allowInsecure)
-        switch load {
+        switch load.outcome {
         case .renderers(let loaded):
             let missing = ids.filter { id in !loaded.contains { $0.id == id } }
             say("Load (now, in a sandboxed child process)", ["ok: \(loaded.map(\.id).joined(separator: ", "))"]
@@ -163,7 +163,7 @@ struct WhyCommand: Command {
             if !missing.isEmpty { return verdict(false, "loading does not register \(missing.joined(separator: ", "))") }
         case .failed(let code, let reason):
             say("Load (now, in a sandboxed child process)", ["FAILED [\(code)]: \(reason)"])
-            catalog.cache?.markFailed(path: path, code: code, reason: reason)
+            catalog.cache?.markFailed(path: path, code: code, reason: reason, loaded: load.loaded)
             catalog.cache?.save()
             return verdict(false, "loading fails [\(code)]")
         }
