@@ -69,7 +69,7 @@ package struct ConformanceSupervisor: Sendable {
                 let parent = results.contains { ParentJudgment.judged.contains($0.checkID) } || configuration.checkIDs.contains("abi-older-host-sizes")
                 let runtime = !ParentRuntimeJudgment.judged.isDisjoint(with: configuration.checkIDs)
                 if parent || runtime {
-                    let loaded = ParentRuntimeJudgment.hostRegistry(loading: path, allowInsecurePath: true, layoutTimeoutSeconds: min(timeout, 10))
+                    let loaded = ParentRuntimeJudgment.hostRegistry(loading: path, allowInsecurePath: true, timeoutSeconds: min(timeout, 10))
                     if parent {
                         results = ParentJudgment.apply(to: results, path: path, loaded: loaded,
                                                        loadBudgetMilliseconds: configuration.loadBudgetMilliseconds,

@@ -59,21 +59,23 @@ package enum ParentRuntimeJudgment {
     static let allocationSlackBytes = 256 << 10
 
     /// A registry that runs every plugin renderer in a renderer host of its
-    /// own, with `layoutTimeoutSeconds` per call and no backoff or give-up
-    /// (a judgment counts every failure instead).
+    /// own, with `timeoutSeconds` for its scan, each host's start and each
+    /// call, and no backoff or give-up (a judgment counts every failure
+    /// instead).
     /// The file at `path` loaded the way every host loads it (a sandboxed
     /// scan, then renderer hosts started on use), once for both judgments.
-    static func hostRegistry(loading path: String, allowInsecurePath: Bool, layoutTimeoutSeconds: Double)
+    static func hostRegistry(loading path: String, allowInsecurePath: Bool, timeoutSeconds: Double)
         -> Result<RendererRegistry, RegistryError> {
         let registry = RendererRegistry(security: PathSecurity(allowInsecure: allowInsecurePath), isolation: .process)
         var settings = RendererHostSettings()
-        settings.layoutTimeoutSeconds = layoutTimeoutSeconds
+        settings.layoutTimeoutSeconds = timeoutSeconds
+        settings.startTimeoutSeconds = timeoutSeconds
         settings.backoffSeconds = 0
         settings.maxConsecutiveFailures = .max
         settings.allowInsecurePath = allowInsecurePath
         registry.hostSettings = settings
         do {
-            try registry.load(checking: path)
+            try registry.load(checking: path, scanner: SandboxScanner(timeoutSeconds: timeoutSeconds))
             return .success(registry)
         } catch {
             return .failure(error)

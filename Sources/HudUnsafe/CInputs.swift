@@ -57,7 +57,7 @@ package final class CComplications {
         // Zeroed: bytes the marshaling does not write (none, unless it
         // throws) read as empty strings.
         arena = bytes > 0 ? UnsafeMutablePointer<CChar>.allocate(capacity: bytes) : nil
-        arena?.initialize(repeating: 0, count: bytes)
+        arena.map { UnsafeMutableRawPointer($0).setBytes(to: 0, count: bytes) }
         stringArena = HostStrings.Range(start: arena.map { UnsafeRawPointer($0) }, count: bytes, longest: longest)
         if let arena { allocations.append(UnsafeMutableRawPointer(arena)) }
         // Every stored property is initialized here, so if marshaling throws,
@@ -222,7 +222,7 @@ package final class CComplications {
 
     private func allocate<T>(_ type: T.Type) -> UnsafeMutablePointer<T> {
         let raw = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<T>.stride, alignment: MemoryLayout<T>.alignment)
-        raw.initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<T>.stride)
+        raw.setBytes(to: 0, count: MemoryLayout<T>.stride)
         allocations.append(raw)
         return raw.assumingMemoryBound(to: T.self)
     }
@@ -230,7 +230,7 @@ package final class CComplications {
     private func allocateArray<T>(_ type: T.Type, count: Int) -> UnsafeMutablePointer<T> {
         let bytes = MemoryLayout<T>.stride * count
         let raw = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: MemoryLayout<T>.alignment)
-        raw.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
+        raw.setBytes(to: 0, count: bytes)
         allocations.append(raw)
         return raw.assumingMemoryBound(to: T.self)
     }
@@ -452,5 +452,27 @@ package enum InteractionMarshaler {
         }
         view.revealed_position = interaction.revealedPosition.map { hud_position_t($0.rawValue) } ?? Int32(HUD_POSITION_NONE)
         return view
+    }
+}
+
+extension UnsafeMutableRawPointer {
+    /// Sets `count` bytes from here to `byte` with `memset`: one call in
+    /// every build (the generic `initializeMemory(as:repeating:count:)`
+    /// goes byte by byte through the runtime in a debug build, which made
+    /// clearing a layout's buffers most of a debug renderer host's time).
+    @inline(__always)
+    package func setBytes(to byte: UInt8, count: Int) {
+        _ = memset(self, Int32(byte), count)
+    }
+}
+
+extension UnsafeRawPointer {
+    /// How many of the `count` bytes from here are not `byte`: one
+    /// `memcmp` of the range with itself shifted by one when none differ
+    /// (a guard band left intact, the usual case), counted otherwise.
+    package func bytes(differingFrom byte: UInt8, count: Int) -> Int {
+        guard count > 0 else { return 0 }
+        if load(as: UInt8.self) == byte, memcmp(self, self + 1, count - 1) == 0 { return 0 }
+        return UnsafeRawBufferPointer(start: self, count: count).reduce(0) { $0 + ($1 == byte ? 0 : 1) }
     }
 }

@@ -264,7 +264,7 @@ package final class LayoutBuffer {
     /// host's half of the layout header.
     package func prepare(_ output: inout hud_layout_t) {
         if dirtyNodes > 0 {
-            nodes.initializeMemory(as: UInt8.self, repeating: 0, count: dirtyNodes * stride)
+            nodes.setBytes(to: 0, count: dirtyNodes * stride)
             dirtyNodes = 0
         }
         output = hud_layout_t()

@@ -169,9 +169,9 @@ package enum RawPluginHarness {
         let total = guardBytes * 2 + bodyBytes
         let raw = UnsafeMutableRawPointer.allocate(byteCount: total, alignment: 16)
         defer { raw.deallocate() }
-        raw.initializeMemory(as: UInt8.self, repeating: guardPattern, count: guardBytes)
-        (raw + guardBytes).initializeMemory(as: UInt8.self, repeating: fill, count: bodyBytes)
-        (raw + guardBytes + bodyBytes).initializeMemory(as: UInt8.self, repeating: guardPattern, count: guardBytes)
+        raw.setBytes(to: guardPattern, count: guardBytes)
+        (raw + guardBytes).setBytes(to: fill, count: bodyBytes)
+        (raw + guardBytes + bodyBytes).setBytes(to: guardPattern, count: guardBytes)
         let nodes = raw + guardBytes
 
         var output = hud_layout_t()
@@ -202,8 +202,8 @@ package enum RawPluginHarness {
 
         let written = min(Int(output.count), capacity)
         let nodeBytes = Array(UnsafeRawBufferPointer(start: nodes, count: written * stride))
-        let damageBefore = UnsafeRawBufferPointer(start: raw, count: guardBytes).reduce(0) { $0 + ($1 == guardPattern ? 0 : 1) }
-        let damageAfter = UnsafeRawBufferPointer(start: nodes + bodyBytes, count: guardBytes).reduce(0) { $0 + ($1 == guardPattern ? 0 : 1) }
+        let damageBefore = UnsafeRawPointer(raw).bytes(differingFrom: guardPattern, count: guardBytes)
+        let damageAfter = UnsafeRawPointer(nodes + bodyBytes).bytes(differingFrom: guardPattern, count: guardBytes)
         var decoded: Result<HudLayout, RegistryError>?
         if status == Int32(HUD_STATUS_OK), Int(output.count) <= capacity {
             decoded = withExtendedLifetime(titles) {
@@ -500,7 +500,7 @@ package final class DirectCall {
         self.renderer = renderer
         let bytes = capacity * MemoryLayout<hud_node_t>.stride
         nodes = .allocate(byteCount: bytes, alignment: MemoryLayout<hud_node_t>.alignment)
-        nodes.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
+        nodes.setBytes(to: 0, count: bytes)
     }
 
     deinit { nodes.deallocate() }

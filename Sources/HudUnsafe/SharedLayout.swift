@@ -148,6 +148,13 @@ package final class SharedRegion {
         }
     }
 
+    /// How many of the `count` bytes at `offset` are not `byte` (a guard
+    /// band's damage), read from a copy: the child may be writing.
+    package func bytes(at offset: Int, count: Int, differingFrom byte: UInt8) -> Int? {
+        guard let copy = read(at: offset, count: count, capacity: count) else { return nil }
+        return copy.withUnsafeBytes { $0.baseAddress.map { $0.bytes(differingFrom: byte, count: count) } ?? 0 }
+    }
+
     var raw: UnsafeMutableRawPointer { base }
 }
 

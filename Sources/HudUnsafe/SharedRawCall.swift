@@ -79,7 +79,7 @@ extension DirectRenderer {
     package func slotCall(_ snapshot: CComplications, environment: HudEnvironment, interaction: HudInteraction,
                           slot: Int, capacity: Int, titles: TitleStorage, in region: SharedRegion) -> SharedRawReply {
         let nodes = region.raw + SharedLayoutArea.concurrentSlot(slot, capacity: capacity).nodes
-        nodes.initializeMemory(as: UInt8.self, repeating: 0, count: capacity * SharedLayoutArea.nodeStride)
+        nodes.setBytes(to: 0, count: capacity * SharedLayoutArea.nodeStride)
         var output = hud_layout_t()
         output.struct_size = UInt32(MemoryLayout<hud_layout_t>.size)
         output.node_stride = UInt32(SharedLayoutArea.nodeStride)
@@ -100,7 +100,7 @@ extension SharedRegion {
     /// Sets `count` bytes at `offset` to `byte`; false when out of bounds.
     package func fill(_ byte: UInt8, at offset: Int, count: Int) -> Bool {
         guard count >= 0, offset >= 0, offset + count <= size else { return false }
-        (raw + offset).initializeMemory(as: UInt8.self, repeating: byte, count: count)
+        (raw + offset).setBytes(to: byte, count: count)
         return true
     }
 }
@@ -175,7 +175,7 @@ extension DirectRenderer {
                                       environmentSize: Int, titles: TitleStorage, in region: SharedRegion) -> PreparedInputs? {
         guard environmentSize == MemoryLayout<hud_environment_t>.size || environmentSize == Int(HUD_ENVIRONMENT_SIZE_1_0) else { return nil }
         let base = region.raw + SharedLayoutArea.preparedInputsOffset
-        base.initializeMemory(as: UInt8.self, repeating: 0, count: SharedLayoutArea.preparedInputsCapacity)
+        base.setBytes(to: 0, count: SharedLayoutArea.preparedInputsCapacity)
         var arena = RegionArena(base: base, capacity: SharedLayoutArea.preparedInputsCapacity)
         var view = snapshot.view.pointee
         let positions = Int(HUD_POSITION_COUNT)

@@ -274,9 +274,20 @@ struct SvgPresenterTests {
         #expect(SvgPresenter.caption(style: .tray, device: .iphone16Pro, environment: landscape) == "tray · iphone-16-pro · ltr · landscape")
     }
 
-    /// Writes a gallery for looking at when `HUD_SVG_DIR` names a directory.
-    @Test func writeGalleryWhenAsked() throws {
-        guard let directory = ProcessInfo.processInfo.environment["HUD_SVG_DIR"], !directory.isEmpty else { return }
+    /// Writes a gallery for looking at when `HUD_SVG_DIR` names a
+    /// directory (reported as skipped otherwise); every picture it wrote
+    /// must be a well-formed SVG document.
+    @Test(.enabled(if: !(ProcessInfo.processInfo.environment["HUD_SVG_DIR"] ?? "").isEmpty, "HUD_SVG_DIR names no directory to write the gallery to"))
+    func writeGalleryWhenAsked() throws {
+        let directory = try #require(ProcessInfo.processInfo.environment["HUD_SVG_DIR"])
+        defer {
+            let written = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".svg") }
+            #expect(written.contains("hostile.svg"))
+            for name in written.sorted() {
+                let text = (try? String(contentsOfFile: directory + "/" + name, encoding: .utf8)) ?? ""
+                #expect(ParsedXML.parse(text)?.elements.first?.name == "svg", "\(name) is not a well-formed SVG document")
+            }
+        }
         for c in Self.cases where [DevicePreset.iphoneSE, .iphone16Pro, .iphoneAir].contains(c.device) {
             let layout = try Self.layout(c)
             let svg = SvgPresenter(showHitRegions: c.reveal != nil).render(

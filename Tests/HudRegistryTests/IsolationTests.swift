@@ -223,12 +223,13 @@ extension IsolationTests {
     }
 
     /// Lines are not progress: a plugin writing a newline every 100 ms in
-    /// init() still times out its check, and the run ends. (`timeout 300`
-    /// only turns a regression into a failure instead of a hung suite.)
+    /// init() still times out its check at a deadline of a few of them, and
+    /// the run ends. (`timeout 300` only turns a regression into a failure
+    /// instead of a hung suite.)
     @Test func trafficOnTheChannelDoesNotExtendADeadline() throws {
         let path = try DiscoveryFixtures.path("chatty_channel")
         let output = try FixturePlugins.run(["env", "HUD_CHATTY=newlines", "HOME=" + FixturePlugins.workDirectory + "/no-home",
-                                             "timeout", "300", HudHost.path, "validate", "--profile", "basic", "--timeout", "2",
+                                             "timeout", "300", HudHost.path, "validate", "--profile", "basic", "--timeout", ProvokedDeadline.argument,
                                              "--format", "json", path])
         #expect(output.status == 1, "\(output.transcript)")
         let json = try JSONParser.parse(output.stdout)
@@ -246,13 +247,11 @@ extension IsolationTests {
     /// is refused and its init() fails past 300. An unprivileged hudhost's
     /// children meet RLIMIT_NPROC in their user namespace; a root one's, a
     /// pids control group each, removed when the child is reaped.
-    @Test func aPluginCannotStartTasksWithoutLimit() throws {
-        if geteuid() == 0, TaskGroup.ownPidsDirectory() == nil {
-            let reason = "root, and no cgroup v1 pids hierarchy to make a task limit in"
-            #expect(ProcessInfo.processInfo.environment["CI"] != "true", "CI needs a task limit for root's children: \(reason)")
-            print("skipped aPluginCannotStartTasksWithoutLimit: \(reason)")
-            return
-        }
+    static let taskLimitPossible = geteuid() != 0 || TaskGroup.ownPidsDirectory() != nil
+
+    @Test(Requirement.when(taskLimitPossible, "root, and no writable cgroup v1 pids hierarchy to make a task limit in"))
+    func aPluginCannotStartTasksWithoutLimit() throws {
+        try Requirement.require(Self.taskLimitPossible, "a pids cgroup hierarchy for root's children")
         let directory = try DiscoveryFixtures.directory("many-tasks", discovery: ["many_tasks"])
         let cache = try FixturePlugins.makeScratchDirectory("many-tasks-cache")
         let listed = try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache)
@@ -387,7 +386,7 @@ extension IsolationTests {
     /// a library root owns: whoever made it chose what would be loaded.
     /// The same link made by this user loads. (Making a link another user
     /// owns needs root: CI runs the suite as root.)
-    @Test(.enabled(if: getuid() == 0, "making another user's symbolic link needs root"))
+    @Test(Requirement.when(getuid() == 0, "needs root to make another user's symbolic link"))
     func anotherUsersLinkInAStickySearchDirectoryIsRefused() throws {
         let library = try DiscoveryFixtures.directory("sticky-target", discovery: ["meta_good"]) + "/meta_good.so"
         let sticky = try FixturePlugins.makeScratchDirectory("sticky-search")

@@ -143,7 +143,7 @@ struct OutsidePluginCorpusTests {
         try Self.expectWorks(builds, expectingWarnings: [builds[1].path: ["abi-older-host-sizes"]])
     }
 
-    @Test(.enabled(if: RustToolchain.rustc != nil, "no rustc on PATH or in ~/.cargo/bin"))
+    @Test(Requirement.when(RustToolchain.rustc != nil, "needs rustc on PATH or in ~/.cargo/bin"))
     func aRustPluginOnThe10Bindings() throws {
         try Self.expectWorks(try SDK.allCases.map(Self.buildRust))
     }

@@ -192,7 +192,7 @@ struct RustBindingsTests {
         return lines.joined(separator: "\n")
     }
 
-    @Test(.enabled(if: RustToolchain.rustc != nil, "no rustc on PATH or in ~/.cargo/bin"))
+    @Test(Requirement.when(RustToolchain.rustc != nil, "needs rustc on PATH or in ~/.cargo/bin"))
     func rustBindingsAgreeWithTheCHeadersOnEverySizeOffsetAndConstant() throws {
         let rustc = try #require(RustToolchain.rustc)
         let constants = try Self.constants()
@@ -231,7 +231,7 @@ struct RustBindingsTests {
         return output
     }
 
-    @Test(.enabled(if: RustToolchain.rustc != nil, "no rustc on PATH or in ~/.cargo/bin"))
+    @Test(Requirement.when(RustToolchain.rustc != nil, "needs rustc on PATH or in ~/.cargo/bin"))
     func aRustPluginOnTheBindingsPassesStrictValidation() throws {
         let plugin = try Self.examplePlugin.get()
         let timeout = ["ASAN_OPTIONS", "TSAN_OPTIONS"].contains { ProcessInfo.processInfo.environment[$0] != nil } ? "60" : "30"
@@ -247,7 +247,7 @@ struct RustBindingsTests {
         }
     }
 
-    @Test(.enabled(if: RustToolchain.rustc != nil, "no rustc on PATH or in ~/.cargo/bin"))
+    @Test(Requirement.when(RustToolchain.rustc != nil, "needs rustc on PATH or in ~/.cargo/bin"))
     func aRustPluginIsListedFromTheMetadataSectionItEmits() throws {
         let plugin = try Self.examplePlugin.get()
         let directory = try FixturePlugins.makeScratchDirectory("rust-list")

@@ -52,7 +52,7 @@ struct CacheLocationTests {
 
     /// XDG_CACHE_HOME may be a symlink into a directory of yours; into one
     /// another user owns, the cache is neither read nor written there.
-    @Test(.enabled(if: geteuid() == 0, "needs chown to give a directory to another user"))
+    @Test(Requirement.when(geteuid() == 0, "needs root: chown gives a directory to another user"))
     func aCacheBehindAnotherUsersDirectoryIsNotUsed() throws {
         let base = try FixturePlugins.makeScratchDirectory("cache-owner")
         let theirs = base + "/theirs", mine = base + "/mine"

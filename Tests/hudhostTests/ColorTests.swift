@@ -49,7 +49,7 @@ struct ColorTests {
 
     static var command: String { ([HudHost.path] + validation).map { "'\($0)'" }.joined(separator: " ") }
 
-    @Test(.enabled(if: hasScript)) func onATerminalAutoColoursAndShowsProgressUnlessNOCOLOR() throws {
+    @Test(Requirement.when(hasScript, "needs script(1) (apt-get install bsdutils) for a terminal")) func onATerminalAutoColoursAndShowsProgressUnlessNOCOLOR() throws {
         let colored = try Self.onTerminal(Self.command, noColor: "")
         #expect(colored.status == 0, "\(colored.transcript)")
         #expect(colored.stdout.contains(Self.escape + "32mPASS"), "\(colored.stdout)")
@@ -60,7 +60,7 @@ struct ColorTests {
 
     /// `validate > file` on a terminal: the file gets no escape codes (the
     /// decision is made on hudhost's stdout, not on descriptor 1's neighbour).
-    @Test(.enabled(if: hasScript)) func aRedirectedStdoutIsPlainEvenOnATerminal() throws {
+    @Test(Requirement.when(hasScript, "needs script(1) (apt-get install bsdutils) for a terminal")) func aRedirectedStdoutIsPlainEvenOnATerminal() throws {
         let directory = try FixturePlugins.makeScratchDirectory("color-redirect")
         let report = directory + "/report.txt", errors = directory + "/errors.txt"
         let output = try Self.onTerminal(Self.command + " > '\(report)'", noColor: "")

@@ -10,10 +10,6 @@ import HudTestSupport
 @Suite struct DocumentationTests {
     static let commands = ["list", "probe", "render", "demo", "preview", "why", "cache", "doctor", "sdk", "validate", "new", "completions"]
 
-    static func installed(_ tool: String) -> Bool {
-        ["/usr/bin/", "/bin/", "/usr/local/bin/"].contains { FileManager.default.isExecutableFile(atPath: $0 + tool) }
-    }
-
     /// The options the fish script completes for `command` (made from the
     /// declarations), each with its description (made from --help).
     static func completedOptions(_ fish: String, command: String) -> [String: String] {
@@ -76,7 +72,12 @@ import HudTestSupport
         for section in [".SH NAME", ".SH SYNOPSIS", ".SH DESCRIPTION", ".SH OPTIONS", ".SH EXAMPLES", ".SH EXIT CODES"] {
             #expect(render.contains(section), "hudhost-render.1 lacks \(section)")
         }
-        guard Self.installed("groff") else { return }
+        // The lint needs groff: skipped visibly without it, a failure in CI.
+        guard Requirement.installed("groff") || Requirement.inCI else {
+            print("skipped the groff lint of the man pages: needs groff (apt-get install groff-base)")
+            return
+        }
+        try Requirement.require(Requirement.installed("groff"), "groff")
         for page in pages {
             let lint = try FixturePlugins.run(["groff", "-man", "-Tutf8", "-ww", "-z", directory + "/" + page])
             #expect(lint.status == 0 && lint.stderr.isEmpty, "\(page): \(lint.stderr)")
@@ -104,7 +105,7 @@ import HudTestSupport
         #expect(try complete(["completions", "z"]) == ["zsh"])
     }
 
-    @Test(.enabled(if: installed("zsh") && installed("fish"), "needs zsh and fish (apt-get install zsh fish; .ci/run installs them)"))
+    @Test(Requirement.tools("zsh", "fish", install: "apt-get install zsh fish; .ci/run installs them"))
     func zshAndFishScriptsParseAndComplete() throws {
         let directory = try FixturePlugins.makeScratchDirectory("completion-shells")
         for shell in ["zsh", "fish"] {

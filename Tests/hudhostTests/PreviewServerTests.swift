@@ -142,6 +142,12 @@ import HudTestSupport
             defer { close(fd) }
             let bytes = Array(text.utf8)
             _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            return Self.receive(fd, seconds: seconds, until: stop)
+        }
+
+        /// What arrives on `fd` until `stop` is among it, the peer closes,
+        /// or `seconds` pass (blocking: call it off the concurrency pool).
+        static func receive(_ fd: Int32, seconds: Double, until stop: String?) -> String {
             var received = [UInt8]()
             let deadline = Date().addingTimeInterval(seconds)
             while Date() < deadline {
@@ -406,14 +412,23 @@ import HudTestSupport
     @Test func serverSentEventsAnnounceEveryNewVersion() async throws {
         let preview = try Preview()
         let version = try await preview.state()["version"] as? Int ?? 0
-        // A held stream on a raw connection, while the state changes.
-        let stream = Task {
-            await preview.raw("GET /api/stream?token=\(preview.token) HTTP/1.1\r\nHost: 127.0.0.1:\(preview.port)\r\n\r\n", seconds: 8,
-                              until: "data: {\"version\":\(version + 1)}")
+        // A held stream on a raw connection: the state changes only once
+        // the stream has announced the current version (an event, not a delay).
+        let fd = preview.connectRaw()
+        #expect(fd >= 0)
+        defer { close(fd) }
+        let request = Array("GET /api/stream?token=\(preview.token) HTTP/1.1\r\nHost: 127.0.0.1:\(preview.port)\r\n\r\n".utf8)
+        _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        let current = "event: frame\ndata: {\"version\":\(version)}"
+        let first: String = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: Preview.receive(fd, seconds: 8, until: current)) }
         }
-        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(first.contains(current), "\(first)")
         _ = try await preview.request(method: "POST", "/api/events", body: "longpress center")
-        let received = await stream.value
+        let rest: String = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: Preview.receive(fd, seconds: 8, until: "data: {\"version\":\(version + 1)}")) }
+        }
+        let received = first + rest
         #expect(received.hasPrefix("HTTP/1.1 200"))
         #expect(received.lowercased().contains("content-type: text/event-stream"))
         #expect(received.contains("event: frame\ndata: {\"version\":\(version)}"))
@@ -596,10 +611,13 @@ extension PreviewServerTests {
     /// (bind-mounted over by /dev/null in a private mount namespace, which
     /// needs root; skipped otherwise) `preview` fails with what to install
     /// and exit 1, and `list` works.
-    @Test func withoutLibmicrohttpdPreviewSaysWhatToInstallAndTheRestWorks() throws {
-        let library = "/usr/lib/x86_64-linux-gnu/libmicrohttpd.so.12"
-        guard geteuid() == 0, FileManager.default.fileExists(atPath: library),
-              FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return }
+    static let microhttpd = "/usr/lib/x86_64-linux-gnu/libmicrohttpd.so.12"
+    static let canHideMicrohttpd = geteuid() == 0 && FileManager.default.fileExists(atPath: microhttpd) && Requirement.installed("unshare")
+
+    @Test(Requirement.when(canHideMicrohttpd, "needs root, unshare(1) and \(microhttpd) to hide the library in a private mount namespace"))
+    func withoutLibmicrohttpdPreviewSaysWhatToInstallAndTheRestWorks() throws {
+        try Requirement.require(Self.canHideMicrohttpd, "root, unshare(1) or \(Self.microhttpd)")
+        let library = Self.microhttpd
         func hidden(_ arguments: [String]) throws -> ProcessOutput {
             let command = "mount --bind /dev/null \(library) && exec \"$0\" \"$@\""
             return try FixturePlugins.run(["env", "HOME=" + FixturePlugins.workDirectory + "/no-home", "HUD_RENDERER_PATH=", "NO_COLOR=1",

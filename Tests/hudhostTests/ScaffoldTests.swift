@@ -84,11 +84,11 @@ import HudTestSupport
         try Self.buildAndValidate(["make"], in: directory, library: "libglow.so")
     }
 
-    @Test(.enabled(if: cargo != nil, "needs cargo (rustup's ~/.cargo/bin/cargo)"))
+    @Test(Requirement.when(cargo != nil, "needs cargo (rustup's ~/.cargo/bin/cargo)"))
     func theRustProjectBuildsOfflineAndPassesStrict() throws {
         let (directory, output) = try Self.scaffold("rust", id: "org.example.rings")
         try #require(output.status == 0, "\(output.stderr)")
-        try Self.buildAndValidate([Self.cargo!, "build", "--release", "--offline", "--quiet"], in: directory, library: "target/release/librings.so")
+        try Self.buildAndValidate([try #require(Self.cargo), "build", "--release", "--offline", "--quiet"], in: directory, library: "target/release/librings.so")
     }
 
     @Test func theSwiftProjectBuildsAndPassesStrict() throws {

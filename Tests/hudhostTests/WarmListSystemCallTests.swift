@@ -6,11 +6,11 @@ import HudTestSupport
 /// The warm `hudhost list` path (issue 15), as the kernel sees it: the
 /// registry cache is opened and read once, and each plugin file costs one
 /// `stat`-family call (relative to its listed directory's descriptor) and
-/// is never opened. Traced with strace when it is
-/// installed (Debian `strace`); skipped otherwise.
+/// is never opened. Traced with strace (Debian `strace`).
 struct WarmListSystemCallTests {
-    @Test func aWarmListOpensTheCacheOnceAndStatsEachPluginOnce() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/strace") else { return }
+    @Test(Requirement.tools("strace", install: "apt-get install strace; .ci/run installs it"))
+    func aWarmListOpensTheCacheOnceAndStatsEachPluginOnce() throws {
+        try Requirement.require(Requirement.installed("strace"), "strace")
         let directory = try DiscoveryFixtures.directory("warm-syscalls", discovery: ["meta_good", "meta_mismatch"])
         let cache = try FixturePlugins.makeScratchDirectory("warm-syscalls-cache")
         let cold = try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache)

@@ -316,7 +316,7 @@ package final class RendererHost {
         let capacity = Int(buffer.capacity), stride = Int(buffer.stride), guardBytes = Int(buffer.guardBytes)
         let base = SharedLayoutArea.rawOffset, body = capacity * stride
         func damage(at offset: Int) -> Int {
-            (region.read(at: offset, count: guardBytes, capacity: guardBytes) ?? []).reduce(0) { $0 + ($1 == guardPattern ? 0 : 1) }
+            region.bytes(at: offset, count: guardBytes, differingFrom: guardPattern) ?? 0
         }
         let written = min(Int(done.count), capacity)
         return RawHostCall(status: done.status, count: done.count, capacity: capacity, stride: stride,

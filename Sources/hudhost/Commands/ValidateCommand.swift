@@ -236,7 +236,10 @@ struct ValidateCommand: Command {
     /// built-ins; nil when it cannot be read (the checks say why).
     private func declaredABI(of target: ConformanceTarget) -> ABIVersion? {
         guard case .file(let path, _) = target else { return .host }
-        guard profile.version == nil, case .renderers(let renderers) = SandboxScanner().scan(path, allowInsecurePath: true).outcome else { return nil }
+        // The run's deadline bounds this load too (a plugin that hangs in
+        // init() is reported by its checks, not waited on here).
+        let scanner = SandboxScanner(timeoutSeconds: min(timeout, SandboxScanner.defaultTimeoutSeconds))
+        guard profile.version == nil, case .renderers(let renderers) = scanner.scan(path, allowInsecurePath: true).outcome else { return nil }
         return renderers.map(\.abiVersion).min()
     }
 
