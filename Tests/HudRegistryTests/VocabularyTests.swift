@@ -88,4 +88,21 @@ struct CacheLocationTests {
         var info = stat()
         #expect(stat(base + "/hud", &info) == 0 && info.st_mode & 0o777 == 0o700)
     }
+
+    /// A missing XDG_CACHE_HOME is created, mode 0700, as the XDG spec
+    /// asks, when the directory it would live in is the user's: a fresh
+    /// account's second run is warm.
+    @Test func aMissingXDGCacheHomeIsCreatedPrivate() throws {
+        let base = try FixturePlugins.makeScratchDirectory("cache-xdg-fresh")
+        let directory = try DiscoveryFixtures.directory("cache-xdg-plugins", discovery: ["meta_good"])
+        let xdg = base + "/fresh-cache"
+        let cold = try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: xdg)
+        #expect(cold.status == 0 && !cold.stderr.contains("does not exist"), "\(cold.transcript)")
+        for made in [xdg, xdg + "/hud"] {
+            var info = stat()
+            #expect(stat(made, &info) == 0 && info.st_mode & 0o777 == 0o700, "\(made)")
+        }
+        let cached = try FileManager.default.contentsOfDirectory(atPath: xdg + "/hud").filter { $0.hasPrefix("registry-") }
+        #expect(cached.count == 1, "\(cached)")
+    }
 }

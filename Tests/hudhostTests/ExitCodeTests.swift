@@ -39,6 +39,8 @@ struct ExitCodeTests {
         // render
         Case(arguments: ["render"], status: 0, message: ""),
         Case(arguments: ["render", "--device", "nope"], status: 2, message: "invalid value 'nope' for --device"),
+        Case(arguments: ["render", "--format", "svg", "--json"], status: 2, message: "--json and --format svg ask for two formats"),
+        Case(arguments: ["render", "--format", "json", "--json"], status: 0, message: ""),
         Case(arguments: ["render", "--layout-timeout", "1e308"], status: 2, message: "invalid value '1e308' for --layout-timeout; expected seconds greater than 0 and at most 3600"),
         Case(arguments: ["render", "--reveal", "topLeft"], status: 2, message: "--reveal topLeft: the topLeft slot has no long-press modes"),
         Case(arguments: ["render", "--events", "tap 999,10"], status: 2, message: "the point (999, 10) is off the screen; iphone-16-pro in portrait is 402×874 pt"),

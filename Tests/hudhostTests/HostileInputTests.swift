@@ -362,7 +362,7 @@ extension HostileInputTests {
         try #require(mkfifo(fifo, 0o644) == 0)
         for target in [fifo, "/dev/null", directory + "/00-tray-start.svg.link"] {
             if target.hasSuffix(".link") { try FileManager.default.createSymbolicLink(atPath: target, withDestinationPath: outside) }
-            let output = try FixturePlugins.run(["timeout", "60", HudHost.path, "render", "--format", "svg", "--out", target, "--json"])
+            let output = try FixturePlugins.run(["timeout", "60", HudHost.path, "render", "--format", "json", "--out", target])
             #expect(output.status == 3, "\(target): \(output.transcript)")
             #expect(try HudHost.json(output)["error"]?["code"]?.stringValue == "unwritable-output")
         }

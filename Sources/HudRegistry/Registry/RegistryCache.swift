@@ -484,14 +484,19 @@ public final class RegistryCache {
 
     /// Creates `directory` (and parents) as 0700; refuses one that others can write.
     static func makePrivateDirectory(_ directory: String) -> String? {
-        // Only the cache directory itself is created, and `~/.cache` when it
-        // is missing; never any other directory on the way (a mistyped
-        // XDG_CACHE_HOME must not make system directories).
+        // The cache directory itself is created, and the base directory
+        // above it when missing (`$XDG_CACHE_HOME`, or `~/.cache`), mode
+        // 0700 as the XDG spec asks; never any other directory on the way:
+        // the base's own parent must exist and be this user's (a mistyped
+        // XDG_CACHE_HOME must not make a chain of directories, or any in
+        // another user's tree).
         let parent = PathSecurity.parent(of: directory)
         if case .failure = SystemCalls.status(of: parent) {
-            guard let home = SearchPaths.secureEnvironment("HOME"), parent == home + "/.cache",
-                  case .success(let info) = SystemCalls.status(of: home), info.isDirectory else {
-                return "\(parent), which should hold the cache, does not exist; create it or point XDG_CACHE_HOME elsewhere (hudhost does not create it)"
+            let bases = [SearchPaths.secureEnvironment("XDG_CACHE_HOME"), SearchPaths.secureEnvironment("HOME").map { $0 + "/.cache" }]
+            guard bases.contains(parent), case .success(let info) = SystemCalls.status(of: PathSecurity.parent(of: parent)),
+                  info.isDirectory, info.owner == geteuid() else {
+                return "\(parent), which should hold the cache, does not exist and its parent is not a directory of yours; "
+                    + "create it or point XDG_CACHE_HOME elsewhere"
             }
             if case .failure(let error) = SystemCalls.makeDirectory(parent, mode: 0o700), error.code != EEXIST {
                 return "cannot create \(parent): \(error)"

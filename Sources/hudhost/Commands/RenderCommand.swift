@@ -111,6 +111,10 @@ struct RenderCommand: Command {
         guard arguments.positionals.isEmpty else { throw UsageError("render takes no arguments; got '\(arguments.positionals[0])'") }
         registryOptions = try RegistryOptions(arguments)
         let format = try arguments.value("--format", accepted: "ascii, svg or json") { ["ascii", "svg", "json"].contains($0) ? $0 : nil } ?? "ascii"
+        // --json is --format json: asking for another format too is a contradiction, not a choice to guess.
+        if arguments.flag("--json"), format != "json", arguments.value("--format") != nil {
+            throw UsageError("--json and --format \(format) ask for two formats; use --format json (or --json) alone, or drop --json for \(format)")
+        }
         json = arguments.flag("--json") || format == "json"
         svg = format == "svg" && !json
         outPath = arguments.value("--out").map(Output.absolute)  // before any plugin code runs
