@@ -76,7 +76,7 @@ package struct ConformanceReport: Sendable {
             case .timedOut: paint("TIME ", "31;1")
             }
         }
-        var out = "hudhost validate: profile \(profile), \(checkIDs.count) checks, seed \(seed)\n"
+        var out = "hudhost validate: profile \(profile), \(checkIDs.count) check\(checkIDs.count == 1 ? "" : "s"), seed \(seed)\n"
         let width = (checkIDs.map(\.count).max() ?? 20) + 2
         for target in targets {
             out += "\n" + paint("\(target.argument)", "1") + (target.argument == target.target.description ? "" : " (\(target.target))") + "\n"
