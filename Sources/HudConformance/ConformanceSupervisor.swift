@@ -69,7 +69,8 @@ package struct ConformanceSupervisor: Sendable {
                 let parent = results.contains { ParentJudgment.judged.contains($0.checkID) } || configuration.checkIDs.contains("abi-older-host-sizes")
                 let runtime = !ParentRuntimeJudgment.judged.isDisjoint(with: configuration.checkIDs)
                 if parent || runtime {
-                    let loaded = ParentRuntimeJudgment.hostRegistry(loading: path, allowInsecurePath: true, timeoutSeconds: min(timeout, 10))
+                    let loaded = ParentRuntimeJudgment.hostRegistry(loading: path, allowInsecurePath: true,
+                                                                                timeoutSeconds: ConformanceSupervisor.hostLoadDeadline(timeout))
                     if parent {
                         results = ParentJudgment.apply(to: results, path: path, loaded: loaded,
                                                        loadBudgetMilliseconds: configuration.loadBudgetMilliseconds,
@@ -84,6 +85,14 @@ package struct ConformanceSupervisor: Sendable {
         return ConformanceTargetReport(argument: argument, target: target, results: Self.ordered(results), unloadable: unloadable,
                                        seed: configuration.seed)
     }
+
+    /// The deadline of the host's own loads (its sandboxed scan, each
+    /// renderer host's start) and calls for a run whose checks have
+    /// `timeout`: the same, kept between 2 s (a sandboxed start on a loaded
+    /// machine; a short --timeout proves a hang, it must not fail a load)
+    /// and 10 s (a plugin that hangs in init() is the child's abi-init
+    /// finding, not worth waiting on again).
+    package static func hostLoadDeadline(_ timeout: Double) -> Double { min(max(timeout, 2), 10) }
 
     private func sandboxed(_ target: ConformanceTarget, executable: String, timeout: Double, cpu: Int, memory: Int) -> [CheckResult] {
         var results: [CheckResult] = []

@@ -238,7 +238,7 @@ struct ValidateCommand: Command {
         guard case .file(let path, _) = target else { return .host }
         // The run's deadline bounds this load too (a plugin that hangs in
         // init() is reported by its checks, not waited on here).
-        let scanner = SandboxScanner(timeoutSeconds: min(timeout, SandboxScanner.defaultTimeoutSeconds))
+        let scanner = SandboxScanner(timeoutSeconds: ConformanceSupervisor.hostLoadDeadline(timeout))
         guard profile.version == nil, case .renderers(let renderers) = scanner.scan(path, allowInsecurePath: true).outcome else { return nil }
         return renderers.map(\.abiVersion).min()
     }
