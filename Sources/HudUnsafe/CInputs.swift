@@ -57,9 +57,11 @@ package final class CComplications {
         // Zeroed: bytes the marshaling does not write (none, unless it
         // throws) read as empty strings.
         arena = bytes > 0 ? UnsafeMutablePointer<CChar>.allocate(capacity: bytes) : nil
-        arena.map { UnsafeMutableRawPointer($0).setBytes(to: 0, count: bytes) }
+        if let arena {
+            UnsafeMutableRawPointer(arena).setBytes(to: 0, count: bytes)
+            allocations.append(UnsafeMutableRawPointer(arena))
+        }
         stringArena = HostStrings.Range(start: arena.map { UnsafeRawPointer($0) }, count: bytes, longest: longest)
-        if let arena { allocations.append(UnsafeMutableRawPointer(arena)) }
         // Every stored property is initialized here, so if marshaling throws,
         // deinit runs and frees what was made so far.
         for position in Position.allCases {

@@ -41,10 +41,7 @@ package enum ProvokedDeadline {
     /// and run 5–15× slower there.
     package static let underSanitizer = ["ASAN_OPTIONS", "TSAN_OPTIONS"].contains { ProcessInfo.processInfo.environment[$0] != nil }
 
-    /// Seconds: 0.5, or 3 under a sanitizer (where a child's own start-up
-    /// can take longer than half a second).
-    package static let seconds: Double = underSanitizer ? 3 : 0.5
-
-    /// `seconds` as a command-line value.
-    package static var argument: String { underSanitizer ? "3" : "0.5" }
+    /// Seconds, as a command-line value: 0.5, or 3 under a sanitizer
+    /// (where a child's own start-up can take longer than half a second).
+    package static let argument = underSanitizer ? "3" : "0.5"
 }

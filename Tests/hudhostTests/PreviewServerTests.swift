@@ -104,11 +104,20 @@ import HudTestSupport
         /// server closed it or `seconds` passed (for what an HTTP client
         /// library would not send: a forged Host, garbage, a held stream).
         func raw(_ text: String, seconds: Double = 5, until stop: String? = nil) async -> String {
-            // On a Dispatch thread: a blocking read must not hold one of the
-            // few threads of Swift's concurrency pool (URLSession needs them).
+            await Self.offPool { self.rawBlocking(text, seconds: seconds, until: stop) }
+        }
+
+        /// `work` on a Dispatch thread: a blocking read must not hold one of
+        /// the few threads of Swift's concurrency pool (URLSession needs them).
+        static func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
             await withCheckedContinuation { continuation in
-                DispatchQueue.global().async { continuation.resume(returning: self.rawBlocking(text, seconds: seconds, until: stop)) }
+                DispatchQueue.global().async { continuation.resume(returning: work()) }
             }
+        }
+
+        /// Sends `text` on `fd` (no SIGPIPE if the server has gone).
+        static func send(_ fd: Int32, _ text: String) {
+            _ = Array(text.utf8).withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         }
 
         /// A TCP connection to the server (the caller closes it), or -1.
@@ -140,8 +149,7 @@ import HudTestSupport
             let fd = connectRaw()
             guard fd >= 0 else { return "" }
             defer { close(fd) }
-            let bytes = Array(text.utf8)
-            _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            Self.send(fd, text)
             return Self.receive(fd, seconds: seconds, until: stop)
         }
 
@@ -417,17 +425,12 @@ import HudTestSupport
         let fd = preview.connectRaw()
         #expect(fd >= 0)
         defer { close(fd) }
-        let request = Array("GET /api/stream?token=\(preview.token) HTTP/1.1\r\nHost: 127.0.0.1:\(preview.port)\r\n\r\n".utf8)
-        _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        Preview.send(fd, "GET /api/stream?token=\(preview.token) HTTP/1.1\r\nHost: 127.0.0.1:\(preview.port)\r\n\r\n")
         let current = "event: frame\ndata: {\"version\":\(version)}"
-        let first: String = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: Preview.receive(fd, seconds: 8, until: current)) }
-        }
+        let first = await Preview.offPool { Preview.receive(fd, seconds: 8, until: current) }
         #expect(first.contains(current), "\(first)")
         _ = try await preview.request(method: "POST", "/api/events", body: "longpress center")
-        let rest: String = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: Preview.receive(fd, seconds: 8, until: "data: {\"version\":\(version + 1)}")) }
-        }
+        let rest = await Preview.offPool { Preview.receive(fd, seconds: 8, until: "data: {\"version\":\(version + 1)}") }
         let received = first + rest
         #expect(received.hasPrefix("HTTP/1.1 200"))
         #expect(received.lowercased().contains("content-type: text/event-stream"))

@@ -287,7 +287,7 @@ public final class PluginCatalog {
     private func record(_ scan: SandboxScanner.ScanResult, for file: File) -> File {
         var file = file
         guard let canonical = file.canonicalPath, var record = pendingRecords.removeValue(forKey: canonical) else { return file }
-        let keep = scan.loaded.map { $0 == record.stamp } ?? true
+        let keep = record.takesVerdict(ofFileStamped: scan.loaded)
         record.source = .sandboxScan
         switch scan.outcome {
         case .renderers(let renderers):

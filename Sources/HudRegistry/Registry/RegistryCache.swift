@@ -54,6 +54,16 @@ public struct FileStamp: Sendable, Hashable {
     }
 }
 
+extension PluginRecord {
+    /// Whether a verdict reached by loading the file stamped `loaded`
+    /// belongs here: yes when that is this record's file, or when which
+    /// file was opened is not known (a child that crashed before it
+    /// answered: the file the catalog checked is the one blamed).
+    func takesVerdict(ofFileStamped loaded: FileStamp?) -> Bool {
+        loaded.map { $0 == stamp } ?? true
+    }
+}
+
 /// The last known outcome of a plugin file.
 public struct PluginRecord: Sendable, Hashable {
     public enum Status: String, Sendable, Hashable {
@@ -193,7 +203,7 @@ public final class RegistryCache {
     public func markFailed(path: String, code: FailureCode, reason: String, loaded: FileStamp? = nil) {
         // The machine's failure (no helper, a required layer missing) is
         // not the file's: never recorded, so fixing the machine is enough.
-        guard !code.blamesTheEnvironment, let previous = records[path], loaded.map({ $0 == previous.stamp }) ?? true else { return }
+        guard !code.blamesTheEnvironment, let previous = records[path], previous.takesVerdict(ofFileStamped: loaded) else { return }
         store(PluginRecord(path: path, stamp: previous.stamp, buildID: previous.buildID, status: .failed, renderers: [],
                            source: previous.source, failureCode: code, failureReason: reason, time: SystemCalls.realtime().seconds,
                            validation: previous.validation))

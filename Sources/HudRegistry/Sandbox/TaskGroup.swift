@@ -14,7 +14,8 @@ import Synchronization
 /// The parent makes the group before the spawn (`make`), names it to the
 /// child in `environmentName`, and removes it once the child is reaped
 /// (`remove`). Groups a killed hudhost left behind are removed by the next
-/// one that makes a group (`hud-PID-N`, PID no longer running).
+/// one that makes a group (`hud-PID-N`, PID no longer running). The
+/// hierarchy is found, and swept, once per process.
 ///
 /// Thread: [thread-safe]; each group is made and removed by the thread
 /// that spawns and reaps its child.
@@ -28,12 +29,20 @@ package struct TaskGroup: Sendable {
 
     private static let sequence = Atomic<Int>(0)
 
+    /// Where this process makes its groups: its own group's directory in
+    /// the `pids` hierarchy, found once, with what killed hudhosts left
+    /// there removed (`sweep`); nil when not root or there is none.
+    private static let base: String? = {
+        guard geteuid() == 0, let base = ownPidsDirectory() else { return nil }
+        sweep(base)
+        return base
+    }()
+
     /// A new group for one child, limited to `limit` tasks; nil when this
     /// process is not root (no group is needed) or no `pids` hierarchy
     /// can be written here (`SandboxLayers` then reports no task limit).
     package static func make(limit: Int) -> TaskGroup? {
-        guard geteuid() == 0, let base = ownPidsDirectory() else { return nil }
-        sweep(base)
+        guard let base else { return nil }
         let number = sequence.add(1, ordering: .relaxed).newValue
         let path = "\(base)/hud-\(SystemCalls.processID)-\(number)"
         guard case .success = SystemCalls.makeDirectory(path, mode: 0o700) else { return nil }
@@ -52,7 +61,7 @@ package struct TaskGroup: Sendable {
     /// The child's side: joins the group named in the environment, before
     /// its namespaces and every other layer. True when it joined.
     package static func joinFromEnvironment() -> Bool {
-        guard let path = SystemCalls.environment()[environmentName], path.hasPrefix("/") else { return false }
+        guard let path = SystemCalls.secureEnvironment(environmentName), path.hasPrefix("/") else { return false }
         if case .success = SystemCalls.writeFile(path + "/cgroup.procs", Array("\(SystemCalls.processID)\n".utf8)) { return true }
         return false
     }
@@ -77,8 +86,9 @@ package struct TaskGroup: Sendable {
         return own == "/" ? mountPoint : mountPoint + own
     }
 
-    /// Removes groups a hudhost that no longer runs left in `base`; a
-    /// group with tasks in it cannot be removed (the kernel refuses).
+    /// Removes groups a hudhost that no longer runs left in `base` (once
+    /// per process); a group with tasks in it cannot be removed (the
+    /// kernel refuses).
     private static func sweep(_ base: String) {
         guard case .success(let entries) = SystemCalls.directoryEntries(base) else { return }
         for entry in entries where entry.isDirectory && entry.name.hasPrefix("hud-") {
