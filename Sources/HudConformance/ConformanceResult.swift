@@ -108,6 +108,12 @@ package struct ConformanceUnit: Sendable, Hashable, CustomStringConvertible {
 /// crash or hang can be attributed to it), or a unit finished.
 package enum ConformanceEvent: Sendable {
     case begin(ConformanceUnit)
+    /// A layout of the named case begins: it must return within the
+    /// layout deadline (`--layout-timeout`), and a crash or hang until
+    /// `returned` is reported with this case.
+    case call(String)
+    /// The layout announced by `call` returned.
+    case returned
     case result(CheckResult)
     /// Every selected unit was handled.
     case done
@@ -115,6 +121,8 @@ package enum ConformanceEvent: Sendable {
     package var json: JSONValue {
         switch self {
         case .begin(let unit): .object([("event", "begin"), ("unit", .string(unit.description))])
+        case .call(let name): .object([("event", "call"), ("case", .string(name))])
+        case .returned: .object([("event", "returned")])
         case .result(let result): .object([("event", "result"), ("result", result.json)])
         case .done: .object([("event", "done")])
         }
@@ -125,6 +133,11 @@ package enum ConformanceEvent: Sendable {
         case "begin":
             guard let text = json["unit"]?.stringValue, let unit = ConformanceUnit(text) else { return nil }
             self = .begin(unit)
+        case "call":
+            guard let name = json["case"]?.stringValue else { return nil }
+            self = .call(name)
+        case "returned":
+            self = .returned
         case "result":
             guard let body = json["result"], let result = CheckResult(json: body) else { return nil }
             self = .result(result)

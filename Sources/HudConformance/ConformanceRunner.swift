@@ -24,6 +24,9 @@ package struct ConformanceConfiguration: Sendable {
     package var p99BudgetMicroseconds = 10_000.0
     package var threads = 8
     package var callsPerThread = 40
+    /// How long one layout call may take (`--layout-timeout`): in the
+    /// sandboxed child (announced calls) and in the host's own run.
+    package var layoutTimeoutSeconds = 2.0
     /// True when nothing in this process has touched the plugin before the
     /// run (a sandbox child, or a path validated in-process): only then is
     /// "renderer_count() is 0 before init()" checked.
@@ -116,7 +119,11 @@ package final class ConformanceRunner {
         let start = SystemCalls.monotonicNanoseconds()
         let outcome: CheckOutcome
         if let context {
-            outcome = ConformanceChecks.run(check.id, context)
+            outcome = withoutActuallyEscaping(emit) { emit in
+                context.announce = { name in emit(name.map { .call($0) } ?? .returned) }
+                defer { context.announce = nil }
+                return ConformanceChecks.run(check.id, context)
+            }
         } else {
             outcome = runPluginCheck(check.id)
         }

@@ -70,11 +70,14 @@ package struct ConformanceSupervisor: Sendable {
                 let runtime = !ParentRuntimeJudgment.judged.isDisjoint(with: configuration.checkIDs)
                 if parent || runtime {
                     let loaded = ParentRuntimeJudgment.hostRegistry(loading: path, allowInsecurePath: true,
-                                                                                timeoutSeconds: ConformanceSupervisor.hostLoadDeadline(timeout))
+                                                                                timeoutSeconds: ConformanceSupervisor.hostLoadDeadline(timeout),
+                                                                                layoutTimeoutSeconds: configuration.layoutTimeoutSeconds)
                     if parent {
                         results = ParentJudgment.apply(to: results, path: path, loaded: loaded,
                                                        loadBudgetMilliseconds: configuration.loadBudgetMilliseconds,
-                                                       olderHostSizes: configuration.checkIDs.contains("abi-older-host-sizes"))
+                                                       olderHostSizes: configuration.checkIDs.contains("abi-older-host-sizes")) { check, renderer in
+                            Self.reproduce(target, check: check, renderer: renderer, configuration: configuration)
+                        }
                     }
                     if runtime { results = ParentRuntimeJudgment.apply(to: results, loaded: loaded, configuration: configuration) }
                 }
@@ -84,6 +87,29 @@ package struct ConformanceSupervisor: Sendable {
         let unloadable = results.first { $0.checkID == "abi-load" && $0.status == .failed }?.message
         return ConformanceTargetReport(argument: argument, target: target, results: Self.ordered(results), unloadable: unloadable,
                                        seed: configuration.seed)
+    }
+
+    /// A command that runs `check` alone on the same target with the same
+    /// inputs (the seed and the layout deadline), in the least profile
+    /// that has it: the cases of every check are fixed by the seed.
+    static func reproduce(_ target: ConformanceTarget, check: String, renderer: String?,
+                          configuration: ConformanceConfiguration) -> String {
+        let argument: String
+        switch target {
+        case .file(let path, let filter): argument = filter ?? path
+        case .builtin(let filter): argument = filter ?? renderer ?? "com.hudson.tray"
+        }
+        let profile = ConformanceProfile.allCases.first { $0.checkIDs.contains(check) } ?? .strict
+        return ["hudhost", "validate", argument, "--profile", profile.rawValue, "--include", "^\(check)$",
+                "--seed", String(configuration.seed), "--layout-timeout", JSONValue.format(configuration.layoutTimeoutSeconds)]
+            .map(shellWord).joined(separator: " ")
+    }
+
+    /// `word` as one word of a POSIX shell command line.
+    static func shellWord(_ word: String) -> String {
+        let plain = word.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || "0123456789-_./=:@%+,".unicodeScalars.contains($0)) }
+        if plain && !word.isEmpty { return word }
+        return "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
     }
 
     /// The deadline of the host's own loads (its sandboxed scan, each
@@ -118,28 +144,40 @@ package struct ConformanceSupervisor: Sendable {
             request.blocked = Dictionary(uniqueKeysWithValues: blocked.map { ($0.key.description, $0.value) })
             let arguments = SandboxRequest.validate(request).arguments
             var current: ConformanceUnit?
+            // The case whose layout had begun and not returned.
+            var inCall: String?
             var begun: Set<ConformanceUnit> = []
             var sawDone = false
             let outcome = SandboxProcess.run(executable: executable, arguments: arguments, timeoutSeconds: timeout) { line in
-                guard let json = try? JSONParser.parse(line), let event = ConformanceEvent(json: json) else { return false }
+                guard let json = try? JSONParser.parse(line), let event = ConformanceEvent(json: json) else { return .none }
                 switch event {
                 case .begin(let unit):
                     // Progress is a unit begun or finished for the first time
                     // (each check gets the full timeout); a child repeating
                     // lines cannot keep itself alive.
                     current = unit
-                    return begun.insert(unit).inserted
+                    inCall = nil
+                    return begun.insert(unit).inserted ? .progress : .none
+                case .call(let name):
+                    // A layout must return within the layout deadline; calls
+                    // never extend the check's own.
+                    inCall = String(name.prefix(200))
+                    return .call(seconds: configuration.layoutTimeoutSeconds)
+                case .returned:
+                    inCall = nil
+                    return .returned
                 case .result(let result):
                     // A result for a check the child was not asked to run
                     // (one the parent judges) is plugin code's forgery: dropped.
-                    guard !parentChecks.contains(result.checkID), finished.insert(result.unit).inserted else { return false }
+                    guard !parentChecks.contains(result.checkID), finished.insert(result.unit).inserted else { return .none }
                     results.append(result)
                     if !result.unblocksDependents { blocked[result.unit] = result.status == .skipped ? "was skipped" : result.status.rawValue }
                     if current == result.unit { current = nil }
-                    return true
+                    inCall = nil
+                    return .progress
                 case .done:
                     sawDone = true
-                    return false
+                    return .none
                 }
             }
             outcome.deliverOutput(source: target.description, failed: !sawDone || results.contains { $0.status.isFailure })
@@ -155,7 +193,8 @@ package struct ConformanceSupervisor: Sendable {
                 what = "crashed (\(SignalName.of(signal)))"
             case .timedOut(let seconds):
                 status = .timedOut
-                what = "timed out (no progress for \(JSONValue.format(seconds)) s)"
+                what = inCall != nil ? "did not return from a layout within \(JSONValue.format(seconds)) s (--layout-timeout)"
+                    : "timed out (no progress for \(JSONValue.format(seconds)) s)"
             case .exited(let code):
                 status = .crashed
                 what = "ended the process (exit status \(code)); plugin code must never call exit()"
@@ -173,8 +212,15 @@ package struct ConformanceSupervisor: Sendable {
                                            message: "the sandbox \(what) outside any check"))
                 return results
             }
-            results.append(CheckResult(checkID: unit.checkID, renderer: unit.renderer, status: status,
-                                       message: "the plugin \(what) during this check"))
+            let message: String
+            var details: [String] = []
+            if let name = inCall {
+                message = "the plugin \(what) laying out \(name)"
+                details = ["case: \(name)", "reproduce: " + Self.reproduce(target, check: unit.checkID, renderer: unit.renderer, configuration: configuration)]
+            } else {
+                message = "the plugin \(what) during this check"
+            }
+            results.append(CheckResult(checkID: unit.checkID, renderer: unit.renderer, status: status, message: message, details: details))
             finished.insert(unit)
             blocked[unit] = status == .crashed ? what : "timed out"
             restarts += 1

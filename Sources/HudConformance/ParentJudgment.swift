@@ -54,8 +54,12 @@ package enum ParentJudgment {
 
     /// `results` with the host's verdicts applied (see the type's comment).
     /// With `olderHostSizes`, `abi-older-host-sizes` (judged here only) is added.
+    /// `reproduce(check, renderer)` is the command that runs one check
+    /// alone (`ConformanceSupervisor.reproduce`), named when the host's
+    /// run stops at a hang or crash.
     static func apply(to results: [CheckResult], path: String, loaded: Result<RendererRegistry, RegistryError>,
-                      loadBudgetMilliseconds: Double = 250, olderHostSizes: Bool = false) -> [CheckResult] {
+                      loadBudgetMilliseconds: Double = 250, olderHostSizes: Bool = false,
+                      reproduce: (_ check: String, _ renderer: String) -> String) -> [CheckResult] {
         let renderers = Array(Set(results.compactMap(\.renderer))).sorted()
         var merged = results
         let registry: RendererRegistry
@@ -81,21 +85,37 @@ package enum ParentJudgment {
                          with: host("abi-descriptors", renderer: nil, status: .failed, "the child reported renderer '\(id)', but the host's own load of the file has no such renderer"))
                 continue
             }
-            judge(id, registry: registry, into: &merged)
+            judge(id, registry: registry, into: &merged, reproduce: reproduce)
         }
         judgePreparedCalls(registry: registry, into: &merged)
         judgeFacts(path: path, registry: registry, loadBudgetMilliseconds: loadBudgetMilliseconds, olderHostSizes: olderHostSizes, into: &merged)
         return merged
     }
 
-    private static func judge(_ id: String, registry: RendererRegistry, into results: inout [CheckResult]) {
+    private static func judge(_ id: String, registry: RendererRegistry, into results: inout [CheckResult],
+                              reproduce: (_ check: String, _ renderer: String) -> String) {
         let style = HudPhoneComplicationsStyle(name: id)
+        // The first layout that hung stops the run: every later case would
+        // wait out the layout deadline again. (A crashed renderer host is
+        // restarted at once, so the run goes on and judges every case.)
+        let stop = HostRunStop()
+        // One snapshot per set of complications, as a page keeps its own:
+        // the renderer host then decodes each set once, not once a case.
+        var snapshots: [ComplicationsSpec: ComplicationsSnapshot] = [:]
         func layout(_ testCase: LayoutCase) -> Result<HudLayout, RegistryError> {
+            if let stopped = stop.error { return .failure(stopped) }
             do {
-                let snapshot = try ComplicationsSnapshot(testCase.complications.make())
+                let snapshot: ComplicationsSnapshot
+                if let made = snapshots[testCase.complications] {
+                    snapshot = made
+                } else {
+                    snapshot = try ComplicationsSnapshot(testCase.complications.make())
+                    snapshots[testCase.complications] = snapshot
+                }
                 return .success(try registry.layout(style: style, snapshot: snapshot, environment: testCase.environment,
                                                     interaction: testCase.interaction))
             } catch {
+                stop.note(error, in: testCase)
                 return .failure(error)
             }
         }
@@ -165,13 +185,31 @@ package enum ParentJudgment {
             let guardPattern = UInt8.random(in: 0x10...0x7F)
             let poison = UInt8.random(in: 0x80...0xFE)
             let caller: ConformanceChecks.BufferCaller = { testCase, capacity, fill throws(RegistryError) in
-                try call(testCase, capacity, fill == 0 ? 0 : poison, guardPattern)
+                if let stopped = stop.error { throw stopped }
+                do throws(RegistryError) {
+                    return try call(testCase, capacity, fill == 0 ? 0 : poison, guardPattern)
+                } catch {
+                    stop.note(error, in: testCase)
+                    throw error
+                }
             }
             if claimed("output-guard-bytes") { outcomes["output-guard-bytes"] = ConformanceChecks.guardBytesOutcome(caller) }
             if claimed("output-needed-count") { outcomes["output-needed-count"] = ConformanceChecks.neededCountOutcome(caller) }
             if claimed("output-every-field") {
                 outcomes["output-every-field"] = ConformanceChecks.everyFieldOutcome(caller, abi: info.abiVersion, poison: poison)
             }
+        }
+        if let stopped = stop.error, let testCase = stop.testCase {
+            // What was judged before the stop is partial: each check the
+            // child claimed gets the stop itself as the host's verdict.
+            let status = status(of: stopped)
+            for check in outcomes.keys.sorted() {
+                override(&results, check: check, renderer: id,
+                         with: CheckResult(checkID: check, renderer: id, status: status,
+                                           message: "the host's own run stopped laying out \(testCase.name): \(stopped)",
+                                           details: ["case: \(testCase.name)", "reproduce: " + reproduce(check, id)]))
+            }
+            return
         }
         for (check, outcome) in outcomes {
             guard case .problem = outcome, let definition = ConformanceCatalog.check(check) else { continue }
@@ -274,6 +312,19 @@ package enum ParentJudgment {
         case .crashed, .exited: .crashed
         case .timedOut: .timedOut
         default: .failed
+        }
+    }
+
+    /// The first layout of a host's run that hung (its renderer host did
+    /// not answer within the layout deadline), once one did.
+    final class HostRunStop {
+        private(set) var error: RegistryError?
+        private(set) var testCase: LayoutCase?
+
+        func note(_ error: RegistryError, in testCase: LayoutCase) {
+            guard self.error == nil, error.code == .timedOut else { return }
+            self.error = error
+            self.testCase = testCase
         }
     }
 

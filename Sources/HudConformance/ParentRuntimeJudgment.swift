@@ -59,16 +59,16 @@ package enum ParentRuntimeJudgment {
     static let allocationSlackBytes = 256 << 10
 
     /// A registry that runs every plugin renderer in a renderer host of its
-    /// own, with `timeoutSeconds` for its scan, each host's start and each
-    /// call, and no backoff or give-up (a judgment counts every failure
-    /// instead).
+    /// own, with `timeoutSeconds` for its scan and each host's start,
+    /// `layoutTimeoutSeconds` for each call, and no backoff or give-up (a
+    /// judgment counts every failure instead).
     /// The file at `path` loaded the way every host loads it (a sandboxed
     /// scan, then renderer hosts started on use), once for both judgments.
-    static func hostRegistry(loading path: String, allowInsecurePath: Bool, timeoutSeconds: Double)
+    static func hostRegistry(loading path: String, allowInsecurePath: Bool, timeoutSeconds: Double, layoutTimeoutSeconds: Double)
         -> Result<RendererRegistry, RegistryError> {
         let registry = RendererRegistry(security: PathSecurity(allowInsecure: allowInsecurePath), isolation: .process)
         var settings = RendererHostSettings()
-        settings.layoutTimeoutSeconds = timeoutSeconds
+        settings.layoutTimeoutSeconds = layoutTimeoutSeconds
         settings.startTimeoutSeconds = timeoutSeconds
         settings.backoffSeconds = 0
         settings.maxConsecutiveFailures = .max

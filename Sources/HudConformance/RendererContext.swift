@@ -15,6 +15,11 @@ final class RendererContext {
     private var snapshots: [ComplicationsSpec: ComplicationsSnapshot] = [:]
     private var geometryCache: [Evaluated]?
     private var contrastCache: [Evaluated]?
+    /// Told the case's name before each layout on the check's own thread
+    /// and nil once it returned (the sandboxed child streams these, so a
+    /// crash or hang is reported with its case and a hang is cut at the
+    /// layout deadline).
+    var announce: ((String?) -> Void)?
 
     /// One case and what the renderer did with it.
     struct Evaluated {
@@ -49,8 +54,13 @@ final class RendererContext {
         return call(testCase, snapshot: snapshot, fill: fill, checksum: checksum)
     }
 
+    /// `announced` false for calls made on worker threads (they must not
+    /// call `announce`).
     func call(_ testCase: LayoutCase, snapshot: ComplicationsSnapshot, capacity: Int = 64, fill: UInt8 = 0,
-              checksum: Bool = true) -> RawPluginHarness.Call {
+              checksum: Bool = true, announced: Bool = true) -> RawPluginHarness.Call {
+        let announce = announced ? self.announce : nil
+        announce?(testCase.name)
+        defer { announce?(nil) }
         var result = RawPluginHarness.layout(renderer.descriptor, info: info, snapshot: snapshot.storage, environment: testCase.environment,
                                              interaction: testCase.interaction, capacity: capacity, fill: fill, checksum: checksum)
         if result.status == Int32(HUD_STATUS_BUFFER_TOO_SMALL), result.count > UInt32(capacity), result.count <= UInt32(HUD_MAX_NODES) {
@@ -66,6 +76,8 @@ final class RendererContext {
     /// A layout with an exact capacity (no growing), for the buffer checks.
     func call(_ testCase: LayoutCase, capacity: Int, fill: UInt8 = 0) -> RawPluginHarness.Call {
         guard let snapshot = snapshot(testCase.complications) else { preconditionFailure("input does not marshal") }
+        announce?(testCase.name)
+        defer { announce?(nil) }
         return RawPluginHarness.layout(renderer.descriptor, info: info, snapshot: snapshot.storage, environment: testCase.environment,
                                        interaction: testCase.interaction, capacity: capacity, fill: fill)
     }

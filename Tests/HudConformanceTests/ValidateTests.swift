@@ -244,6 +244,39 @@ struct ValidateTests {
     /// A plugin that prints from init() and forges a pass for
     /// abi-quiet-stdout: the parent judges that check from the stdout it
     /// captured and drops the child's frame for it.
+    /// A renderer that hangs or crashes on some inputs only: the validator
+    /// ends (each layout has the layout deadline, the host's own run stops
+    /// at its first hang or crash), and every such verdict names the case
+    /// and a command that reproduces it. The test's own deadline (60 s) is
+    /// far above the run (a few seconds; under a sanitizer, tens): before
+    /// the layout deadline the host's run waited out every landscape case.
+    @Test(arguments: [("hang_in_landscape", "timed-out", " landscape "), ("crash_with_center_revealed", "crashed", "center modes revealed")])
+    func aRendererFailingOnSomeInputsIsReportedAtItsFirstCase(_ fixture: String, _ status: String, _ inCase: String) throws {
+        let plugin = try ValidateFixture.path(fixture)
+        let arguments = [plugin, "--format", "json", "--layout-timeout", ProvokedDeadline.argument] + Self.quick(profile: "strict")
+        let output = try HudHost.run(["validate"] + arguments, deadline: 60)
+        #expect(output.status == 1, "\(output.transcript)")
+        let failing = Self.results(try HudHost.json(output)).filter { ["timed-out", "crashed", "failed"].contains($0["status"]?.stringValue) }
+        #expect(!failing.isEmpty)
+        for result in failing {
+            let check = result["check"]?.stringValue ?? "?"
+            #expect(result["status"]?.stringValue == status, "\(check): \(result)")
+            let details = result["details"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            let named = details.first { $0.hasPrefix("case: ") }
+            #expect(named?.contains(inCase) == true, "\(check) names no failing case: \(result)")
+            let reproduce = details.first { $0.hasPrefix("reproduce: hudhost validate ") }
+            #expect(reproduce?.contains("--include '^\(check)$'") == true, "\(check): \(result)")
+        }
+        // The command reproduces the first verdict: the same check, status and case.
+        let first = try #require(failing.first)
+        let check = try #require(first["check"]?.stringValue)
+        let words = try #require(first["details"]?.arrayValue?.compactMap(\.stringValue).first { $0.hasPrefix("reproduce: ") })
+            .dropFirst("reproduce: hudhost validate ".count).split(separator: " ").map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: "'")) }
+        let again = try HudHost.run(["validate"] + words + ["--format", "json"], deadline: 60)
+        let repeated = try #require(Self.results(try HudHost.json(again)).first { $0["check"]?.stringValue == check })
+        #expect(repeated["status"] == first["status"] && repeated["message"] == first["message"], "\(again.transcript)")
+    }
+
     @Test func aForgedQuietStdoutVerdictIsDropped() throws {
         let output = try Self.validate([try ValidateFixture.path("forges_quiet_stdout"), "--format", "json"] + Self.quick)
         #expect(output.status == 1, "\(output.transcript)")

@@ -10,11 +10,17 @@ package enum HudHost {
     package static var path: String { FixturePlugins.binDirectory + "/hudhost" }
 
     /// Runs hudhost with a clean plugin environment.
-    package static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessOutput {
+    /// With `deadline`, the test's own: a run still going after that many
+    /// seconds is killed (coreutils `timeout`) and ends with status 124.
+    package static func run(_ arguments: [String], environment: [String: String] = [:], deadline: Int? = nil) throws -> ProcessOutput {
         var env = ["HOME": FixturePlugins.workDirectory + "/no-home", "HUD_RENDERER_PATH": "", "NO_COLOR": "1"]
         env.merge(environment) { $1 }
-        return try FixturePlugins.run(["env"] + env.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + [path] + arguments)
+        let limit = deadline.map { ["timeout", "--kill-after=5", String($0)] } ?? []
+        return try FixturePlugins.run(limit + ["env"] + env.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + [path] + arguments)
     }
+
+    /// The status coreutils `timeout` gives a run it killed.
+    package static let deadlineStatus: Int32 = 124
 
     package static func json(_ output: ProcessOutput) throws -> JSONValue {
         try JSONParser.parse(output.stdout)

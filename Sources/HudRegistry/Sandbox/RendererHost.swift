@@ -330,7 +330,8 @@ package final class RendererHost {
     /// on `threads` threads at once (`callsPerThread` calls each, thread
     /// `t`'s call `c` with input `(t + c) % inputs.count`, each into its own
     /// slot of `capacity` nodes), then decodes and validates every slot here,
-    /// in slot order. One deadline (`layoutTimeoutSeconds`) for the whole run.
+    /// in slot order. One deadline for the whole run: `layoutTimeoutSeconds`
+    /// for each of a thread's calls (they run one after another).
     package func concurrentLayouts(renderer index: Int, _ inputs: [ConcurrentInput], threads: Int, callsPerThread: Int,
                                    capacity: Int) throws(RegistryError) -> [Result<HudLayout, RegistryError>] {
         let info = renderers[index]
@@ -363,7 +364,8 @@ package final class RendererHost {
         child = running
         let request = Request(sequence: running.sequence, renderer: UInt32(index), threads: UInt32(threads), callsPerThread: UInt32(callsPerThread),
                               capacity: UInt32(capacity), inputs: sizes)
-        let reply = try exchange(.concurrentLayout(request), id: info.id, timeout: settings.layoutTimeoutSeconds, what: "concurrent layout deadline")
+        let reply = try exchange(.concurrentLayout(request), id: info.id, timeout: settings.layoutTimeoutSeconds * Double(callsPerThread),
+                                 what: "concurrent layout deadline")
         guard case .concurrentDone(let sequence, let slots) = reply, sequence == request.sequence, slots.count == request.slots else {
             if case .callFailed(_, let reason) = reply {
                 throw fail(info.id, .protocolError, "could not make the concurrent calls (\(TextChecks.fromChild(reason))), stopped")

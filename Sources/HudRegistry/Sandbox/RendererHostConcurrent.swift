@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 import HudRendererAPI
 import HudUnsafe
-import Synchronization
 
 // `validate`'s thread-safety check in a renderer host: the child's side of
 // `RendererHostFrame.concurrentLayout` (the parent's is
@@ -40,18 +39,15 @@ extension RendererHostChild {
         }
         let threads = Int(request.threads), calls = Int(request.callsPerThread), capacity = Int(request.capacity)
         let replies = WorkerSlots<SharedRawReply>(count: request.slots)
-        let startLine = StartLine()
         // Safe to share: the inputs and the renderer are only read while the
         // workers run (the renderer promised HUD_CAPABILITY_THREAD_SAFE;
         // that is what is being checked), each worker writes only its own
         // slots of the region, and this thread waits for all of them.
         let shared = UncheckedBox((renderer, inputs, region, replies))
-        ConcurrentWorkers.run(count: threads) { thread in
+        // The threads start together, so the calls overlap.
+        ConcurrentWorkers.run(count: threads, together: true) { thread in
             let (renderer, inputs, region, replies) = shared.value
             let titles = TitleStorage()
-            // Every thread waits for the others, so the calls overlap.
-            startLine.arrived.add(1, ordering: .acquiringAndReleasing)
-            while startLine.arrived.load(ordering: .acquiring) < threads {}
             for call in 0..<calls {
                 let input = inputs[(thread + call) % inputs.count]
                 let slot = thread * calls + call
@@ -72,11 +68,6 @@ extension RendererHostChild {
                                hiddenPositions: reply.hiddenPositions))
         }
         return .concurrentDone(sequence: request.sequence, slots: slots)
-    }
-
-    /// Where the workers of a concurrent run wait for each other.
-    private final class StartLine: Sendable {
-        let arrived = Atomic<Int>(0)
     }
 
     struct ConcurrentServeError: Error, CustomStringConvertible {

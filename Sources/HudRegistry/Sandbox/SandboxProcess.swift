@@ -18,7 +18,8 @@ package enum SandboxProcess {
     package enum Termination: Sendable, Equatable, CustomStringConvertible {
         case exited(Int32)
         case signaled(Int32)
-        /// Killed by us after `timeoutSeconds` without progress.
+        /// Killed by us after `seconds` without progress (or in a call
+        /// announced to end within `seconds`).
         case timedOut(seconds: Double)
         /// The child could not be started.
         case spawnFailed(String)
@@ -63,11 +64,26 @@ package enum SandboxProcess {
     /// The most result frames one child may send.
     package static let maxFrames = 100_000
 
+    /// What a result does to the child's deadline (`run`'s `onLine`).
+    package enum LineEffect: Equatable {
+        /// Nothing: the deadline stands.
+        case none
+        /// Progress: the deadline is `timeoutSeconds` from now.
+        case progress
+        /// The child begins a call that must end within `seconds`: the
+        /// deadline is that, or the progress deadline if sooner.
+        case call(seconds: Double)
+        /// The call ended: the progress deadline again (not extended).
+        case returned
+    }
+
     /// Spawns and supervises one child; `onLine` gets each result (one
-    /// length-prefixed frame, `FrameReader`) and says whether it was
-    /// progress. The deadline is `timeoutSeconds` from the start or from the
-    /// last result `onLine` called progress: traffic alone never extends
-    /// it. With `resetOnLine` false (scans) nothing does. Frames are read in
+    /// length-prefixed frame, `FrameReader`) and says what it does to the
+    /// deadline (`LineEffect`). The deadline is `timeoutSeconds` from the
+    /// start or from the last result `onLine` called progress: traffic
+    /// alone never extends it; a call the child announces may shorten it
+    /// until the call returns. With `resetOnLine` false (scans) nothing
+    /// extends it. Frames are read in
     /// linear time; a frame over `maxFrameBytes` or more than `maxFrames`
     /// frames end the child as a protocol error.
     /// With `input`, the child's stdin is a pipe the caller writes to
@@ -78,7 +94,7 @@ package enum SandboxProcess {
     /// the plugin failed.
     package static func run(executable: String, arguments: [String], timeoutSeconds: Double,
                            environment extra: [String: String] = [:], resetOnLine: Bool = true,
-                           input: SandboxInput? = nil, onLine: (String) -> Bool) -> Outcome {
+                           input: SandboxInput? = nil, onLine: (String) -> LineEffect) -> Outcome {
         let child: (pid: Int32, results: Int32, stdout: Int32, input: Int32, errors: Int32)
         // A root child's task limit (`TaskGroup`), removed once it is reaped.
         let tasks = TaskGroup.make(limit: SandboxLayers.taskLimit)
@@ -111,7 +127,11 @@ package enum SandboxProcess {
         var errors = OutputCapture(descriptor: child.errors)
         var resultsOpen = true
         let timeout = UInt64(timeoutSeconds * 1e9)
-        var deadline = SystemCalls.monotonicNanoseconds() + timeout
+        // `deadline` is `progressDeadline`, or sooner during an announced
+        // call (`callSeconds` set).
+        var progressDeadline = SystemCalls.monotonicNanoseconds() + timeout
+        var deadline = progressDeadline
+        var callSeconds: Double?
         var exitStatus: ExitStatus?
         var reapBackoff: Int32 = 1
 
@@ -138,8 +158,19 @@ package enum SandboxProcess {
                                 violation = "more than \(maxFrames) result frames"
                                 return false
                             }
-                            if onLine(String(decoding: payload, as: UTF8.self)), resetOnLine {
-                                deadline = SystemCalls.monotonicNanoseconds() + timeout
+                            switch onLine(String(decoding: payload, as: UTF8.self)) {
+                            case .none:
+                                break
+                            case .progress:
+                                if resetOnLine { progressDeadline = SystemCalls.monotonicNanoseconds() + timeout }
+                                deadline = progressDeadline
+                                callSeconds = nil
+                            case .call(let seconds):
+                                deadline = min(progressDeadline, SystemCalls.monotonicNanoseconds() + UInt64(max(0, seconds) * 1e9))
+                                callSeconds = deadline < progressDeadline ? seconds : nil
+                            case .returned:
+                                deadline = progressDeadline
+                                callSeconds = nil
                             }
                             continue
                         }
@@ -186,7 +217,7 @@ package enum SandboxProcess {
                 _ = SystemCalls.wait(child.pid)
                 stdout.drain()
                 errors.drain()
-                return Outcome(termination: .timedOut(seconds: timeoutSeconds), stdout: stdout, errors: errors)
+                return Outcome(termination: .timedOut(seconds: callSeconds ?? timeoutSeconds), stdout: stdout, errors: errors)
             }
             var open: [Int32] = []
             if resultsOpen { open.append(child.results) }
@@ -221,7 +252,7 @@ package enum SandboxProcess {
         var first: String?
         let outcome = run(executable: executable, arguments: arguments, timeoutSeconds: timeoutSeconds, resetOnLine: false) { line in
             if first == nil { first = line }
-            return false
+            return .none
         }
         return (first, outcome)
     }

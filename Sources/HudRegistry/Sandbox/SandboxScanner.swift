@@ -122,13 +122,13 @@ public struct SandboxScanner: Sendable {
                 guard turn < end, let answer = BatchTurn.decode(frame), answer.token == token else {
                     outOfTurn = "a result frame out of turn (not the answer to the host's request for \(turn < end ? paths[turn] : "no file"))"
                     input.stopReason = outOfTurn
-                    return false
+                    return .none
                 }
                 let (outcome, loaded) = ScanReply.decode(answer.reply, path: paths[turn])
                 if case .failed = outcome, turn != first {
                     rescan = turn
                     input.stopReason = "stopped to scan \(paths[turn]) again in a fresh child"
-                    return false
+                    return .none
                 }
                 results[turn] = ScanResult(outcome: outcome, loadedFirst: turn == first, loaded: loaded)
                 turn += 1
@@ -136,7 +136,7 @@ public struct SandboxScanner: Sendable {
                     token = BatchTurn.newToken()
                     input.send(BatchTurn.request(token))
                 }
-                return true
+                return .progress
             }
             // What this child printed, as the one file's that failed in it
             // (a failed file is loaded again first in a fresh child), or the batch's.

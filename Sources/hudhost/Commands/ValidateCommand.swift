@@ -18,14 +18,14 @@ struct ValidateCommand: Command {
         // Completion offers the names; P@1.N is typed (ConformanceProfileSelection.parse).
         .value("--profile", .choices(ConformanceProfile.allCases.map(\.rawValue))), .value("--include", repeatable: true), .value("--exclude", repeatable: true), .value("--seed"),
         .flag("--in-process"), .value("-j"), .value("--jobs"), .value("--format", .choices(["text", "json", "junit", "tap"])), .value("--output", .file), .flag("--werror"),
-        .flag("--list-checks"), .flag("--json"), .value("--timeout"), .value("--fuzz-iterations"), .value("--memory-mb"),
+        .flag("--list-checks"), .flag("--json"), .value("--timeout"), .value("--layout-timeout"), .value("--fuzz-iterations"), .value("--memory-mb"),
         .value("--cpu-seconds"), .flag("--verbose"), .flag("--help"),
     ] + ColorOptions.options
     static let help = """
         USAGE: hudhost validate <path.so | renderer-id>... [--profile basic|standard|strict|hudson[@1.N]]
                                 [--include REGEX]... [--exclude REGEX]... [--seed N] [--in-process]
                                 [-j N] [--format text|json|junit|tap] [--output FILE] [--werror]
-                                [--timeout SECONDS] [--fuzz-iterations N]
+                                [--timeout SECONDS] [--layout-timeout SECONDS] [--fuzz-iterations N]
                hudhost validate --list-checks [--json] [--profile P]
 
         Runs the conformance checks on each plugin file (every renderer it
@@ -58,6 +58,10 @@ struct ValidateCommand: Command {
           --output FILE       write the report to FILE instead of stdout
           --werror            warnings count as failures for the exit code
           --timeout S         seconds a single check may run (0 < S ≤ 3600, default 60)
+          --layout-timeout S  seconds a single layout call may take, in the
+                              child and in the host's own run (0 < S ≤ 3600,
+                              default 2): a hang or crash is reported with
+                              its case and a command that reproduces it
           --fuzz-iterations N
                               random inputs per renderer for `fuzz` (0…1000000,
                               default 150)
@@ -104,6 +108,7 @@ struct ValidateCommand: Command {
     let listChecks: Bool
     let listJSON: Bool
     let timeout: Double
+    let layoutTimeout: Double
     let fuzzIterations: Int
     let memoryMegabytes: Int
     let cpuSeconds: Int
@@ -147,6 +152,7 @@ struct ValidateCommand: Command {
         listChecks = arguments.flag("--list-checks")
         listJSON = arguments.flag("--json")
         timeout = try arguments.seconds("--timeout", atMost: 3600) ?? 60
+        layoutTimeout = try arguments.seconds("--layout-timeout", atMost: 3600) ?? 2
         fuzzIterations = try arguments.integer("--fuzz-iterations", in: 0...1_000_000, what: "random inputs per renderer") ?? 150
         memoryMegabytes = try arguments.integer("--memory-mb", in: 256...1_048_576, what: "megabytes") ?? 4096
         cpuSeconds = try arguments.integer("--cpu-seconds", in: 1...86_400, what: "seconds") ?? 600
@@ -184,6 +190,7 @@ struct ValidateCommand: Command {
         var configuration = ConformanceConfiguration(checkIDs: checkIDs, seed: seed)
         configuration.fuzzIterations = fuzzIterations
         configuration.helperTimeoutSeconds = timeout
+        configuration.layoutTimeoutSeconds = layoutTimeout
         let mode: ConformanceSupervisor.Mode
         let helper = SandboxHelper.locate()
         if inProcess {
