@@ -3,6 +3,10 @@
 #
 #   make                                 release build, Swift standard library linked statically
 #   make install [PREFIX=/usr/local] [DESTDIR=/staging]
+#                                        copies what `make` built (GNU
+#                                        convention: `sudo make install` needs
+#                                        no swift on root's PATH); builds
+#                                        first only when nothing was built
 #   make uninstall [PREFIX=/usr/local] [DESTDIR=/staging]
 #
 # The installed hudhost needs only the C library, libffi, libseccomp and
@@ -34,6 +38,11 @@ scratch = .build-install
 swiftflags = -c release --static-swift-stdlib --scratch-path $(scratch)
 generated = $(scratch)/generated
 headers = $(wildcard Sources/HudRendererAPI/include/hud/*.h)
+# Every document a message, --help, a scaffold README or the guide points
+# to, and the example scenes.
+docs = LICENSE README.md Docs/PLUGIN_GUIDE.md Docs/ABI.md Docs/COMPATIBILITY.md Docs/CONFORMANCE.md \
+  Docs/SCENES.md Docs/EVENTS.md Docs/PREVIEW.md
+examples = $(wildcard Docs/examples/*.json)
 bindings = Sources/HudRendererAPI/bindings/rust/hud_renderer.rs
 
 .PHONY: all build install uninstall clean
@@ -55,9 +64,13 @@ build:
 	  "$$bin/hudhost" sdk --pkg-config --prefix "$(PREFIX)" > $(generated)/hud-renderer.pc && \
 	  cp "$$bin/hudhost" "$$bin/hudsandbox" $(generated)/
 
-install: build
+# The last file `build` writes: present once `make` has run.
+$(generated)/hudsandbox:
+	$(MAKE) build
+
+install: $(generated)/hudsandbox
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(libexecdir) $(DESTDIR)$(includedir) $(DESTDIR)$(rendererdir) \
-	  $(DESTDIR)$(pkgconfigdir) $(DESTDIR)$(mandir) $(DESTDIR)$(sdkdatadir)/rust $(DESTDIR)$(docdir) \
+	  $(DESTDIR)$(pkgconfigdir) $(DESTDIR)$(mandir) $(DESTDIR)$(sdkdatadir)/rust $(DESTDIR)$(docdir)/examples \
 	  $(DESTDIR)$(bashcompletiondir) $(DESTDIR)$(zshcompletiondir) $(DESTDIR)$(fishcompletiondir)
 	install -m 0755 $(generated)/hudhost $(DESTDIR)$(bindir)/hudhost
 	install -m 0755 $(generated)/hudsandbox $(DESTDIR)$(libexecdir)/hudsandbox
@@ -68,7 +81,8 @@ install: build
 	install -m 0644 $(generated)/hudhost.bash $(DESTDIR)$(bashcompletiondir)/hudhost
 	install -m 0644 $(generated)/_hudhost $(DESTDIR)$(zshcompletiondir)/_hudhost
 	install -m 0644 $(generated)/hudhost.fish $(DESTDIR)$(fishcompletiondir)/hudhost.fish
-	install -m 0644 LICENSE README.md Docs/PLUGIN_GUIDE.md Docs/ABI.md Docs/COMPATIBILITY.md $(DESTDIR)$(docdir)/
+	install -m 0644 $(docs) $(DESTDIR)$(docdir)/
+	install -m 0644 $(examples) $(DESTDIR)$(docdir)/examples/
 
 # Removes exactly what install wrote (the man page and header lists come
 # from this tree), then the directories it made if they are left empty.
@@ -80,9 +94,9 @@ uninstall:
 	rm -f $(DESTDIR)$(pkgconfigdir)/hud-renderer.pc
 	rm -f $(DESTDIR)$(mandir)/hudhost.1 $(DESTDIR)$(mandir)/hudhost-*.1
 	rm -f $(DESTDIR)$(bashcompletiondir)/hudhost $(DESTDIR)$(zshcompletiondir)/_hudhost $(DESTDIR)$(fishcompletiondir)/hudhost.fish
-	rm -f $(addprefix $(DESTDIR)$(docdir)/,LICENSE README.md PLUGIN_GUIDE.md ABI.md COMPATIBILITY.md)
+	rm -f $(addprefix $(DESTDIR)$(docdir)/,$(notdir $(docs))) $(addprefix $(DESTDIR)$(docdir)/examples/,$(notdir $(examples)))
 	-rmdir $(DESTDIR)$(libexecdir) $(DESTDIR)$(includedir) $(DESTDIR)$(sdkdatadir)/rust $(DESTDIR)$(sdkdatadir) \
-	  $(DESTDIR)$(docdir) $(DESTDIR)$(rendererdir) $(DESTDIR)$(libdir)/hud 2>/dev/null
+	  $(DESTDIR)$(docdir)/examples $(DESTDIR)$(docdir) $(DESTDIR)$(rendererdir) $(DESTDIR)$(libdir)/hud 2>/dev/null
 
 clean:
 	rm -rf $(scratch)

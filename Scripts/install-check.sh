@@ -14,8 +14,16 @@ trap 'rm -rf "$stage" "$work"' EXIT
 prefix=/opt/hud
 root=$stage$prefix
 
-echo "install-check: make install DESTDIR=$stage PREFIX=$prefix"
-make install DESTDIR="$stage" PREFIX="$prefix" >"$work/install.log" 2>&1 || { cat "$work/install.log"; exit 1; }
+# `make`, then `make install` as `sudo make install` runs it: with a PATH
+# that has no swift (sudo's secure_path), so installing must only copy.
+echo "install-check: make PREFIX=$prefix; make install DESTDIR=$stage PREFIX=$prefix with PATH=/usr/sbin:/usr/bin:/sbin:/bin"
+make PREFIX="$prefix" >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
+env PATH=/usr/sbin:/usr/bin:/sbin:/bin make install DESTDIR="$stage" PREFIX="$prefix" >"$work/install.log" 2>&1 \
+  || { cat "$work/install.log"; echo "install-check: make install needed more than the files make built" >&2; exit 1; }
+# Every document the messages and the guide point to, and the example scenes.
+for doc in PLUGIN_GUIDE.md ABI.md COMPATIBILITY.md CONFORMANCE.md SCENES.md EVENTS.md PREVIEW.md examples/home.json; do
+  [[ -s $root/share/doc/hud/$doc ]] || { echo "install-check: $prefix/share/doc/hud/$doc was not installed" >&2; exit 1; }
+done
 hudhost=$root/bin/hudhost
 
 # Only the C library, libffi, libseccomp and the GCC runtime: no Swift

@@ -131,6 +131,19 @@ import HudTestSupport
     /// The plugin guide's field-offset table, compiled against the header:
     /// every size and offset it gives is a `_Static_assert`, and every
     /// structure of the header has a row.
+    /// The guide's table of contents lists every numbered section, with
+    /// the anchor its heading gets.
+    @Test func thePluginGuidesContentsListEverySection() throws {
+        let guide = try String(contentsOfFile: FixturePlugins.repositoryRoot + "/Docs/PLUGIN_GUIDE.md", encoding: .utf8)
+        let lines = guide.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let sections = lines.filter { $0.hasPrefix("## ") && $0.dropFirst(3).first?.isNumber == true }.map { String($0.dropFirst(3)) }
+        #expect(sections.count >= 12)
+        for title in sections {
+            let anchor = title.lowercased().filter { $0.isLetter || $0.isNumber || $0 == " " || $0 == "-" }.replacingOccurrences(of: " ", with: "-")
+            #expect(lines.contains("- [\(title)](#\(anchor))"), "the contents do not list '\(title)' as #\(anchor)")
+        }
+    }
+
     @Test func thePluginGuidesFieldOffsetsAreTheHeaders() throws {
         let guide = try String(contentsOfFile: FixturePlugins.repositoryRoot + "/Docs/PLUGIN_GUIDE.md", encoding: .utf8)
         var asserts: [String] = []
