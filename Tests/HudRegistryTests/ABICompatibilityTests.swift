@@ -92,7 +92,7 @@ struct ABICompatibilityTests {
 
     @Test func aPluginBuiltAgainst10PassesStrictValidation() throws {
         let output = try HudHost.run(["validate", try Self.ring10.get(), "--profile", "strict", "--format", "json",
-                                      "--seed", "20261201", "--fuzz-iterations", "40"])
+                                      "--seed", "20261201", "--fuzz-iterations", "40", "--layout-timeout", "20"])
         #expect(output.status == 0, "\(output.transcript)")
         let results = (try HudHost.json(output)["targets"]?.arrayValue ?? []).flatMap { $0["results"]?.arrayValue ?? [] }
         #expect(results.count > 20, "\(output.stdout)")

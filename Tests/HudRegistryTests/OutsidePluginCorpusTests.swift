@@ -110,7 +110,7 @@ struct OutsidePluginCorpusTests {
         // Each build held to the profile version of its own minor…
         // The timing checks (perf-*) are warnings a loaded machine can
         // raise and this test ignores: left out.
-        let options = ["--format", "json", "--seed", "20250101", "--fuzz-iterations", "40", "--timeout", "20", "-j", "2", "--exclude", "^perf-"]
+        let options = ["--format", "json", "--seed", "20250101", "--fuzz-iterations", "40", "--timeout", "20", "--layout-timeout", "20", "-j", "2", "--exclude", "^perf-"]
         let validated = try HudHost.run(["validate"] + builds.map(\.path) + ["--profile", "strict"] + options)
         #expect(validated.status == 0, "\(validated.transcript)")
         let report = try HudHost.json(validated)

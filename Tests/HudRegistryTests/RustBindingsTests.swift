@@ -236,7 +236,7 @@ struct RustBindingsTests {
         let plugin = try Self.examplePlugin.get()
         let timeout = ["ASAN_OPTIONS", "TSAN_OPTIONS"].contains { ProcessInfo.processInfo.environment[$0] != nil } ? "60" : "30"
         let output = try HudHost.run(["validate", plugin, "--profile", "strict", "--format", "json", "--seed", "20250101",
-                                      "--fuzz-iterations", "40", "--timeout", timeout])
+                                      "--fuzz-iterations", "40", "--timeout", timeout, "--layout-timeout", timeout])
         #expect(output.status == 0, "\(output.transcript)")
         let results = (try HudHost.json(output)["targets"]?.arrayValue ?? []).flatMap { $0["results"]?.arrayValue ?? [] }
         #expect(!results.isEmpty, "\(output.stdout)")

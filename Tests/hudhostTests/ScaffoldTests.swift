@@ -75,7 +75,7 @@ import HudTestSupport
         #expect(!build.stdout.contains("warning:"), "the build warned:\n\(build.stdout)")
         // A fixed seed and a short fuzz run; the timing checks (warnings a
         // loaded machine can raise, which never fail strict) left out.
-        let validation = try HudHost.run(["validate", "--profile", "strict", "--seed", "20250101", "--fuzz-iterations", "40", "--exclude", "^perf-",
+        let validation = try HudHost.run(["validate", "--profile", "strict", "--seed", "20250101", "--fuzz-iterations", "40", "--exclude", "^perf-", "--layout-timeout", "20",
                                           directory + "/" + library])
         #expect(validation.status == 0, "validate --profile strict failed:\n\(validation.stdout)\n\(validation.stderr)")
         #expect(validation.stdout.contains(" 0 failed, 0 warnings, 0 skipped, 0 crashed, 0 timed out"), "\(validation.stdout)")
