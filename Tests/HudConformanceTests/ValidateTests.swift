@@ -251,14 +251,16 @@ struct ValidateTests {
     /// A renderer that hangs or crashes on some inputs only: the validator
     /// ends (each layout has the layout deadline, the host's own run stops
     /// at its first hang or crash), and every such verdict names the case
-    /// and a command that reproduces it. The test's own deadline (60 s) is
-    /// far above the run (a few seconds; under a sanitizer, tens): before
-    /// the layout deadline the host's run waited out every landscape case.
+    /// and a command that reproduces it. The test's own deadline (60 s;
+    /// 180 s under a sanitizer) is far above the run (a few seconds; under
+    /// a sanitizer, tens): before the layout deadline the host's run waited
+    /// out every one of ~300 landscape cases (150 s; 900 s).
     @Test(arguments: [("hang_in_landscape", "timed-out", " landscape "), ("crash_with_center_revealed", "crashed", "center modes revealed")])
     func aRendererFailingOnSomeInputsIsReportedAtItsFirstCase(_ fixture: String, _ status: String, _ inCase: String) throws {
         let plugin = try ValidateFixture.path(fixture)
         let arguments = [plugin, "--format", "json"] + Self.quick(profile: "strict", provokedLayoutHang: true)
-        let output = try HudHost.run(["validate"] + arguments, deadline: 60)
+        let deadline = Self.underSanitizer ? 180 : 60
+        let output = try HudHost.run(["validate"] + arguments, deadline: deadline)
         #expect(output.status == 1, "\(output.transcript)")
         let failing = Self.results(try HudHost.json(output)).filter { ["timed-out", "crashed", "failed"].contains($0["status"]?.stringValue) }
         #expect(!failing.isEmpty)
@@ -276,7 +278,7 @@ struct ValidateTests {
         let check = try #require(first["check"]?.stringValue)
         let words = try #require(first["details"]?.arrayValue?.compactMap(\.stringValue).first { $0.hasPrefix("reproduce: ") })
             .dropFirst("reproduce: hudhost validate ".count).split(separator: " ").map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: "'")) }
-        let again = try HudHost.run(["validate"] + words + ["--format", "json"], deadline: 60)
+        let again = try HudHost.run(["validate"] + words + ["--format", "json"], deadline: deadline)
         let repeated = try #require(Self.results(try HudHost.json(again)).first { $0["check"]?.stringValue == check })
         #expect(repeated["status"] == first["status"] && repeated["message"] == first["message"], "\(again.transcript)")
     }
