@@ -56,7 +56,7 @@ package enum ParentJudgment {
     /// With `olderHostSizes`, `abi-older-host-sizes` (judged here only) is added.
     /// `reproduce(check, renderer)` is the command that runs one check
     /// alone (`ConformanceSupervisor.reproduce`), named when the host's
-    /// run stops at a hang or crash.
+    /// run stops at a hang.
     static func apply(to results: [CheckResult], path: String, loaded: Result<RendererRegistry, RegistryError>,
                       loadBudgetMilliseconds: Double = 250, olderHostSizes: Bool = false,
                       reproduce: (_ check: String, _ renderer: String) -> String) -> [CheckResult] {
