@@ -64,7 +64,10 @@ package struct ConformanceReport: Sendable {
 
     // MARK: - Text
 
-    package func text(color: Bool = false, verbose: Bool = false) -> String {
+    /// Under each failed check or warning: its details, its documented
+    /// fix and where its section is (`documentation`, the path of
+    /// CONFORMANCE.md for this hudhost: installed or in the checkout).
+    package func text(color: Bool = false, verbose: Bool = false, documentation: String = "Docs/CONFORMANCE.md") -> String {
         func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
         func tag(_ status: CheckStatus) -> String {
             switch status {
@@ -88,9 +91,17 @@ package struct ConformanceReport: Sendable {
                     let padded = result.checkID + String(repeating: " ", count: max(1, width - result.checkID.count))
                     out += "    \(tag(result.status)) \(padded)\(result.message)\n"
                     if result.status.isFailure || result.status == .warning || verbose {
-                        for detail in result.details.prefix(verbose ? 40 : 8) { out += "          \(detail)\n" }
-                        if !verbose, result.details.count > 8 { out += "          … \(result.details.count - 8) more (--format json shows all)\n" }
+                        let shown = verbose ? 40 : 8
+                        for detail in result.details.prefix(shown) { out += "          \(detail)\n" }
+                        if result.details.count > shown {
+                            let more = result.details.count - shown
+                            out += "          … \(more) more line\(more == 1 ? "" : "s") of details (--format json has every line)\n"
+                        }
                         if let seed = result.seed, result.status.isFailure { out += "          seed \(seed): reproduce with --seed \(seed)\n" }
+                        if result.status != .passed, result.status != .skipped {
+                            if let fix = ConformanceFixes.byCheck[result.checkID] { out += "          fix: \(fix)\n" }
+                            out += "          see: \(documentation)#\(result.checkID)\n"
+                        }
                     }
                 }
             }

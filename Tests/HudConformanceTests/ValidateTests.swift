@@ -407,6 +407,19 @@ struct ValidateTests {
         #expect(output.stdout.contains("[seed 20250101]"))
     }
 
+    /// A failed check in the text report carries its documented fix and
+    /// where its section is, in the CONFORMANCE.md of this hudhost (the
+    /// checkout's here; an install's in `share/doc/hud`).
+    @Test func theTextReportGivesAFailureItsFixAndSection() throws {
+        let output = try Self.validate([try ValidateFixture.path("tiny_hit_target"), "--include", "^geometry-hit-size$"] + Self.quick)
+        #expect(output.status == 1, "\(output.transcript)")
+        let fix = try #require(ConformanceFixes.byCheck["geometry-hit-size"])
+        #expect(output.stdout.contains("\n          fix: \(fix)\n"), "\(output.transcript)")
+        let documentation = FixturePlugins.repositoryRoot + "/Docs/CONFORMANCE.md"
+        #expect(output.stdout.contains("\n          see: \(documentation)#geometry-hit-size\n"), "\(output.transcript)")
+        #expect(try String(contentsOfFile: documentation, encoding: .utf8).contains("### `geometry-hit-size`"))
+    }
+
     @Test func includeAndExcludeSelectChecksByID() throws {
         let output = try Self.validate([try ValidateFixture.path("tiny_hit_target"), "--format", "json",
                                         "--include", "^geometry-", "--exclude", "hit-size"] + Self.quick)
@@ -465,7 +478,10 @@ struct ValidateTests {
         let ids = json["checks"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
         #expect(ids == ConformanceCatalog.checks.map(\.id))
         let docs = try String(contentsOfFile: FixturePlugins.repositoryRoot + "/Docs/CONFORMANCE.md", encoding: .utf8)
-        for id in ids { #expect(docs.contains("### `\(id)`"), "Docs/CONFORMANCE.md has no section for \(id)") }
+        for id in ids {
+            #expect(docs.contains("### `\(id)`"), "Docs/CONFORMANCE.md has no section for \(id)")
+            #expect(ConformanceFixes.byCheck[id]?.isEmpty == false, "the section of \(id) has no **Fix:** (run Scripts/gen-fixes.py after writing it)")
+        }
         // Profiles nest and pin their lists; hudson holds every check.
         let basic = Set(ConformanceProfile.basic.checkIDs), standard = Set(ConformanceProfile.standard.checkIDs)
         let strict = Set(ConformanceProfile.strict.checkIDs), hudson = Set(ConformanceProfile.hudson.checkIDs)

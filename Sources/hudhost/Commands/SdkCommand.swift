@@ -176,6 +176,13 @@ struct SdkLocation {
     }
     var cflags: String { "-I" + includeDirectory }
 
+    /// The path of the document `name` (`CONFORMANCE.md`, …): in
+    /// `<prefix>/share/doc/hud` (`make install`) or the checkout's `Docs`.
+    func documentation(_ name: String) -> String {
+        let base = Self.parent(of: Self.parent(of: includeDirectory))
+        return layout == .installed ? base + "/share/doc/hud/" + name : Self.parent(of: Self.parent(of: base)) + "/Docs/" + name
+    }
+
     /// A pkg-config file for the header (header-only: no Libs). For an
     /// install, every path is below `${prefix}`.
     func pkgConfig(version: String) -> String {

@@ -219,7 +219,10 @@ struct ValidateCommand: Command {
         recordOutcomes(held)
         let text: String
         switch format {
-        case .text: text = report.text(color: output == nil ? color.forStandardOutput : color.enabled(writingToTerminal: false), verbose: verbose)
+        case .text:
+            let documentation = (try? SdkLocation.find().get())?.documentation("CONFORMANCE.md") ?? "Docs/CONFORMANCE.md"
+            text = report.text(color: output == nil ? color.forStandardOutput : color.enabled(writingToTerminal: false), verbose: verbose,
+                               documentation: documentation)
         case .json: text = report.json.serialized()
         case .junit: text = report.junit
         case .tap: text = report.tap
