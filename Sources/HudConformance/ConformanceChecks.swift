@@ -94,16 +94,27 @@ enum ConformanceChecks {
         return .passed("HUD_STATUS_OK, \(call.count) nodes in \(Format.microseconds(Double(call.nanoseconds)))")
     }
 
+    /// Frames that leave the screen but are finite numbers block nothing:
+    /// the checks that depend on this one (output-valid and the geometry
+    /// rules after it) still run, so the rule actually broken (a slot
+    /// pushed through the home-indicator band: geometry-safe-bands) is
+    /// reported too, not skipped.
     static func finite(_ context: RendererContext) -> CheckOutcome {
         var problems = ProblemList()
+        var nonFinite = false
         for evaluated in context.geometry where evaluated.call.status == Int32(HUD_STATUS_OK) {
             var found = RawPluginHarness.nonFiniteFields(in: evaluated.call)
+            nonFinite = nonFinite || !found.isEmpty
             if found.isEmpty, let layout = evaluated.layout {
                 found = GeometryRules.onScreen(layout, evaluated.testCase.environment)
             }
             problems.add(evaluated.testCase, found)
         }
-        return problems.outcome(passed: "\(context.geometry.count) layouts: every number finite, every frame on screen")
+        let outcome = problems.outcome(passed: "\(context.geometry.count) layouts: every number finite, every frame on screen")
+        if !nonFinite, case .problem(let message, let details, _) = outcome {
+            return .problemDependentsRun(message + "; every number is finite, so the checks that depend on this one still run", details: details)
+        }
+        return outcome
     }
 
     static func valid(_ context: RendererContext) -> CheckOutcome {

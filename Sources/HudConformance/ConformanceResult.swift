@@ -31,9 +31,13 @@ package struct CheckResult: Sendable, Hashable {
     /// For `skipped`: true when the check does not apply (it then does not
     /// block checks that depend on it), false when a prerequisite failed.
     package var notApplicable: Bool
+    /// For `failed`: true when what failed leaves the inputs of the checks
+    /// that depend on this one sound, so they still run (geometry-finite
+    /// when every number is finite and only frames leave the screen).
+    package var dependentsRun: Bool
 
     package init(checkID: String, renderer: String?, status: CheckStatus, message: String, details: [String] = [],
-                seed: UInt64? = nil, milliseconds: Double = 0, notApplicable: Bool = false) {
+                seed: UInt64? = nil, milliseconds: Double = 0, notApplicable: Bool = false, dependentsRun: Bool = false) {
         self.checkID = checkID
         self.renderer = renderer
         self.status = status
@@ -42,14 +46,16 @@ package struct CheckResult: Sendable, Hashable {
         self.seed = seed
         self.milliseconds = milliseconds
         self.notApplicable = notApplicable
+        self.dependentsRun = dependentsRun
     }
 
     /// The unit key: `check` or `check@renderer`.
     package var unit: ConformanceUnit { ConformanceUnit(checkID: checkID, renderer: renderer) }
 
-    /// Passed, warned or skipped as not applicable: dependents may run.
+    /// Passed, warned, skipped as not applicable or failed with
+    /// `dependentsRun`: dependents may run.
     var unblocksDependents: Bool {
-        status == .passed || status == .warning || (status == .skipped && notApplicable)
+        status == .passed || status == .warning || (status == .skipped && notApplicable) || (status == .failed && dependentsRun)
     }
 
     // MARK: - Wire format (one JSON object per result frame)
@@ -65,6 +71,7 @@ package struct CheckResult: Sendable, Hashable {
         if let seed { members.append(("seed", .string(String(seed)))) }
         members.append(("milliseconds", .number((milliseconds * 1000).rounded() / 1000)))
         if notApplicable { members.append(("notApplicable", true)) }
+        if dependentsRun { members.append(("dependentsRun", true)) }
         return .object(members)
     }
 
@@ -79,7 +86,8 @@ package struct CheckResult: Sendable, Hashable {
             details: (json["details"]?.arrayValue?.compactMap(\.stringValue) ?? []).prefix(200).map { TextChecks.fromChild($0) },
             seed: json["seed"]?.stringValue.flatMap { UInt64($0) },
             milliseconds: json["milliseconds"]?.numberValue ?? 0,
-            notApplicable: json["notApplicable"]?.boolValue ?? false)
+            notApplicable: json["notApplicable"]?.boolValue ?? false,
+            dependentsRun: json["dependentsRun"]?.boolValue ?? false)
     }
 }
 

@@ -360,6 +360,9 @@ enum CheckOutcome {
     case passed(String, details: [String] = [], seed: UInt64? = nil)
     /// The rule is broken: `failed`, or `warning` for warning-severity checks.
     case problem(String, details: [String] = [], seed: UInt64? = nil)
+    /// The rule is broken, but the checks that depend on this one can
+    /// still run on the same layouts (`CheckResult.dependentsRun`).
+    case problemDependentsRun(String, details: [String] = [])
     /// Always a warning, whatever the check's severity.
     case warning(String, details: [String] = [])
     case notApplicable(String)
@@ -372,6 +375,10 @@ enum CheckOutcome {
             CheckResult(checkID: check.id, renderer: renderer, status: check.severity == .warning ? .warning : .failed,
                         message: message, details: Array(details.prefix(40)) + (details.count > 40 ? ["… and \(details.count - 40) more"] : []),
                         seed: seed, milliseconds: milliseconds)
+        case .problemDependentsRun(let message, let details):
+            CheckResult(checkID: check.id, renderer: renderer, status: check.severity == .warning ? .warning : .failed,
+                        message: message, details: Array(details.prefix(40)) + (details.count > 40 ? ["… and \(details.count - 40) more"] : []),
+                        milliseconds: milliseconds, dependentsRun: true)
         case .warning(let message, let details):
             CheckResult(checkID: check.id, renderer: renderer, status: .warning, message: message, details: details, milliseconds: milliseconds)
         case .notApplicable(let message):

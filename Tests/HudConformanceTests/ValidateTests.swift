@@ -407,6 +407,20 @@ struct ValidateTests {
         #expect(output.stdout.contains("[seed 20250101]"))
     }
 
+    /// Root cause first: frames pushed past the screen's bottom fail
+    /// geometry-finite, but their numbers are finite, so the checks after
+    /// it still run and the rule actually broken (the home-indicator band)
+    /// is reported; a NaN still blocks them (`nan_frame`, above).
+    @Test func framesOffScreenStillLetTheBrokenRuleBeReported() throws {
+        let output = try Self.validate([try ValidateFixture.path("bottom_off_screen"), "--format", "json"] + Self.quick)
+        #expect(output.status == 1, "\(output.transcript)")
+        let results = Self.results(try HudHost.json(output))
+        #expect(Self.failures(try HudHost.json(output)).map(\.check).sorted() == ["geometry-finite", "geometry-safe-bands"], "\(output.stdout)")
+        let finite = try #require(results.first { $0["check"]?.stringValue == "geometry-finite" })
+        #expect(finite["dependentsRun"] == true && finite["message"]?.stringValue?.contains("is not inside the") == true, "\(finite)")
+        #expect(!results.contains { $0["status"]?.stringValue == "skipped" && $0["notApplicable"] != true }, "\(output.stdout)")
+    }
+
     /// A failed check in the text report carries its documented fix and
     /// where its section is, in the CONFORMANCE.md of this hudhost (the
     /// checkout's here; an install's in `share/doc/hud`).
