@@ -119,6 +119,8 @@ package enum ConformanceProfile: String, Sendable, Hashable, CaseIterable {
         // Added to strict only (Docs/CONFORMANCE.md, C5): a plugin whose
         // records disagree with its descriptors is refused by every host.
         "abi-metadata",
+        // A warning in strict@1.1, an error from strict@1.2.
+        "abi-needed-libraries",
     ]
     /// How Hudson's own styles look (the original renderers' geometry):
     /// not a contract, a designer's check that a style "looks like Hudson".
@@ -196,6 +198,8 @@ package enum ConformanceCatalog {
         plugin("abi-init-refcount", .loading, "init()/deinit() are reference counted: init twice, deinit twice, an extra deinit is a no-op", requires: ["abi-descriptors"]),
         plugin("abi-descriptors-stable", .loading, "renderer_at() returns the same descriptors with the same contents on every call and NULL past the end", requires: ["abi-descriptors"]),
         plugin("abi-load-time", .loading, "Loading and init() finish within the load-time budget", severity: .warning, requires: ["abi-init"]),
+        plugin("abi-needed-libraries", .loading, "Every undefined symbol is defined by the plugin's own DT_NEEDED libraries (as -Wl,--no-undefined checks), not by whatever the host has loaded",
+               since: v1_1, errorFrom: v1_2, requires: ["abi-load"]),
         plugin("abi-quiet-stdout", .loading, "Plugin code writes nothing to stdout (stdout belongs to the host)"),
         renderer("abi-extension-unknown", .loading, "get_extension() returns NULL for unknown extension ids", requires: ["abi-descriptors"]),
         renderer("abi-extension-exact", .loading, "get_extension() matches ids exactly: an id with trailing garbage or a prefix is not accepted", requires: ["abi-descriptors"]),

@@ -334,6 +334,7 @@ package final class ConformanceRunner {
         case "abi-init-refcount": LoadingChecks.refcount(self)
         case "abi-descriptors-stable": LoadingChecks.descriptorsStable(self)
         case "abi-load-time": LoadingChecks.loadTime(self)
+        case "abi-needed-libraries": LoadingChecks.neededLibraries(self)
         case "abi-quiet-stdout": .notApplicable("stdout is captured only in the sandbox (this run is in-process)")
         case "abi-older-host-sizes": .notApplicable("judged by the host through a renderer host's raw calls (this run is in-process)")
         default: .problem("unknown plugin check '\(id)'")

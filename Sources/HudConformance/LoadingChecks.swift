@@ -38,6 +38,48 @@ enum LoadingChecks {
         return problems.isEmpty ? .passed("\(HUD_ENTRY_SYMBOL_NAME) is defined in the plugin and returns one constant entry") : .problem(problems[0], details: problems)
     }
 
+    /// Every undefined global symbol of the file is defined by the plugin's
+    /// own `DT_NEEDED` libraries (what `-Wl,--no-undefined` checks at link
+    /// time). One that only the host happens to have loaded (`sin` without
+    /// `-lm`) resolves here and fails in a host that does not have it.
+    static func neededLibraries(_ runner: ConformanceRunner) -> CheckOutcome {
+        guard case .file(let path, _) = runner.target else {
+            return .notApplicable("the built-ins are linked into hudhost, not loaded")
+        }
+        let library: RawLibrary
+        switch runner.openStep() {
+        case .success(let opened?): library = opened
+        case .success(nil): return .notApplicable("nothing was loaded")
+        case .failure(let failure): return .problem(failure.message)
+        }
+        let undefined: [String]
+        do {
+            undefined = try ElfMetadataReader.undefinedSymbols(path: (try? RendererRegistry.resolve(path).path) ?? path)
+        } catch {
+            return .problem("cannot read the file's dynamic symbols: \(error)")
+        }
+        let missing = undefined.filter { !library.scopeDefines($0) }
+        guard !missing.isEmpty else {
+            return .passed(undefined.isEmpty ? "no undefined symbols"
+                : "each of \(undefined.count) undefined symbol\(undefined.count == 1 ? "" : "s") is defined by the plugin's own DT_NEEDED libraries")
+        }
+        let details = missing.prefix(40).map { symbol in
+            let provider = RawLibrary.processAddress(of: symbol).flatMap(ProcessMaps.file(containing:))
+            return provider.map { "\(symbol): defined here by \($0); link it (\(linkFlag(for: $0)))" }
+                ?? "\(symbol): defined by nothing the plugin names"
+        }
+        return .problem("\(missing.count) undefined symbol\(missing.count == 1 ? "" : "s") (\(missing.prefix(3).joined(separator: ", "))\(missing.count > 3 ? ", …" : "")) \(missing.count == 1 ? "is" : "are") defined by none of the plugin's DT_NEEDED libraries; it loads only because this host happens to have \(missing.count == 1 ? "it" : "them") loaded",
+                        details: Array(details))
+    }
+
+    /// `-lm` for `/usr/lib/x86_64-linux-gnu/libm.so.6`; else the file's name.
+    static func linkFlag(for file: String) -> String {
+        let name = file.split(separator: "/").last.map(String.init) ?? file
+        let parts = name.split(separator: ".")
+        guard name.hasPrefix("lib"), parts.count > 1, parts[1] == "so", parts[0].count > 3 else { return name }
+        return "-l" + parts[0].dropFirst(3)
+    }
+
     static func version(_ runner: ConformanceRunner) -> CheckOutcome {
         switch runner.entry() {
         case .failure(let failure):

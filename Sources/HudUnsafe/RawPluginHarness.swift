@@ -21,6 +21,17 @@ package struct RawLibrary {
         RawLibrary(library: try DynamicLibrary.open(path: path))
     }
 
+    /// True when `symbol` is defined in the plugin or a library it names
+    /// (`DT_NEEDED`, transitively): `dlsym` on the plugin's own handle
+    /// searches exactly that scope, not what the host happens to have loaded.
+    package func scopeDefines(_ symbol: String) -> Bool { (try? library.address(of: symbol)) != nil }
+
+    /// Where `symbol` is in this process (`dlsym(RTLD_DEFAULT)`), as a
+    /// number (to find the file it is in), if anything defines it.
+    package static func processAddress(of symbol: String) -> UInt? {
+        DynamicLibrary.processSymbol(symbol).map { UInt(bitPattern: $0) }
+    }
+
     /// The exported entry function (`dlsym` of `HUD_ENTRY_SYMBOL_NAME`).
     package func entryFunction() throws(RegistryError) -> RawEntryFunction {
         RawEntryFunction(pointer: try library.address(of: HUD_ENTRY_SYMBOL_NAME))

@@ -25,7 +25,7 @@ public struct ElfError: Error, Sendable, Hashable, CustomStringConvertible {
 /// finds the section headers, the section-name table, the metadata section
 /// and the build-id note, and nothing else. No `mmap`, no `dlopen`; every
 /// offset and size is checked against the file size before it is read.
-enum ElfMetadataReader {
+package enum ElfMetadataReader {
     static let sectionName = HudMetadataFormat.sectionName
     /// Refuse to read more than this for any one table or section.
     static let maxTableBytes = 1 << 20
@@ -207,6 +207,36 @@ enum ElfMetadataReader {
             }
         }
         return (needed, searchPaths)
+    }
+
+    /// The names of the ELF64 file's undefined global (not weak) dynamic
+    /// symbols: what the loader must find elsewhere for it to run. From its
+    /// `SHT_DYNSYM` section and the string table that section links.
+    package static func undefinedSymbols(path: String) throws(ElfError) -> [String] {
+        let handle: ReadOnlyFile
+        switch ReadOnlyFile.open(path, noFollow: false) {
+        case .success(let opened): handle = opened
+        case .failure(let error): throw ElfError(kind: .io, reason: "cannot open \(path): \(error)")
+        }
+        guard case .success(let info) = handle.status() else { throw ElfError(kind: .io, reason: "cannot stat \(path)") }
+        let file = File(handle: handle, size: Int(info.size))
+        let header = try file.bytes(at: 0, count: 64, what: "the ELF header")
+        guard header.prefix(4) == [0x7F, 0x45, 0x4C, 0x46], header[4] == 2, header[5] == 1 else {
+            throw ElfError(kind: .notELF, reason: "not a little-endian ELF64 file")
+        }
+        guard let sections = try SectionHeaders(file, header: header),
+              let symbols = (0..<sections.count).map(sections.entry).first(where: { $0.type == 11 }), symbols.link < sections.count else { return [] }
+        let strings = sections.entry(symbols.link)
+        let table = try file.bytes(at: symbols.offset, count: symbols.size, what: "the dynamic symbol table")
+        let names = try file.bytes(at: strings.offset, count: strings.size, what: "the dynamic string table")
+        var undefined: [String] = []
+        // Elf64_Sym: st_name u32, st_info u8, st_other u8, st_shndx u16, st_value u64, st_size u64.
+        for base in stride(from: 0, to: table.count - 23, by: 24) {
+            let name = Int(table.u32(base)), binding = table[base + 4] >> 4, section = table.u16(base + 6)
+            guard section == 0, binding == 1, name > 0, name < names.count else { continue }  // SHN_UNDEF, STB_GLOBAL
+            undefined.append(names.cString(at: name))
+        }
+        return undefined
     }
 
     static func machineName(_ machine: UInt16) -> String {
