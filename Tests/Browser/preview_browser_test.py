@@ -164,6 +164,46 @@ def main():
             page.keyboard.press("Escape")
             wait_for(page, f"() => {deck} && {deck}.presentation === 'deckResting'", "Escape collapses the deck")
 
+            # The page fits the window at every device and orientation: the
+            # whole frame and the controls' first row without scrolling, at
+            # 1280×720 and 1440×900 (a landscape frame once grew to ~1,750 px).
+            devices = page.evaluate("() => window.hudPreview.state().choices.device")
+            for width, height in [(1280, 720), (1440, 900)]:
+                sized = browser.new_page(viewport={"width": width, "height": height})
+                sized.on("pageerror", lambda error: console.append(str(error)))
+                sized.goto(url)
+                wait_for(sized, "() => window.hudPreview && window.hudPreview.state()", f"the page at {width}×{height}")
+                for device in devices:
+                    for orientation in ["portrait", "landscape"]:
+                        body = json.dumps({"device": device, "orientation": orientation}).encode()
+                        change = urllib.request.Request(f"{base}/api/settings?token={token}", data=body, method="POST")
+                        with urllib.request.urlopen(change, timeout=10) as response:
+                            version = json.load(response)["version"]
+                        wait_for(sized, f"() => window.hudPreview.state().version >= {version}"
+                                        " && document.getElementById('frame').dataset.version === String(window.hudPreview.state().version)"
+                                        " && document.getElementById('frame').complete", f"{device} {orientation} at {width}×{height}")
+                        boxes = sized.evaluate("""() => {
+                            const box = (id) => document.getElementById(id).getBoundingClientRect();
+                            const f = box('frame'), c = box('controls'), s = box('style');
+                            const widest = Math.max(...[...document.querySelectorAll('#controls select')].map((e) => e.getBoundingClientRect().right));
+                            return {frame: [f.left, f.top, f.right, f.bottom], controls: [c.left, c.top, c.right], style: s.bottom, widest,
+                                    scroll: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
+                                    window: [innerWidth, innerHeight]};
+                        }""")
+                        where = f"{device} {orientation} at {width}×{height}: {boxes}"
+                        frame_box, (inner_width, inner_height) = boxes["frame"], boxes["window"]
+                        if frame_box[0] < 0 or frame_box[1] < 0 or frame_box[2] > inner_width or frame_box[3] > inner_height:
+                            fail(f"the frame leaves the window ({where})")
+                        if frame_box[2] - frame_box[0] < 200:
+                            fail(f"the frame is shrunk to almost nothing ({where})")
+                        if boxes["controls"][2] > inner_width or boxes["style"] > inner_height or boxes["widest"] > boxes["controls"][2]:
+                            fail(f"the controls are not visible without scrolling ({where})")
+                        if boxes["scroll"][0] > inner_width or boxes["scroll"][1] > inner_height:
+                            fail(f"the page scrolls ({where})")
+                sized.close()
+            restore = urllib.request.Request(f"{base}/api/settings?token={token}", data=b'{"device":"iphone-16-pro","orientation":"portrait"}', method="POST")
+            urllib.request.urlopen(restore, timeout=10).close()
+
             # Seven tabs of one browser profile: Chromium allows six
             # connections to one server, so a held event stream per tab
             # would leave the seventh waiting for ever. Every tab shows the

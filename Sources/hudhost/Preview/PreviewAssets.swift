@@ -132,7 +132,22 @@ enum PreviewAssets {
             const problem = $('problem');
             problem.hidden = !state.problem;
             problem.textContent = state.problem ? 'Showing the last good frame. ' + state.problem : '';
+            fit();
           }
+
+          // The frame as large as the window allows, whole: scaled to the
+          // stage's width and the window's height, aspect kept (a landscape
+          // phone must not push the controls off the window).
+          function fit() {
+            if (!state || !state.frameSize) return;
+            const stage = $('stage'), problem = $('problem');
+            const width = stage.clientWidth;
+            const height = window.innerHeight - 32 - $('hint').offsetHeight - (problem.hidden ? 0 : problem.offsetHeight) - 24;
+            const scale = Math.max(0.05, Math.min(width / state.frameSize.width, height / state.frameSize.height));
+            frame.style.width = Math.floor(state.frameSize.width * scale) + 'px';
+            frame.style.height = Math.floor(state.frameSize.height * scale) + 'px';
+          }
+          window.addEventListener('resize', fit);
 
           async function request(path, options) {
             const response = await fetch(url(path), options);
@@ -284,17 +299,23 @@ enum PreviewAssets {
         /* SPDX-License-Identifier: MIT */
         :root { color-scheme: dark; font: 14px/1.4 system-ui, sans-serif; background: #0b0b0c; color: #e5e5e5; }
         body { margin: 0; }
-        main { display: flex; flex-wrap: wrap; gap: 24px; padding: 16px; align-items: flex-start; }
-        #stage { flex: 0 0 auto; }
-        #frame { display: block; height: min(86vh, 900px); width: auto; touch-action: none; user-select: none; -webkit-user-select: none; cursor: pointer; }
-        #hint { color: #8a8a8a; font-size: 12px; max-width: 420px; }
+        main { display: flex; gap: 24px; padding: 16px; align-items: flex-start; box-sizing: border-box; height: 100vh; }
+        #stage { flex: 1 1 auto; min-width: 0; display: flex; flex-direction: column; align-items: center; }
+        /* Sized by the script (fit): the whole frame in the window. */
+        #frame { display: block; touch-action: none; user-select: none; -webkit-user-select: none; cursor: pointer; }
+        #hint { color: #8a8a8a; font-size: 12px; max-width: 420px; margin: 8px 0 0; }
         #problem { background: #4a1212; border: 1px solid #b33; color: #fdd; padding: 8px 10px; margin-bottom: 8px; max-width: 420px; white-space: pre-wrap; }
-        #controls { flex: 1 1 280px; max-width: 420px; }
+        #controls { flex: 0 0 320px; max-height: 100%; overflow: auto; box-sizing: border-box; }
+        @media (max-width: 720px) {
+          main { flex-wrap: wrap; height: auto; }
+          #controls { flex: 1 1 100%; max-height: none; }
+        }
         h1 { font-size: 16px; margin: 0 0 12px; }
-        fieldset { border: 1px solid #333; margin: 0 0 12px; padding: 8px 12px; }
+        fieldset { border: 1px solid #333; margin: 0 0 12px; padding: 8px 12px; min-width: 0; }
         legend { color: #aaa; }
         label { display: flex; justify-content: space-between; gap: 8px; margin: 4px 0; }
         select, button { background: #1c1c1f; color: #eee; border: 1px solid #444; border-radius: 4px; padding: 3px 6px; font: inherit; }
+        label select { min-width: 0; max-width: 65%; }
         ol { margin: 4px 0; padding-left: 22px; max-height: 160px; overflow: auto; }
         #error { color: #f88; min-height: 1.4em; white-space: pre-wrap; }
         #status { color: #888; font-size: 12px; }
