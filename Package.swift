@@ -24,6 +24,18 @@ let unsafe: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// The modules `hudsandbox` links are optimized in debug builds too (with
+/// `lean`, below): the tests drive them through real subprocesses
+/// (hudhost, its sandboxed children and renderer hosts) thousands of
+/// times, and unoptimized generic code made a validation ~4× slower and
+/// the whole suite twice as costly (Docs/RELIABILITY.md). The test
+/// targets, hudhost's command code and the scene code stay unoptimized.
+/// `HUD_ONONE=1 swift build` builds everything without optimization, for
+/// a debugger.
+let optimizedInDebug: [SwiftSetting] = Context.environment["HUD_ONONE"] != nil ? [] : [
+    .unsafeFlags(["-O"], .when(configuration: .debug)),
+]
+
 /// The modules `hudsandbox` links (the sandboxed child every renderer host,
 /// scan and validation starts) import neither `_Concurrency` nor
 /// `_StringProcessing` implicitly: none uses async, actors or regexes, and
@@ -34,7 +46,7 @@ let unsafe: [SwiftSetting] = [
 let lean: [SwiftSetting] = [
     .unsafeFlags(["-Xfrontend", "-disable-implicit-concurrency-module-import",
                   "-Xfrontend", "-disable-implicit-string-processing-module-import"]),
-]
+] + optimizedInDebug
 
 let package = Package(
     name: "HudRendererRegistry",
