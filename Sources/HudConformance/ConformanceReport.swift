@@ -95,7 +95,7 @@ package struct ConformanceReport: Sendable {
                         for detail in result.details.prefix(shown) { out += "          \(detail)\n" }
                         if result.details.count > shown {
                             let more = result.details.count - shown
-                            out += "          … \(more) more line\(more == 1 ? "" : "s") of details (--format json has every line)\n"
+                            out += "          … \(more) more line\(more == 1 ? "" : "s") of details (in --format json)\n"
                         }
                         if let seed = result.seed, result.status.isFailure { out += "          seed \(seed): reproduce with --seed \(seed)\n" }
                         if result.status != .passed, result.status != .skipped {
