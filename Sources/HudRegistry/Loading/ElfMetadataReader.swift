@@ -180,22 +180,7 @@ package enum ElfMetadataReader {
     /// file at `path`, from its `SHT_DYNAMIC` section and the string table
     /// that section links.
     static func dynamicEntries(path: String) throws(ElfError) -> (needed: [String], searchPaths: [String]) {
-        let handle: ReadOnlyFile
-        switch ReadOnlyFile.open(path, noFollow: false) {
-        case .success(let opened): handle = opened
-        case .failure(let error): throw ElfError(kind: .io, reason: "cannot open \(path): \(error)")
-        }
-        guard case .success(let info) = handle.status() else { throw ElfError(kind: .io, reason: "cannot stat \(path)") }
-        let file = File(handle: handle, size: Int(info.size))
-        let header = try file.bytes(at: 0, count: 64, what: "the ELF header")
-        guard header.prefix(4) == [0x7F, 0x45, 0x4C, 0x46], header[4] == 2, header[5] == 1 else {
-            throw ElfError(kind: .notELF, reason: "not a little-endian ELF64 file")
-        }
-        guard let sections = try SectionHeaders(file, header: header),
-              let dynamic = (0..<sections.count).map(sections.entry).first(where: { $0.type == 6 }), dynamic.link < sections.count else { return ([], []) }
-        let strings = sections.entry(dynamic.link)
-        let entries = try file.bytes(at: dynamic.offset, count: dynamic.size, what: "the dynamic section")
-        let names = try file.bytes(at: strings.offset, count: strings.size, what: "the dynamic string table")
+        guard let (entries, names) = try linkedSection(type: 6, of: path, what: "the dynamic section") else { return ([], []) }
         var needed: [String] = [], searchPaths: [String] = []
         for base in stride(from: 0, to: entries.count - 15, by: 16) {
             let tag = entries.u64(base), value = Int(clamping: entries.u64(base + 8))
@@ -213,6 +198,20 @@ package enum ElfMetadataReader {
     /// symbols: what the loader must find elsewhere for it to run. From its
     /// `SHT_DYNSYM` section and the string table that section links.
     package static func undefinedSymbols(path: String) throws(ElfError) -> [String] {
+        guard let (table, names) = try linkedSection(type: 11, of: path, what: "the dynamic symbol table") else { return [] }
+        var undefined: [String] = []
+        // Elf64_Sym: st_name u32, st_info u8, st_other u8, st_shndx u16, st_value u64, st_size u64.
+        for base in stride(from: 0, to: table.count - 23, by: 24) {
+            let name = Int(table.u32(base)), binding = table[base + 4] >> 4, section = table.u16(base + 6)
+            guard section == 0, binding == 1, name > 0, name < names.count else { continue }  // SHN_UNDEF, STB_GLOBAL
+            undefined.append(names.cString(at: name))
+        }
+        return undefined
+    }
+
+    /// The bytes of the first section of `type` in the ELF64 file at
+    /// `path` and of the string table it links (nil when it has none).
+    private static func linkedSection(type: UInt32, of path: String, what: String) throws(ElfError) -> (section: [UInt8], strings: [UInt8])? {
         let handle: ReadOnlyFile
         switch ReadOnlyFile.open(path, noFollow: false) {
         case .success(let opened): handle = opened
@@ -225,18 +224,10 @@ package enum ElfMetadataReader {
             throw ElfError(kind: .notELF, reason: "not a little-endian ELF64 file")
         }
         guard let sections = try SectionHeaders(file, header: header),
-              let symbols = (0..<sections.count).map(sections.entry).first(where: { $0.type == 11 }), symbols.link < sections.count else { return [] }
-        let strings = sections.entry(symbols.link)
-        let table = try file.bytes(at: symbols.offset, count: symbols.size, what: "the dynamic symbol table")
-        let names = try file.bytes(at: strings.offset, count: strings.size, what: "the dynamic string table")
-        var undefined: [String] = []
-        // Elf64_Sym: st_name u32, st_info u8, st_other u8, st_shndx u16, st_value u64, st_size u64.
-        for base in stride(from: 0, to: table.count - 23, by: 24) {
-            let name = Int(table.u32(base)), binding = table[base + 4] >> 4, section = table.u16(base + 6)
-            guard section == 0, binding == 1, name > 0, name < names.count else { continue }  // SHN_UNDEF, STB_GLOBAL
-            undefined.append(names.cString(at: name))
-        }
-        return undefined
+              let found = (0..<sections.count).map(sections.entry).first(where: { $0.type == type }), found.link < sections.count else { return nil }
+        let strings = sections.entry(found.link)
+        return (try file.bytes(at: found.offset, count: found.size, what: what),
+                try file.bytes(at: strings.offset, count: strings.size, what: "the string table of " + what))
     }
 
     static func machineName(_ machine: UInt16) -> String {
