@@ -58,7 +58,7 @@ enum LoadingChecks {
         } catch {
             return .problem("cannot read the file's dynamic symbols: \(error)")
         }
-        let missing = undefined.filter { !library.scopeDefines($0) }
+        let missing = undefined.filter { !Self.isSanitizerRuntime($0) && !library.scopeDefines($0) }
         guard !missing.isEmpty else {
             return .passed(undefined.isEmpty ? "no undefined symbols"
                 : "each of \(undefined.count) undefined symbol\(undefined.count == 1 ? "" : "s") is defined by the plugin's own DT_NEEDED libraries")
@@ -70,6 +70,14 @@ enum LoadingChecks {
         }
         return .problem("\(missing.count) undefined symbol\(missing.count == 1 ? "" : "s") (\(missing.prefix(3).joined(separator: ", "))\(missing.count > 3 ? ", …" : "")) \(missing.count == 1 ? "is" : "are") defined by none of the plugin's DT_NEEDED libraries; it loads only because this host happens to have \(missing.count == 1 ? "it" : "them") loaded",
                         details: Array(details))
+    }
+
+    /// A sanitizer's interface (`__asan_report_load8`, `__tsan_func_entry`,
+    /// …): a plugin built with `-fsanitize=` calls it, and by the
+    /// sanitizers' design the executable provides it, never a library the
+    /// plugin names.
+    static func isSanitizerRuntime(_ symbol: String) -> Bool {
+        ["__asan_", "__lsan_", "__tsan_", "__msan_", "__hwasan_", "__ubsan_", "__sanitizer_", "__sancov_"].contains { symbol.hasPrefix($0) }
     }
 
     /// `-lm` for `/usr/lib/x86_64-linux-gnu/libm.so.6`; else the file's name.
