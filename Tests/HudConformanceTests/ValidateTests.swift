@@ -252,7 +252,7 @@ struct ValidateTests {
     /// captured and drops the child's frame for it.
     /// A renderer that hangs or crashes on some inputs only: the validator
     /// ends (each layout has the layout deadline, the host's own run stops
-    /// at its first hang or crash), and every such verdict names the case
+    /// at its first hang), and every such verdict names the case
     /// and a command that reproduces it. The test's own deadline (60 s;
     /// 180 s under a sanitizer) is far above the run (a few seconds; under
     /// a sanitizer, tens): before the layout deadline the host's run waited
