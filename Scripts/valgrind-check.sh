@@ -28,8 +28,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 command -v valgrind >/dev/null || { echo "valgrind-check: valgrind is not installed (apt-get install valgrind)" >&2; exit 2; }
-swift build
-bin=$(swift build --show-bin-path)
+# An unoptimized build of its own (HUD_ONONE=1, Package.swift): the debug
+# build optimizes the runtime modules, and memcheck takes an optimized
+# switch over a Swift multi-payload enum (SandboxRequest.arguments) for a
+# use of uninitialised memory; the unoptimized code is what it reads right.
+scratch=.build-valgrind
+HUD_ONONE=1 swift build --scratch-path "$scratch"
+bin=$(HUD_ONONE=1 swift build --scratch-path "$scratch" --show-bin-path)
 hudhost=$bin/hudhost
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/hud-valgrind.XXXXXX")
