@@ -63,8 +63,9 @@ enum LoadingChecks {
             return .passed(undefined.isEmpty ? "no undefined symbols"
                 : "each of \(undefined.count) undefined symbol\(undefined.count == 1 ? "" : "s") is defined by the plugin's own DT_NEEDED libraries")
         }
+        let maps = ProcessMaps.read()
         let details = missing.prefix(40).map { symbol in
-            let provider = RawLibrary.processAddress(of: symbol).flatMap(ProcessMaps.file(containing:))
+            let provider = RawLibrary.processAddress(of: symbol).flatMap { maps.file(containing: $0) }
             return provider.map { "\(symbol): defined here by \($0); link it (\(linkFlag(for: $0)))" }
                 ?? "\(symbol): defined by nothing the plugin names"
         }
@@ -275,12 +276,20 @@ enum LoadingChecks {
 
 /// Reads `/proc/self/maps` to find which file a code or data address
 /// belongs to (Glibc's module does not expose `dladdr`).
-enum ProcessMaps {
-    static func file(containing address: UInt) -> String? {
-        guard case .success(let bytes) = SystemCalls.readFile("/proc/self/maps", limit: 16 << 20) else { return nil }
-        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
-            let text = String(line)
-            let fields = text.split(separator: " ", omittingEmptySubsequences: true)
+struct ProcessMaps {
+    private let text: String
+
+    /// This process's mappings now (empty if /proc/self/maps cannot be read).
+    static func read() -> ProcessMaps {
+        guard case .success(let bytes) = SystemCalls.readFile("/proc/self/maps", limit: 16 << 20) else { return ProcessMaps(text: "") }
+        return ProcessMaps(text: String(decoding: bytes, as: UTF8.self))
+    }
+
+    static func file(containing address: UInt) -> String? { read().file(containing: address) }
+
+    func file(containing address: UInt) -> String? {
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             guard fields.count >= 6 else { continue }
             let range = fields[0].split(separator: "-")
             guard range.count == 2, let low = UInt(range[0], radix: 16), let high = UInt(range[1], radix: 16) else { continue }

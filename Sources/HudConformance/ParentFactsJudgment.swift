@@ -169,11 +169,9 @@ extension ParentJudgment {
             let guardPattern = UInt8.random(in: 0x10...0x7F)
             let buffer = RendererHostFrame.RawBuffer(capacity: 64, stride: UInt32(RawPluginHarness.nodeStride), guardBytes: UInt32(RawPluginHarness.guardBytes),
                                                      environmentSize: UInt32(SharedLayoutArea.hostEnvironmentSize))
-            // One snapshot per set of complications, as in the host's run.
-            var snapshots: [ComplicationsSpec: ComplicationsSnapshot] = [:]
+            let snapshots = SnapshotCache()
             for testCase in cases {
-                guard let snapshot = snapshots[testCase.complications] ?? (try? ComplicationsSnapshot(testCase.complications.make())) else { continue }
-                snapshots[testCase.complications] = snapshot
+                guard let snapshot = try? snapshots.snapshot(testCase.complications) else { continue }
                 do {
                     let call = try host.preparedCall(renderer: index, snapshot, environment: testCase.environment, interaction: testCase.interaction,
                                                      buffer: buffer, guardPattern: guardPattern, fill: 0)

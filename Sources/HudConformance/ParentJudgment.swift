@@ -99,20 +99,11 @@ package enum ParentJudgment {
         // wait out the layout deadline again. (A crashed renderer host is
         // restarted at once, so the run goes on and judges every case.)
         let stop = HostRunStop()
-        // One snapshot per set of complications, as a page keeps its own:
-        // the renderer host then decodes each set once, not once a case.
-        var snapshots: [ComplicationsSpec: ComplicationsSnapshot] = [:]
+        let snapshots = SnapshotCache()
         func layout(_ testCase: LayoutCase) -> Result<HudLayout, RegistryError> {
             if let stopped = stop.error { return .failure(stopped) }
             do {
-                let snapshot: ComplicationsSnapshot
-                if let made = snapshots[testCase.complications] {
-                    snapshot = made
-                } else {
-                    snapshot = try ComplicationsSnapshot(testCase.complications.make())
-                    snapshots[testCase.complications] = snapshot
-                }
-                return .success(try registry.layout(style: style, snapshot: snapshot, environment: testCase.environment,
+                return .success(try registry.layout(style: style, snapshot: try snapshots.snapshot(testCase.complications), environment: testCase.environment,
                                                     interaction: testCase.interaction))
             } catch {
                 stop.note(error, in: testCase)
@@ -199,7 +190,7 @@ package enum ParentJudgment {
                 outcomes["output-every-field"] = ConformanceChecks.everyFieldOutcome(caller, abi: info.abiVersion, poison: poison)
             }
         }
-        if let stopped = stop.error, let testCase = stop.testCase {
+        if let (stopped, testCase) = stop.first {
             // What was judged before the stop is partial: each check the
             // child claimed gets the stop itself as the host's verdict.
             let status = status(of: stopped)
@@ -318,13 +309,12 @@ package enum ParentJudgment {
     /// The first layout of a host's run that hung (its renderer host did
     /// not answer within the layout deadline), once one did.
     final class HostRunStop {
-        private(set) var error: RegistryError?
-        private(set) var testCase: LayoutCase?
+        private(set) var first: (error: RegistryError, testCase: LayoutCase)?
+        var error: RegistryError? { first?.error }
 
         func note(_ error: RegistryError, in testCase: LayoutCase) {
-            guard self.error == nil, error.code == .timedOut else { return }
-            self.error = error
-            self.testCase = testCase
+            guard first == nil, error.code == .timedOut else { return }
+            first = (error, testCase)
         }
     }
 

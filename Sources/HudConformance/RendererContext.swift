@@ -12,7 +12,7 @@ final class RendererContext {
     let renderer: RendererUnderTest
     let configuration: ConformanceConfiguration
     let target: ConformanceTarget
-    private var snapshots: [ComplicationsSpec: ComplicationsSnapshot] = [:]
+    private let snapshots = SnapshotCache()
     private var geometryCache: [Evaluated]?
     private var contrastCache: [Evaluated]?
     /// Told the case's name before each layout on the check's own thread
@@ -38,12 +38,7 @@ final class RendererContext {
     var id: String { renderer.info.id }
     var isThreadSafe: Bool { info.capabilities.contains(.threadSafe) }
 
-    func snapshot(_ spec: ComplicationsSpec) -> ComplicationsSnapshot? {
-        if let existing = snapshots[spec] { return existing }
-        guard let made = try? ComplicationsSnapshot(spec.make()) else { return nil }
-        snapshots[spec] = made
-        return made
-    }
+    func snapshot(_ spec: ComplicationsSpec) -> ComplicationsSnapshot? { try? snapshots.snapshot(spec) }
 
     /// Lays out `testCase` like the host does: a 64-node buffer, grown once
     /// to the count the renderer asks for.
@@ -99,6 +94,20 @@ final class RendererContext {
     /// Geometry cases whose layout decoded.
     var decodedGeometry: [(LayoutCase, HudLayout)] {
         geometry.compactMap { evaluated in evaluated.layout.map { (evaluated.testCase, $0) } }
+    }
+}
+
+/// One snapshot per set of complications, made on first use and reused,
+/// as a page keeps its published set: a renderer host (or the child's
+/// marshaling) then handles each set once, not once a case.
+final class SnapshotCache {
+    private var made: [ComplicationsSpec: ComplicationsSnapshot] = [:]
+
+    func snapshot(_ spec: ComplicationsSpec) throws(RegistryError) -> ComplicationsSnapshot {
+        if let existing = made[spec] { return existing }
+        let snapshot = try ComplicationsSnapshot(spec.make())
+        made[spec] = snapshot
+        return snapshot
     }
 }
 
