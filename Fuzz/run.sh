@@ -62,8 +62,6 @@ module_flags=(
 
 harness=Tests/hudhostTests/FuzzHarness.swift
 mkdir -p Fuzz/findings
-status=0
-summary=()
 for target in "${targets[@]}"; do
   source=Fuzz/Targets/$target.swift
   [[ -f "$source" ]] || { echo "fuzz: no target $source" >&2; exit 2; }
@@ -74,27 +72,49 @@ for target in "${targets[@]}"; do
     swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -g -Onone -use-ld=lld \
       -module-name "Fuzz_$target" -package-name "$package_name" "${module_flags[@]}" "$source" "$harness" "${objects[@]}" -lffi -lseccomp -o "$executable"
   fi
-  work=$scratch/corpus/$target
+done
+
+# fuzz TARGET: runs one target for its budget; its result line goes to
+# $scratch/fuzz-TARGET.result.
+fuzz() {
+  local target=$1 result
+  local work=$scratch/corpus/$target log=$scratch/fuzz-$target.log dictionary=()
   mkdir -p "$work"
-  log=$scratch/fuzz-$target.log
-  dictionary=()
   [[ -f Fuzz/dict/$target.dict ]] && dictionary=(-dict=Fuzz/dict/$target.dict)
   echo "fuzz: $target for ${seconds}s (new inputs: $work; seeds: Fuzz/corpus/$target)"
-  if "$executable" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
+  if "$bin/fuzz-$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
       -artifact_prefix="Fuzz/findings/$target-" "${dictionary[@]}" "$work" "Fuzz/corpus/$target" >"$log" 2>&1; then
     result=ok
   else
     result="FAILED (exit $?)"
-    status=1
-    echo "fuzz: $target failed; the end of $log:" >&2
-    tail -60 "$log" >&2
   fi
+  local runs coverage corpus
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   coverage=$(grep -o 'cov: [0-9]*' "$log" | tail -1 || true)
   corpus=$(find "$work" -type f | wc -l)
-  summary+=("$(printf '%-7s %-18s %10s execs  %-10s corpus %5s' "$target" "$result" "${runs:-?}" "${coverage:-cov: ?}" "$corpus")")
-done
+  printf '%-7s %-18s %10s execs  %-10s corpus %5s\n' "$target" "$result" "${runs:-?}" "${coverage:-cov: ?}" "$corpus" \
+    >"$scratch/fuzz-$target.result"
+}
 
-echo "fuzz: summary (${seconds}s per target)"
-printf '  %s\n' "${summary[@]}"
+# One target per core at a time: each libFuzzer process is single-threaded,
+# so on two cores two targets take the time of one.
+cores=$(nproc)
+for target in "${targets[@]}"; do
+  rm -f "$scratch/fuzz-$target.result"
+  while (($(jobs -rp | wc -l) >= cores)); do wait -n || true; done
+  fuzz "$target" &
+done
+wait
+
+status=0
+echo "fuzz: summary (${seconds}s per target, $cores at a time)"
+for target in "${targets[@]}"; do
+  line=$(cat "$scratch/fuzz-$target.result" 2>/dev/null || echo "$target  no result")
+  echo "  $line"
+  if [[ $line != "$target"*" ok "* ]]; then
+    status=1
+    echo "fuzz: $target failed; the end of $scratch/fuzz-$target.log:" >&2
+    tail -60 "$scratch/fuzz-$target.log" >&2
+  fi
+done
 exit "$status"

@@ -23,18 +23,15 @@
 #
 # "possibly lost" blocks are the Swift runtime's metadata caches (interior
 # pointers into allocations it keeps for the life of the process); they are
-# reported but do not fail the run. No suppressions are needed.
+# reported but do not fail the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 command -v valgrind >/dev/null || { echo "valgrind-check: valgrind is not installed (apt-get install valgrind)" >&2; exit 2; }
-# An unoptimized build of its own (HUD_ONONE=1, Package.swift): the debug
-# build optimizes the runtime modules, and memcheck takes an optimized
-# switch over a Swift multi-payload enum (SandboxRequest.arguments) for a
-# use of uninitialised memory; the unoptimized code is what it reads right.
-scratch=.build-valgrind
-HUD_ONONE=1 swift build --scratch-path "$scratch"
-bin=$(HUD_ONONE=1 swift build --scratch-path "$scratch" --show-bin-path)
+# The debug build the suite uses; Scripts/valgrind.supp names the one
+# false positive its optimized modules give memcheck, and why.
+swift build
+bin=$(swift build --show-bin-path)
 hudhost=$bin/hudhost
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/hud-valgrind.XXXXXX")
@@ -59,7 +56,7 @@ check() {
   local log=$work/valgrind-$runs.log status=0 started=$SECONDS
   runs=$((runs + 1))
   HUD_RENDERER_PATH=$search valgrind --tool=memcheck --leak-check=full --show-leak-kinds=definite,indirect \
-    --errors-for-leak-kinds=definite --error-exitcode=99 --trace-children=no --num-callers=30 --log-file="$log" \
+    --errors-for-leak-kinds=definite --error-exitcode=99 --suppressions=Scripts/valgrind.supp --trace-children=no --num-callers=30 --log-file="$log" \
     "$hudhost" "$@" >"$work/out/stdout" 2>"$work/out/stderr" || status=$?
   local errors lost
   errors=$(sed -n 's/.*ERROR SUMMARY: \([0-9]*\) errors.*/\1/p' "$log" | tail -1)

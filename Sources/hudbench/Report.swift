@@ -227,7 +227,7 @@ struct Machine {
         #if DEBUG
         let build = "debug (numbers are not meaningful: use -c release)"
         #else
-        let build = "release (swift build -c release: -O, whole-module)"
+        let build = "release (-c release: -O, whole-module)"
         #endif
         #if compiler(>=6.3)
         let compiler = "Swift 6.3+"
