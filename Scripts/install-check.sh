@@ -82,6 +82,19 @@ for page in "$root"/share/man/man1/*.1; do
   MANWIDTH=80 man -l "$page" >/dev/null 2>"$work/man.err" || { cat "$work/man.err"; exit 1; }
 done
 test -f "$root/share/man/man1/hudhost-render.1"
+# The topic pages: found by `man SECTION NAME`, with a NAME line for
+# whatis/apropos, rendered without a macro warning, and holding every
+# section of their document.
+Scripts/topic-man.sh --list | while read -r section page document; do
+  file=$(MANPATH="$root/share/man" man -w "$section" "$page") || { echo "install-check: man $section $page finds no page" >&2; exit 1; }
+  lexgrog "$file" | grep -q "\"$page - " || { echo "install-check: $file has no NAME line" >&2; exit 1; }
+  warnings=$(groff -k -t -man -Tutf8 -z -wmac -Wbreak "$file" 2>&1 | grep '^troff:' || true)
+  [[ -z $warnings ]] || { echo "install-check: groff warns on $file:" >&2; echo "$warnings" >&2; exit 1; }
+  text=$(MANWIDTH=200 man -l "$file" 2>/dev/null | sed "s/^ *//; s/’/'/g")
+  while read -r heading; do
+    grep -qxF -- "$heading" <<<"$text" || { echo "install-check: $file lacks the section '$heading' of $document" >&2; exit 1; }
+  done < <(awk '/^```/ { fenced = !fenced; next } !fenced && /^#+ / { sub(/^#+ /, ""); gsub(/`/, ""); print }' "$document")
+done
 bash -n "$root/share/bash-completion/completions/hudhost"
 if command -v zsh >/dev/null; then zsh -n "$root/share/zsh/site-functions/_hudhost"; fi
 if command -v fish >/dev/null; then fish --no-execute "$root/share/fish/vendor_completions.d/hudhost.fish"; fi

@@ -48,7 +48,7 @@ enum HudHost {
           --version           print hudhost's version and the renderer ABI version
           --require-sandbox   run plugin code only where every sandbox layer is
                               active (the same as HUD_REQUIRE_SANDBOX=1; see
-                              `hudhost doctor` and Docs/ISOLATION.md)
+                              `hudhost doctor` and hud-isolation(7))
           --verbose           (before the command) show what plugin code printed
                               in its sandboxed children even when they did not
                               fail; a failed child's output is always shown,

@@ -84,6 +84,34 @@ import HudTestSupport
         }
     }
 
+    /// Every topic page the help and the man pages name (`hud-scenes(5)`…)
+    /// is one `make` builds from Docs/ (Scripts/topic-man.sh), in that
+    /// section, and hudhost.1 points to each of them.
+    @Test func theTopicPagesHelpNamesAreTheOnesMakeBuilds() throws {
+        let list = try FixturePlugins.run([FixturePlugins.repositoryRoot + "/Scripts/topic-man.sh", "--list"])
+        #expect(list.status == 0, "\(list.stderr)")
+        var built: [String: String] = [:]  // page → section
+        for line in list.stdout.split(separator: "\n") {
+            let fields = line.split(separator: " ").map(String.init)
+            #expect(fields.count == 3 && FileManager.default.fileExists(atPath: FixturePlugins.repositoryRoot + "/" + fields[2]), "\(line)")
+            if fields.count == 3 { built[fields[1]] = fields[0] }
+        }
+        #expect(built["hud-abi"] == "7" && built["hud-conformance"] == "7" && built["hud-scenes"] == "5", "\(built)")
+        let directory = try FixturePlugins.makeScratchDirectory("man-topics")
+        #expect(try HudHost.run(["_man", directory]).status == 0)
+        let tool = try String(contentsOfFile: directory + "/hudhost.1", encoding: .utf8)
+        for (page, section) in built { #expect(tool.contains(".BR \(page.replacing("-", with: "\\-")) (\(section))"), "hudhost.1 does not point to \(page)(\(section))") }
+        var named: Set<String> = []
+        for file in try FileManager.default.contentsOfDirectory(atPath: directory) {
+            let page = try String(contentsOfFile: directory + "/" + file, encoding: .utf8).replacing("\\-", with: "-")
+            for match in page.matches(of: /(hud-[a-z-]+)\s*\(([0-9])\)/) {
+                named.insert(String(match.output.1))
+                #expect(built[String(match.output.1)] == String(match.output.2), "\(file) names \(match.output.1)(\(match.output.2)), which make does not build")
+            }
+        }
+        #expect(named.isSuperset(of: ["hud-conformance", "hud-scenes", "hud-events", "hud-isolation"]), "\(named)")
+    }
+
     @Test func bashCompletesCommandsOptionsAndValues() throws {
         let script = try FixturePlugins.makeScratchDirectory("completion") + "/hudhost.bash"
         let generated = try HudHost.run(["completions", "bash"])

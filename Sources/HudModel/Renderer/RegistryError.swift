@@ -126,7 +126,7 @@ public enum RegistryError: Error, Sendable, Hashable, CustomStringConvertible {
         case .openFailed(let path, let dlerror):
             "\(path): dlopen failed: \(dlerror); check that the file is a shared object for this machine and that its dependencies are installed (ldd \(path))"
         case .missingEntrySymbol(let path, let symbol, let dlerror):
-            "\(path): no entry symbol '\(symbol)' (\(dlerror)); a renderer plugin must export it, see Docs/PLUGIN_GUIDE.md"
+            "\(path): no entry symbol '\(symbol)' (\(dlerror)); a renderer plugin must export it (the plugin guide: man 7 hud-plugin-guide)"
         case .nullEntry(let path):
             "\(path): hud_renderer_get_entry() returned NULL; it must return the plugin's static entry structure"
         case .incompatibleABI(let path, let plugin, let host):

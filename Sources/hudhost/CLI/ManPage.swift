@@ -6,6 +6,13 @@
 enum ManPage {
     static let section = "1"
 
+    /// The topic pages `make` builds from Docs/ (Scripts/topic-man.sh, whose
+    /// list a test holds this one to): name and section.
+    static let topics: [(name: String, section: String)] = [
+        ("hud-plugin-guide", "7"), ("hud-abi", "7"), ("hud-compatibility", "7"), ("hud-conformance", "7"),
+        ("hud-events", "7"), ("hud-preview", "7"), ("hud-scenes", "5"), ("hud-isolation", "7"),
+    ]
+
     /// The tool's page: synopsis, the commands, the global options.
     static func tool(commands: [CommandEntry], version: String) -> String {
         var page = header(name: "hudhost", version: version)
@@ -19,7 +26,8 @@ enum ManPage {
         }
         let document = HelpDocument(HudHost.usage)
         page += body(of: document, skipping: ["COMMANDS"])
-        page += ".SH SEE ALSO\n" + commands.map { ".BR \(escape("hudhost-" + $0.name)) (\(section))" }.joined(separator: ",\n") + "\n"
+        let references = commands.map { ".BR \(escape("hudhost-" + $0.name)) (\(section))" } + topics.map { ".BR \(escape($0.name)) (\($0.section))" }
+        page += ".SH SEE ALSO\n" + references.joined(separator: ",\n") + "\n"
         return page
     }
 

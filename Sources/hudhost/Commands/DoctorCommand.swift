@@ -20,7 +20,7 @@ struct DoctorCommand: Command {
         (limits, no-new-privs, closed descriptors, namespaces, Landlock,
         seccomp, its process group), each active or not, with what it
         covers or why it is missing. The layers are probed by starting the
-        helper, exactly as a scan starts it. Docs/ISOLATION.md says what
+        helper, exactly as a scan starts it. hud-isolation(7) says what
         each layer stops.
 
         OPTIONS

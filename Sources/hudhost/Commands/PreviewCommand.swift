@@ -31,7 +31,7 @@ struct PreviewCommand: Command {
         deck and the page stack, and lists the actions fired. Mouse and touch
         input become the shell's pointer events with their times, so taps,
         long presses (0.45 s), slop (10 pt) and mode picks behave as in
-        --events scripts (Docs/EVENTS.md); Escape is sent as `key escape`.
+        --events scripts (hud-events(7)); Escape is sent as `key escape`.
 
         When a --plugin file (or any plugin file on the search path) or the
         --scene file changes, the plugin's renderer host is restarted on the new
@@ -56,7 +56,7 @@ struct PreviewCommand: Command {
           GET /api/stream: server-sent events, one per new version.
 
         OPTIONS
-          --scene FILE        a JSON scene (Docs/SCENES.md) instead of the demo set;
+          --scene FILE        a JSON scene (hud-scenes(5)) instead of the demo set;
                               reloaded when it changes
           --style ID          tray (default), scattered, minimal, or any renderer id
           --port N            the port on 127.0.0.1 (default 0: a free one)

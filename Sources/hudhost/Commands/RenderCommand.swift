@@ -37,11 +37,11 @@ struct RenderCommand: Command {
           --symbol-names      svg: print each slot's SF Symbol name under it
           --stats             also report action-thunk counts after the shell is
                               released (created, live, calls caught)
-          --scene FILE        a JSON scene (Docs/SCENES.md) instead of the demo set
+          --scene FILE        a JSON scene (hud-scenes(5)) instead of the demo set
           --reveal POSITION   show POSITION's long-press modes revealed
                               (topLeft, topRight, bottomLeft, bottomRight, center;
                               a slot without modes is a usage error)
-          --events SCRIPT     pointer events to play, ';'-separated (Docs/EVENTS.md):
+          --events SCRIPT     pointer events to play, ';'-separated (hud-events(7)):
                               tap|longpress|press|move T, release [T], wait SECONDS,
                               T = a position, slot:/secondary:<position>, mode:<id>
                               or x,y (points on the chosen screen); append

@@ -31,7 +31,7 @@ struct ValidateCommand: Command {
         Runs the conformance checks on each plugin file (every renderer it
         provides) or registered renderer id, and reports one result per check
         and renderer: passed, failed, warning, skipped, crashed or timed-out.
-        Every check id is documented in Docs/CONFORMANCE.md (rule and fix).
+        Every check id is documented in hud-conformance(7) (rule and fix).
 
         Each target runs in a child process (hudsandbox) with CPU and
         address-space limits and a wall-clock timeout per check: a crash is
@@ -45,7 +45,7 @@ struct ValidateCommand: Command {
                               profile; P alone holds each plugin to the version
                               of the ABI minor it was built against, so a new
                               or tightened check never fails a plugin built
-                              before it (Docs/COMPATIBILITY.md)
+                              before it (hud-compatibility(7))
           --include REGEX     only checks whose id matches (repeatable)
           --exclude REGEX     drop checks whose id matches (repeatable)
           --seed N            seed for the randomized checks (default: random,
@@ -372,7 +372,7 @@ struct ValidateCommand: Command {
             Output.out(Table.format(rows))
             Output.line()
             let counts = ConformanceProfile.allCases.map { "\($0.rawValue) \($0.checkIDs.count)" }.joined(separator: ", ")
-            Output.line("Profiles: \(counts) checks (newest version, \(versions.last!)); versions \(versions.map(\.description).joined(separator: ", ")): P@1.N. Docs/CONFORMANCE.md documents each id.")
+            Output.line("Profiles: \(counts) checks (newest version, \(versions.last!)); versions \(versions.map(\.description).joined(separator: ", ")): P@1.N. hud-conformance(7) documents each id.")
             for retired in ConformanceCatalog.retired {
                 Output.line("Retired: \(retired.id) (\(retired.history))" + (retired.replacement.map { "; see \($0)" } ?? ""))
             }

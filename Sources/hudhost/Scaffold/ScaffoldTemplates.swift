@@ -142,8 +142,16 @@ the SDK's frozen 1.0 sizes (`HUD_*_SIZE_1_0`), never with `sizeof`, so a
 rebuild against a newer 1.x header still accepts a 1.0 host; a field added
 after 1.0 may be read only when `HUD_STRUCT_HAS(ptr, type, field)` is true.
 Run `make validate` after every change: each failure names the rule, the
-case and the node. The contract and the rules are in the
-SDK's docs: `PLUGIN_GUIDE.md`, `ABI.md` and `CONFORMANCE.md`.
+case and the node.
+
+## Documentation
+
+The contract and the rules are in the SDK's topic man pages:
+`man 7 hud-plugin-guide`, `man 7 hud-abi` (every pointer's owner, lifetime
+and thread), `man 7 hud-conformance` (each check's rule and fix) and
+`man 7 hud-compatibility`. The same documents are in
+`<prefix>/share/doc/hud/` of an install (`Docs/` in a hudhost source
+checkout).
 
 """#),
         File(path: "starter.c", contents: #"""
@@ -718,6 +726,15 @@ plus the Rust counterparts of the C helpers (`hud_declare_renderer!`,
 `hud_define_entry!`, `hud_struct_has!`, `hud_layout_push_node`,
 `hud_layout_finish`). Do not edit it; to update it, copy the newer SDK's file
 over it.
+
+## Documentation
+
+The contract and the rules are in the SDK's topic man pages:
+`man 7 hud-plugin-guide`, `man 7 hud-abi` (every pointer's owner, lifetime
+and thread), `man 7 hud-conformance` (each check's rule and fix) and
+`man 7 hud-compatibility`. The same documents are in
+`<prefix>/share/doc/hud/` of an install (`Docs/` in a hudhost source
+checkout).
 
 """#),
         File(path: "src/lib.rs", contents: #"""
@@ -1461,6 +1478,15 @@ SDK's frozen 1.0 sizes (`HUD_*_SIZE_1_0`), never with `MemoryLayout.size`,
 so a rebuild against a newer 1.x header still accepts a 1.0 host. Run the
 validator after every change: each failure names the rule, the case and the
 node.
+
+## Documentation
+
+The contract and the rules are in the SDK's topic man pages:
+`man 7 hud-plugin-guide`, `man 7 hud-abi` (every pointer's owner, lifetime
+and thread), `man 7 hud-conformance` (each check's rule and fix) and
+`man 7 hud-compatibility`. The same documents are in
+`<prefix>/share/doc/hud/` of an install (`Docs/` in a hudhost source
+checkout).
 
 """#),
         File(path: "Sources/Entry/entry.c", contents: #"""
