@@ -68,8 +68,10 @@ import HudTestSupport
         #expect(written == expected.sorted())
     }
 
-    /// Builds `directory` with `command` and validates `library` strictly.
-    static func buildAndValidate(_ command: [String], in directory: String, library: String) throws {
+    /// Builds `directory` with `command`, validates `library` strictly, and
+    /// checks its style picker: every mode item of the demo's center shows
+    /// its mode's name as visible text under its icon.
+    static func buildAndValidate(_ command: [String], in directory: String, library: String, id: String) throws {
         let build = try FixturePlugins.run(["sh", "-c", "cd '\(directory)' && " + command.map { "'\($0)'" }.joined(separator: " ") + " 2>&1"])
         #expect(build.status == 0, "\(command.joined(separator: " ")) failed:\n\(build.stdout)")
         #expect(!build.stdout.contains("warning:"), "the build warned:\n\(build.stdout)")
@@ -79,25 +81,32 @@ import HudTestSupport
                                           directory + "/" + library])
         #expect(validation.status == 0, "validate --profile strict failed:\n\(validation.stdout)\n\(validation.stderr)")
         #expect(validation.stdout.contains(" 0 failed, 0 warnings, 0 skipped, 0 crashed, 0 timed out"), "\(validation.stdout)")
+
+        let render = try HudHost.run(["render", "--plugin", directory + "/" + library, "--style", id, "--reveal", "center", "--json"])
+        #expect(render.status == 0, "\(render.transcript)")
+        let nodes = try HudHost.json(render)["layout"]?["nodes"]?.arrayValue ?? []
+        let items = nodes.filter { $0["kind"]?.stringValue == "modeItem" }
+        let labels = items.compactMap { item in (item["fontSize"]?.numberValue ?? 0) > 0 ? item["label"]?.stringValue : nil }
+        #expect(labels.count == items.count && labels.starts(with: ["Tray", "Scattered", "Minimal"]), "mode items without a visible label: \(items)")
     }
 
     @Test func theCProjectBuildsWithMakeAndPassesStrict() throws {
         let (directory, output) = try Self.scaffold("c", id: "org.example.glow")
         try #require(output.status == 0, "\(output.stderr)")
-        try Self.buildAndValidate(["make"], in: directory, library: "libglow.so")
+        try Self.buildAndValidate(["make"], in: directory, library: "libglow.so", id: "org.example.glow")
     }
 
     @Test(Requirement.when(cargo != nil, "needs cargo (rustup's ~/.cargo/bin/cargo)"))
     func theRustProjectBuildsOfflineAndPassesStrict() throws {
         let (directory, output) = try Self.scaffold("rust", id: "org.example.rings")
         try #require(output.status == 0, "\(output.stderr)")
-        try Self.buildAndValidate([try #require(Self.cargo), "build", "--release", "--offline", "--quiet"], in: directory, library: "target/release/librings.so")
+        try Self.buildAndValidate([try #require(Self.cargo), "build", "--release", "--offline", "--quiet"], in: directory, library: "target/release/librings.so", id: "org.example.rings")
     }
 
     @Test func theSwiftProjectBuildsAndPassesStrict() throws {
         let (directory, output) = try Self.scaffold("swift", id: "org.example.night-shift")
         try #require(output.status == 0, "\(output.stderr)")
-        try Self.buildAndValidate(["swift", "build", "-c", "release"], in: directory, library: ".build/release/libnight_shift.so")
+        try Self.buildAndValidate(["swift", "build", "-c", "release"], in: directory, library: ".build/release/libnight_shift.so", id: "org.example.night-shift")
     }
 
     @Test func newRefusesWhatItCannotUse() throws {

@@ -22,8 +22,10 @@
  *     slot, trailing of the center), vertically centered, 12 from the slot,
  *     so its 44 x 44 hit region stays clear of the slot's. The slot stays
  *     in its corner.
- *   - The revealed slot's long-press modes: 44 pt items 8 apart in a card
- *     (8 padding), in rows as wide as the safe area allows (16 margins),
+ *   - The revealed slot's long-press modes: items 8 apart in a card (8
+ *     padding), each its icon over its label (10 pt at the Large text size,
+ *     scaled with it up to 20), all as wide as the widest label needs and
+ *     at least 44 x 44, in rows as wide as the safe area allows (16 margins),
  *     12 above a bottom or center slot or 12 below a top one, centered on
  *     the slot and kept inside the safe area. The card and its items are
  *     painted above everything else.
@@ -52,7 +54,11 @@
 #define STARTER_SIDE_MARGIN 16.0    /* slots and the picker from the safe sides */
 #define STARTER_TOP_MARGIN 8.0      /* top slots below the navigation bar */
 #define STARTER_BOTTOM_MARGIN 16.0  /* bottom slots above the bottom safe edge */
-#define STARTER_MODE_SIZE 44.0      /* a mode item */
+#define STARTER_MODE_SIZE 44.0      /* a mode item, at least, both ways */
+#define STARTER_MODE_ICON 14.0      /* its icon, above its label */
+#define STARTER_MODE_FONT 10.0      /* its label at text scale 1 */
+#define STARTER_MODE_FONT_MAX 20.0  /* ... and at the largest text sizes */
+#define STARTER_MODE_INSET 6.0      /* around the icon and label, and between them: 2 */
 #define STARTER_MODE_RADIUS 10.0    /* its corner radius */
 #define STARTER_MODE_GAP 8.0        /* between two mode items */
 #define STARTER_PICKER_PADDING 8.0  /* the card around its items */
@@ -83,6 +89,21 @@ static hud_rect_t starter_rect(double x, double y, double width, double height) 
     return (hud_rect_t){x, y, width, height};
 }
 
+/* The smallest whole number >= value (no libm needed). */
+static double starter_ceil(double value) {
+    double whole = (double)(long long)value;
+    return whole < value ? whole + 1 : whole;
+}
+
+/* The characters (UTF-8 code points) of `text`; 0 for NULL. */
+static double starter_characters(const char *text) {
+    double count = 0;
+    for (const char *c = text; c != NULL && *c != '\0'; c++) {
+        if (((unsigned char)*c & 0xC0u) != 0x80u) count++;
+    }
+    return count;
+}
+
 /* `frame` grown to at least STARTER_MIN_HIT both ways, around its center. */
 static hud_rect_t starter_hit(hud_rect_t frame) {
     double width = starter_max(STARTER_MIN_HIT, frame.width);
@@ -100,6 +121,7 @@ typedef struct starter_frame {
     hud_rect_t safe; /* the safe area, left and right insets swapped in RTL */
     double top;      /* nothing interactive above this: the navigation bar's bottom */
     int rtl;
+    double text_scale; /* the Dynamic Type factor, kept within 0.5...2 */
     const hud_palette_t *palette;
     const hud_interaction_t *interaction;
 } starter_frame_t;
@@ -124,6 +146,8 @@ static starter_frame_t starter_frame_make(const hud_environment_t *env,
     hud_rect_t bar = env->navigation_bar;
     double bar_bottom = bar.height > 0 ? bar.y + bar.height : f.safe.y;
     f.top = starter_clamp(bar_bottom, f.safe.y, f.safe.y + f.safe.height);
+    /* A NaN fails both comparisons and becomes 0.5. */
+    f.text_scale = !(env->text_scale >= 0.5) ? 0.5 : !(env->text_scale <= 2.0) ? 2.0 : env->text_scale;
     f.palette = env->palette;
     f.interaction = interaction;
     return f;
@@ -268,14 +292,23 @@ static void starter_emit_group(hud_layout_t *layout, const starter_frame_t *f,
 static void starter_emit_picker(hud_layout_t *layout, const starter_frame_t *f,
                                 hud_position_t position, const hud_slot_t *slot,
                                 hud_rect_t slot_frame) {
-    const double pitch = STARTER_MODE_SIZE + STARTER_MODE_GAP;
     uint32_t count = slot->mode_count; /* 1...HUD_MAX_MODES here */
     double room = f->safe.width - 2 * STARTER_SIDE_MARGIN - 2 * STARTER_PICKER_PADDING;
-    double fit = (room + STARTER_MODE_GAP) / pitch; /* items per row; may be < 1 */
+    /* Every item as wide as the widest label needs (an average glyph is
+     * 0.55 of the font size; the host truncates what does not fit) and as
+     * tall as inset, icon, 2, a line of label and inset. */
+    double font = starter_min(STARTER_MODE_FONT * f->text_scale, STARTER_MODE_FONT_MAX);
+    double widest = 0;
+    for (uint32_t i = 0; i < count; i++) widest = starter_max(widest, starter_characters(slot->modes[i]->label));
+    double item_width = starter_max(STARTER_MODE_SIZE,
+                                    starter_min(widest * font * 0.55 + 2 * STARTER_MODE_INSET, room));
+    double item_height = starter_max(STARTER_MODE_SIZE,
+                                     2 * STARTER_MODE_INSET + STARTER_MODE_ICON + 2 + starter_ceil(font * 1.2));
+    double fit = (room + STARTER_MODE_GAP) / (item_width + STARTER_MODE_GAP); /* items per row; may be < 1 */
     uint32_t columns = fit >= count ? count : fit >= 1 ? (uint32_t)fit : 1;
     uint32_t rows = (count + columns - 1) / columns;
-    double width = columns * pitch - STARTER_MODE_GAP + 2 * STARTER_PICKER_PADDING;
-    double height = rows * pitch - STARTER_MODE_GAP + 2 * STARTER_PICKER_PADDING;
+    double width = columns * (item_width + STARTER_MODE_GAP) - STARTER_MODE_GAP + 2 * STARTER_PICKER_PADDING;
+    double height = rows * (item_height + STARTER_MODE_GAP) - STARTER_MODE_GAP + 2 * STARTER_PICKER_PADDING;
 
     int opens_below = position == HUD_POSITION_TOP_LEFT || position == HUD_POSITION_TOP_RIGHT;
     double y = opens_below ? slot_frame.y + slot_frame.height + STARTER_PICKER_OFFSET
@@ -297,9 +330,9 @@ static void starter_emit_picker(hud_layout_t *layout, const starter_frame_t *f,
 
     for (uint32_t i = 0; i < count; i++) {
         const hud_mode_t *mode = slot->modes[i];
-        hud_rect_t frame = starter_rect(card.x + STARTER_PICKER_PADDING + (i % columns) * pitch,
-                                        card.y + STARTER_PICKER_PADDING + (i / columns) * pitch,
-                                        STARTER_MODE_SIZE, STARTER_MODE_SIZE);
+        hud_rect_t frame = starter_rect(card.x + STARTER_PICKER_PADDING + (i % columns) * (item_width + STARTER_MODE_GAP),
+                                        card.y + STARTER_PICKER_PADDING + (i / columns) * (item_height + STARTER_MODE_GAP),
+                                        item_width, item_height);
         hud_node_t item = starter_node(f, HUD_NODE_KIND_MODE_ITEM, position, HUD_PART_MODE,
                                        (int32_t)i, frame, HUD_SHAPE_ROUNDED_RECTANGLE,
                                        STARTER_MODE_RADIUS, STARTER_Z_MODE, 1);
@@ -307,7 +340,12 @@ static void starter_emit_picker(hud_layout_t *layout, const starter_frame_t *f,
         item.icon_color = f->palette->ink;
         item.stroke = f->palette->hairline_standard;
         item.stroke_width = 1;
+        item.text_color = f->palette->ink;
         item.icon = mode->icon;
+        item.glyph_size = STARTER_MODE_ICON; /* ABI 1.1; see starter_emit_slot */
+        /* The label, shown under the icon; a mode without one shows only its icon. */
+        item.label = mode->label;
+        item.font_size = mode->label != NULL && mode->label[0] != '\0' ? font : 0;
         item.accessibility_label = starter_text(mode->label, starter_icon_word(mode->icon, "Mode"));
         starter_push(layout, f, item);
     }

@@ -179,8 +179,10 @@ checkout).
  *     slot, trailing of the center), vertically centered, 12 from the slot,
  *     so its 44 x 44 hit region stays clear of the slot's. The slot stays
  *     in its corner.
- *   - The revealed slot's long-press modes: 44 pt items 8 apart in a card
- *     (8 padding), in rows as wide as the safe area allows (16 margins),
+ *   - The revealed slot's long-press modes: items 8 apart in a card (8
+ *     padding), each its icon over its label (10 pt at the Large text size,
+ *     scaled with it up to 20), all as wide as the widest label needs and
+ *     at least 44 x 44, in rows as wide as the safe area allows (16 margins),
  *     12 above a bottom or center slot or 12 below a top one, centered on
  *     the slot and kept inside the safe area. The card and its items are
  *     painted above everything else.
@@ -209,7 +211,11 @@ checkout).
 #define STARTER_SIDE_MARGIN 16.0    /* slots and the picker from the safe sides */
 #define STARTER_TOP_MARGIN 8.0      /* top slots below the navigation bar */
 #define STARTER_BOTTOM_MARGIN 16.0  /* bottom slots above the bottom safe edge */
-#define STARTER_MODE_SIZE 44.0      /* a mode item */
+#define STARTER_MODE_SIZE 44.0      /* a mode item, at least, both ways */
+#define STARTER_MODE_ICON 14.0      /* its icon, above its label */
+#define STARTER_MODE_FONT 10.0      /* its label at text scale 1 */
+#define STARTER_MODE_FONT_MAX 20.0  /* ... and at the largest text sizes */
+#define STARTER_MODE_INSET 6.0      /* around the icon and label, and between them: 2 */
 #define STARTER_MODE_RADIUS 10.0    /* its corner radius */
 #define STARTER_MODE_GAP 8.0        /* between two mode items */
 #define STARTER_PICKER_PADDING 8.0  /* the card around its items */
@@ -240,6 +246,21 @@ static hud_rect_t starter_rect(double x, double y, double width, double height) 
     return (hud_rect_t){x, y, width, height};
 }
 
+/* The smallest whole number >= value (no libm needed). */
+static double starter_ceil(double value) {
+    double whole = (double)(long long)value;
+    return whole < value ? whole + 1 : whole;
+}
+
+/* The characters (UTF-8 code points) of `text`; 0 for NULL. */
+static double starter_characters(const char *text) {
+    double count = 0;
+    for (const char *c = text; c != NULL && *c != '\0'; c++) {
+        if (((unsigned char)*c & 0xC0u) != 0x80u) count++;
+    }
+    return count;
+}
+
 /* `frame` grown to at least STARTER_MIN_HIT both ways, around its center. */
 static hud_rect_t starter_hit(hud_rect_t frame) {
     double width = starter_max(STARTER_MIN_HIT, frame.width);
@@ -257,6 +278,7 @@ typedef struct starter_frame {
     hud_rect_t safe; /* the safe area, left and right insets swapped in RTL */
     double top;      /* nothing interactive above this: the navigation bar's bottom */
     int rtl;
+    double text_scale; /* the Dynamic Type factor, kept within 0.5...2 */
     const hud_palette_t *palette;
     const hud_interaction_t *interaction;
 } starter_frame_t;
@@ -281,6 +303,8 @@ static starter_frame_t starter_frame_make(const hud_environment_t *env,
     hud_rect_t bar = env->navigation_bar;
     double bar_bottom = bar.height > 0 ? bar.y + bar.height : f.safe.y;
     f.top = starter_clamp(bar_bottom, f.safe.y, f.safe.y + f.safe.height);
+    /* A NaN fails both comparisons and becomes 0.5. */
+    f.text_scale = !(env->text_scale >= 0.5) ? 0.5 : !(env->text_scale <= 2.0) ? 2.0 : env->text_scale;
     f.palette = env->palette;
     f.interaction = interaction;
     return f;
@@ -425,14 +449,23 @@ static void starter_emit_group(hud_layout_t *layout, const starter_frame_t *f,
 static void starter_emit_picker(hud_layout_t *layout, const starter_frame_t *f,
                                 hud_position_t position, const hud_slot_t *slot,
                                 hud_rect_t slot_frame) {
-    const double pitch = STARTER_MODE_SIZE + STARTER_MODE_GAP;
     uint32_t count = slot->mode_count; /* 1...HUD_MAX_MODES here */
     double room = f->safe.width - 2 * STARTER_SIDE_MARGIN - 2 * STARTER_PICKER_PADDING;
-    double fit = (room + STARTER_MODE_GAP) / pitch; /* items per row; may be < 1 */
+    /* Every item as wide as the widest label needs (an average glyph is
+     * 0.55 of the font size; the host truncates what does not fit) and as
+     * tall as inset, icon, 2, a line of label and inset. */
+    double font = starter_min(STARTER_MODE_FONT * f->text_scale, STARTER_MODE_FONT_MAX);
+    double widest = 0;
+    for (uint32_t i = 0; i < count; i++) widest = starter_max(widest, starter_characters(slot->modes[i]->label));
+    double item_width = starter_max(STARTER_MODE_SIZE,
+                                    starter_min(widest * font * 0.55 + 2 * STARTER_MODE_INSET, room));
+    double item_height = starter_max(STARTER_MODE_SIZE,
+                                     2 * STARTER_MODE_INSET + STARTER_MODE_ICON + 2 + starter_ceil(font * 1.2));
+    double fit = (room + STARTER_MODE_GAP) / (item_width + STARTER_MODE_GAP); /* items per row; may be < 1 */
     uint32_t columns = fit >= count ? count : fit >= 1 ? (uint32_t)fit : 1;
     uint32_t rows = (count + columns - 1) / columns;
-    double width = columns * pitch - STARTER_MODE_GAP + 2 * STARTER_PICKER_PADDING;
-    double height = rows * pitch - STARTER_MODE_GAP + 2 * STARTER_PICKER_PADDING;
+    double width = columns * (item_width + STARTER_MODE_GAP) - STARTER_MODE_GAP + 2 * STARTER_PICKER_PADDING;
+    double height = rows * (item_height + STARTER_MODE_GAP) - STARTER_MODE_GAP + 2 * STARTER_PICKER_PADDING;
 
     int opens_below = position == HUD_POSITION_TOP_LEFT || position == HUD_POSITION_TOP_RIGHT;
     double y = opens_below ? slot_frame.y + slot_frame.height + STARTER_PICKER_OFFSET
@@ -454,9 +487,9 @@ static void starter_emit_picker(hud_layout_t *layout, const starter_frame_t *f,
 
     for (uint32_t i = 0; i < count; i++) {
         const hud_mode_t *mode = slot->modes[i];
-        hud_rect_t frame = starter_rect(card.x + STARTER_PICKER_PADDING + (i % columns) * pitch,
-                                        card.y + STARTER_PICKER_PADDING + (i / columns) * pitch,
-                                        STARTER_MODE_SIZE, STARTER_MODE_SIZE);
+        hud_rect_t frame = starter_rect(card.x + STARTER_PICKER_PADDING + (i % columns) * (item_width + STARTER_MODE_GAP),
+                                        card.y + STARTER_PICKER_PADDING + (i / columns) * (item_height + STARTER_MODE_GAP),
+                                        item_width, item_height);
         hud_node_t item = starter_node(f, HUD_NODE_KIND_MODE_ITEM, position, HUD_PART_MODE,
                                        (int32_t)i, frame, HUD_SHAPE_ROUNDED_RECTANGLE,
                                        STARTER_MODE_RADIUS, STARTER_Z_MODE, 1);
@@ -464,7 +497,12 @@ static void starter_emit_picker(hud_layout_t *layout, const starter_frame_t *f,
         item.icon_color = f->palette->ink;
         item.stroke = f->palette->hairline_standard;
         item.stroke_width = 1;
+        item.text_color = f->palette->ink;
         item.icon = mode->icon;
+        item.glyph_size = STARTER_MODE_ICON; /* ABI 1.1; see starter_emit_slot */
+        /* The label, shown under the icon; a mode without one shows only its icon. */
+        item.label = mode->label;
+        item.font_size = mode->label != NULL && mode->label[0] != '\0' ? font : 0;
         item.accessibility_label = starter_text(mode->label, starter_icon_word(mode->icon, "Mode"));
         starter_push(layout, f, item);
     }
@@ -763,8 +801,10 @@ checkout).
 //!   trailing of the center), vertically centered, 12 from the slot, so its
 //!   44 x 44 hit region stays clear of the slot's. The slot stays in its
 //!   corner.
-//! - The revealed slot's long-press modes: 44 pt items 8 apart in a card
-//!   (8 padding), in rows as wide as the safe area allows (16 margins), 12
+//! - The revealed slot's long-press modes: items 8 apart in a card (8
+//!   padding), each its icon over its label (10 pt at the Large text size,
+//!   scaled with it up to 20), all as wide as the widest label needs and at
+//!   least 44 x 44, in rows as wide as the safe area allows (16 margins), 12
 //!   above a bottom or center slot or 12 below a top one, centered on the
 //!   slot and kept inside the safe area. Painted above everything else.
 //! - Interactive nodes get a hit region of at least 44 x 44 centered on their
@@ -804,7 +844,11 @@ const CHIP_GAP: f64 = 12.0; // slot edge to chip edge
 const SIDE_MARGIN: f64 = 16.0; // slots and the picker from the safe sides
 const TOP_MARGIN: f64 = 8.0; // top slots below the navigation bar
 const BOTTOM_MARGIN: f64 = 16.0; // bottom slots above the bottom safe edge
-const MODE_SIZE: f64 = 44.0; // a mode item
+const MODE_SIZE: f64 = 44.0; // a mode item, at least, both ways
+const MODE_ICON: f64 = 14.0; // its icon, above its label
+const MODE_FONT: f64 = 10.0; // its label at text scale 1
+const MODE_FONT_MAX: f64 = 20.0; // ... and at the largest text sizes
+const MODE_INSET: f64 = 6.0; // around the icon and label, and between them: 2
 const MODE_RADIUS: f64 = 10.0; // its corner radius
 const MODE_GAP: f64 = 8.0; // between two mode items
 const PICKER_PADDING: f64 = 8.0; // the card around its items
@@ -851,6 +895,8 @@ struct Frame<'a> {
     /// Nothing interactive above this: the navigation bar's bottom.
     top: f64,
     rtl: bool,
+    /// The Dynamic Type factor, kept within 0.5...2.
+    text_scale: f64,
     palette: &'a hud_palette_t,
     interaction: &'a hud_interaction_t,
 }
@@ -880,6 +926,14 @@ impl<'a> Frame<'a> {
             safe,
             top: clamp(bar_bottom, safe.y, safe.y + safe.height),
             rtl,
+            // A NaN fails both comparisons and becomes 0.5.
+            text_scale: if !(env.text_scale >= 0.5) {
+                0.5
+            } else if !(env.text_scale <= 2.0) {
+                2.0
+            } else {
+                env.text_scale
+            },
             palette,
             interaction,
         }
@@ -908,6 +962,19 @@ unsafe fn text_or(text: *const c_char, fallback: *const c_char) -> *const c_char
     } else {
         fallback
     }
+}
+
+/// The characters (UTF-8 code points) of `text`; 0 for NULL.
+///
+/// # Safety
+/// `text` is NULL or a NUL-terminated string.
+unsafe fn characters(text: *const c_char) -> f64 {
+    if text.is_null() {
+        return 0.0;
+    }
+    // SAFETY: a non-NULL `text` is NUL-terminated.
+    let bytes = unsafe { core::ffi::CStr::from_ptr(text) }.to_bytes();
+    bytes.iter().filter(|&&byte| byte & 0xC0 != 0x80).count() as f64
 }
 
 /// An icon's name when it reads as a word ("star"), else `fallback`: a
@@ -1059,10 +1126,20 @@ fn emit_group(
 /// The revealed slot's modes: a non-interactive CONTAINER card, then one
 /// MODE_ITEM per mode, leading to trailing and top to bottom.
 fn emit_picker(out: &mut hud_layout_t, f: &Frame, position: hud_position_t, slot: &hud_slot_t, slot_frame: hud_rect_t) {
-    let pitch = MODE_SIZE + MODE_GAP;
     let count = slot.mode_count; // 1...HUD_MAX_MODES here
     let room = f.safe.width - 2.0 * SIDE_MARGIN - 2.0 * PICKER_PADDING;
-    let fit = (room + MODE_GAP) / pitch; // items per row; may be < 1
+    // SAFETY: check() made sure `modes` holds mode_count non-NULL modes
+    // covering the 1.0 fields.
+    let mode_at = |i: u32| -> &hud_mode_t { unsafe { &**slot.modes.add(i as usize) } };
+    // Every item as wide as the widest label needs (an average glyph is 0.55
+    // of the font size; the host truncates what does not fit) and as tall
+    // as inset, icon, 2, a line of label and inset.
+    let font = (MODE_FONT * f.text_scale).min(MODE_FONT_MAX);
+    // SAFETY: the host's strings are NULL or NUL-terminated.
+    let widest = (0..count).map(|i| unsafe { characters(mode_at(i).label) }).fold(0.0, f64::max);
+    let item_width = (widest * font * 0.55 + 2.0 * MODE_INSET).min(room).max(MODE_SIZE);
+    let item_height = (2.0 * MODE_INSET + MODE_ICON + 2.0 + (font * 1.2).ceil()).max(MODE_SIZE);
+    let fit = (room + MODE_GAP) / (item_width + MODE_GAP); // items per row; may be < 1
     let columns = if fit >= count as f64 {
         count
     } else if fit >= 1.0 {
@@ -1071,8 +1148,8 @@ fn emit_picker(out: &mut hud_layout_t, f: &Frame, position: hud_position_t, slot
         1
     };
     let rows = count.div_ceil(columns);
-    let width = columns as f64 * pitch - MODE_GAP + 2.0 * PICKER_PADDING;
-    let height = rows as f64 * pitch - MODE_GAP + 2.0 * PICKER_PADDING;
+    let width = columns as f64 * (item_width + MODE_GAP) - MODE_GAP + 2.0 * PICKER_PADDING;
+    let height = rows as f64 * (item_height + MODE_GAP) - MODE_GAP + 2.0 * PICKER_PADDING;
 
     let opens_below = position == HUD_POSITION_TOP_LEFT || position == HUD_POSITION_TOP_RIGHT;
     let y = if opens_below {
@@ -1097,14 +1174,12 @@ fn emit_picker(out: &mut hud_layout_t, f: &Frame, position: hud_position_t, slot
     push(out, f, n);
 
     for i in 0..count {
-        // SAFETY: check() made sure `modes` holds mode_count non-NULL modes
-        // covering the 1.0 fields.
-        let mode = unsafe { &**slot.modes.add(i as usize) };
+        let mode = mode_at(i);
         let frame = rect(
-            card.x + PICKER_PADDING + (i % columns) as f64 * pitch,
-            card.y + PICKER_PADDING + (i / columns) as f64 * pitch,
-            MODE_SIZE,
-            MODE_SIZE,
+            card.x + PICKER_PADDING + (i % columns) as f64 * (item_width + MODE_GAP),
+            card.y + PICKER_PADDING + (i / columns) as f64 * (item_height + MODE_GAP),
+            item_width,
+            item_height,
         );
         let mut item = node(f, HUD_NODE_KIND_MODE_ITEM, position, HUD_PART_MODE, i as i32, frame,
                             HUD_SHAPE_ROUNDED_RECTANGLE, MODE_RADIUS, Z_MODE, true);
@@ -1112,8 +1187,14 @@ fn emit_picker(out: &mut hud_layout_t, f: &Frame, position: hud_position_t, slot
         item.icon_color = f.palette.ink;
         item.stroke = f.palette.hairline_standard;
         item.stroke_width = 1.0;
+        item.text_color = f.palette.ink;
         item.icon = mode.icon;
+        item.glyph_size = MODE_ICON; // ABI 1.1; see emit_slot
+        // The label, shown under the icon; a mode without one shows only its icon.
+        item.label = mode.label;
         // SAFETY: the host's strings are NULL or NUL-terminated.
+        item.font_size = if unsafe { characters(mode.label) } > 0.0 { font } else { 0.0 };
+        // SAFETY: as above.
         item.accessibility_label = unsafe { text_or(mode.label, icon_word(mode.icon, c"Mode".as_ptr())) };
         push(out, f, item);
     }
@@ -1594,8 +1675,10 @@ module HudRendererAPI [system] {
 //     slot, trailing of the center), vertically centered, 12 from the slot,
 //     so its 44 x 44 hit region stays clear of the slot's. The slot stays
 //     in its corner.
-//   - The revealed slot's long-press modes: 44 pt items 8 apart in a card
-//     (8 padding), in rows as wide as the safe area allows (16 margins), 12
+//   - The revealed slot's long-press modes: items 8 apart in a card (8
+//     padding), each its icon over its label (10 pt at the Large text size,
+//     scaled with it up to 20), all as wide as the widest label needs and
+//     at least 44 x 44, in rows as wide as the safe area allows (16 margins), 12
 //     above a bottom or center slot or 12 below a top one, centered on the
 //     slot and kept inside the safe area. Painted above everything else.
 //   - Interactive nodes get a hit region of at least 44 x 44 centered on
@@ -1813,8 +1896,14 @@ enum Metrics {
     static let topMargin = 8.0
     /// Bottom slots above the bottom safe edge.
     static let bottomMargin = 16.0
-    /// A mode item, a rounded square.
+    /// A mode item, at least, both ways: its icon over its label.
     static let modeSize = 44.0
+    static let modeIcon = 14.0
+    /// The label at text scale 1, and at the largest text sizes.
+    static let modeFont = 10.0
+    static let modeFontMaximum = 20.0
+    /// Around the icon and label (and 2 between them).
+    static let modeInset = 6.0
     static let modeRadius = 10.0
     /// Between two mode items.
     static let modeGap = 8.0
@@ -1853,6 +1942,8 @@ struct WorkingFrame {
     /// Nothing interactive above this: the navigation bar's bottom.
     let top: Double
     let isRightToLeft: Bool
+    /// The Dynamic Type factor, kept within 0.5...2.
+    let textScale: Double
     let palette: hud_palette_t
     let interaction: hud_interaction_t
     /// The host's layout: valid, and ours to write, during this call only.
@@ -1873,6 +1964,9 @@ struct WorkingFrame {
         let barBottom = bar.height > 0 ? bar.y + bar.height : safe.y
         top = clamp(barBottom, safe.y, safe.y + safe.height)
         width = environment.screen_width
+        // A NaN fails both comparisons and becomes 0.5.
+        let scale = environment.text_scale
+        textScale = !(scale >= 0.5) ? 0.5 : !(scale <= 2) ? 2 : scale
         self.palette = palette
         self.interaction = interaction
         self.output = output
@@ -1969,13 +2063,21 @@ struct WorkingFrame {
     /// holds 1...HUD_MAX_MODES valid modes.
     func picker(_ position: hud_position_t, modes: UnsafePointer<UnsafePointer<hud_mode_t>?>, count: UInt32,
                 slotFrame: hud_rect_t) {
-        let pitch = Metrics.modeSize + Metrics.modeGap
         let room = safe.width - 2 * Metrics.sideMargin - 2 * Metrics.pickerPadding
-        let fit = (room + Metrics.modeGap) / pitch // items per row; may be < 1
+        // Every item as wide as the widest label needs (an average glyph is
+        // 0.55 of the font size; the host truncates what does not fit) and
+        // as tall as inset, icon, 2, a line of label and inset.
+        let font = min(Metrics.modeFont * textScale, Metrics.modeFontMaximum)
+        var widest = 0.0
+        for index in 0..<Int(count) { widest = max(widest, characters(modes[index]?.pointee.label)) }
+        let itemWidth = max(Metrics.modeSize, min(widest * font * 0.55 + 2 * Metrics.modeInset, room))
+        let itemHeight = max(Metrics.modeSize, 2 * Metrics.modeInset + Metrics.modeIcon + 2 + (font * 1.2).rounded(.up))
+        let pitchX = itemWidth + Metrics.modeGap, pitchY = itemHeight + Metrics.modeGap
+        let fit = (room + Metrics.modeGap) / pitchX // items per row; may be < 1
         let columns: UInt32 = fit >= Double(count) ? count : fit >= 1 ? UInt32(fit) : 1
         let rows = (count + columns - 1) / columns
-        let width = Double(columns) * pitch - Metrics.modeGap + 2 * Metrics.pickerPadding
-        let height = Double(rows) * pitch - Metrics.modeGap + 2 * Metrics.pickerPadding
+        let width = Double(columns) * pitchX - Metrics.modeGap + 2 * Metrics.pickerPadding
+        let height = Double(rows) * pitchY - Metrics.modeGap + 2 * Metrics.pickerPadding
 
         let opensBelow = position == Position.topLeft || position == Position.topRight
         let y = opensBelow ? slotFrame.y + slotFrame.height + Metrics.pickerOffset : slotFrame.y - Metrics.pickerOffset - height
@@ -1993,9 +2095,9 @@ struct WorkingFrame {
 
         for index in 0..<count {
             guard let mode = modes[Int(index)]?.pointee else { continue } // checked non-NULL
-            let frame = hud_rect_t(x: card.x + Metrics.pickerPadding + Double(index % columns) * pitch,
-                                   y: card.y + Metrics.pickerPadding + Double(index / columns) * pitch,
-                                   width: Metrics.modeSize, height: Metrics.modeSize)
+            let frame = hud_rect_t(x: card.x + Metrics.pickerPadding + Double(index % columns) * pitchX,
+                                   y: card.y + Metrics.pickerPadding + Double(index / columns) * pitchY,
+                                   width: itemWidth, height: itemHeight)
             var item = node(Kind.modeItem, position, Part.mode, modeIndex: Int32(index), frame: frame,
                             shape: HUD_SHAPE_ROUNDED_RECTANGLE, cornerRadius: Metrics.modeRadius, z: Layer.mode,
                             interactive: true)
@@ -2003,7 +2105,12 @@ struct WorkingFrame {
             item.icon_color = palette.ink
             item.stroke = palette.hairline_standard
             item.stroke_width = 1
+            item.text_color = palette.ink
             item.icon = mode.icon
+            item.glyph_size = Metrics.modeIcon // ABI 1.1; see slot(_:_:frame:)
+            // The label, shown under the icon; a mode without one shows only its icon.
+            item.label = mode.label
+            item.font_size = characters(mode.label) > 0 ? font : 0
             item.accessibility_label = nonEmpty(mode.label, else: iconWord(mode.icon, else: staticCString("Mode")))
             push(item)
         }
@@ -2033,6 +2140,17 @@ func tintStrong(_ color: hud_rgba_t) -> hud_rgba_t {
 func nonEmpty(_ text: UnsafePointer<CChar>?, else fallback: UnsafePointer<CChar>) -> UnsafePointer<CChar> {
     if let text, text.pointee != 0 { return text }
     return fallback
+}
+
+/// The characters (UTF-8 code points) of `text`; 0 for nil.
+func characters(_ text: UnsafePointer<CChar>?) -> Double {
+    guard let text else { return 0 }
+    var count = 0.0, index = 0
+    while text[index] != 0 {
+        if UInt8(bitPattern: text[index]) & 0xC0 != 0x80 { count += 1 }
+        index += 1
+    }
+    return count
 }
 
 /// An icon's name when it reads as a word ("star"), else `fallback`: a

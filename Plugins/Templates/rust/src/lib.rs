@@ -23,8 +23,10 @@
 //!   trailing of the center), vertically centered, 12 from the slot, so its
 //!   44 x 44 hit region stays clear of the slot's. The slot stays in its
 //!   corner.
-//! - The revealed slot's long-press modes: 44 pt items 8 apart in a card
-//!   (8 padding), in rows as wide as the safe area allows (16 margins), 12
+//! - The revealed slot's long-press modes: items 8 apart in a card (8
+//!   padding), each its icon over its label (10 pt at the Large text size,
+//!   scaled with it up to 20), all as wide as the widest label needs and at
+//!   least 44 x 44, in rows as wide as the safe area allows (16 margins), 12
 //!   above a bottom or center slot or 12 below a top one, centered on the
 //!   slot and kept inside the safe area. Painted above everything else.
 //! - Interactive nodes get a hit region of at least 44 x 44 centered on their
@@ -64,7 +66,11 @@ const CHIP_GAP: f64 = 12.0; // slot edge to chip edge
 const SIDE_MARGIN: f64 = 16.0; // slots and the picker from the safe sides
 const TOP_MARGIN: f64 = 8.0; // top slots below the navigation bar
 const BOTTOM_MARGIN: f64 = 16.0; // bottom slots above the bottom safe edge
-const MODE_SIZE: f64 = 44.0; // a mode item
+const MODE_SIZE: f64 = 44.0; // a mode item, at least, both ways
+const MODE_ICON: f64 = 14.0; // its icon, above its label
+const MODE_FONT: f64 = 10.0; // its label at text scale 1
+const MODE_FONT_MAX: f64 = 20.0; // ... and at the largest text sizes
+const MODE_INSET: f64 = 6.0; // around the icon and label, and between them: 2
 const MODE_RADIUS: f64 = 10.0; // its corner radius
 const MODE_GAP: f64 = 8.0; // between two mode items
 const PICKER_PADDING: f64 = 8.0; // the card around its items
@@ -111,6 +117,8 @@ struct Frame<'a> {
     /// Nothing interactive above this: the navigation bar's bottom.
     top: f64,
     rtl: bool,
+    /// The Dynamic Type factor, kept within 0.5...2.
+    text_scale: f64,
     palette: &'a hud_palette_t,
     interaction: &'a hud_interaction_t,
 }
@@ -140,6 +148,14 @@ impl<'a> Frame<'a> {
             safe,
             top: clamp(bar_bottom, safe.y, safe.y + safe.height),
             rtl,
+            // A NaN fails both comparisons and becomes 0.5.
+            text_scale: if !(env.text_scale >= 0.5) {
+                0.5
+            } else if !(env.text_scale <= 2.0) {
+                2.0
+            } else {
+                env.text_scale
+            },
             palette,
             interaction,
         }
@@ -168,6 +184,19 @@ unsafe fn text_or(text: *const c_char, fallback: *const c_char) -> *const c_char
     } else {
         fallback
     }
+}
+
+/// The characters (UTF-8 code points) of `text`; 0 for NULL.
+///
+/// # Safety
+/// `text` is NULL or a NUL-terminated string.
+unsafe fn characters(text: *const c_char) -> f64 {
+    if text.is_null() {
+        return 0.0;
+    }
+    // SAFETY: a non-NULL `text` is NUL-terminated.
+    let bytes = unsafe { core::ffi::CStr::from_ptr(text) }.to_bytes();
+    bytes.iter().filter(|&&byte| byte & 0xC0 != 0x80).count() as f64
 }
 
 /// An icon's name when it reads as a word ("star"), else `fallback`: a
@@ -319,10 +348,20 @@ fn emit_group(
 /// The revealed slot's modes: a non-interactive CONTAINER card, then one
 /// MODE_ITEM per mode, leading to trailing and top to bottom.
 fn emit_picker(out: &mut hud_layout_t, f: &Frame, position: hud_position_t, slot: &hud_slot_t, slot_frame: hud_rect_t) {
-    let pitch = MODE_SIZE + MODE_GAP;
     let count = slot.mode_count; // 1...HUD_MAX_MODES here
     let room = f.safe.width - 2.0 * SIDE_MARGIN - 2.0 * PICKER_PADDING;
-    let fit = (room + MODE_GAP) / pitch; // items per row; may be < 1
+    // SAFETY: check() made sure `modes` holds mode_count non-NULL modes
+    // covering the 1.0 fields.
+    let mode_at = |i: u32| -> &hud_mode_t { unsafe { &**slot.modes.add(i as usize) } };
+    // Every item as wide as the widest label needs (an average glyph is 0.55
+    // of the font size; the host truncates what does not fit) and as tall
+    // as inset, icon, 2, a line of label and inset.
+    let font = (MODE_FONT * f.text_scale).min(MODE_FONT_MAX);
+    // SAFETY: the host's strings are NULL or NUL-terminated.
+    let widest = (0..count).map(|i| unsafe { characters(mode_at(i).label) }).fold(0.0, f64::max);
+    let item_width = (widest * font * 0.55 + 2.0 * MODE_INSET).min(room).max(MODE_SIZE);
+    let item_height = (2.0 * MODE_INSET + MODE_ICON + 2.0 + (font * 1.2).ceil()).max(MODE_SIZE);
+    let fit = (room + MODE_GAP) / (item_width + MODE_GAP); // items per row; may be < 1
     let columns = if fit >= count as f64 {
         count
     } else if fit >= 1.0 {
@@ -331,8 +370,8 @@ fn emit_picker(out: &mut hud_layout_t, f: &Frame, position: hud_position_t, slot
         1
     };
     let rows = count.div_ceil(columns);
-    let width = columns as f64 * pitch - MODE_GAP + 2.0 * PICKER_PADDING;
-    let height = rows as f64 * pitch - MODE_GAP + 2.0 * PICKER_PADDING;
+    let width = columns as f64 * (item_width + MODE_GAP) - MODE_GAP + 2.0 * PICKER_PADDING;
+    let height = rows as f64 * (item_height + MODE_GAP) - MODE_GAP + 2.0 * PICKER_PADDING;
 
     let opens_below = position == HUD_POSITION_TOP_LEFT || position == HUD_POSITION_TOP_RIGHT;
     let y = if opens_below {
@@ -357,14 +396,12 @@ fn emit_picker(out: &mut hud_layout_t, f: &Frame, position: hud_position_t, slot
     push(out, f, n);
 
     for i in 0..count {
-        // SAFETY: check() made sure `modes` holds mode_count non-NULL modes
-        // covering the 1.0 fields.
-        let mode = unsafe { &**slot.modes.add(i as usize) };
+        let mode = mode_at(i);
         let frame = rect(
-            card.x + PICKER_PADDING + (i % columns) as f64 * pitch,
-            card.y + PICKER_PADDING + (i / columns) as f64 * pitch,
-            MODE_SIZE,
-            MODE_SIZE,
+            card.x + PICKER_PADDING + (i % columns) as f64 * (item_width + MODE_GAP),
+            card.y + PICKER_PADDING + (i / columns) as f64 * (item_height + MODE_GAP),
+            item_width,
+            item_height,
         );
         let mut item = node(f, HUD_NODE_KIND_MODE_ITEM, position, HUD_PART_MODE, i as i32, frame,
                             HUD_SHAPE_ROUNDED_RECTANGLE, MODE_RADIUS, Z_MODE, true);
@@ -372,8 +409,14 @@ fn emit_picker(out: &mut hud_layout_t, f: &Frame, position: hud_position_t, slot
         item.icon_color = f.palette.ink;
         item.stroke = f.palette.hairline_standard;
         item.stroke_width = 1.0;
+        item.text_color = f.palette.ink;
         item.icon = mode.icon;
+        item.glyph_size = MODE_ICON; // ABI 1.1; see emit_slot
+        // The label, shown under the icon; a mode without one shows only its icon.
+        item.label = mode.label;
         // SAFETY: the host's strings are NULL or NUL-terminated.
+        item.font_size = if unsafe { characters(mode.label) } > 0.0 { font } else { 0.0 };
+        // SAFETY: as above.
         item.accessibility_label = unsafe { text_or(mode.label, icon_word(mode.icon, c"Mode".as_ptr())) };
         push(out, f, item);
     }

@@ -20,8 +20,10 @@
 //     slot, trailing of the center), vertically centered, 12 from the slot,
 //     so its 44 x 44 hit region stays clear of the slot's. The slot stays
 //     in its corner.
-//   - The revealed slot's long-press modes: 44 pt items 8 apart in a card
-//     (8 padding), in rows as wide as the safe area allows (16 margins), 12
+//   - The revealed slot's long-press modes: items 8 apart in a card (8
+//     padding), each its icon over its label (10 pt at the Large text size,
+//     scaled with it up to 20), all as wide as the widest label needs and
+//     at least 44 x 44, in rows as wide as the safe area allows (16 margins), 12
 //     above a bottom or center slot or 12 below a top one, centered on the
 //     slot and kept inside the safe area. Painted above everything else.
 //   - Interactive nodes get a hit region of at least 44 x 44 centered on

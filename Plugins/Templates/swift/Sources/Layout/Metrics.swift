@@ -17,8 +17,14 @@ enum Metrics {
     static let topMargin = 8.0
     /// Bottom slots above the bottom safe edge.
     static let bottomMargin = 16.0
-    /// A mode item, a rounded square.
+    /// A mode item, at least, both ways: its icon over its label.
     static let modeSize = 44.0
+    static let modeIcon = 14.0
+    /// The label at text scale 1, and at the largest text sizes.
+    static let modeFont = 10.0
+    static let modeFontMaximum = 20.0
+    /// Around the icon and label (and 2 between them).
+    static let modeInset = 6.0
     static let modeRadius = 10.0
     /// Between two mode items.
     static let modeGap = 8.0

@@ -12,6 +12,8 @@ struct WorkingFrame {
     /// Nothing interactive above this: the navigation bar's bottom.
     let top: Double
     let isRightToLeft: Bool
+    /// The Dynamic Type factor, kept within 0.5...2.
+    let textScale: Double
     let palette: hud_palette_t
     let interaction: hud_interaction_t
     /// The host's layout: valid, and ours to write, during this call only.
@@ -32,6 +34,9 @@ struct WorkingFrame {
         let barBottom = bar.height > 0 ? bar.y + bar.height : safe.y
         top = clamp(barBottom, safe.y, safe.y + safe.height)
         width = environment.screen_width
+        // A NaN fails both comparisons and becomes 0.5.
+        let scale = environment.text_scale
+        textScale = !(scale >= 0.5) ? 0.5 : !(scale <= 2) ? 2 : scale
         self.palette = palette
         self.interaction = interaction
         self.output = output
@@ -128,13 +133,21 @@ struct WorkingFrame {
     /// holds 1...HUD_MAX_MODES valid modes.
     func picker(_ position: hud_position_t, modes: UnsafePointer<UnsafePointer<hud_mode_t>?>, count: UInt32,
                 slotFrame: hud_rect_t) {
-        let pitch = Metrics.modeSize + Metrics.modeGap
         let room = safe.width - 2 * Metrics.sideMargin - 2 * Metrics.pickerPadding
-        let fit = (room + Metrics.modeGap) / pitch // items per row; may be < 1
+        // Every item as wide as the widest label needs (an average glyph is
+        // 0.55 of the font size; the host truncates what does not fit) and
+        // as tall as inset, icon, 2, a line of label and inset.
+        let font = min(Metrics.modeFont * textScale, Metrics.modeFontMaximum)
+        var widest = 0.0
+        for index in 0..<Int(count) { widest = max(widest, characters(modes[index]?.pointee.label)) }
+        let itemWidth = max(Metrics.modeSize, min(widest * font * 0.55 + 2 * Metrics.modeInset, room))
+        let itemHeight = max(Metrics.modeSize, 2 * Metrics.modeInset + Metrics.modeIcon + 2 + (font * 1.2).rounded(.up))
+        let pitchX = itemWidth + Metrics.modeGap, pitchY = itemHeight + Metrics.modeGap
+        let fit = (room + Metrics.modeGap) / pitchX // items per row; may be < 1
         let columns: UInt32 = fit >= Double(count) ? count : fit >= 1 ? UInt32(fit) : 1
         let rows = (count + columns - 1) / columns
-        let width = Double(columns) * pitch - Metrics.modeGap + 2 * Metrics.pickerPadding
-        let height = Double(rows) * pitch - Metrics.modeGap + 2 * Metrics.pickerPadding
+        let width = Double(columns) * pitchX - Metrics.modeGap + 2 * Metrics.pickerPadding
+        let height = Double(rows) * pitchY - Metrics.modeGap + 2 * Metrics.pickerPadding
 
         let opensBelow = position == Position.topLeft || position == Position.topRight
         let y = opensBelow ? slotFrame.y + slotFrame.height + Metrics.pickerOffset : slotFrame.y - Metrics.pickerOffset - height
@@ -152,9 +165,9 @@ struct WorkingFrame {
 
         for index in 0..<count {
             guard let mode = modes[Int(index)]?.pointee else { continue } // checked non-NULL
-            let frame = hud_rect_t(x: card.x + Metrics.pickerPadding + Double(index % columns) * pitch,
-                                   y: card.y + Metrics.pickerPadding + Double(index / columns) * pitch,
-                                   width: Metrics.modeSize, height: Metrics.modeSize)
+            let frame = hud_rect_t(x: card.x + Metrics.pickerPadding + Double(index % columns) * pitchX,
+                                   y: card.y + Metrics.pickerPadding + Double(index / columns) * pitchY,
+                                   width: itemWidth, height: itemHeight)
             var item = node(Kind.modeItem, position, Part.mode, modeIndex: Int32(index), frame: frame,
                             shape: HUD_SHAPE_ROUNDED_RECTANGLE, cornerRadius: Metrics.modeRadius, z: Layer.mode,
                             interactive: true)
@@ -162,7 +175,12 @@ struct WorkingFrame {
             item.icon_color = palette.ink
             item.stroke = palette.hairline_standard
             item.stroke_width = 1
+            item.text_color = palette.ink
             item.icon = mode.icon
+            item.glyph_size = Metrics.modeIcon // ABI 1.1; see slot(_:_:frame:)
+            // The label, shown under the icon; a mode without one shows only its icon.
+            item.label = mode.label
+            item.font_size = characters(mode.label) > 0 ? font : 0
             item.accessibility_label = nonEmpty(mode.label, else: iconWord(mode.icon, else: staticCString("Mode")))
             push(item)
         }
@@ -192,6 +210,17 @@ func tintStrong(_ color: hud_rgba_t) -> hud_rgba_t {
 func nonEmpty(_ text: UnsafePointer<CChar>?, else fallback: UnsafePointer<CChar>) -> UnsafePointer<CChar> {
     if let text, text.pointee != 0 { return text }
     return fallback
+}
+
+/// The characters (UTF-8 code points) of `text`; 0 for nil.
+func characters(_ text: UnsafePointer<CChar>?) -> Double {
+    guard let text else { return 0 }
+    var count = 0.0, index = 0
+    while text[index] != 0 {
+        if UInt8(bitPattern: text[index]) & 0xC0 != 0x80 { count += 1 }
+        index += 1
+    }
+    return count
 }
 
 /// An icon's name when it reads as a word ("star"), else `fallback`: a
