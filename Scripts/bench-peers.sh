@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Side by side with the peers (issue 15, BENCHMARKS.md "Peers"): times
+# Side by side with the peers (BENCHMARKS.md "Peers"): times
 # `hudhost list` over N generated plugins (with and without the
 # .hud_renderers metadata section, cold and warm) against
 # `gst-inspect-1.0` over the system's GStreamer plugins (cold: registry

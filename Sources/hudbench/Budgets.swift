@@ -2,7 +2,7 @@
 import HudRegistry
 import HudScenes
 import HudUnsafe
-/// Issue 7 §2: the budgets, judged from what this run measured. Reported,
+/// The budgets (BENCHMARKS.md "Budgets"), judged from what this run measured. Reported,
 /// never enforced (the machine is shared and noisy; CI only checks that the
 /// harness runs).
 enum Budgets {
@@ -79,7 +79,7 @@ enum Budgets {
                                  measured: "\(fixed(cold.wallMilliseconds.median, 1)) ms", status: cold.wallMilliseconds.median <= 200 ? .pass : .miss))
         } else {
             budgets.append(.init(name: "hudhost list, 1000 plugins, cold metadata-only (median wall)", limit: "≤ 200 ms",
-                                 measured: list == nil ? "not run" : "no metadata cache/scan in hudhost yet (issue 6)", status: .notMeasured))
+                                 measured: list == nil ? "not run" : "this hudhost writes no registry cache", status: .notMeasured))
         }
         let rss = thousand.filter { $0.mode.hasPrefix("hudhost list") }.map(\.peakRSSMiB).max()
         if let rss {
@@ -93,7 +93,7 @@ enum Budgets {
         report.budgets = budgets
     }
 
-    /// Issue 15: discovery at scale, against gst-inspect-1.0 over the
+    /// Discovery at scale, against gst-inspect-1.0 over the
     /// system's plugins measured in the same run.
     static func scale(_ report: Report, _ budgets: inout [Report.Budget]) {
         func row(_ n: Int, _ mode: String) -> Report.Discovery? { report.discovery.first { $0.count == n && $0.mode == mode } }

@@ -7,7 +7,7 @@ import HudUnsafe
 /// Discovery with N = 10, 100, 1,000 and 10,000 generated plugins (and
 /// 1,000 without a metadata section), side by side with
 /// `gst-inspect-1.0` over the system's GStreamer plugins when it is
-/// installed (issue 15): one C source
+/// installed: one C source
 /// (Benchmarks/generated-plugin/generated_plugin.c) compiled with a
 /// different index per file (one compiled template, the index patched into
 /// its id and name), cached under the benchmark's temp
@@ -18,13 +18,13 @@ import HudUnsafe
 /// - `hudhost list --json` (the bin dir's hudhost), wall time from spawn to
 ///   reap and peak RSS from wait4's rusage. HOME and XDG_CACHE_HOME point
 ///   into a private directory, so the run is hermetic and the registry
-///   cache (issue 6) can be dropped: "cold" deletes it before every run,
+///   cache can be dropped: "cold" deletes it before every run,
 ///   "warm" keeps the one the previous run wrote. While hudhost writes no
 ///   cache, both are the dlopen path and one row is reported.
 /// - `RendererRegistry.discover` in a hudbench child: loading every plugin
 ///   with dlopen, timed in-process (no process start-up).
 ///
-/// Since issue 6, `hudhost list` reads each plugin's ELF metadata section
+/// `hudhost list` reads each plugin's ELF metadata section
 /// without dlopen and keeps a registry cache; the harness finds out which
 /// kind of hudhost it runs by looking for the cache after the cold run, so
 /// an older hudhost (dlopen path, no cache) is still measured, as one row.
@@ -101,7 +101,7 @@ enum Discovery {
                                                       note: "gst-inspect-1.0 warm, each run right after a warm `hudhost list` of \(n) (the pairs alternate)"))
                     }
                 } else {
-                    let note = "discovery: this hudhost wrote no registry cache under $XDG_CACHE_HOME/hud, so `hudhost list` was measured once per run (dlopen path); cold and warm rows need issue 6's cache"
+                    let note = "discovery: this hudhost wrote no registry cache under $XDG_CACHE_HOME/hud, so `hudhost list` was measured once per run (dlopen path); cold and warm rows need its cache"
                     if !report.notes.contains(note) { report.notes.append(note) }
                     report.discovery.append(.init(count: n, mode: "hudhost list", wallMilliseconds: TimingScenarios.stats(cold, batch: 1),
                                                   peakRSSMiB: Double(coldRSS) / 1024, renderersListed: listed,
@@ -134,7 +134,7 @@ enum Discovery {
     }
 
     /// Files without a metadata section: `hudhost list` cold, where every
-    /// file is loaded in the sandboxed batch scanner (issue 15).
+    /// file is loaded in the sandboxed batch scanner.
     static func measureBare(_ directories: [Int: String], runs: Int, root: String, into report: inout Report) throws {
         let hudhost = Files.executableDirectory + "/hudhost"
         guard Files.isExecutable(hudhost) else { return }
@@ -165,7 +165,7 @@ enum Discovery {
 
     /// `gst-inspect-1.0` over the system's plugins, cold (its registry
     /// deleted, so gst-plugin-scanner loads every plugin) and warm, when it
-    /// is installed: the peer the issue 15 budgets are relative to. Returns
+    /// is installed: the peer the scale budgets are relative to. Returns
     /// where it is, with the registry its last run left (for the warm runs
     /// alternated with hudhost's) and its plugin count; nil when it is not
     /// installed.

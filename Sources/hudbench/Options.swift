@@ -19,7 +19,7 @@ struct Options {
     static let usage = """
         USAGE: hudbench [--quick] [--json] [--filter NAME]... [--plugin PATH]... [--builtin-only]
 
-        Benchmarks the HUD renderer registry (issue 7): layout through the
+        Benchmarks the HUD renderer registry (BENCHMARKS.md): layout through the
         registry vs a direct C call, full shell frames, publishing and libffi
         thunks, hit testing and taps, growth with modes and label length,
         the out-of-process renderer host (round trip vs a bare socketpair

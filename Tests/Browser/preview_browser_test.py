@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""A real browser against a real `hudhost preview` (issue 16).
+"""A real browser against a real `hudhost preview` (Docs/PREVIEW.md).
 
 Starts `hudhost preview` on a free loopback port, drives Debian's chromium
 headless over the DevTools protocol (Playwright, launched with the system

@@ -5,7 +5,7 @@
 @testable import HudPresentation
 import Testing
 
-/// The tray is a capsule (issue 14 item 3): both presenters draw it with
+/// The tray is a capsule: both presenters draw it with
 /// fully rounded ends, from the node's shape, on every preset.
 struct CapsuleTests {
     static func trayLayout(_ device: DevicePreset, _ orientation: DevicePreset.Orientation) throws -> (HudLayout, HudEnvironment) {

@@ -5,7 +5,7 @@ import Testing
 @testable import HudUnsafe
 import HudTestSupport
 
-/// Batch scans of files without a metadata section (issue 15): one
+/// Batch scans of files without a metadata section: one
 /// sandboxed child loads a batch in turn; a crash or a timeout is blamed on
 /// the file being loaded and the scan resumes with the next file; a plugin
 /// cannot answer for another file.

@@ -5,7 +5,7 @@ import Testing
 import HudTestSupport
 
 /// The built-in renderers' geometry against the corrected reference sheet
-/// (hudson-tokens.md, issue 14 items 1, 3, 4, 5 and 9), through the registry
+/// (hudson-tokens.md), through the registry
 /// (the C ABI path a plugin takes): every style × every device preset ×
 /// both orientations × both layout directions × every text size, with and
 /// without chips, idle and with each slot's picker revealed.

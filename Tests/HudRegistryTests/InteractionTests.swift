@@ -139,7 +139,7 @@ struct InteractionTests {
         #expect(shell.interaction.revealedPosition == nil)
     }
 
-    /// Item 10 (issue 14): the original lets a tap elsewhere through. This
+    /// The original lets a tap elsewhere through. This
     /// replaces the test that pinned the old swallowing behaviour.
     @Test func tappingElsewhereClosesThePickerAndActsOnWhatIsUnderTheTap() throws {
         let r = Recorder()

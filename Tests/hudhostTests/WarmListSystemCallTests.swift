@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import HudTestSupport
 
-/// The warm `hudhost list` path (issue 15), as the kernel sees it: the
+/// The warm `hudhost list` path, as the kernel sees it: the
 /// registry cache is opened and read once, and each plugin file costs one
 /// `stat`-family call (relative to its listed directory's descriptor) and
 /// is never opened. Traced with strace (Debian `strace`).
