@@ -58,7 +58,6 @@ enum HudHost {
         """
 
     static func main() {
-        ProcessLifetime.tuneAllocatorForShortCommands()
         Output.configure()
         var arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.contains("--require-sandbox") {

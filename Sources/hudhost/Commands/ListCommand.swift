@@ -86,7 +86,6 @@ struct ListCommand: Command {
         // own from here on, while the built-ins are listed and the plugin
         // directories read (`PluginCatalog.scan`).
         let catalog = registryOptions.builtinOnly ? nil : registryOptions.catalog()
-        defer { if let catalog { ProcessLifetime.keepUntilExit(catalog) } }  // and its cache
         let filters = RendererFilters.fromEnvironment()
         var rows: [Row] = RendererRegistry.withBuiltins().renderers.map {
             Row(id: $0.id, name: $0.name, version: $0.version, vendor: $0.vendor, summary: $0.summary,
@@ -101,9 +100,6 @@ struct ListCommand: Command {
         var report: PluginCatalog.Report?
         var exit = ExitCode.ok
         var shown: [Row] = []
-        // hudhost exits right after this (`_exit`): the records, rows and
-        // files are handed back with the process, not released one by one.
-        defer { ProcessLifetime.keepUntilExit((report as Any, rows, shown, failures)) }
         if let catalog {
             let scanned = catalog.scan()
             report = scanned
