@@ -60,13 +60,17 @@ assert root + "/lib/hud/renderers" in doctor["searchPath"], doctor["searchPath"]
 EOF
 # preview from the installed binary: libmicrohttpd loaded on demand, the
 # page served with its token.
-HOME="$work/home" "$hudhost" preview --port 0 >"$work/preview.url" 2>"$work/preview.log" &
+# Its first stdout line is the URL, read from a pipe as it is written.
+mkfifo "$work/preview.out"
+HOME="$work/home" "$hudhost" preview --port 0 >"$work/preview.out" 2>"$work/preview.log" &
 preview=$!
-for _ in $(seq 100); do [[ -s $work/preview.url ]] && break; sleep 0.1; done
-url=$(head -n 1 "$work/preview.url")
-[[ $url == http://127.0.0.1:* ]] || { kill "$preview"; cat "$work/preview.log" >&2; echo "install-check: preview printed no URL" >&2; exit 1; }
+exec {preview_out}<"$work/preview.out"
+url=""
+read -r -t 20 url <&"$preview_out" || true
+[[ $url == http://127.0.0.1:* ]] || { kill "$preview"; cat "$work/preview.log" >&2; echo "install-check: preview printed no URL within 20 s" >&2; exit 1; }
 curl -fsS "$url" -o "$work/preview.html" || { kill "$preview"; cat "$work/preview.log" >&2; exit 1; }
 kill "$preview"; wait "$preview" || true
+exec {preview_out}<&-
 grep -qi '<html' "$work/preview.html" || { echo "install-check: preview served no page" >&2; exit 1; }
 HOME="$work/home" "$hudhost" demo --out "$work/demo" >"$work/demo.log"
 ls "$work/demo"/*.svg >/dev/null 2>&1 || { echo "install-check: demo wrote no SVGs" >&2; ls "$work/demo" >&2; exit 1; }

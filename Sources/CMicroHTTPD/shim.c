@@ -101,7 +101,8 @@ struct hud_mhd_watch {
 struct hud_mhd_server {
     struct MHD_Daemon *daemon;
     pthread_mutex_t lock;
-    unsigned capacity;                  // slots: MHD's connection limit
+    unsigned capacity;                  // slots: MHD's connection limit (twice connection_limit)
+    unsigned connection_limit;          // open connections the guard has not cut
     unsigned unadmitted_limit;
     uint64_t request_deadline_ns;
     struct hud_mhd_watch *watches;      // `capacity` slots
@@ -148,15 +149,23 @@ static void hud_mhd_notify(void *cls, struct MHD_Connection *connection, void **
         }
         // Too many connections nobody admitted: the oldest of them goes, so
         // a newcomer (perhaps the token holder) always gets in.
-        unsigned waiting = 0;
+        unsigned waiting = 0, open = 0;
         struct hud_mhd_watch *oldest = NULL;
         for (unsigned i = 0; i < server->capacity; i++) {
             struct hud_mhd_watch *watch = &server->watches[i];
-            if (watch->connection == NULL || watch->admitted || watch->cut) continue;
+            if (watch->connection == NULL || watch->cut) continue;
+            open++;
+            if (watch->admitted) continue;
             waiting++;
             if (watch != slot && (oldest == NULL || watch->since_ns < oldest->since_ns)) oldest = watch;
         }
-        if (waiting > server->unadmitted_limit && oldest != NULL) hud_mhd_cut(oldest);
+        if (waiting > server->unadmitted_limit && oldest != NULL) {
+            hud_mhd_cut(oldest);
+            open--;
+        }
+        // Past the limit with every other connection admitted: the newcomer
+        // is the one refused (the token's holder keeps what it has).
+        if (open > server->connection_limit && slot != NULL) hud_mhd_cut(slot);
     } else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
         struct hud_mhd_watch *watch = hud_mhd_find(server, connection);
         if (watch != NULL) memset(watch, 0, sizeof *watch);
@@ -211,13 +220,19 @@ struct hud_mhd_server *hud_mhd_start_loopback(uint16_t port, unsigned int connec
                                               MHD_RequestCompletedCallback completed, void *completed_cls) {
     struct hud_mhd_server *server = calloc(1, sizeof *server);
     if (server == NULL) return NULL;
-    server->watches = calloc(connection_limit, sizeof *server->watches);
+    // MHD's own limit is twice the guard's: a connection the guard cut
+    // holds MHD's slot until its thread has ended, and MHD closes every
+    // connection it accepts past its limit at once (the token's holder
+    // too), so the cut ones being torn down must not fill it.
+    unsigned int slots = connection_limit * 2;
+    server->watches = calloc(slots, sizeof *server->watches);
     if (server->watches == NULL || pthread_mutex_init(&server->lock, NULL) != 0) {
         free(server->watches);
         free(server);
         return NULL;
     }
-    server->capacity = connection_limit;
+    server->capacity = slots;
+    server->connection_limit = connection_limit;
     server->unadmitted_limit = unadmitted_limit;
     server->request_deadline_ns = (uint64_t)(request_deadline_seconds * 1e9);
     server->completed = completed;
@@ -235,7 +250,7 @@ struct hud_mhd_server *hud_mhd_start_loopback(uint16_t port, unsigned int connec
     server->daemon = hud_mhd.start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL,
                                           port, NULL, NULL, handler, handler_cls,
                                           MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)&address,
-                                          MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+                                          MHD_OPTION_CONNECTION_LIMIT, slots,
                                           MHD_OPTION_CONNECTION_TIMEOUT, idle_timeout_seconds,
                                           MHD_OPTION_NOTIFY_COMPLETED, hud_mhd_completed, server,
                                           MHD_OPTION_NOTIFY_CONNECTION, hud_mhd_notify, server,

@@ -42,7 +42,9 @@ struct hud_mhd_server;
 // other address: one internal polling thread accepts, and every connection
 // gets its own thread, so a response callback may block (server-sent
 // events wait for the next frame). At most `connection_limit` connections
-// at once; an idle one is closed after `idle_timeout_seconds`. `handler`
+// at once, not counting those the guard has closed whose threads are
+// still ending (up to as many again); an idle one is closed after
+// `idle_timeout_seconds`. `handler`
 // runs for every request on its connection's thread with `handler_cls`;
 // `completed` runs once per request when MHD is done with it (also on
 // errors), on the same thread, with `completed_cls` and the request's
@@ -56,7 +58,9 @@ struct hud_mhd_server;
 // - at most `unadmitted_limit` connections may be open on which no request
 //   was admitted (hud_mhd_request_answering): one more, and the oldest of
 //   them is shut down, so the capacity above that stays for those that hold
-//   the right to it, and a newcomer always gets in.
+//   the right to it, and a newcomer always gets in;
+// - a newcomer past `connection_limit` when all the others were admitted is
+//   shut down itself.
 // Returns NULL on failure, with errno from the failed call where MHD keeps it.
 struct hud_mhd_server *hud_mhd_start_loopback(uint16_t port, unsigned int connection_limit, unsigned int unadmitted_limit,
                                               double request_deadline_seconds, unsigned int idle_timeout_seconds,

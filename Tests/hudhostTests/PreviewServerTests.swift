@@ -88,40 +88,23 @@ import HudTestSupport
 
         func state() async throws -> [String: Any] { try await request("/api/state").json }
 
-        /// Polls the state until `condition` holds (reloads are asynchronous).
+        /// The state once `condition` holds (reloads are asynchronous): read
+        /// again each time the server announces a version on a held event
+        /// stream, opened before the first read so no change is missed.
         func waitForState(_ what: String, seconds: Double = 15, _ condition: ([String: Any]) -> Bool) async throws -> [String: Any] {
+            let fd = connectRaw()
+            guard fd >= 0 else { throw PreviewError("\(what): cannot open an event stream; stderr: \(stderr)") }
+            defer { close(fd) }
+            Self.send(fd, "GET /api/stream?token=\(token) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
             let deadline = Date().addingTimeInterval(seconds)
-            var last: [String: Any] = [:]
-            while Date() < deadline {
+            var last = try await state()
+            while !condition(last) {
+                // An event ends with a blank line ("\n\n"; the headers end "\r\n\r\n").
+                let announced = await Self.offPool { Self.receive(fd, seconds: deadline.timeIntervalSinceNow, until: "\n\n") }
+                guard !announced.isEmpty else { throw PreviewError("\(what): not within \(seconds) s; state: \(last); stderr: \(stderr)") }
                 last = try await state()
-                if condition(last) { return last }
-                try await Task.sleep(nanoseconds: 100_000_000)
             }
-            throw PreviewError("\(what): not within \(seconds) s; state: \(last); stderr: \(stderr)")
-        }
-
-        /// Connections waiting in the server's accept queue: the backlog of
-        /// its listening socket in /proc/PID/net/tcp (nil: not found).
-        var acceptQueue: Int? {
-            let table = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/net/tcp", encoding: .utf8)) ?? ""
-            let local = String(format: "0100007F:%04X", port)
-            for line in table.split(separator: "\n").dropFirst() {
-                // sl local_address rem_address st tx_queue:rx_queue …; 0A is LISTEN.
-                let fields = line.split(separator: " ")
-                guard fields.count > 4, fields[1] == local, fields[3] == "0A" else { continue }
-                return fields[4].split(separator: ":").last.flatMap { Int($0, radix: 16) }
-            }
-            return nil
-        }
-
-        /// Polls `condition` until it holds, for what the server does in its
-        /// own time with no event to wait on (accepting and cutting a burst).
-        func waitFor(_ what: String, seconds: Double = 15, _ condition: () -> Bool) async throws {
-            let deadline = Date().addingTimeInterval(seconds)
-            while !condition() {
-                guard Date() < deadline else { throw PreviewError("\(what): not within \(seconds) s; stderr: \(stderr)") }
-                try await Task.sleep(nanoseconds: 20_000_000)
-            }
+            return last
         }
 
         /// Bytes straight onto a TCP connection; what came back before the
@@ -161,12 +144,22 @@ import HudTestSupport
             return fd
         }
 
-        /// The server's connection threads (libmicrohttpd names each
-        /// connection's thread "MHD-connection"): its open connections.
-        var connectionThreads: Int {
-            let tasks = "/proc/\(process.processIdentifier)/task"
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
-            return names.filter { ((try? String(contentsOfFile: "\(tasks)/\($0)/comm", encoding: .utf8)) ?? "").hasPrefix("MHD-connection") }.count
+        /// Waits until the server has closed at least `count` of `fds` (their
+        /// end of stream arrives) or `seconds` pass; the indices of those it
+        /// closed (blocking: call it off the concurrency pool).
+        static func awaitClosed(_ fds: [Int32], count: Int, seconds: Double) -> Set<Int> {
+            var closed = Set<Int>()
+            let deadline = Date().addingTimeInterval(seconds)
+            while closed.count < count, deadline.timeIntervalSinceNow > 0 {
+                let watched = fds.indices.filter { !closed.contains($0) }
+                var entries = watched.map { pollfd(fd: fds[$0], events: Int16(POLLIN), revents: 0) }
+                guard poll(&entries, nfds_t(entries.count), Int32(deadline.timeIntervalSinceNow * 1000) + 1) > 0 else { continue }
+                for (index, entry) in zip(watched, entries) where entry.revents != 0 {
+                    var byte: UInt8 = 0
+                    if recv(fds[index], &byte, 1, 0) <= 0 { closed.insert(index) }  // the server sends nothing but its end
+                }
+            }
+            return closed
         }
 
         private func rawBlocking(_ text: String, seconds: Double, until stop: String?) -> String {
@@ -494,27 +487,55 @@ import HudTestSupport
     /// token's holder: past the share kept for them, each newcomer closes
     /// the oldest, and the holder's own request is answered.
     @Test func connectionsWithoutTheTokenCannotCrowdOutItsHolder() async throws {
-        let preview = try Preview()
+        // The request deadline (here 60 s) cannot close any of them while
+        // the test runs: every connection closed is the guard's doing.
+        let preview = try Preview(["--request-timeout", "60"])
         // More than the server's whole connection limit (64), all silent.
         let held = (0..<80).map { _ in preview.connectRaw() }
         defer { held.filter { $0 >= 0 }.forEach { close($0) } }
         #expect(held.allSatisfy { $0 >= 0 })
-        // The server takes the burst in its own time: every connection
-        // accepted (the listening queue empty), and all but the newest 32
-        // unadmitted ones (HTTPDaemon's unadmittedLimit) cut and gone.
-        try await preview.waitFor("the burst accepted and all but 32 connections cut") {
-            preview.acceptQueue == 0 && preview.connectionThreads <= 32
-        }
+        // The server takes the burst in its own time; each connection it
+        // accepts past the newest 32 unadmitted ones (HTTPDaemon's
+        // unadmittedLimit) closes the oldest: once 48 have been closed, all
+        // 80 were accepted, and exactly the oldest went.
+        let closed = await Preview.offPool { Preview.awaitClosed(held, count: 48, seconds: 15) }
+        #expect(closed.sorted() == Array(0..<48), "stderr: \(preview.stderr)")
         // The holder comes on a connection of its own, as a new tab does.
         let answer = await preview.raw("GET /api/state?token=\(preview.token) HTTP/1.1\r\nHost: 127.0.0.1:\(preview.port)\r\nConnection: close\r\n\r\n")
         #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer.prefix(200))")
-        // It got in while silent connections were still held, not only
-        // once their request deadline (10 s) had cut them all.
-        let open = held.filter { fd in
-            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)  // the server sends nothing but its end
-            return fd >= 0 && poll(&entry, 1, 0) == 0
+        // Its arrival closed one more of the oldest; the newest 31 stay.
+        let closedThen = await Preview.offPool { Preview.awaitClosed(held, count: 49, seconds: 5) }
+        #expect(closedThen.sorted() == Array(0..<49))
+        let open = held.indices.filter { index in
+            var entry = pollfd(fd: held[index], events: Int16(POLLIN), revents: 0)
+            return poll(&entry, 1, 0) == 0
         }
-        #expect(!open.isEmpty, "every silent connection was closed before the holder got in")
+        #expect(open == Array(49..<80))
+    }
+
+    /// The limit holds for admitted connections too: with 64 of them open
+    /// (the token's holder, keeping each alive), a 65th is closed unanswered
+    /// and the 64 go on being served.
+    @Test func pastTheConnectionLimitTheNewcomerIsRefused() async throws {
+        let preview = try Preview()
+        // HEAD: each answer ends with its headers' blank line.
+        let ask = "HEAD /api/state?token=\(preview.token) HTTP/1.1\r\nHost: 127.0.0.1:\(preview.port)\r\n\r\n"
+        let admitted: [Int32] = await Preview.offPool {
+            (0..<64).map { _ in
+                let fd = preview.connectRaw()
+                Preview.send(fd, ask)
+                _ = Preview.receive(fd, seconds: 10, until: "\r\n\r\n")
+                return fd
+            }
+        }
+        defer { admitted.filter { $0 >= 0 }.forEach { close($0) } }
+        let refused = await preview.raw(ask, seconds: 10)
+        #expect(refused.isEmpty, "\(refused.prefix(200))")
+        let again = await Preview.offPool { () -> String in
+            Preview.send(admitted[0], ask)
+            return Preview.receive(admitted[0], seconds: 10, until: "\r\n\r\n")
+        }
+        #expect(again.hasPrefix("HTTP/1.1 200"), "\(again.prefix(200))")
     }
 
     /// A client that closes its side of an event stream is let go at once:
