@@ -16,25 +16,27 @@ import HudTestSupport
 struct ValidateTests {
     /// The validate fixtures, compiled once per test process.
     enum ValidateFixture {
-        private static let built = Mutex<[String: Result<String, FixtureBuildError>]>([:])
+        private static let built = Mutex<[String: Task<String, any Error>]>([:])
 
         static var sourceDirectory: String { FixturePlugins.repositoryRoot + "/Tests/Fixtures/validate" }
 
-        static func path(_ name: String) throws -> String {
-            try built.withLock { cache throws(FixtureBuildError) -> String in
-                if let result = cache[name] { return try result.get() }
-                let output = FixturePlugins.workDirectory + "/validate-" + name + ".so"
-                let command = ["cc"] + FixturePlugins.pluginFlags + [
-                    "-I", FixturePlugins.headerDirectory, "-I", FixturePlugins.sourceDirectory,
-                    "-o", output, sourceDirectory + "/" + name + ".c",
-                ]
-                let result = Result { () throws(FixtureBuildError) -> String in
-                    try FixturePlugins.compileCommand(command)
+        /// The fixture's shared object, compiled by the first test that asks
+        /// (the others wait for that compile).
+        static func path(_ name: String) async throws -> String {
+            let compile = built.withLock { cache in
+                if let compile = cache[name] { return compile }
+                let compile = Task { () async throws -> String in
+                    let output = FixturePlugins.workDirectory + "/validate-" + name + ".so"
+                    try await FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + [
+                        "-I", FixturePlugins.headerDirectory, "-I", FixturePlugins.sourceDirectory,
+                        "-o", output, sourceDirectory + "/" + name + ".c",
+                    ])
                     return output
                 }
-                cache[name] = result
-                return try result.get()
+                cache[name] = compile
+                return compile
             }
+            return try await compile.value
         }
     }
 
@@ -72,8 +74,8 @@ struct ValidateTests {
     static let roomyWithTiming = ["--profile", "strict", "--seed", "20250101", "--timeout", "60", "--layout-timeout", "60", "--fuzz-iterations", "40"]
     static let roomy = roomyWithTiming + withoutTiming
 
-    static func validate(_ arguments: [String]) throws -> ProcessOutput {
-        try HudHost.run(["validate"] + arguments)
+    static func validate(_ arguments: [String]) async throws -> ProcessOutput {
+        try await HudHost.run(["validate"] + arguments)
     }
 
     struct Expectation: Sendable, CustomTestStringConvertible {
@@ -136,9 +138,9 @@ struct ValidateTests {
     }
 
     @Test(arguments: expectations)
-    func eachBrokenFixtureFailsExactlyItsCheck(_ expectation: Expectation) throws {
-        let plugin = try ValidateFixture.path(expectation.fixture)
-        let output = try Self.validate([plugin, "--format", "json"] + Self.quick(profile: expectation.profile ?? "strict",
+    func eachBrokenFixtureFailsExactlyItsCheck(_ expectation: Expectation) async throws {
+        let plugin = try await ValidateFixture.path(expectation.fixture)
+        let output = try await Self.validate([plugin, "--format", "json"] + Self.quick(profile: expectation.profile ?? "strict",
                                                                                   provokedHang: expectation.status == "timed-out"))
         // A warning alone does not fail the run (without --werror).
         #expect(output.status == (expectation.status == "warning" ? 0 : 1), "\(output.transcript)")
@@ -165,8 +167,8 @@ struct ValidateTests {
     /// passed") and exits: the host's own layouts through a renderer host
     /// find the crash, and the claims that depend on it are not reported
     /// as passed.
-    @Test func aPluginForgingTheChildsResultsIsJudgedByTheHost() throws {
-        let output = try Self.validate([try ValidateFixture.path("forges_results"), "--format", "json"] + Self.quick)
+    @Test func aPluginForgingTheChildsResultsIsJudgedByTheHost() async throws {
+        let output = try await Self.validate([try await ValidateFixture.path("forges_results"), "--format", "json"] + Self.quick)
         #expect(output.status == 1, "\(output.transcript)")
         let results = Self.results(try HudHost.json(output))
         let basic = results.first { $0["check"]?.stringValue == "layout-basic" }
@@ -191,8 +193,8 @@ struct ValidateTests {
         ("forges_every_field", "output-every-field", "field glyph_size was not written"),
         ("forges_needed_count", "output-needed-count", "but needs 8 nodes"),
     ])
-    func aForgedBufferVerdictIsJudgedByTheHost(_ fixture: String, _ check: String, _ finding: String) throws {
-        try Self.expectHostVerdict(fixture, check, "failed", finding)
+    func aForgedBufferVerdictIsJudgedByTheHost(_ fixture: String, _ check: String, _ finding: String) async throws {
+        try await Self.expectHostVerdict(fixture, check, "failed", finding)
     }
 
     /// Validates the forging `fixture` and expects exactly `check` to end
@@ -202,11 +204,11 @@ struct ValidateTests {
     /// output and every result reported for `check`.
     @discardableResult
     static func expectHostVerdict(_ fixture: String, _ check: String, _ status: String, _ finding: String,
-                                  childClaimed: Bool = true) throws -> (output: ProcessOutput, reported: [JSONValue]) {
+                                  childClaimed: Bool = true) async throws -> (output: ProcessOutput, reported: [JSONValue]) {
         // A timing fixture spins or leaks in every call: it is held to the
         // timing checks alone (the others would only spend ~1,000 slow calls).
         let selection = check.hasPrefix("perf-") ? ["--include", "^perf-"] : []
-        let output = try validate([try ValidateFixture.path(fixture), "--format", "json"] + quick(profile: "strict", timing: check.hasPrefix("perf-")) + selection)
+        let output = try await validate([try await ValidateFixture.path(fixture), "--format", "json"] + quick(profile: "strict", timing: check.hasPrefix("perf-")) + selection)
         #expect(output.status == (status == "warning" ? 0 : 1), "\(output.transcript)")
         let json = try HudHost.json(output)
         // A timing warning of another check depends on the machine's load (TimingWarnings).
@@ -236,13 +238,13 @@ struct ValidateTests {
         ("forges_layout_time", "perf-layout-time", "warning", "round trips timed by the host"),
         ("forges_allocations", "perf-allocations", "warning", "seems to leak"),
     ])
-    func aForgedRuntimeVerdictIsJudgedByTheHost(_ fixture: String, _ check: String, _ status: String, _ finding: String) throws {
+    func aForgedRuntimeVerdictIsJudgedByTheHost(_ fixture: String, _ check: String, _ status: String, _ finding: String) async throws {
         // Under a sanitizer the host leaves perf-allocations to the child
         // (ParentRuntimeJudgment: the sanitizer's allocator quarantines
         // freed memory, so the data size grows without a leak).
         if check == "perf-allocations", Self.underSanitizer { return }
         // determinism-processes is never asked of the child: its forged frame is dropped.
-        let (output, reported) = try Self.expectHostVerdict(fixture, check, status, finding, childClaimed: check != "determinism-processes")
+        let (output, reported) = try await Self.expectHostVerdict(fixture, check, status, finding, childClaimed: check != "determinism-processes")
         #expect(reported.count == 1, "one result for \(check): \(reported)")
         if check == "fuzz" {
             #expect(reported.first?["seed"]?.stringValue == "20250101", "\(output.stdout)")
@@ -261,11 +263,11 @@ struct ValidateTests {
     /// a sanitizer, tens): before the layout deadline the host's run waited
     /// out every one of ~300 landscape cases (150 s; 900 s).
     @Test(arguments: [("hang_in_landscape", "timed-out", " landscape "), ("crash_with_center_revealed", "crashed", "center modes revealed")])
-    func aRendererFailingOnSomeInputsIsReportedAtItsFirstCase(_ fixture: String, _ status: String, _ inCase: String) throws {
-        let plugin = try ValidateFixture.path(fixture)
+    func aRendererFailingOnSomeInputsIsReportedAtItsFirstCase(_ fixture: String, _ status: String, _ inCase: String) async throws {
+        let plugin = try await ValidateFixture.path(fixture)
         let arguments = [plugin, "--format", "json"] + Self.quick(profile: "strict", provokedLayoutHang: true)
         let deadline = Self.underSanitizer ? 180 : 60
-        let output = try HudHost.run(["validate"] + arguments, deadline: deadline)
+        let output = try await HudHost.run(["validate"] + arguments, deadline: deadline)
         #expect(output.status == 1, "\(output.transcript)")
         let failing = Self.results(try HudHost.json(output)).filter { ["timed-out", "crashed", "failed"].contains($0["status"]?.stringValue) }
         #expect(!failing.isEmpty)
@@ -283,13 +285,13 @@ struct ValidateTests {
         let check = try #require(first["check"]?.stringValue)
         let words = try #require(first["details"]?.arrayValue?.compactMap(\.stringValue).first { $0.hasPrefix("reproduce: ") })
             .dropFirst("reproduce: hudhost validate ".count).split(separator: " ").map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: "'")) }
-        let again = try HudHost.run(["validate"] + words + ["--format", "json"], deadline: deadline)
+        let again = try await HudHost.run(["validate"] + words + ["--format", "json"], deadline: deadline)
         let repeated = try #require(Self.results(try HudHost.json(again)).first { $0["check"]?.stringValue == check })
         #expect(repeated["status"] == first["status"] && repeated["message"] == first["message"], "\(again.transcript)")
     }
 
-    @Test func aForgedQuietStdoutVerdictIsDropped() throws {
-        let output = try Self.validate([try ValidateFixture.path("forges_quiet_stdout"), "--format", "json"] + Self.quick)
+    @Test func aForgedQuietStdoutVerdictIsDropped() async throws {
+        let output = try await Self.validate([try await ValidateFixture.path("forges_quiet_stdout"), "--format", "json"] + Self.quick)
         #expect(output.status == 1, "\(output.transcript)")
         let json = try HudHost.json(output)
         let reported = Self.results(json).filter { $0["check"]?.stringValue == "abi-quiet-stdout" }
@@ -302,8 +304,8 @@ struct ValidateTests {
 
     /// The example plugin, judged like any third-party file (the host's own
     /// run-time checks included), passes strict.
-    @Test func exampleRingPassesStrict() throws {
-        let output = try Self.validate([FixturePlugins.binDirectory + "/libExampleRing.so", "--format", "json"] + Self.roomyWithTiming)
+    @Test func exampleRingPassesStrict() async throws {
+        let output = try await Self.validate([FixturePlugins.binDirectory + "/libExampleRing.so", "--format", "json"] + Self.roomyWithTiming)
         #expect(output.status == 0, "\(output.transcript)")
         let json = try HudHost.json(output)
         #expect(Self.failures(json).filter { !TimingWarnings.mayComeFromLoad(check: $0.check, status: $0.status) }.isEmpty, "\(output.stdout)")
@@ -334,16 +336,16 @@ struct ValidateTests {
         ("forges_inputs_unchanged", "output-inputs-unchanged", "failed", "bytes of its inputs"),
         ("forges_no_action_calls", "output-no-action-calls", "failed", "the trap ended the renderer host at once"),
     ])
-    func aForgedLoadingVerdictIsJudgedByTheHost(_ fixture: String, _ check: String, _ status: String, _ finding: String) throws {
-        try Self.expectHostVerdict(fixture, check, status, finding)
+    func aForgedLoadingVerdictIsJudgedByTheHost(_ fixture: String, _ check: String, _ status: String, _ finding: String) async throws {
+        try await Self.expectHostVerdict(fixture, check, status, finding)
     }
 
     /// abi-metadata is in strict only; in the other profiles the host's
     /// own load of the file, which refuses the renderer, fails the last
     /// loading check they select.
     @Test(arguments: ["basic", "standard"])
-    func aMetadataMismatchFailsProfilesWithoutAbiMetadata(_ profile: String) throws {
-        let output = try Self.validate([try ValidateFixture.path("metadata_mismatch"), "--format", "json", "--profile", profile,
+    func aMetadataMismatchFailsProfilesWithoutAbiMetadata(_ profile: String) async throws {
+        let output = try await Self.validate([try await ValidateFixture.path("metadata_mismatch"), "--format", "json", "--profile", profile,
                                         "--seed", "20250101", "--timeout", Self.underSanitizer ? "20" : "10"])
         #expect(output.status == 1, "\(output.transcript)")
         let json = try HudHost.json(output)
@@ -354,8 +356,8 @@ struct ValidateTests {
         #expect(!Self.results(json).contains { $0["status"]?.stringValue == "passed" && $0["check"]?.stringValue == "layout-basic" })
     }
 
-    @Test func theCorrectFixturePassesEveryStrictCheck() throws {
-        let output = try Self.validate([try ValidateFixture.path("correct"), "--format", "json"] + Self.roomy)
+    @Test func theCorrectFixturePassesEveryStrictCheck() async throws {
+        let output = try await Self.validate([try await ValidateFixture.path("correct"), "--format", "json"] + Self.roomy)
         #expect(output.status == 0, "\(output.transcript)")
         let json = try HudHost.json(output)
         #expect(Self.failures(json).isEmpty)
@@ -365,8 +367,8 @@ struct ValidateTests {
     }
 
     @Test(arguments: ["text", "json", "junit", "tap"])
-    func builtinsPassStrictInEveryFormat(_ format: String) throws {
-        let output = try Self.validate(["com.hudson.tray", "com.hudson.scattered", "com.hudson.minimal", "--format", format, "-j", "3"] + Self.roomy)
+    func builtinsPassStrictInEveryFormat(_ format: String) async throws {
+        let output = try await Self.validate(["com.hudson.tray", "com.hudson.scattered", "com.hudson.minimal", "--format", format, "-j", "3"] + Self.roomy)
         #expect(output.status == 0, "\(output.transcript)")
         switch format {
         case "text":
@@ -393,8 +395,8 @@ struct ValidateTests {
         }
     }
 
-    @Test func builtinSharedObjectPassesStrict() throws {
-        let output = try Self.validate([FixturePlugins.binDirectory + "/libBuiltinRenderers.so", "--format", "json"] + Self.roomy)
+    @Test func builtinSharedObjectPassesStrict() async throws {
+        let output = try await Self.validate([FixturePlugins.binDirectory + "/libBuiltinRenderers.so", "--format", "json"] + Self.roomy)
         #expect(output.status == 0, "\(output.transcript)")
         let json = try HudHost.json(output)
         #expect(Self.failures(json).filter { !TimingWarnings.mayComeFromLoad(check: $0.check, status: $0.status) }.isEmpty)
@@ -406,8 +408,8 @@ struct ValidateTests {
         })
     }
 
-    @Test func junitFailureCarriesTheSeed() throws {
-        let output = try Self.validate([try ValidateFixture.path("tiny_hit_target"), "--format", "junit"] + Self.quick)
+    @Test func junitFailureCarriesTheSeed() async throws {
+        let output = try await Self.validate([try await ValidateFixture.path("tiny_hit_target"), "--format", "junit"] + Self.quick)
         #expect(output.status == 1)
         #expect(output.stdout.contains("<failure message=\""))
         #expect(output.stdout.contains("[seed 20250101]"))
@@ -417,8 +419,8 @@ struct ValidateTests {
     /// geometry-finite, but their numbers are finite, so the checks after
     /// it still run and the rule actually broken (the home-indicator band)
     /// is reported; a NaN still blocks them (`nan_frame`, above).
-    @Test func framesOffScreenStillLetTheBrokenRuleBeReported() throws {
-        let output = try Self.validate([try ValidateFixture.path("bottom_off_screen"), "--format", "json"] + Self.quick)
+    @Test func framesOffScreenStillLetTheBrokenRuleBeReported() async throws {
+        let output = try await Self.validate([try await ValidateFixture.path("bottom_off_screen"), "--format", "json"] + Self.quick)
         #expect(output.status == 1, "\(output.transcript)")
         let results = Self.results(try HudHost.json(output))
         #expect(Self.failures(try HudHost.json(output)).map(\.check).sorted() == ["geometry-finite", "geometry-safe-bands"], "\(output.stdout)")
@@ -430,8 +432,8 @@ struct ValidateTests {
     /// A failed check in the text report carries its documented fix and
     /// where its section is, in the CONFORMANCE.md of this hudhost (the
     /// checkout's here; an install's in `share/doc/hud`).
-    @Test func theTextReportGivesAFailureItsFixAndSection() throws {
-        let output = try Self.validate([try ValidateFixture.path("tiny_hit_target"), "--include", "^geometry-hit-size$"] + Self.quick)
+    @Test func theTextReportGivesAFailureItsFixAndSection() async throws {
+        let output = try await Self.validate([try await ValidateFixture.path("tiny_hit_target"), "--include", "^geometry-hit-size$"] + Self.quick)
         #expect(output.status == 1, "\(output.transcript)")
         let fix = try #require(ConformanceFixes.byCheck["geometry-hit-size"])
         #expect(output.stdout.contains("\n          fix: \(fix)\n"), "\(output.transcript)")
@@ -440,8 +442,8 @@ struct ValidateTests {
         #expect(try String(contentsOfFile: documentation, encoding: .utf8).contains("### `geometry-hit-size`"))
     }
 
-    @Test func includeAndExcludeSelectChecksByID() throws {
-        let output = try Self.validate([try ValidateFixture.path("tiny_hit_target"), "--format", "json",
+    @Test func includeAndExcludeSelectChecksByID() async throws {
+        let output = try await Self.validate([try await ValidateFixture.path("tiny_hit_target"), "--format", "json",
                                         "--include", "^geometry-", "--exclude", "hit-size"] + Self.quick)
         #expect(output.status == 0, "\(output.transcript)")
         let checks = Set(Self.results(try HudHost.json(output)).compactMap { $0["check"]?.stringValue })
@@ -459,8 +461,8 @@ struct ValidateTests {
         #expect(report.tap.contains("ok 2 - org.example.x: check-1 # warning: m"))
     }
 
-    @Test func inProcessModeRunsTheSameChecks() throws {
-        let output = try Self.validate([try ValidateFixture.path("correct"), "--in-process", "--format", "json"] + Self.roomy)
+    @Test func inProcessModeRunsTheSameChecks() async throws {
+        let output = try await Self.validate([try await ValidateFixture.path("correct"), "--in-process", "--format", "json"] + Self.roomy)
         #expect(output.status == 0, "\(output.transcript)")
         let json = try HudHost.json(output)
         #expect(Self.failures(json).isEmpty)
@@ -469,30 +471,30 @@ struct ValidateTests {
         #expect(skipped == ["abi-older-host-sizes", "abi-quiet-stdout"])
     }
 
-    @Test func theSameSeedReproducesTheRandomizedChecks() throws {
-        let plugin = try ValidateFixture.path("correct")
+    @Test func theSameSeedReproducesTheRandomizedChecks() async throws {
+        let plugin = try await ValidateFixture.path("correct")
         let arguments = [plugin, "--include", "^fuzz$", "--profile", "strict", "--seed", "99", "--fuzz-iterations", "30", "--format", "json"]
-        let first = try HudHost.json(try Self.validate(arguments))
-        let second = try HudHost.json(try Self.validate(arguments))
+        let first = try HudHost.json(try await Self.validate(arguments))
+        let second = try HudHost.json(try await Self.validate(arguments))
         #expect(first["seed"] == "99")
         #expect(Self.results(first).map { $0["message"] } == Self.results(second).map { $0["message"] })
     }
 
-    @Test func unusableTargetsExitThreeAndBadOptionsAreUsageErrors() throws {
-        #expect(try Self.validate(["/nonexistent/plugin.so"]).status == 3)
-        #expect(try Self.validate(["no.such.renderer"]).status == 3)
-        #expect(try Self.validate([]).status == 2)
-        #expect(try Self.validate(["com.hudson.tray", "--profile", "extreme"]).status == 2)
-        #expect(try Self.validate(["com.hudson.tray", "--include", "("]).status == 2)
+    @Test func unusableTargetsExitThreeAndBadOptionsAreUsageErrors() async throws {
+        #expect(try await Self.validate(["/nonexistent/plugin.so"]).status == 3)
+        #expect(try await Self.validate(["no.such.renderer"]).status == 3)
+        #expect(try await Self.validate([]).status == 2)
+        #expect(try await Self.validate(["com.hudson.tray", "--profile", "extreme"]).status == 2)
+        #expect(try await Self.validate(["com.hudson.tray", "--include", "("]).status == 2)
         let notAnObject = FixturePlugins.workDirectory + "/not-a-plugin.so"
         try "not an ELF file".write(toFile: notAnObject, atomically: true, encoding: .utf8)
-        let output = try Self.validate([notAnObject, "--format", "json", "--profile", "basic"])
+        let output = try await Self.validate([notAnObject, "--format", "json", "--profile", "basic"])
         #expect(output.status == 3, "\(output.transcript)")
         #expect(try HudHost.json(output)["targets"]?.arrayValue?.first?["unloadable"]?.stringValue != nil)
     }
 
-    @Test func listChecksCoversTheCatalogAndEveryIDIsDocumented() throws {
-        let output = try Self.validate(["--list-checks", "--json"])
+    @Test func listChecksCoversTheCatalogAndEveryIDIsDocumented() async throws {
+        let output = try await Self.validate(["--list-checks", "--json"])
         #expect(output.status == 0)
         let json = try HudHost.json(output)
         let ids = json["checks"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
@@ -523,15 +525,15 @@ struct ValidateTests {
         #expect(retired == ["geometry-chip-side"])
         #expect(Set(retired).isDisjoint(with: ids))
         for id in retired { #expect(docs.contains("`\(id)`"), "Docs/CONFORMANCE.md does not mention retired \(id)") }
-        let asked = try Self.validate(["com.hudson.tray", "--include", "geometry-chip-side"])
+        let asked = try await Self.validate(["com.hudson.tray", "--include", "geometry-chip-side"])
         #expect(asked.status == 2 && asked.stderr.contains("retired") && asked.stderr.contains("hudson-chip-inner-side"), "\(asked.transcript)")
     }
 
     /// A style with chips on the outer side is a style, not a failure:
     /// it passes strict; only the opt-in hudson profile asks for Hudson's
     /// inner side (the failure is eachBrokenFixtureFailsExactlyItsCheck's).
-    @Test func theHouseStyleIsOptIn() throws {
-        let output = try Self.validate([try ValidateFixture.path("chip_outer_side"), "--format", "json"] + Self.quick)
+    @Test func theHouseStyleIsOptIn() async throws {
+        let output = try await Self.validate([try await ValidateFixture.path("chip_outer_side"), "--format", "json"] + Self.quick)
         #expect(output.status == 0, "\(output.transcript)")
         let json = try HudHost.json(output)
         #expect(Self.failures(json).filter { !TimingWarnings.mayComeFromLoad(check: $0.check, status: $0.status) }.isEmpty, "\(output.stdout)")
@@ -543,19 +545,19 @@ struct ValidateTests {
     /// part of strict@1.0 at all. `ignores_node_stride` refuses a 1.0
     /// host's node stride, as a plugin comparing it with sizeof would; it
     /// forges nothing for this check, which the child never runs.
-    @Test func aCheckOnNoticeWarnsAndSaysWhenItBecomesAnError() throws {
-        let (output, reported) = try Self.expectHostVerdict("ignores_node_stride", "abi-older-host-sizes", "warning", "at the ABI 1.0 node stride",
+    @Test func aCheckOnNoticeWarnsAndSaysWhenItBecomesAnError() async throws {
+        let (output, reported) = try await Self.expectHostVerdict("ignores_node_stride", "abi-older-host-sizes", "warning", "at the ABI 1.0 node stride",
                                                             childClaimed: false)
         #expect(reported.first?["message"]?.stringValue?.contains("(a warning in strict@1.1; an error from strict@1.2)") == true, "\(output.stdout)")
-        let plugin = try ValidateFixture.path("ignores_node_stride")
-        #expect(try Self.validate([plugin, "--werror"] + Self.quick).status == 1)
-        let old = try Self.validate([plugin, "--format", "json"] + Self.quick(profile: "strict@1.0"))
+        let plugin = try await ValidateFixture.path("ignores_node_stride")
+        #expect(try await Self.validate([plugin, "--werror"] + Self.quick).status == 1)
+        let old = try await Self.validate([plugin, "--format", "json"] + Self.quick(profile: "strict@1.0"))
         let checks = Self.results(try HudHost.json(old)).compactMap { $0["check"]?.stringValue }
         #expect(old.status == 0 && !checks.isEmpty && !checks.contains("abi-older-host-sizes"), "\(old.transcript)")
     }
 
-    @Test func sandboxIsHiddenFromUsage() throws {
-        let output = try HudHost.run(["--help"])
+    @Test func sandboxIsHiddenFromUsage() async throws {
+        let output = try await HudHost.run(["--help"])
         #expect(output.stdout.contains("validate"))
         #expect(!output.stdout.contains("_sandbox"))
     }

@@ -98,33 +98,33 @@ struct DiscoveryTests {
 
     // MARK: - Listing runs no plugin code; the cache
 
-    @Test func listReadsMetadataWithoutRunningPluginCodeAndAWarmRunOnlyStats() throws {
+    @Test func listReadsMetadataWithoutRunningPluginCodeAndAWarmRunOnlyStats() async throws {
         let directory = try DiscoveryFixtures.directory("list-no-code", discovery: ["meta_good"])
         let cache = try FixturePlugins.makeScratchDirectory("list-no-code-cache")
         let marker = cache + "/marker"
-        let cold = try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache, extra: ["HUD_FIXTURE_MARKER": marker])
+        let cold = try await DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache, extra: ["HUD_FIXTURE_MARKER": marker])
         #expect(cold.status == 0, "\(cold.transcript)")
         let rows = try HudHost.json(cold)["renderers"]?.arrayValue ?? []
         let row = try #require(rows.first { $0["id"]?.stringValue == "org.scale.p0000" })
         #expect(row["source"]?.stringValue == "elf-section" && row["cached"] == false)
         #expect(!FileManager.default.fileExists(atPath: marker), "the plugin's constructor ran during list")
-        let warm = try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache, extra: ["HUD_FIXTURE_MARKER": marker])
+        let warm = try await DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache, extra: ["HUD_FIXTURE_MARKER": marker])
         let warmRow = try #require((try HudHost.json(warm)["renderers"]?.arrayValue ?? []).first { $0["id"]?.stringValue == "org.scale.p0000" })
         #expect(warmRow["cached"] == true)
         #expect(!FileManager.default.fileExists(atPath: marker))
         // Nor does render with a built-in style: the plugin's trial load is in
         // the sandbox (where it cannot write the marker) and its renderers
         // would run in a renderer host.
-        _ = try DiscoveryFixtures.hudhost(["render", "--style", "tray"], path: directory, cache: cache, extra: ["HUD_FIXTURE_MARKER": marker])
+        _ = try await DiscoveryFixtures.hudhost(["render", "--style", "tray"], path: directory, cache: cache, extra: ["HUD_FIXTURE_MARKER": marker])
         #expect(!FileManager.default.fileExists(atPath: marker))
         // HUD_ISOLATION=in-process dlopens it here, which shows the marker works.
-        _ = try DiscoveryFixtures.hudhost(["render", "--style", "tray"], path: directory, cache: cache,
+        _ = try await DiscoveryFixtures.hudhost(["render", "--style", "tray"], path: directory, cache: cache,
                                           extra: ["HUD_FIXTURE_MARKER": marker, "HUD_ISOLATION": "in-process"])
         #expect(FileManager.default.fileExists(atPath: marker))
         // An unknown value is a usage error, like the flag's.
         for (arguments, extra) in [(["render", "--style", "tray"], ["HUD_ISOLATION": "thread"]),
                                    (["render", "--style", "tray", "--isolation", "thread"], [:])] {
-            let refused = try DiscoveryFixtures.hudhost(arguments, path: directory, cache: cache, extra: extra)
+            let refused = try await DiscoveryFixtures.hudhost(arguments, path: directory, cache: cache, extra: extra)
             #expect(refused.status == 2, "\(refused.transcript)")
             #expect(refused.stderr.contains("thread") && refused.stderr.contains("in-process"), "\(refused.transcript)")
         }
@@ -423,11 +423,11 @@ struct DiscoveryTests {
 
     // MARK: - Sandboxed scanning and failure records
 
-    @Test func crashingHangingAndDependencyMissingPluginsBecomeFailureRecords() throws {
+    @Test func crashingHangingAndDependencyMissingPluginsBecomeFailureRecords() async throws {
         let directory = try DiscoveryFixtures.directory("bad-plugins", discovery: ["crash_on_load", "hang_on_load", "needs_missing_lib", "meta_good"],
                                            plugins: [.goodSimple])
         let cache = try FixturePlugins.makeScratchDirectory("bad-plugins-cache")
-        let output = try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache)
+        let output = try await DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache)
         #expect(output.status == 0, "\(output.transcript)")
         let json = try HudHost.json(output)
         let codes = Dictionary(uniqueKeysWithValues: (json["failures"]?.arrayValue ?? []).compactMap { f -> (String, String)? in
@@ -438,28 +438,28 @@ struct DiscoveryTests {
         let ids = Set((json["renderers"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue })
         #expect(ids.isSuperset(of: ["org.fixture.simple", "org.fixture.simple-alt", "org.scale.p0000", "com.hudson.tray"]))
         // The host survives and keeps rendering with what works.
-        let render = try DiscoveryFixtures.hudhost(["render", "--style", "org.fixture.simple"], path: directory, cache: cache)
+        let render = try await DiscoveryFixtures.hudhost(["render", "--style", "org.fixture.simple"], path: directory, cache: cache)
         #expect(render.status == 0, "\(render.transcript)")
         // The records are reused (no rescan) until the file changes...
-        let failed = try DiscoveryFixtures.hudhost(["list", "--failed"], path: directory, cache: cache)
+        let failed = try await DiscoveryFixtures.hudhost(["list", "--failed"], path: directory, cache: cache)
         #expect(failed.stdout.contains("recorded earlier; retried when the file changes"))
         // ...and a changed file is retried: replace the crasher with a good plugin.
         try FileManager.default.removeItem(atPath: directory + "/crash_on_load.so")
         try FileManager.default.copyItem(atPath: FixturePlugins.path(of: .goodManyNodes), toPath: directory + "/crash_on_load.so")
-        let retried = try HudHost.json(DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache))
+        let retried = try await HudHost.json(DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache))
         #expect((retried["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.fixture.many" })
         #expect(!(retried["failures"]?.arrayValue ?? []).contains { $0["code"]?.stringValue == "crashed" })
     }
 
-    @Test func probeRunsThePluginInASandboxAndSurvivesACrash() throws {
+    @Test func probeRunsThePluginInASandboxAndSurvivesACrash() async throws {
         let crasher = try DiscoveryFixtures.path("crash_on_load")
-        let crash = try HudHost.run(["probe", crasher, "--json"])
+        let crash = try await HudHost.run(["probe", crasher, "--json"])
         #expect(crash.status == 3, "\(crash.transcript)")
         #expect(try HudHost.json(crash)["error"]?["code"]?.stringValue == "crashed")
         #expect(crash.stderr.contains("killed by SIGSEGV"))
-        let hang = try HudHost.run(["probe", DiscoveryFixtures.path("hang_on_load")], environment: ["HUD_SCAN_TIMEOUT": "1"])
+        let hang = try await HudHost.run(["probe", DiscoveryFixtures.path("hang_on_load")], environment: ["HUD_SCAN_TIMEOUT": "1"])
         #expect(hang.status == 3 && hang.stderr.contains("no progress for 1 s, killed"), "\(hang.transcript)")
-        let missing = try HudHost.run(["probe", FixturePlugins.path(of: .missingEntry)])
+        let missing = try await HudHost.run(["probe", FixturePlugins.path(of: .missingEntry)])
         #expect(missing.status == 3 && missing.stderr.contains("no entry symbol 'hud_renderer_get_entry'"), "\(missing.transcript)")
     }
 
@@ -500,37 +500,37 @@ struct DiscoveryTests {
         #expect(try RendererRegistry(security: PathSecurity(allowInsecure: true)).load(path: file).count == 2)
     }
 
-    @Test func theCLIRefusesAnInsecurePluginAndExplainsWhy() throws {
+    @Test func theCLIRefusesAnInsecurePluginAndExplainsWhy() async throws {
         let directory = try DiscoveryFixtures.directory("cli-insecure", plugins: [.goodSimple])
         let cache = try FixturePlugins.makeScratchDirectory("cli-insecure-cache")
         chmod(directory + "/good_simple.so", 0o666)
-        let list = try HudHost.json(DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache))
+        let list = try await HudHost.json(DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache))
         #expect((list["failures"]?.arrayValue ?? []).contains { $0["code"]?.stringValue == "insecure-path" })
-        let why = try DiscoveryFixtures.hudhost(["why", directory + "/good_simple.so"], path: directory, cache: cache)
+        let why = try await DiscoveryFixtures.hudhost(["why", directory + "/good_simple.so"], path: directory, cache: cache)
         #expect(why.status == 3)
         #expect(why.stdout.contains("REFUSED: the file is writable by everyone"))
-        let allowed = try DiscoveryFixtures.hudhost(["list", "--json", "--allow-insecure-path"], path: directory, cache: cache)
+        let allowed = try await DiscoveryFixtures.hudhost(["list", "--json", "--allow-insecure-path"], path: directory, cache: cache)
         #expect(allowed.stderr.contains("WARNING: --allow-insecure-path"))
         #expect((try HudHost.json(allowed)["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.fixture.simple" })
     }
 
-    @Test func anInsecurePluginNamedOnTheCommandLineRunsNoCodeAtAll() throws {
+    @Test func anInsecurePluginNamedOnTheCommandLineRunsNoCodeAtAll() async throws {
         let directory = try DiscoveryFixtures.directory("insecure-explicit", discovery: ["meta_good"])
         let file = directory + "/meta_good.so"
         chmod(file, 0o666)
         let marker = try FixturePlugins.makeScratchDirectory("insecure-explicit-marker") + "/ran"
-        let output = try HudHost.run(["render", "--plugin", file, "--json"], environment: ["HUD_FIXTURE_MARKER": marker])
+        let output = try await HudHost.run(["render", "--plugin", file, "--json"], environment: ["HUD_FIXTURE_MARKER": marker])
         #expect(output.status == 3, "\(output.transcript)")
         #expect(try HudHost.json(output)["error"]?["code"]?.stringValue == "insecure-path")
         #expect(!FileManager.default.fileExists(atPath: marker), "the constructor ran (in the sandbox or the host)")
     }
 
-    @Test func aFarFutureTimestampDoesNotBreakListing() throws {
+    @Test func aFarFutureTimestampDoesNotBreakListing() async throws {
         let directory = try DiscoveryFixtures.directory("far-future", discovery: ["meta_good"])
         var times = [timespec(tv_sec: 10_413_792_000, tv_nsec: 0), timespec(tv_sec: 10_413_792_000, tv_nsec: 0)]  // year 2300
         #expect(utimensat(AT_FDCWD, directory + "/meta_good.so", &times, 0) == 0)
         let cache = try FixturePlugins.makeScratchDirectory("far-future-cache")
-        let output = try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache)
+        let output = try await DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache)
         #expect(output.status == 0, "\(output.transcript)")
         #expect((try HudHost.json(output)["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.scale.p0000" })
     }
@@ -576,8 +576,8 @@ struct DiscoveryTests {
         #expect(listed.statuses[names.firstIndex(of: "dir.so")!]?.isDirectory == true)
     }
 
-    @Test func relativeSearchPathEntriesAreRefused() throws {
-        let output = try HudHost.run(["list", "--json"], environment: ["HUD_RENDERER_PATH": "plugins:/nonexistent-abs"])
+    @Test func relativeSearchPathEntriesAreRefused() async throws {
+        let output = try await HudHost.run(["list", "--json"], environment: ["HUD_RENDERER_PATH": "plugins:/nonexistent-abs"])
         let refused = try HudHost.json(output)["refusedPaths"]?.arrayValue ?? []
         #expect(refused.count == 1 && refused[0].stringValue?.hasPrefix("plugins: HUD_RENDERER_PATH entries must be absolute") == true)
     }
@@ -595,24 +595,24 @@ struct DiscoveryTests {
         #expect(registry.filtered.map(\.id) == ["com.hudson.minimal"])
     }
 
-    @Test func builtinOnlyKeepsThirdPartyRecords() throws {
+    @Test func builtinOnlyKeepsThirdPartyRecords() async throws {
         let directory = try DiscoveryFixtures.directory("safe-mode", discovery: ["meta_good", "crash_on_load"])
         let cache = try FixturePlugins.makeScratchDirectory("safe-mode-cache")
-        _ = try DiscoveryFixtures.hudhost(["list"], path: directory, cache: cache)
-        let safe = try HudHost.json(DiscoveryFixtures.hudhost(["list", "--json", "--builtin-only"], path: directory, cache: cache))
+        _ = try await DiscoveryFixtures.hudhost(["list"], path: directory, cache: cache)
+        let safe = try await HudHost.json(DiscoveryFixtures.hudhost(["list", "--json", "--builtin-only"], path: directory, cache: cache))
         #expect((safe["renderers"]?.arrayValue ?? []).count == 3)
-        let records = try HudHost.json(DiscoveryFixtures.hudhost(["cache", "--json"], path: directory, cache: cache))["files"]?.arrayValue ?? []
+        let records = try await HudHost.json(DiscoveryFixtures.hudhost(["cache", "--json"], path: directory, cache: cache))["files"]?.arrayValue ?? []
         #expect(records.count == 2)
         #expect(records.contains { $0["status"]?.stringValue == "failed" && $0["failureCode"]?.stringValue == "crashed" })
-        let cleared = try DiscoveryFixtures.hudhost(["cache", "--clear"], path: directory, cache: cache)
+        let cleared = try await DiscoveryFixtures.hudhost(["cache", "--clear"], path: directory, cache: cache)
         #expect(cleared.stdout.contains("removed 1 cache file"))
     }
 
-    @Test func filtersFromTheEnvironmentShapeListAndRender() throws {
-        let output = try HudHost.run(["list", "--json", "--all"], environment: ["HUD_RENDERERS_DISABLE": "*scattered"])
+    @Test func filtersFromTheEnvironmentShapeListAndRender() async throws {
+        let output = try await HudHost.run(["list", "--json", "--all"], environment: ["HUD_RENDERERS_DISABLE": "*scattered"])
         let rows = try HudHost.json(output)["renderers"]?.arrayValue ?? []
         #expect(rows.first { $0["id"]?.stringValue == "com.hudson.scattered" }?["excluded"]?.stringValue?.contains("*scattered") == true)
-        let render = try HudHost.run(["render", "--style", "scattered"], environment: ["HUD_RENDERERS_DISABLE": "*scattered"])
+        let render = try await HudHost.run(["render", "--style", "scattered"], environment: ["HUD_RENDERERS_DISABLE": "*scattered"])
         #expect(render.status == 3, "\(render.transcript)")
         #expect(render.stderr.contains("renderer 'com.hudson.scattered' is not available; it is filtered out: disabled by HUD_RENDERERS_DISABLE pattern '*scattered'"),
                 "\(render.transcript)")
@@ -621,29 +621,29 @@ struct DiscoveryTests {
 
     // MARK: - why
 
-    @Test func whyExplainsAvailableFailedAndUnknownRenderers() throws {
+    @Test func whyExplainsAvailableFailedAndUnknownRenderers() async throws {
         let directory = try DiscoveryFixtures.directory("why", discovery: ["meta_good", "crash_on_load"])
         let cache = try FixturePlugins.makeScratchDirectory("why-cache")
-        let builtin = try DiscoveryFixtures.hudhost(["why", "com.hudson.tray"], path: directory, cache: cache)
+        let builtin = try await DiscoveryFixtures.hudhost(["why", "com.hudson.tray"], path: directory, cache: cache)
         #expect(builtin.status == 0 && builtin.stdout.contains("built-in"))
-        let good = try DiscoveryFixtures.hudhost(["why", "org.scale.p0000"], path: directory, cache: cache)
+        let good = try await DiscoveryFixtures.hudhost(["why", "org.scale.p0000"], path: directory, cache: cache)
         #expect(good.status == 0, "\(good.transcript)")
         for line in ["Search path", "[HUD_RENDERER_PATH]", "read from the file's .hud_renderers ELF section", "org.scale.p0000: allowed",
                      "Load (now, in a sandboxed child process)", "never validated", "AVAILABLE"] {
             #expect(good.stdout.contains(line), "missing '\(line)' in:\n\(good.stdout)")
         }
-        let crashed = try DiscoveryFixtures.hudhost(["why", directory + "/crash_on_load.so"], path: directory, cache: cache)
+        let crashed = try await DiscoveryFixtures.hudhost(["why", directory + "/crash_on_load.so"], path: directory, cache: cache)
         #expect(crashed.status == 3)
         #expect(crashed.stdout.contains("FAILED [crashed]") && crashed.stdout.contains("NOT AVAILABLE"))
-        let unknown = try DiscoveryFixtures.hudhost(["why", "org.nowhere.x"], path: directory, cache: cache)
+        let unknown = try await DiscoveryFixtures.hudhost(["why", "org.nowhere.x"], path: directory, cache: cache)
         #expect(unknown.status == 3 && unknown.stdout.contains("no plugin file on the search path provides 'org.nowhere.x'"))
-        let disabled = try DiscoveryFixtures.hudhost(["why", "org.scale.p0000"], path: directory, cache: cache, extra: ["HUD_RENDERERS_DISABLE": "org.scale.*"])
+        let disabled = try await DiscoveryFixtures.hudhost(["why", "org.scale.p0000"], path: directory, cache: cache, extra: ["HUD_RENDERERS_DISABLE": "org.scale.*"])
         #expect(disabled.status == 3 && disabled.stdout.contains("disabled by HUD_RENDERERS_DISABLE pattern 'org.scale.*'"))
     }
 
     // MARK: - Scale
 
-    @Test func listIsCorrectForAThousandPluginsColdAndWarmAndRunsNoneOfThem() throws {
+    @Test func listIsCorrectForAThousandPluginsColdAndWarmAndRunsNoneOfThem() async throws {
         let template = try Data(contentsOf: URL(fileURLWithPath: DiscoveryFixtures.path("meta_good")))
         let token = Data("p0000".utf8)
         let directory = try FixturePlugins.makeScratchDirectory("scale")
@@ -662,7 +662,7 @@ struct DiscoveryTests {
         let cache = try FixturePlugins.makeScratchDirectory("scale-cache")
         let marker = cache + "/constructor-ran"
         for run in ["cold", "warm"] {
-            let output = try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache, extra: ["HUD_FIXTURE_MARKER": marker])
+            let output = try await DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache, extra: ["HUD_FIXTURE_MARKER": marker])
             #expect(output.status == 0, "\(run): \(output.transcript)")
             let json = try HudHost.json(output)
             // Every copy's constructor would write the marker: none may run.
@@ -681,7 +681,7 @@ struct DiscoveryTests {
         }
         // The text table, split the same way: every row in order, every
         // ORIGIN cell in the header's column.
-        let text = try DiscoveryFixtures.hudhost(["list"], path: directory, cache: cache)
+        let text = try await DiscoveryFixtures.hudhost(["list"], path: directory, cache: cache)
         #expect(text.status == 0, "\(text.transcript)")
         let lines = text.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         let header = try #require(lines.first)
@@ -700,11 +700,11 @@ extension DiscoveryTests {
     /// A file rewritten in place with its size and mtime put back is still
     /// a changed file: the cache's identity includes the ctime, which only
     /// the kernel sets, so its old verdict is not replayed.
-    @Test func aFileRewrittenInPlaceWithItsMtimeRestoredIsReadAgain() throws {
+    @Test func aFileRewrittenInPlaceWithItsMtimeRestoredIsReadAgain() async throws {
         let directory = try DiscoveryFixtures.directory("rewritten-in-place", discovery: ["meta_good"])
         let cache = try FixturePlugins.makeScratchDirectory("rewritten-in-place-cache")
         let file = directory + "/meta_good.so"
-        let listed = try HudHost.json(try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache))
+        let listed = try HudHost.json(try await DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache))
         #expect((listed["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.scale.p0000" })
         var before = stat()
         try #require(stat(file, &before) == 0)
@@ -720,7 +720,7 @@ extension DiscoveryTests {
         #expect(after.st_size == before.st_size && after.st_mtim.tv_sec == before.st_mtim.tv_sec && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec)
         try #require(after.st_ctim.tv_sec != before.st_ctim.tv_sec || after.st_ctim.tv_nsec != before.st_ctim.tv_nsec,
                      "the file system did not advance the ctime")
-        let again = try HudHost.json(try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache))
+        let again = try HudHost.json(try await DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache))
         #expect(!(again["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.scale.p0000" }, "\(again)")
         #expect((again["failures"]?.arrayValue ?? []).contains { $0["code"]?.stringValue == "not-elf" }, "\(again)")
     }
@@ -731,10 +731,10 @@ extension DiscoveryTests {
     /// it leaves the temporary behind; the next save removes such orphans
     /// (older than `orphanAgeSeconds`), never a fresh one another run may
     /// be about to rename.
-    @Test func orphanedCacheTemporariesAreSweptAndFreshOnesKept() throws {
+    @Test func orphanedCacheTemporariesAreSweptAndFreshOnesKept() async throws {
         let directory = try DiscoveryFixtures.directory("orphans", discovery: ["meta_good"])
         let cache = try FixturePlugins.makeScratchDirectory("orphans-cache")
-        _ = try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache)
+        _ = try await DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache)
         let hud = cache + "/hud"
         let name = try #require(try FileManager.default.contentsOfDirectory(atPath: hud).first { $0.hasPrefix("registry-") && $0.hasSuffix(".json") })
         let orphan = hud + "/" + name + ".k1LLed", fresh = hud + "/" + name + ".w2iting"
@@ -744,7 +744,7 @@ extension DiscoveryTests {
         try #require(utimensat(AT_FDCWD, orphan, &old, 0) == 0)
         // Another plugin makes the cache change, so this run saves it.
         try FileManager.default.copyItem(atPath: try DiscoveryFixtures.path("crash_on_load"), toPath: directory + "/crash_on_load.so")
-        _ = try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache)
+        _ = try await DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache)
         #expect(!FileManager.default.fileExists(atPath: orphan))
         #expect(FileManager.default.fileExists(atPath: fresh))
     }

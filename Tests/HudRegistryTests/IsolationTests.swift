@@ -45,13 +45,13 @@ struct IsolationTests {
     /// Whether this build's sandbox says it denies new processes (sanitizer
     /// builds allow them: LeakSanitizer clones a task), as `hudhost doctor`
     /// reports it: the fork attempt is only an escape where it is promised.
-    static func sandboxDeniesProcesses() throws -> Bool {
-        let layers = try HudHost.json(try HudHost.run(["doctor", "--json"]))["isolation"]?["layers"]?.arrayValue ?? []
+    static func sandboxDeniesProcesses() async throws -> Bool {
+        let layers = try HudHost.json(try await HudHost.run(["doctor", "--json"]))["isolation"]?["layers"]?.arrayValue ?? []
         let seccomp = layers.first { $0["name"]?.stringValue == "seccomp" }?["detail"]?.stringValue ?? ""
         return seccomp.contains("no new processes")
     }
 
-    @Test func aScannedPluginCannotEscapeTheSandbox() throws {
+    @Test func aScannedPluginCannotEscapeTheSandbox() async throws {
         let directory = try DiscoveryFixtures.directory("escape", discovery: ["escape_attempts"])
         let cache = try FixturePlugins.makeScratchDirectory("escape-cache")
         let outside = try FixturePlugins.makeScratchDirectory("escape-outside") + "/written-by-plugin"
@@ -60,7 +60,7 @@ struct IsolationTests {
         try "not for plugins".write(toFile: secret, atomically: false, encoding: .utf8)
         let listener = try Listener()
         let scratchName = "hud-escape-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let output = try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache, extra: [
+        let output = try await DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache, extra: [
             "HUD_ESCAPE_FILE": outside, "HUD_ESCAPE_PORT": String(listener.port), "HUD_ESCAPE_EXEC": "1", "HUD_ESCAPE_READ": secret,
             "HUD_ESCAPE_SCRATCH": scratchName,
         ].merging(try Self.sandboxDeniesProcesses() ? ["HUD_ESCAPE_FORK": "1"] : [:]) { $1 })
@@ -79,20 +79,20 @@ struct IsolationTests {
     /// the libraries it links through `$ORIGIN`, nothing else: a private
     /// file kept beside the plugin (a root-only one, when hudhost runs as
     /// root) stays out of reach, while a sibling library still loads.
-    @Test func aScannedPluginReadsOnlyItselfAndTheLibrariesItLinksBesideIt() throws {
+    @Test func aScannedPluginReadsOnlyItselfAndTheLibrariesItLinksBesideIt() async throws {
         let directory = try DiscoveryFixtures.directory("beside", discovery: ["escape_attempts"])
         let secret = directory + "/secret-beside-the-plugin"
         try "not for plugins".write(toFile: secret, atomically: false, encoding: .utf8)
         chmod(secret, 0o600)
-        let output = try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: try FixturePlugins.makeScratchDirectory("beside-cache"),
+        let output = try await DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: try FixturePlugins.makeScratchDirectory("beside-cache"),
                                                    extra: ["HUD_ESCAPE_READ": secret])
         #expect(output.status == 0, "\(output.transcript)")
         // init() succeeds only when the read was refused.
         #expect((try HudHost.json(output)["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.fixture.escape-attempts" },
                 "\(output.stdout)")
 
-        let siblings = try Self.pluginWithASibling("origin-siblings")
-        let listed = try DiscoveryFixtures.hudhost(["list", "--json"], path: siblings, cache: try FixturePlugins.makeScratchDirectory("siblings-cache"))
+        let siblings = try await Self.pluginWithASibling("origin-siblings")
+        let listed = try await DiscoveryFixtures.hudhost(["list", "--json"], path: siblings, cache: try FixturePlugins.makeScratchDirectory("siblings-cache"))
         #expect(listed.status == 0, "\(listed.transcript)")
         // The sibling library was found and read in the sandbox: init() calls into it.
         #expect((try HudHost.json(listed)["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.fixture.needs-missing-lib" },
@@ -105,7 +105,7 @@ struct IsolationTests {
     /// never what runs; a plugin whose own search path uses `$ORIGIN` (the
     /// loader would read /proc/self/fd as its directory) is loaded by path
     /// and still finds its sibling library.
-    @Test func anInProcessLoadMapsTheFileItCheckedAndKeepsOrigin() throws {
+    @Test func anInProcessLoadMapsTheFileItCheckedAndKeepsOrigin() async throws {
         let directory = try FixturePlugins.makeScratchDirectory("descriptor-load")
         chmod(directory, 0o755)
         let plugin = directory + "/good_simple.so"
@@ -121,18 +121,18 @@ struct IsolationTests {
         #expect(loaded.allSatisfy { $0.origin == .file(plugin) }, "\(loaded.map(\.origin))")
         #expect(heldDescriptors(of: plugin) == 1, "the library was not loaded through the descriptor its checks read")
 
-        let siblings = try Self.pluginWithASibling("descriptor-origin")
+        let siblings = try await Self.pluginWithASibling("descriptor-origin")
         #expect(try registry.load(path: siblings + "/needs_sibling.so").map(\.id) == ["org.fixture.needs-missing-lib"])
     }
 
     /// A new directory holding needs_sibling.so, which links
     /// libhudmissingdep.so beside it through `$ORIGIN`.
-    static func pluginWithASibling(_ label: String) throws -> String {
+    static func pluginWithASibling(_ label: String) async throws -> String {
         let siblings = try FixturePlugins.makeScratchDirectory(label)
         chmod(siblings, 0o755)
         let discovery = FixturePlugins.repositoryRoot + "/Tests/Fixtures/discovery/"
-        try FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + ["-o", siblings + "/libhudmissingdep.so", discovery + "missing_dep.c"])
-        try FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + [
+        try await FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + ["-o", siblings + "/libhudmissingdep.so", discovery + "missing_dep.c"])
+        try await FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + [
             "-I", FixturePlugins.headerDirectory, "-I", FixturePlugins.sourceDirectory, "-o", siblings + "/needs_sibling.so",
             discovery + "needs_missing_lib.c", "-L", siblings, "-lhudmissingdep", "-Wl,-rpath,$ORIGIN",
         ])
@@ -143,23 +143,23 @@ struct IsolationTests {
     /// SwiftPM-built plugin finds the toolchain's `libswiftCore.so`, which
     /// an installed, static helper has not mapped itself) is readable in
     /// the sandbox; a private file in that directory is not.
-    @Test func aLibraryOnThePluginsOwnRunpathLoadsAndItsDirectoryStaysClosed() throws {
+    @Test func aLibraryOnThePluginsOwnRunpathLoadsAndItsDirectoryStaysClosed() async throws {
         let libraries = try FixturePlugins.makeScratchDirectory("runpath-libraries")
         chmod(libraries, 0o755)
         let secret = libraries + "/secret-beside-the-library"
         try "not for plugins".write(toFile: secret, atomically: false, encoding: .utf8)
         chmod(secret, 0o600)
         let discovery = FixturePlugins.repositoryRoot + "/Tests/Fixtures/discovery/"
-        try FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + ["-o", libraries + "/libhudmissingdep.so", discovery + "missing_dep.c"])
+        try await FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + ["-o", libraries + "/libhudmissingdep.so", discovery + "missing_dep.c"])
         let plugins = try FixturePlugins.makeScratchDirectory("runpath-plugins")
         chmod(plugins, 0o755)
         for (source, output) in [("needs_missing_lib.c", "needs_runpath.so"), ("escape_attempts.c", "escapes_with_runpath.so")] {
-            try FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + [
+            try await FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + [
                 "-I", FixturePlugins.headerDirectory, "-I", FixturePlugins.sourceDirectory, "-o", plugins + "/" + output, discovery + source,
                 "-L", libraries, "-Wl,--no-as-needed", "-lhudmissingdep", "-Wl,--enable-new-dtags,-rpath," + libraries,
             ])
         }
-        let listed = try DiscoveryFixtures.hudhost(["list", "--json"], path: plugins, cache: try FixturePlugins.makeScratchDirectory("runpath-cache"),
+        let listed = try await DiscoveryFixtures.hudhost(["list", "--json"], path: plugins, cache: try FixturePlugins.makeScratchDirectory("runpath-cache"),
                                                    extra: ["HUD_ESCAPE_READ": secret])
         #expect(listed.status == 0, "\(listed.transcript)")
         let ids = (try HudHost.json(listed)["renderers"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
@@ -170,23 +170,23 @@ struct IsolationTests {
 
     /// The control: the same attempts, made without the sandbox (in this
     /// process's own probe, `--in-process`), do reach the outside world.
-    @Test func theEscapeAttemptsAreRealWithoutTheSandbox() throws {
+    @Test func theEscapeAttemptsAreRealWithoutTheSandbox() async throws {
         let path = try DiscoveryFixtures.path("escape_attempts")
         let outside = try FixturePlugins.makeScratchDirectory("escape-control") + "/written-by-plugin"
-        let output = try HudHost.run(["probe", "--in-process", "--json", path], environment: ["HUD_ESCAPE_FILE": outside])
+        let output = try await HudHost.run(["probe", "--in-process", "--json", path], environment: ["HUD_ESCAPE_FILE": outside])
         #expect(output.status != 0, "\(output.transcript)")
         // The same fixture with only the read and fork attempts: refused in
         // the sandbox (above), possible here.
         let secret = try FixturePlugins.makeScratchDirectory("escape-control-secret") + "/secret"
         try "readable".write(toFile: secret, atomically: false, encoding: .utf8)
-        let reading = try HudHost.run(["probe", "--in-process", "--json", path], environment: ["HUD_ESCAPE_READ": secret])
+        let reading = try await HudHost.run(["probe", "--in-process", "--json", path], environment: ["HUD_ESCAPE_READ": secret])
         #expect(try HudHost.json(reading)["error"]?["code"]?.stringValue == "init-failed", "\(reading.transcript)")
         #expect(try HudHost.json(output)["error"]?["code"]?.stringValue == "init-failed")
         #expect(FileManager.default.fileExists(atPath: outside))
     }
 
-    @Test func doctorReportsEveryLayer() throws {
-        let output = try HudHost.run(["doctor", "--json"])
+    @Test func doctorReportsEveryLayer() async throws {
+        let output = try await HudHost.run(["doctor", "--json"])
         #expect(output.status == 0, "\(output.transcript)")
         let json = try HudHost.json(output)
         let layers = json["isolation"]?["layers"]?.arrayValue ?? []
@@ -197,15 +197,15 @@ struct IsolationTests {
         #expect(json["isolation"]?["complete"]?.boolValue == true)
         #expect(json["libffi"]?["ok"]?.boolValue == true)
         #expect(json["helper"]?.stringValue?.hasSuffix("/hudsandbox") == true)
-        let text = try HudHost.run(["doctor"])
+        let text = try await HudHost.run(["doctor"])
         #expect(text.status == 0 && text.stdout.contains("All layers are active."))
     }
 
     @Test(arguments: [(["list", "--json"], ["HUD_REQUIRE_SANDBOX": "1"]), (["--require-sandbox", "list", "--json"], [:])])
-    func requiringTheSandboxStillScansWhereEveryLayerHolds(_ arguments: [String], _ environment: [String: String]) throws {
+    func requiringTheSandboxStillScansWhereEveryLayerHolds(_ arguments: [String], _ environment: [String: String]) async throws {
         let directory = try DiscoveryFixtures.directory("require-sandbox", discovery: ["crash_on_load", "meta_good"])
         let cache = try FixturePlugins.makeScratchDirectory("require-sandbox-cache")
-        let output = try DiscoveryFixtures.hudhost(arguments, path: directory, cache: cache, extra: environment)
+        let output = try await DiscoveryFixtures.hudhost(arguments, path: directory, cache: cache, extra: environment)
         #expect(output.status == 0, "\(output.transcript)")
         let failures = try HudHost.json(output)["failures"]?.arrayValue ?? []
         #expect(failures.contains { $0["code"]?.stringValue == "crashed" })
@@ -213,10 +213,10 @@ struct IsolationTests {
 }
 
 extension IsolationTests {
-    @Test func anOversizedResultLineIsAProtocolError() throws {
+    @Test func anOversizedResultLineIsAProtocolError() async throws {
         let directory = try DiscoveryFixtures.directory("chatty-long", discovery: ["chatty_channel"])
         let cache = try FixturePlugins.makeScratchDirectory("chatty-long-cache")
-        let output = try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache, extra: ["HUD_CHATTY": "long"])
+        let output = try await DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache, extra: ["HUD_CHATTY": "long"])
         #expect(output.status == 0, "\(output.transcript)")
         let failures = try HudHost.json(output)["failures"]?.arrayValue ?? []
         #expect(failures.contains { $0["code"]?.stringValue == "protocol-error" }, "\(output.stdout)")
@@ -226,9 +226,9 @@ extension IsolationTests {
     /// init() still times out its check at a deadline of a few of them, and
     /// the run ends. (`timeout 300` only turns a regression into a failure
     /// instead of a hung suite.)
-    @Test func trafficOnTheChannelDoesNotExtendADeadline() throws {
+    @Test func trafficOnTheChannelDoesNotExtendADeadline() async throws {
         let path = try DiscoveryFixtures.path("chatty_channel")
-        let output = try FixturePlugins.run(["env", "HUD_CHATTY=newlines", "HOME=" + FixturePlugins.workDirectory + "/no-home",
+        let output = try await FixturePlugins.run(["env", "HUD_CHATTY=newlines", "HOME=" + FixturePlugins.workDirectory + "/no-home",
                                              "timeout", "300", HudHost.path, "validate", "--profile", "basic", "--timeout", ProvokedDeadline.argument,
                                              "--format", "json", path])
         #expect(output.status == 1, "\(output.transcript)")
@@ -250,14 +250,14 @@ extension IsolationTests {
     static let taskLimitPossible = geteuid() != 0 || TaskGroup.ownPidsDirectory() != nil
 
     @Test(Requirement.when(taskLimitPossible, "root, and no writable cgroup v1 pids hierarchy to make a task limit in"))
-    func aPluginCannotStartTasksWithoutLimit() throws {
+    func aPluginCannotStartTasksWithoutLimit() async throws {
         try Requirement.require(Self.taskLimitPossible, "a pids cgroup hierarchy for root's children")
         let directory = try DiscoveryFixtures.directory("many-tasks", discovery: ["many_tasks"])
         let cache = try FixturePlugins.makeScratchDirectory("many-tasks-cache")
-        let listed = try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache)
+        let listed = try await DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache)
         #expect((try HudHost.json(listed)["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.fixture.many-tasks" },
                 "\(listed.transcript)")
-        let render = try DiscoveryFixtures.hudhost(["render", "--style", "org.fixture.many-tasks", "--format", "json"],
+        let render = try await DiscoveryFixtures.hudhost(["render", "--style", "org.fixture.many-tasks", "--format", "json"],
                                                    path: directory, cache: cache)
         #expect(render.status == 0, "\(render.transcript)")
         // Every group the two commands made is gone with them.
@@ -269,20 +269,20 @@ extension IsolationTests {
         }
     }
 
-    @Test func aCrashingPluginWithGoodMetadataCannotTakeRenderDown() throws {
+    @Test func aCrashingPluginWithGoodMetadataCannotTakeRenderDown() async throws {
         let directory = try DiscoveryFixtures.directory("meta-crash", discovery: ["meta_crash_on_load", "meta_good"])
         let cache = try FixturePlugins.makeScratchDirectory("meta-crash-cache")
-        let listed = try HudHost.json(try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache))
+        let listed = try HudHost.json(try await DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache))
         #expect((listed["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.fixture.meta-crash" })
-        let render = try DiscoveryFixtures.hudhost(["render", "--style", "com.hudson.tray", "--format", "json"], path: directory, cache: cache)
+        let render = try await DiscoveryFixtures.hudhost(["render", "--style", "com.hudson.tray", "--format", "json"], path: directory, cache: cache)
         #expect(render.status == 0, "\(render.transcript)")
         #expect(try HudHost.json(render)["renderer"]?["id"]?.stringValue == "com.hudson.tray")
         let demoDirectory = try FixturePlugins.makeScratchDirectory("meta-crash-demo")
-        let demo = try DiscoveryFixtures.hudhost(["demo", "--out", demoDirectory, "--quiet"], path: directory, cache: cache)
+        let demo = try await DiscoveryFixtures.hudhost(["demo", "--out", demoDirectory, "--quiet"], path: directory, cache: cache)
         #expect(demo.status == 0, "\(demo.transcript)")
         // Recorded: listed as crashed from now on, until the file changes;
         // the well-behaved plugin beside it was trial-loaded and is kept.
-        let after = try HudHost.json(try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache))
+        let after = try HudHost.json(try await DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache))
         #expect(!(after["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.fixture.meta-crash" })
         #expect((after["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.scale.p0000" })
         #expect((after["failures"]?.arrayValue ?? []).contains { $0["code"]?.stringValue == "crashed" })
@@ -294,16 +294,16 @@ extension IsolationTests {
     /// fails sandboxed) is reported missing; the scan still runs with the
     /// rest — unless the sandbox is required, when no plugin code runs.
     @Test(arguments: [([], "crashed"), (["--require-sandbox"], "sandbox-incomplete")])
-    func aMissingLayerIsReportedAndRequiringTheSandboxRefuses(_ options: [String], _ expected: String) throws {
+    func aMissingLayerIsReportedAndRequiringTheSandboxRefuses(_ options: [String], _ expected: String) async throws {
         let directory = try DiscoveryFixtures.directory("skip-layer", discovery: ["crash_on_load"])
         let cache = try FixturePlugins.makeScratchDirectory("skip-layer-cache")
-        let output = try DiscoveryFixtures.hudhost(options + ["list", "--json"], path: directory, cache: cache,
+        let output = try await DiscoveryFixtures.hudhost(options + ["list", "--json"], path: directory, cache: cache,
                                                    extra: ["HUD_SANDBOX_SKIP": "landlock"])
         #expect(output.status == 0, "\(output.transcript)")
         let failures = try HudHost.json(output)["failures"]?.arrayValue ?? []
         #expect(failures.contains { $0["code"]?.stringValue == expected }, "\(output.stdout)")
 
-        let doctor = try HudHost.run(options + ["doctor", "--json"], environment: ["HUD_SANDBOX_SKIP": "landlock"])
+        let doctor = try await HudHost.run(options + ["doctor", "--json"], environment: ["HUD_SANDBOX_SKIP": "landlock"])
         #expect(doctor.status == (options.isEmpty ? 0 : 1), "\(doctor.transcript)")
         let json = try HudHost.json(doctor)
         #expect(json["isolation"]?["complete"]?.boolValue == false)
@@ -321,33 +321,33 @@ extension IsolationTests {
     /// `insecure-path` naming that directory, before any of its code runs;
     /// the same files load once the directory is closed.
     @Test(arguments: [("runpath", 0o777 as mode_t), ("runpath", 0o1777), ("LD_LIBRARY_PATH", 0o777)])
-    func aLibraryFromADirectoryOthersMayWriteIsRefused(_ route: String, _ mode: mode_t) throws {
+    func aLibraryFromADirectoryOthersMayWriteIsRefused(_ route: String, _ mode: mode_t) async throws {
         let label = "insecure-\(route)-\(String(mode, radix: 8))"
         let libraries = try FixturePlugins.makeScratchDirectory(label + "-libraries")
         let discovery = FixturePlugins.repositoryRoot + "/Tests/Fixtures/discovery/"
-        try FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + ["-o", libraries + "/libhudmissingdep.so", discovery + "missing_dep.c"])
+        try await FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + ["-o", libraries + "/libhudmissingdep.so", discovery + "missing_dep.c"])
         let plugins = try FixturePlugins.makeScratchDirectory(label + "-plugins")
         chmod(plugins, 0o755)
-        try FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + [
+        try await FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + [
             "-I", FixturePlugins.headerDirectory, "-I", FixturePlugins.sourceDirectory, "-o", plugins + "/needs_library.so",
             discovery + "needs_missing_lib.c", "-L", libraries, "-lhudmissingdep",
         ] + (route == "runpath" ? ["-Wl,--enable-new-dtags,-rpath," + libraries] : []))
         let extra = route == "runpath" ? [:] : ["LD_LIBRARY_PATH": libraries]
-        func listed() throws -> (ids: [String], failures: [JSONValue]) {
-            let output = try DiscoveryFixtures.hudhost(["list", "--json"], path: plugins, cache: try FixturePlugins.makeScratchDirectory(label + "-cache"),
+        func listed() async throws -> (ids: [String], failures: [JSONValue]) {
+            let output = try await DiscoveryFixtures.hudhost(["list", "--json"], path: plugins, cache: try FixturePlugins.makeScratchDirectory(label + "-cache"),
                                                        extra: extra)
             #expect(output.status == 0, "\(output.transcript)")
             let json = try HudHost.json(output)
             return ((json["renderers"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }, json["failures"]?.arrayValue ?? [])
         }
         chmod(libraries, mode)
-        let refused = try listed()
+        let refused = try await listed()
         #expect(!refused.ids.contains("org.fixture.needs-missing-lib"))
         #expect(refused.failures.contains {
             $0["code"]?.stringValue == "insecure-path" && ($0["message"]?.stringValue ?? $0["reason"]?.stringValue ?? "").contains(libraries)
         }, "\(refused.failures)")
         chmod(libraries, 0o755)
-        #expect(try listed().ids.contains("org.fixture.needs-missing-lib"))
+        await #expect(try listed().ids.contains("org.fixture.needs-missing-lib"))
     }
 }
 
@@ -358,9 +358,9 @@ extension IsolationTests {
     /// `--verbose`; stdout never. No escape sequence, C1 control or line
     /// that passes for hudhost's own reaches the terminal.
     @Test(arguments: [(true, [] as [String]), (false, []), (false, ["--verbose"])])
-    func pluginOutputIsEscapedPrefixedAndBounded(_ fails: Bool, _ options: [String]) throws {
+    func pluginOutputIsEscapedPrefixedAndBounded(_ fails: Bool, _ options: [String]) async throws {
         let directory = try DiscoveryFixtures.directory("loud-\(fails)-\(options.count)", discovery: ["loud_init"])
-        let output = try DiscoveryFixtures.hudhost(options + ["list"], path: directory,
+        let output = try await DiscoveryFixtures.hudhost(options + ["list"], path: directory,
                                                    cache: try FixturePlugins.makeScratchDirectory("loud-cache-\(fails)-\(options.count)"),
                                                    extra: fails ? ["HUD_LOUD_FAIL": "1"] : [:])
         #expect(output.status == 0, "\(output.transcript)")
@@ -387,7 +387,7 @@ extension IsolationTests {
     /// The same link made by this user loads. (Making a link another user
     /// owns needs root: CI runs the suite as root.)
     @Test(Requirement.when(getuid() == 0, "needs root to make another user's symbolic link"))
-    func anotherUsersLinkInAStickySearchDirectoryIsRefused() throws {
+    func anotherUsersLinkInAStickySearchDirectoryIsRefused() async throws {
         let library = try DiscoveryFixtures.directory("sticky-target", discovery: ["meta_good"]) + "/meta_good.so"
         let sticky = try FixturePlugins.makeScratchDirectory("sticky-search")
         chmod(sticky, 0o1777)
@@ -395,13 +395,13 @@ extension IsolationTests {
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: library)
         try #require(lchown(link, 65534, 65534) == 0)
         let cache = try FixturePlugins.makeScratchDirectory("sticky-cache")
-        let refused = try HudHost.json(try DiscoveryFixtures.hudhost(["list", "--json"], path: sticky, cache: cache))
+        let refused = try HudHost.json(try await DiscoveryFixtures.hudhost(["list", "--json"], path: sticky, cache: cache))
         #expect(!(refused["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.scale.p0000" })
         #expect((refused["failures"]?.arrayValue ?? []).contains {
             $0["code"]?.stringValue == "insecure-path" && ($0["message"]?.stringValue ?? "").contains("owned by uid 65534")
         }, "\(refused)")
         try #require(lchown(link, 0, 0) == 0)
-        let listed = try HudHost.json(try DiscoveryFixtures.hudhost(["list", "--json"], path: sticky, cache: cache))
+        let listed = try HudHost.json(try await DiscoveryFixtures.hudhost(["list", "--json"], path: sticky, cache: cache))
         #expect((listed["renderers"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == "org.scale.p0000" }, "\(listed)")
     }
 }

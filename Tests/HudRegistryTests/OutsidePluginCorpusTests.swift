@@ -51,52 +51,52 @@ struct OutsidePluginCorpusTests {
         return directory
     }
 
-    static func buildC(_ source: String, id: String, sdk: SDK) throws -> Build {
+    static func buildC(_ source: String, id: String, sdk: SDK) async throws -> Build {
         let output = try directory(source, sdk) + "/" + source + ".so"
-        try FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + ["-I", sdk.cHeaders, "-o", output, corpus + source + ".c"])
+        try await FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + ["-I", sdk.cHeaders, "-o", output, corpus + source + ".c"])
         return Build(path: output, id: id, sdk: sdk)
     }
 
-    static func buildRust(_ sdk: SDK) throws -> Build {
+    static func buildRust(_ sdk: SDK) async throws -> Build {
         let rustc = try #require(RustToolchain.rustc)
         let directory = try directory("rust", sdk)
         let sources = try FixturePlugins.makeScratchDirectory("outside-rust-source-\(sdk.rawValue)")
         try FileManager.default.copyItem(atPath: corpus + "rust_outer.rs", toPath: sources + "/rust_outer.rs")
         try FileManager.default.copyItem(atPath: sdk.rustBindings, toPath: sources + "/hud_renderer.rs")
         let output = directory + "/librust_outer.so"
-        try FixturePlugins.compileCommand([rustc, "--edition", "2021", "--crate-type", "cdylib", "-O", "-C", "panic=abort", "-D", "warnings",
+        try await FixturePlugins.compileCommand([rustc, "--edition", "2021", "--crate-type", "cdylib", "-O", "-C", "panic=abort", "-D", "warnings",
                                            "-o", output, sources + "/rust_outer.rs"])
         return Build(path: output, id: "org.outside.rust-outer", sdk: sdk)
     }
 
     /// The author's build: swiftc on the Swift files, the SDK's header
     /// through a module map, and the record their script wrote.
-    static func buildSwift(_ sdk: SDK) throws -> Build {
+    static func buildSwift(_ sdk: SDK) async throws -> Build {
         let directory = try directory("swift", sdk)
         let work = try FixturePlugins.makeScratchDirectory("outside-swift-work-\(sdk.rawValue)")
         try FileManager.default.createDirectory(atPath: work + "/module", withIntermediateDirectories: true)
         try "module HudRendererAPI [system] {\n    header \"\(sdk.cHeaders)/hud_renderer.h\"\n    export *\n}\n"
             .write(toFile: work + "/module/module.modulemap", atomically: true, encoding: .utf8)
         let sources = corpus + "swift_outer/"
-        try FixturePlugins.compileCommand(["cc", "-c", "-o", work + "/record.o", sources + "record.s"])
+        try await FixturePlugins.compileCommand(["cc", "-c", "-o", work + "/record.o", sources + "record.s"])
         let output = directory + "/libswift_outer.so"
-        try FixturePlugins.compileCommand(["swiftc", "-emit-library", "-parse-as-library", "-module-name", "OutsideSwift", "-swift-version", "5", "-O",
+        try await FixturePlugins.compileCommand(["swiftc", "-emit-library", "-parse-as-library", "-module-name", "OutsideSwift", "-swift-version", "5", "-O",
                                            "-I", work + "/module", "-module-cache-path", work + "/cache", "-o", output, work + "/record.o"]
                                           + ["Layout", "Metrics", "WorkingFrame", "Entry"].map { sources + $0 + ".swift" })
         return Build(path: output, id: "org.outside.swift-outer", sdk: sdk)
     }
 
     /// What every build must do on this host.
-    static func expectWorks(_ builds: [Build], expectingWarnings warnings: [String: [String]] = [:]) throws {
+    static func expectWorks(_ builds: [Build], expectingWarnings warnings: [String: [String]] = [:]) async throws {
         for build in builds {
             let directory = (build.path as NSString).deletingLastPathComponent
             let cache = try FixturePlugins.makeScratchDirectory("outside-cache")
-            let listed = try HudHost.run(["list", "--json"], environment: ["HUD_RENDERER_PATH": directory, "XDG_CACHE_HOME": cache])
+            let listed = try await HudHost.run(["list", "--json"], environment: ["HUD_RENDERER_PATH": directory, "XDG_CACHE_HOME": cache])
             #expect(listed.status == 0, "\(build.id) built against \(build.sdk.rawValue): \(listed.transcript)")
             let ids = try HudHost.json(listed)["renderers"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
             #expect(ids.contains(build.id), "\(build.id) (\(build.sdk.rawValue)) is not listed: \(ids)")
             for isolation in ["process", "in-process"] {
-                let rendered = try HudHost.run(["render", "--plugin", build.path, "--style", build.id, "--isolation", isolation, "--json"],
+                let rendered = try await HudHost.run(["render", "--plugin", build.path, "--style", build.id, "--isolation", isolation, "--json"],
                                                environment: ["XDG_CACHE_HOME": cache])
                 #expect(rendered.status == 0, "\(build.id) (\(build.sdk.rawValue)) in \(isolation): \(rendered.transcript)")
                 guard rendered.status == 0 else { continue }
@@ -111,7 +111,7 @@ struct OutsidePluginCorpusTests {
         // The timing checks (perf-*) are warnings a loaded machine can
         // raise and this test ignores: left out.
         let options = ["--format", "json", "--seed", "20250101", "--fuzz-iterations", "40", "--timeout", "20", "--layout-timeout", "20", "-j", "2", "--exclude", "^perf-"]
-        let validated = try HudHost.run(["validate"] + builds.map(\.path) + ["--profile", "strict"] + options)
+        let validated = try await HudHost.run(["validate"] + builds.map(\.path) + ["--profile", "strict"] + options)
         #expect(validated.status == 0, "\(validated.transcript)")
         let report = try HudHost.json(validated)
         for (build, target) in zip(builds, report["targets"]?.arrayValue ?? []) {
@@ -129,32 +129,41 @@ struct OutsidePluginCorpusTests {
         // …and every build passes the version they were written for.
         let current = builds.filter { $0.sdk != .frozen10 }.map(\.path)
         if !current.isEmpty {
-            let old = try HudHost.run(["validate"] + current + ["--profile", "strict@1.0", "--werror"] + options)
+            let old = try await HudHost.run(["validate"] + current + ["--profile", "strict@1.0", "--werror"] + options)
             #expect(old.status == 0 || TimingWarningsInReport.only(old), "\(old.transcript)")
         }
     }
 
-    @Test func aCPluginWithItsOwnGeometryAndOuterChips() throws {
-        try Self.expectWorks(SDK.allCases.map { try Self.buildC("ring_outer", id: "org.outside.ring-outer", sdk: $0) })
+    @Test func aCPluginWithItsOwnGeometryAndOuterChips() async throws {
+        try await Self.expectWorks(Self.eachSDK { try await Self.buildC("ring_outer", id: "org.outside.ring-outer", sdk: $0) })
     }
 
     /// Rebuilt against 1.1 it refuses a 1.0 host's stride: on notice (a
     /// warning in strict@1.1), not a failure, and nothing at all at 1.0.
-    @Test func aCPluginThatComparesTheStrideWithSizeof() throws {
-        let builds = try SDK.allCases.map { try Self.buildC("ring_sizeof_stride", id: "org.outside.ring-sizeof", sdk: $0) }
-        try Self.expectWorks(builds, expectingWarnings: [builds[1].path: ["abi-older-host-sizes"]])
+    @Test func aCPluginThatComparesTheStrideWithSizeof() async throws {
+        let builds = try await Self.eachSDK { try await Self.buildC("ring_sizeof_stride", id: "org.outside.ring-sizeof", sdk: $0) }
+        try await Self.expectWorks(builds, expectingWarnings: [builds[1].path: ["abi-older-host-sizes"]])
     }
 
     @Test(Requirement.when(RustToolchain.rustc != nil, "needs rustc on PATH or in ~/.cargo/bin"))
-    func aRustPluginOnThe10Bindings() throws {
-        try Self.expectWorks(try SDK.allCases.map(Self.buildRust))
+    func aRustPluginOnThe10Bindings() async throws {
+        try await Self.expectWorks(Self.eachSDK(Self.buildRust))
     }
 
     /// Its record, written at 1.0, says 1.0 while the rebuilt entry says
     /// 1.1: consistent (a record may name an older minor), and the host
     /// shows the entry's version.
-    @Test func aSwiftPluginWithAHandWrittenRecord() throws {
-        try Self.expectWorks(try SDK.allCases.map(Self.buildSwift))
+    @Test func aSwiftPluginWithAHandWrittenRecord() async throws {
+        try await Self.expectWorks(Self.eachSDK(Self.buildSwift))
+    }
+}
+
+extension OutsidePluginCorpusTests {
+    /// `build` against each SDK, one after the other.
+    static func eachSDK(_ build: (SDK) async throws -> Build) async throws -> [Build] {
+        var builds: [Build] = []
+        for sdk in SDK.allCases { builds.append(try await build(sdk)) }
+        return builds
     }
 }
 

@@ -25,18 +25,18 @@ struct RustBindingsTests {
 
     // MARK: - The generator
 
-    @Test func theCommittedBindingsAreWhatTheGeneratorMakesOfTheHeaders() throws {
-        let output = try FixturePlugins.run(["python3", Self.generator, "--check"])
+    @Test func theCommittedBindingsAreWhatTheGeneratorMakesOfTheHeaders() async throws {
+        let output = try await FixturePlugins.run(["python3", Self.generator, "--check"])
         #expect(output.status == 0, "run Scripts/gen-rust-bindings.py and commit the result\n\(output.transcript)")
     }
 
-    @Test func checkModeFailsWithADiffWhenTheBindingsAreStale() throws {
+    @Test func checkModeFailsWithADiffWhenTheBindingsAreStale() async throws {
         let directory = try FixturePlugins.makeScratchDirectory("rust-stale")
         let stale = directory + "/hud_renderer.rs"
         let current = try String(contentsOfFile: Self.bindings, encoding: .utf8)
         try current.replacingOccurrences(of: "pub const HUD_MAX_MODES: i32 = 64;", with: "pub const HUD_MAX_MODES: i32 = 32;")
             .write(toFile: stale, atomically: true, encoding: .utf8)
-        let output = try FixturePlugins.run(["python3", Self.generator, "--check", "--output", stale])
+        let output = try await FixturePlugins.run(["python3", Self.generator, "--check", "--output", stale])
         #expect(output.status == 1, "\(output.transcript)")
         #expect(output.stdout.contains("-pub const HUD_MAX_MODES: i32 = 32;") && output.stdout.contains("+pub const HUD_MAX_MODES: i32 = 64;"),
                 "\(output.transcript)")
@@ -54,11 +54,11 @@ struct RustBindingsTests {
     /// Every HUD_ object-like macro the C preprocessor ends up with whose
     /// value is an integer expression or a string literal, then every enum
     /// constant of the topic headers.
-    static func constants() throws -> [Constant] {
+    static func constants() async throws -> [Constant] {
         let directory = try FixturePlugins.makeScratchDirectory("rust-macros")
         let source = directory + "/macros.c"
         try "#include \"hud_renderer.h\"\n".write(toFile: source, atomically: true, encoding: .utf8)
-        let output = try FixturePlugins.run(["cc", "-std=c11", "-dM", "-E", "-I", FixturePlugins.headerDirectory, source])
+        let output = try await FixturePlugins.run(["cc", "-std=c11", "-dM", "-E", "-I", FixturePlugins.headerDirectory, source])
         try #require(output.status == 0, "\(output.transcript)")
         var found: [Constant] = []
         for line in output.stdout.split(separator: "\n") {
@@ -193,9 +193,9 @@ struct RustBindingsTests {
     }
 
     @Test(Requirement.when(RustToolchain.rustc != nil, "needs rustc on PATH or in ~/.cargo/bin"))
-    func rustBindingsAgreeWithTheCHeadersOnEverySizeOffsetAndConstant() throws {
+    func rustBindingsAgreeWithTheCHeadersOnEverySizeOffsetAndConstant() async throws {
         let rustc = try #require(RustToolchain.rustc)
-        let constants = try Self.constants()
+        let constants = try await Self.constants()
         // The lists are not empty by accident: a few names every ABI 1.x has.
         for name in ["HUD_ABI_VERSION", "HUD_ENTRY_SYMBOL_NAME", "HUD_STATUS_OK", "HUD_POSITION_CENTER", "HUD_NODE_SIZE_1_0", "HUD_METADATA_SECTION"] {
             #expect(constants.contains { $0.name == name }, "\(name) is not among the constants found")
@@ -203,11 +203,11 @@ struct RustBindingsTests {
         let directory = try FixturePlugins.makeScratchDirectory("rust-probe")
         try Self.cProbe(constants).write(toFile: directory + "/probe.c", atomically: true, encoding: .utf8)
         try Self.rustProbe(constants).write(toFile: directory + "/probe.rs", atomically: true, encoding: .utf8)
-        try FixturePlugins.compileCommand(["cc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic", "-I", FixturePlugins.headerDirectory,
+        try await FixturePlugins.compileCommand(["cc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic", "-I", FixturePlugins.headerDirectory,
                                            "-o", directory + "/probe-c", directory + "/probe.c"])
-        try FixturePlugins.compileCommand([rustc, "--edition", "2021", "-D", "warnings", "-o", directory + "/probe-rust", directory + "/probe.rs"])
-        let c = try FixturePlugins.run([directory + "/probe-c"])
-        let rust = try FixturePlugins.run([directory + "/probe-rust"])
+        try await FixturePlugins.compileCommand([rustc, "--edition", "2021", "-D", "warnings", "-o", directory + "/probe-rust", directory + "/probe.rs"])
+        let c = try await FixturePlugins.run([directory + "/probe-c"])
+        let rust = try await FixturePlugins.run([directory + "/probe-rust"])
         try #require(c.status == 0 && rust.status == 0, "\(c.transcript)\n\(rust.transcript)")
         let cLines = c.stdout.split(separator: "\n").map(String.init)
         let rustLines = rust.stdout.split(separator: "\n").map(String.init)
@@ -232,10 +232,10 @@ struct RustBindingsTests {
     }
 
     @Test(Requirement.when(RustToolchain.rustc != nil, "needs rustc on PATH or in ~/.cargo/bin"))
-    func aRustPluginOnTheBindingsPassesStrictValidation() throws {
+    func aRustPluginOnTheBindingsPassesStrictValidation() async throws {
         let plugin = try Self.examplePlugin.get()
         let timeout = ["ASAN_OPTIONS", "TSAN_OPTIONS"].contains { ProcessInfo.processInfo.environment[$0] != nil } ? "60" : "30"
-        let output = try HudHost.run(["validate", plugin, "--profile", "strict", "--format", "json", "--seed", "20250101",
+        let output = try await HudHost.run(["validate", plugin, "--profile", "strict", "--format", "json", "--seed", "20250101",
                                       "--fuzz-iterations", "40", "--timeout", timeout, "--layout-timeout", timeout])
         #expect(output.status == 0, "\(output.transcript)")
         let results = (try HudHost.json(output)["targets"]?.arrayValue ?? []).flatMap { $0["results"]?.arrayValue ?? [] }
@@ -248,11 +248,11 @@ struct RustBindingsTests {
     }
 
     @Test(Requirement.when(RustToolchain.rustc != nil, "needs rustc on PATH or in ~/.cargo/bin"))
-    func aRustPluginIsListedFromTheMetadataSectionItEmits() throws {
+    func aRustPluginIsListedFromTheMetadataSectionItEmits() async throws {
         let plugin = try Self.examplePlugin.get()
         let directory = try FixturePlugins.makeScratchDirectory("rust-list")
         try FileManager.default.copyItem(atPath: plugin, toPath: directory + "/libexample_rust.so")
-        let output = try HudHost.run(["list", "--json"], environment: ["HUD_RENDERER_PATH": directory])
+        let output = try await HudHost.run(["list", "--json"], environment: ["HUD_RENDERER_PATH": directory])
         #expect(output.status == 0, "\(output.transcript)")
         let entry = try #require(HudHost.json(output)["renderers"]?.arrayValue?.first { $0["id"]?.stringValue == "org.hudson.example.rust" })
         #expect(entry["source"]?.stringValue == "elf-section", "listed without running it: \(output.stdout)")

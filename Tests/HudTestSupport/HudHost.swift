@@ -13,10 +13,19 @@ package enum HudHost {
     /// With `deadline`, the test's own: a run still going after that many
     /// seconds is killed (coreutils `timeout`) and ends with status 124.
     package static func run(_ arguments: [String], environment: [String: String] = [:], deadline: Int? = nil) throws -> ProcessOutput {
+        try FixturePlugins.run(command(arguments, environment: environment, deadline: deadline))
+    }
+
+    /// `run`, waited for off Swift's cooperative pool (`FixturePlugins.run(_:) async`).
+    package static func run(_ arguments: [String], environment: [String: String] = [:], deadline: Int? = nil) async throws -> ProcessOutput {
+        try await FixturePlugins.run(command(arguments, environment: environment, deadline: deadline))
+    }
+
+    private static func command(_ arguments: [String], environment: [String: String], deadline: Int?) -> [String] {
         var env = ["HOME": FixturePlugins.workDirectory + "/no-home", "HUD_RENDERER_PATH": "", "NO_COLOR": "1"]
         env.merge(environment) { $1 }
         let limit = deadline.map { ["timeout", "--kill-after=5", String($0)] } ?? []
-        return try FixturePlugins.run(limit + ["env"] + env.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + [path] + arguments)
+        return limit + ["env"] + env.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + [path] + arguments
     }
 
     /// The status coreutils `timeout` gives a run it killed.
@@ -66,6 +75,15 @@ package enum DiscoveryFixtures {
 
     /// hudhost with a private HOME and cache and the given search path.
     package static func hudhost(_ arguments: [String], path: String, cache: String, extra: [String: String] = [:]) throws -> ProcessOutput {
-        try HudHost.run(arguments, environment: ["HUD_RENDERER_PATH": path, "XDG_CACHE_HOME": cache, "HUD_SCAN_TIMEOUT": "2"].merging(extra) { $1 })
+        try HudHost.run(arguments, environment: environment(path: path, cache: cache, extra: extra))
+    }
+
+    /// `hudhost`, waited for off Swift's cooperative pool (`FixturePlugins.run(_:) async`).
+    package static func hudhost(_ arguments: [String], path: String, cache: String, extra: [String: String] = [:]) async throws -> ProcessOutput {
+        try await HudHost.run(arguments, environment: environment(path: path, cache: cache, extra: extra))
+    }
+
+    private static func environment(path: String, cache: String, extra: [String: String]) -> [String: String] {
+        ["HUD_RENDERER_PATH": path, "XDG_CACHE_HOME": cache, "HUD_SCAN_TIMEOUT": "2"].merging(extra) { $1 }
     }
 }

@@ -23,8 +23,8 @@ struct CLITests {
         #expect(actual == expected, "output differs from \(path); if the change is intended, regenerate with HUD_UPDATE_GOLDEN=1")
     }
 
-    @Test func listShowsTheThreeBuiltins() throws {
-        let output = try HudHost.run(["list"])
+    @Test func listShowsTheThreeBuiltins() async throws {
+        let output = try await HudHost.run(["list"])
         #expect(output.status == 0, "\(output.transcript)")
         for id in ["com.hudson.tray", "com.hudson.scattered", "com.hudson.minimal"] {
             #expect(output.stdout.contains(id))
@@ -36,14 +36,14 @@ struct CLITests {
     /// The text table's columns line up by what a terminal shows: a name
     /// with non-ASCII letters is padded by its `Character`s, not its bytes,
     /// and every row's ORIGIN starts in the same column.
-    @Test func listTableAlignsColumnsByCharactersForNonASCIINames() throws {
+    @Test func listTableAlignsColumnsByCharactersForNonASCIINames() async throws {
         let directory = try FixturePlugins.makeScratchDirectory("cli-list-table")
         let source = try String(contentsOfFile: FixturePlugins.sourceDirectory + "/good_simple.c", encoding: .utf8)
             .replacingOccurrences(of: "\"Simple (alternate)\"", with: "\"Größe (alternate)\"")
         try source.write(toFile: directory + "/wide_name.c", atomically: true, encoding: .utf8)
-        try FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags
+        try await FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags
             + ["-I", FixturePlugins.headerDirectory, "-I", FixturePlugins.sourceDirectory, "-o", directory + "/wide_name.so", directory + "/wide_name.c"])
-        let output = try HudHost.run(["list"], environment: ["HUD_RENDERER_PATH": directory])
+        let output = try await HudHost.run(["list"], environment: ["HUD_RENDERER_PATH": directory])
         #expect(output.status == 0, "\(output.transcript)")
         let lines = output.stdout.split(separator: "\n").map(String.init)
         let rows = lines.prefix { !$0.isEmpty }
@@ -57,8 +57,8 @@ struct CLITests {
         #expect(originColumns.count == 1, "ORIGIN starts in columns \(originColumns.sorted()):\n\(output.stdout)")
     }
 
-    @Test func listJSONCarriesSchemaVersionAndEveryRenderer() throws {
-        let output = try HudHost.run(["list", "--json"])
+    @Test func listJSONCarriesSchemaVersionAndEveryRenderer() async throws {
+        let output = try await HudHost.run(["list", "--json"])
         #expect(output.status == 0)
         let json = try HudHost.json(output)
         #expect(json["schemaVersion"] == 1)
@@ -67,12 +67,12 @@ struct CLITests {
         #expect(json["failures"]?.arrayValue?.isEmpty == true)
     }
 
-    @Test func listReportsBrokenPluginsOnTheSearchPathAndKeepsTheRest() throws {
+    @Test func listReportsBrokenPluginsOnTheSearchPathAndKeepsTheRest() async throws {
         let directory = try FixturePlugins.makeScratchDirectory("cli-list")
         for fixture in [Fixture.goodSimple, .wrongMajor, .missingEntry] {
             try FileManager.default.copyItem(atPath: FixturePlugins.path(of: fixture), toPath: directory + "/" + fixture.fileName)
         }
-        let output = try HudHost.run(["list", "--json"], environment: ["HUD_RENDERER_PATH": directory])
+        let output = try await HudHost.run(["list", "--json"], environment: ["HUD_RENDERER_PATH": directory])
         #expect(output.status == 0, "\(output.transcript)")
         let json = try HudHost.json(output)
         let ids = Set(json["renderers"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? [])
@@ -81,7 +81,7 @@ struct CLITests {
         #expect(codes == ["incompatible-abi", "missing-entry-symbol"])
     }
 
-    @Test func listJSONIsTheSameBytesAsTheDocumentTreeWouldBe() throws {
+    @Test func listJSONIsTheSameBytesAsTheDocumentTreeWouldBe() async throws {
         // `list --json` streams its document member by member into one
         // buffer; the bytes must be exactly what the tree printer lays out
         // for the same document. A directory name with a quote, a
@@ -94,7 +94,7 @@ struct CLITests {
         }
         let cache = try FixturePlugins.makeScratchDirectory("cli-list-bytes-cache")
         for run in ["cold", "warm"] {
-            let output = try HudHost.run(["list", "--json"], environment: ["HUD_RENDERER_PATH": directory, "XDG_CACHE_HOME": cache])
+            let output = try await HudHost.run(["list", "--json"], environment: ["HUD_RENDERER_PATH": directory, "XDG_CACHE_HOME": cache])
             #expect(output.status == 0, "\(run): \(output.transcript)")
             let tree = try HudHost.json(output)
             #expect(tree["renderers"]?.arrayValue?.contains { $0["origin"]?.stringValue?.hasPrefix(directory) == true } == true, "\(run)")
@@ -103,8 +103,8 @@ struct CLITests {
         }
     }
 
-    @Test func renderDrawsTheTrayInTheTerminal() throws {
-        let output = try HudHost.run(["render", "--style", "tray", "--format", "ascii"])
+    @Test func renderDrawsTheTrayInTheTerminal() async throws {
+        let output = try await HudHost.run(["render", "--style", "tray", "--format", "ascii"])
         #expect(output.status == 0, "\(output.transcript)")
         let lines = output.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let trayTop = try #require(lines.firstIndex { $0.contains("╭") })
@@ -118,9 +118,9 @@ struct CLITests {
     }
 
     @Test(arguments: ["tray", "scattered", "minimal"], [false, true])
-    func renderJSONValidatesAgainstTheDocumentedSchema(style: String, rtl: Bool) throws {
+    func renderJSONValidatesAgainstTheDocumentedSchema(style: String, rtl: Bool) async throws {
         let schema = try JSONParser.parse(String(contentsOfFile: FixturePlugins.repositoryRoot + "/Docs/schemas/render-v1.schema.json", encoding: .utf8))
-        let output = try HudHost.run(["render", "--style", style, "--json", "--reveal", "center"] + (rtl ? ["--rtl"] : []))
+        let output = try await HudHost.run(["render", "--style", style, "--json", "--reveal", "center"] + (rtl ? ["--rtl"] : []))
         #expect(output.status == 0, "\(output.transcript)")
         let json = try HudHost.json(output)
         let errors = JSONSchemaValidator(root: schema).validate(json)
@@ -129,23 +129,23 @@ struct CLITests {
         #expect(json["renderer"]?["id"]?.stringValue == HudPhoneComplicationsStyle(name: style).rendererID)
     }
 
-    @Test func theSchemaCheckCatchesAMalformedDocument() throws {
+    @Test func theSchemaCheckCatchesAMalformedDocument() async throws {
         let schema = try JSONParser.parse(String(contentsOfFile: FixturePlugins.repositoryRoot + "/Docs/schemas/render-v1.schema.json", encoding: .utf8))
-        let output = try HudHost.run(["render", "--json"])
+        let output = try await HudHost.run(["render", "--json"])
         let text = output.stdout.replacingOccurrences(of: "\"kind\": \"slot\"", with: "\"kind\": \"button\"")
         #expect(text != output.stdout)
         #expect(!JSONSchemaValidator(root: schema).validate(try JSONParser.parse(text)).isEmpty)
     }
 
-    @Test func renderJSONOfScatteredRTLIsStable() throws {
-        let output = try HudHost.run(["render", "--style", "scattered", "--rtl", "--device", "iphone-se", "--json"])
+    @Test func renderJSONOfScatteredRTLIsStable() async throws {
+        let output = try await HudHost.run(["render", "--style", "scattered", "--rtl", "--device", "iphone-se", "--json"])
         #expect(output.status == 0)
         try Self.expectGolden(output.stdout, "render-scattered-iphone-se-rtl.json")
     }
 
-    @Test func probeLoadsTheBuiltinsThroughDlopen() throws {
+    @Test func probeLoadsTheBuiltinsThroughDlopen() async throws {
         let library = FixturePlugins.binDirectory + "/libBuiltinRenderers.so"
-        let output = try HudHost.run(["probe", library, "--json"])
+        let output = try await HudHost.run(["probe", library, "--json"])
         #expect(output.status == 0, "\(output.transcript)")
         let json = try HudHost.json(output)
         let renderers = try #require(json["renderers"]?.arrayValue)
@@ -156,7 +156,7 @@ struct CLITests {
             #expect(renderer["sampleLayout"]?["nodes"]?.arrayValue?.isEmpty == false)
         }
         // The same descriptors the linked-in built-ins report.
-        let listed = try HudHost.json(HudHost.run(["list", "--json"]))["renderers"]?.arrayValue ?? []
+        let listed = try await HudHost.json(HudHost.run(["list", "--json"]))["renderers"]?.arrayValue ?? []
         for (probed, builtin) in zip(renderers, listed) {
             for key in ["id", "name", "version", "vendor", "description", "abiVersion", "supportedPositions", "capabilities"] {
                 #expect(probed[key] == builtin[key], "\(key)")
@@ -164,8 +164,8 @@ struct CLITests {
         }
     }
 
-    @Test func probeByIDDescribesARegisteredRenderer() throws {
-        let output = try HudHost.run(["probe", "com.hudson.minimal"])
+    @Test func probeByIDDescribesARegisteredRenderer() async throws {
+        let output = try await HudHost.run(["probe", "com.hudson.minimal"])
         #expect(output.status == 0, "\(output.transcript)")
         #expect(output.stdout.contains("Minimal — com.hudson.minimal"))
         #expect(output.stdout.contains("positions     center"))
@@ -183,14 +183,14 @@ struct CLITests {
         (["probe", "/nonexistent/plugin.so"], 3, "/nonexistent/plugin.so"),
         (["render", "--plugin", "/nonexistent/plugin.so"], 3, "/nonexistent/plugin.so"),
     ] as [([String], Int32, String)])
-    func badInputGetsASpecificErrorAndExitCode(arguments: [String], status: Int32, message: String) throws {
-        let output = try HudHost.run(arguments)
+    func badInputGetsASpecificErrorAndExitCode(arguments: [String], status: Int32, message: String) async throws {
+        let output = try await HudHost.run(arguments)
         #expect(output.status == status, "\(output.transcript)")
         #expect(output.stderr.contains(message), "\(output.transcript)")
     }
 
-    @Test func failuresInJSONModeStillPrintValidJSON() throws {
-        let output = try HudHost.run(["render", "--style", "org.example.missing", "--json"])
+    @Test func failuresInJSONModeStillPrintValidJSON() async throws {
+        let output = try await HudHost.run(["render", "--style", "org.example.missing", "--json"])
         #expect(output.status == 3)
         let json = try HudHost.json(output)
         #expect(json["schemaVersion"] == 1)
@@ -198,15 +198,15 @@ struct CLITests {
     }
 
     @Test(arguments: ["list", "probe", "render"])
-    func everyCommandHasHelpWithExamplesAndExitCodes(command: String) throws {
-        let output = try HudHost.run([command, "--help"])
+    func everyCommandHasHelpWithExamplesAndExitCodes(command: String) async throws {
+        let output = try await HudHost.run([command, "--help"])
         #expect(output.status == 0)
         #expect(output.stdout.contains("USAGE: hudhost \(command)"))
         #expect(output.stdout.contains("EXAMPLES"))
         #expect(output.stdout.contains("EXIT CODES"))
     }
 
-    @Test func renderReadsASceneFile() throws {
+    @Test func renderReadsASceneFile() async throws {
         let directory = try FixturePlugins.makeScratchDirectory("cli-scene")
         let scene = """
             {"schemaVersion": 1, "title": "Inbox", "style": "minimal",
@@ -214,7 +214,7 @@ struct CLITests {
                                "topLeft": {"icon": "line.3.horizontal"}}}
             """
         try scene.write(toFile: directory + "/inbox.json", atomically: true, encoding: .utf8)
-        let output = try HudHost.run(["render", "--scene", directory + "/inbox.json", "--json"])
+        let output = try await HudHost.run(["render", "--scene", directory + "/inbox.json", "--json"])
         #expect(output.status == 0, "\(output.transcript)")
         let json = try HudHost.json(output)
         #expect(json["renderer"]?["id"]?.stringValue == "com.hudson.minimal")
@@ -224,8 +224,8 @@ struct CLITests {
         #expect(json["layout"]?["hiddenPositions"] == .array(["topLeft"]))
     }
 
-    @Test func renderPlaysEventsAndReportsActionsAndStyleChanges() throws {
-        let output = try HudHost.run(["render", "--events", "longpress center; tap mode:scattered; tap bottomLeft", "--json"])
+    @Test func renderPlaysEventsAndReportsActionsAndStyleChanges() async throws {
+        let output = try await HudHost.run(["render", "--events", "longpress center; tap mode:scattered; tap bottomLeft", "--json"])
         #expect(output.status == 0, "\(output.transcript)")
         let json = try HudHost.json(output)
         let steps = try #require(json["events"]?.arrayValue)
@@ -239,25 +239,25 @@ struct CLITests {
         #expect(JSONSchemaValidator(root: schema).validate(json).isEmpty)
     }
 
-    @Test func everyThunkIsRetiredWhenTheShellIsReleased() throws {
-        let output = try HudHost.run(["render", "--events", "longpress center; tap mode:minimal; longpress center; tap mode:tray", "--stats"])
+    @Test func everyThunkIsRetiredWhenTheShellIsReleased() async throws {
+        let output = try await HudHost.run(["render", "--events", "longpress center; tap mode:minimal; longpress center; tap mode:tray", "--stats"])
         #expect(output.status == 0, "\(output.transcript)")
         // One marshal of the demo set: five slots + three modes.
         #expect(output.stderr.contains("thunks: created 8, live after release 0, late calls caught 0, calls during layout 0"), "\(output.transcript)")
     }
 
-    @Test func renderWritesAnSVGFile() throws {
+    @Test func renderWritesAnSVGFile() async throws {
         let directory = try FixturePlugins.makeScratchDirectory("cli-svg")
-        let output = try HudHost.run(["render", "--format", "svg", "--out", directory + "/tray.svg", "--reveal", "center"])
+        let output = try await HudHost.run(["render", "--format", "svg", "--out", directory + "/tray.svg", "--reveal", "center"])
         #expect(output.status == 0, "\(output.transcript)")
         let svg = try String(contentsOfFile: directory + "/tray.svg", encoding: .utf8)
         #expect(svg.hasPrefix("<?xml") || svg.hasPrefix("<svg"))
         #expect(svg.contains("data-kind=\"modeItem\""))
     }
 
-    @Test func demoWalksEveryStyleAndWritesOneSVGPerStep() throws {
+    @Test func demoWalksEveryStyleAndWritesOneSVGPerStep() async throws {
         let directory = try FixturePlugins.makeScratchDirectory("cli-demo")
-        let output = try HudHost.run(["demo", "--out", directory + "/out", "--quiet"])
+        let output = try await HudHost.run(["demo", "--out", directory + "/out", "--quiet"])
         #expect(output.status == 0, "\(output.transcript)")
         #expect(output.stdout.contains("Shown 3 of 3 styles."))
         #expect(output.stdout.contains("Wrote 9 SVG files to \(directory)/out"))
@@ -275,27 +275,27 @@ struct CLITests {
         #expect(expanded.contains("data-deck-control=\"close\""))
     }
 
-    @Test func demoPicksUpAPluginStyleWithoutCodeChanges() throws {
+    @Test func demoPicksUpAPluginStyleWithoutCodeChanges() async throws {
         let directory = try FixturePlugins.makeScratchDirectory("cli-demo-plugin")
         try FileManager.default.copyItem(atPath: FixturePlugins.path(of: .goodSimple), toPath: directory + "/good_simple.so")
-        let output = try HudHost.run(["demo", "--no-svg", "--quiet"], environment: ["HUD_RENDERER_PATH": directory])
+        let output = try await HudHost.run(["demo", "--no-svg", "--quiet"], environment: ["HUD_RENDERER_PATH": directory])
         #expect(output.status == 0, "\(output.transcript)")
         #expect(output.stdout.contains("tap mode:org.fixture.simple:"))
         #expect(output.stdout.contains("Shown 5 of 5 styles."))
     }
 
-    @Test func usageErrorsInJSONModeKeepStdoutJSON() throws {
-        let output = try HudHost.run(["render", "--device", "nokia", "--json"])
+    @Test func usageErrorsInJSONModeKeepStdoutJSON() async throws {
+        let output = try await HudHost.run(["render", "--device", "nokia", "--json"])
         #expect(output.status == 2)
         let json = try HudHost.json(output)
         #expect(json["error"]?["code"]?.stringValue == "usage")
     }
 
-    @Test func aBrokenSceneNamesTheFileAndTheField() throws {
+    @Test func aBrokenSceneNamesTheFileAndTheField() async throws {
         let directory = try FixturePlugins.makeScratchDirectory("cli-bad-scene")
         try #"{"schemaVersion": 1, "complications": {"center": {"icon": "a", "role": "loud"}}}"#
             .write(toFile: directory + "/bad.json", atomically: true, encoding: .utf8)
-        let output = try HudHost.run(["render", "--scene", directory + "/bad.json"])
+        let output = try await HudHost.run(["render", "--scene", directory + "/bad.json"])
         #expect(output.status == 3)
         #expect(output.stderr.contains("bad.json: complications.center.role: 'loud' is not a role"), "\(output.transcript)")
     }

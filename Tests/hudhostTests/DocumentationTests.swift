@@ -41,11 +41,11 @@ import HudTestSupport
         return names
     }
 
-    @Test func everyDeclaredOptionIsDocumentedAndEveryDocumentedOptionIsDeclared() throws {
-        let fish = try HudHost.run(["completions", "fish"])
+    @Test func everyDeclaredOptionIsDocumentedAndEveryDocumentedOptionIsDeclared() async throws {
+        let fish = try await HudHost.run(["completions", "fish"])
         #expect(fish.status == 0)
         let manDirectory = try FixturePlugins.makeScratchDirectory("man")
-        let man = try HudHost.run(["_man", manDirectory])
+        let man = try await HudHost.run(["_man", manDirectory])
         #expect(man.status == 0, "\(man.stderr)")
         for command in Self.commands {
             let completed = Self.completedOptions(fish.stdout, command: command)
@@ -60,9 +60,9 @@ import HudTestSupport
         }
     }
 
-    @Test func manPagesCoverEveryCommandAndAreCleanRoff() throws {
+    @Test func manPagesCoverEveryCommandAndAreCleanRoff() async throws {
         let directory = try FixturePlugins.makeScratchDirectory("man-lint")
-        let result = try HudHost.run(["_man", directory])
+        let result = try await HudHost.run(["_man", directory])
         #expect(result.status == 0)
         let pages = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
         #expect(pages == (["hudhost"] + Self.commands.map { "hudhost-\($0)" }).map { $0 + ".1" }.sorted())
@@ -79,7 +79,7 @@ import HudTestSupport
         }
         try Requirement.require(Requirement.installed("groff"), "groff")
         for page in pages {
-            let lint = try FixturePlugins.run(["groff", "-man", "-Tutf8", "-ww", "-z", directory + "/" + page])
+            let lint = try await FixturePlugins.run(["groff", "-man", "-Tutf8", "-ww", "-z", directory + "/" + page])
             #expect(lint.status == 0 && lint.stderr.isEmpty, "\(page): \(lint.stderr)")
         }
     }
@@ -87,8 +87,8 @@ import HudTestSupport
     /// Every topic page the help and the man pages name (`hud-scenes(5)`…)
     /// is one `make` builds from Docs/ (Scripts/topic-man.sh), in that
     /// section, and hudhost.1 points to each of them.
-    @Test func theTopicPagesHelpNamesAreTheOnesMakeBuilds() throws {
-        let list = try FixturePlugins.run([FixturePlugins.repositoryRoot + "/Scripts/topic-man.sh", "--list"])
+    @Test func theTopicPagesHelpNamesAreTheOnesMakeBuilds() async throws {
+        let list = try await FixturePlugins.run([FixturePlugins.repositoryRoot + "/Scripts/topic-man.sh", "--list"])
         #expect(list.status == 0, "\(list.stderr)")
         var built: [String: String] = [:]  // page → section
         for line in list.stdout.split(separator: "\n") {
@@ -98,7 +98,7 @@ import HudTestSupport
         }
         #expect(built["hud-abi"] == "7" && built["hud-conformance"] == "7" && built["hud-scenes"] == "5", "\(built)")
         let directory = try FixturePlugins.makeScratchDirectory("man-topics")
-        #expect(try HudHost.run(["_man", directory]).status == 0)
+        #expect(try await HudHost.run(["_man", directory]).status == 0)
         let tool = try String(contentsOfFile: directory + "/hudhost.1", encoding: .utf8)
         for (page, section) in built { #expect(tool.contains(".BR \(page.replacing("-", with: "\\-")) (\(section))"), "hudhost.1 does not point to \(page)(\(section))") }
         var named: Set<String> = []
@@ -112,46 +112,46 @@ import HudTestSupport
         #expect(named.isSuperset(of: ["hud-conformance", "hud-scenes", "hud-events", "hud-isolation"]), "\(named)")
     }
 
-    @Test func bashCompletesCommandsOptionsAndValues() throws {
+    @Test func bashCompletesCommandsOptionsAndValues() async throws {
         let script = try FixturePlugins.makeScratchDirectory("completion") + "/hudhost.bash"
-        let generated = try HudHost.run(["completions", "bash"])
+        let generated = try await HudHost.run(["completions", "bash"])
         try generated.stdout.write(toFile: script, atomically: true, encoding: .utf8)
-        func complete(_ words: [String]) throws -> [String] {
+        func complete(_ words: [String]) async throws -> [String] {
             let array = words.map { "'\($0)'" }.joined(separator: " ")
             let program = "source '\(script)'; COMP_WORDS=(hudhost \(array)); COMP_CWORD=\(words.count); _hudhost; printf '%s\\n' \"${COMPREPLY[@]}\""
-            let result = try FixturePlugins.run(["bash", "-c", program])
+            let result = try await FixturePlugins.run(["bash", "-c", program])
             #expect(result.status == 0, "\(result.stderr)")
             return result.stdout.split(separator: "\n").map(String.init)
         }
-        #expect(try complete(["ren"]) == ["render"])
-        #expect(try complete(["--vers"]) == ["--version"])
-        #expect(try complete(["--verb"]) == ["--verbose"])
-        #expect(try complete(["render", "--format", ""]) == ["ascii", "svg", "json"])
-        #expect(try complete(["validate", "--profile", "st"]) == ["standard", "strict"])
-        #expect(try complete(["render", "--device", "iphone-16-pro"]).contains("iphone-16-pro-max"))
-        #expect(try complete(["demo", "--no-"]) == ["--no-cache", "--no-svg"])
-        #expect(try complete(["completions", "z"]) == ["zsh"])
+        await #expect(try complete(["ren"]) == ["render"])
+        await #expect(try complete(["--vers"]) == ["--version"])
+        await #expect(try complete(["--verb"]) == ["--verbose"])
+        await #expect(try complete(["render", "--format", ""]) == ["ascii", "svg", "json"])
+        await #expect(try complete(["validate", "--profile", "st"]) == ["standard", "strict"])
+        await #expect(try complete(["render", "--device", "iphone-16-pro"]).contains("iphone-16-pro-max"))
+        await #expect(try complete(["demo", "--no-"]) == ["--no-cache", "--no-svg"])
+        await #expect(try complete(["completions", "z"]) == ["zsh"])
     }
 
     @Test(Requirement.tools("zsh", "fish", install: "apt-get install zsh fish; .ci/run installs them"))
-    func zshAndFishScriptsParseAndComplete() throws {
+    func zshAndFishScriptsParseAndComplete() async throws {
         let directory = try FixturePlugins.makeScratchDirectory("completion-shells")
         for shell in ["zsh", "fish"] {
-            let generated = try HudHost.run(["completions", shell])
+            let generated = try await HudHost.run(["completions", shell])
             try generated.stdout.write(toFile: directory + "/hudhost." + shell, atomically: true, encoding: .utf8)
         }
-        let zsh = try FixturePlugins.run(["zsh", "-n", directory + "/hudhost.zsh"])
+        let zsh = try await FixturePlugins.run(["zsh", "-n", directory + "/hudhost.zsh"])
         #expect(zsh.status == 0, "\(zsh.stderr)")
-        let fish = try FixturePlugins.run(["fish", "--no-execute", directory + "/hudhost.fish"])
+        let fish = try await FixturePlugins.run(["fish", "--no-execute", directory + "/hudhost.fish"])
         #expect(fish.status == 0, "\(fish.stderr)")
-        let completion = try FixturePlugins.run(["fish", "-c", "source \(directory)/hudhost.fish; complete -C 'hudhost validate --format '"])
+        let completion = try await FixturePlugins.run(["fish", "-c", "source \(directory)/hudhost.fish; complete -C 'hudhost validate --format '"])
         #expect(completion.stdout.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) } == ["json", "junit", "tap", "text"])
     }
 
-    @Test func versionNamesTheReleaseAndTheABI() throws {
-        let version = try HudHost.run(["--version"])
+    @Test func versionNamesTheReleaseAndTheABI() async throws {
+        let version = try await HudHost.run(["--version"])
         #expect(version.status == 0)
-        let abi = try HudHost.run(["sdk", "--abi-version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let abi = try await HudHost.run(["sdk", "--abi-version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(version.stdout.wholeMatch(of: /hudhost [0-9]+\.[0-9]+\.[0-9]+ \(renderer ABI [0-9]+\.[0-9]+\)\n/) != nil, "\(version.stdout)")
         #expect(version.stdout.contains("(renderer ABI \(abi))"))
     }
@@ -172,7 +172,7 @@ import HudTestSupport
         }
     }
 
-    @Test func thePluginGuidesFieldOffsetsAreTheHeaders() throws {
+    @Test func thePluginGuidesFieldOffsetsAreTheHeaders() async throws {
         let guide = try String(contentsOfFile: FixturePlugins.repositoryRoot + "/Docs/PLUGIN_GUIDE.md", encoding: .utf8)
         var asserts: [String] = []
         var structures: Set<String> = []
@@ -195,14 +195,14 @@ import HudTestSupport
         let directory = try FixturePlugins.makeScratchDirectory("offsets")
         let source = "#include <stddef.h>\n#include \"hud_renderer.h\"\n" + asserts.joined(separator: "\n") + "\nint main(void) { return 0; }\n"
         try source.write(toFile: directory + "/offsets.c", atomically: true, encoding: .utf8)
-        let compile = try FixturePlugins.run(["cc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-I", FixturePlugins.headerDirectory,
+        let compile = try await FixturePlugins.run(["cc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-I", FixturePlugins.headerDirectory,
                                               "-o", directory + "/offsets", directory + "/offsets.c"])
         #expect(compile.status == 0, "Docs/PLUGIN_GUIDE.md section 12 disagrees with the header:\n\(compile.stderr)")
         #expect(asserts.count > 120)
     }
 
-    @Test func everySourceCarriesItsLicenceLine() throws {
-        let listing = try FixturePlugins.run(["git", "-C", FixturePlugins.repositoryRoot, "ls-files"])
+    @Test func everySourceCarriesItsLicenceLine() async throws {
+        let listing = try await FixturePlugins.run(["git", "-C", FixturePlugins.repositoryRoot, "ls-files"])
         try #require(listing.status == 0, "git ls-files: \(listing.stderr)")
         let suffixes = [".swift", ".c", ".h", ".sh", ".py", ".modulemap", ".rs"]
         let named: Set<String> = [".ci/run", "Makefile"]

@@ -65,15 +65,15 @@ struct HostileInputTests {
     }
 
     @Test(arguments: items("scenes"))
-    func aHostileSceneIsAnUnusableTargetThatNamesTheFileAndTheProblem(_ item: String) throws {
+    func aHostileSceneIsAnUnusableTargetThatNamesTheFileAndTheProblem(_ item: String) async throws {
         let expected = try #require(Self.sceneErrors[item], "scenes/\(item) has no expected error in HostileInputTests.sceneErrors")
         let directory = try FixturePlugins.makeScratchDirectory("hostile-scene")
         let path = try Self.makeScene(item, in: directory)
-        let text = try HudHost.run(["render", "--scene", path])
+        let text = try await HudHost.run(["render", "--scene", path])
         #expect(text.status == 3, "\(text.transcript)")
         #expect(text.stderr.contains("scene \(path): \(expected)"), "\(text.transcript)")
         #expect(text.stdout.isEmpty)
-        let json = try HudHost.run(["render", "--scene", path, "--json"])
+        let json = try await HudHost.run(["render", "--scene", path, "--json"])
         #expect(json.status == 3)
         let document = try HudHost.json(json)
         #expect(document["error"]?["code"]?.stringValue == "unusable-scene")
@@ -144,7 +144,7 @@ struct HostileInputTests {
 
     /// Makes the plugin item in `directory`; returns its path and, when
     /// discovery reports it under another (canonical) path, that path.
-    static func makePlugin(_ item: String, in directory: String) throws -> (path: String, reportedPath: String) {
+    static func makePlugin(_ item: String, in directory: String) async throws -> (path: String, reportedPath: String) {
         let path = directory + "/" + madeName(item)
         switch item {
         case "foreign-arch.so.recipe":
@@ -170,7 +170,7 @@ struct HostileInputTests {
             try FileManager.default.copyItem(atPath: DiscoveryFixtures.path("meta_good"), toPath: path)
             chmod(path, 0)
         case _ where item.hasSuffix(".c"):
-            try FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + [
+            try await FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + [
                 "-I", FixturePlugins.headerDirectory, "-I", FixturePlugins.sourceDirectory,
                 "-o", path, corpus + "/plugins/" + item,
             ])
@@ -181,14 +181,14 @@ struct HostileInputTests {
     }
 
     @Test(arguments: items("plugins"))
-    func aHostilePluginFileGetsItsOwnErrorAndTheRestOfTheRunGoesOn(_ item: String) throws {
+    func aHostilePluginFileGetsItsOwnErrorAndTheRestOfTheRunGoesOn(_ item: String) async throws {
         let expectation = try #require(Self.pluginExpectations[item], "plugins/\(item) has no expectation in HostileInputTests.pluginExpectations")
         let directory = try DiscoveryFixtures.directory("hostile-plugin", discovery: ["meta_good"])
         let cache = try FixturePlugins.makeScratchDirectory("hostile-plugin-cache")
-        let (path, reportedPath) = try Self.makePlugin(item, in: directory)
+        let (path, reportedPath) = try await Self.makePlugin(item, in: directory)
 
         // list: one failure record for the item; the other renderers stay.
-        let list = try DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache)
+        let list = try await DiscoveryFixtures.hudhost(["list", "--json"], path: directory, cache: cache)
         #expect(list.status == 0, "\(list.transcript)")
         let listed = try HudHost.json(list)  // stdout is one JSON document, whatever the plugin printed
         let ids = Set((listed["renderers"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue })
@@ -204,11 +204,11 @@ struct HostileInputTests {
 
         // probe FILE and render --plugin FILE: the same sandboxed trial
         // load, then the sample layout in a renderer host.
-        let probe = try HudHost.run(["probe", path, "--json", "--layout-timeout", "1"])
+        let probe = try await HudHost.run(["probe", path, "--json", "--layout-timeout", "1"])
         let probed = try HudHost.json(probe)
         // --plugin files are loaded once in a sandboxed child first, so even
         // exit() in init() cannot end hudhost.
-        let render = try HudHost.run(["render", "--plugin", path, "--json"])
+        let render = try await HudHost.run(["render", "--plugin", path, "--json"])
         let rendered = try HudHost.json(render)
         if let (code, message) = expectation.load {
             #expect(probe.status == 3, "\(probe.transcript)")
@@ -230,7 +230,7 @@ struct HostileInputTests {
             // stdout as one JSON document, and hudhost itself is untouched.
             for arguments in [["render", "--plugin", path, "--style", id, "--json", "--layout-timeout", "1"],
                               ["render", "--style", id, "--json", "--layout-timeout", "1"]] {
-                let own = try DiscoveryFixtures.hudhost(arguments, path: arguments.contains("--plugin") ? "" : directory, cache: cache)
+                let own = try await DiscoveryFixtures.hudhost(arguments, path: arguments.contains("--plugin") ? "" : directory, cache: cache)
                 #expect(own.status == 1, "\(own.transcript)")
                 let error = try HudHost.json(own)["error"]
                 #expect(error?["code"]?.stringValue == code, "\(own.stdout)")
@@ -249,13 +249,13 @@ struct HostileInputTests {
     /// shown on stderr, prefixed with whose it is, with `--verbose` (and
     /// only then: the plugin did not fail).
     @Test(arguments: [false, true])
-    func aPluginPrintingWhileLoadingCannotBreakJSONOutput(verbose: Bool) throws {
+    func aPluginPrintingWhileLoadingCannotBreakJSONOutput(verbose: Bool) async throws {
         let directory = try DiscoveryFixtures.directory("hostile-noisy-\(verbose)")
         let cache = try FixturePlugins.makeScratchDirectory("hostile-noisy-cache-\(verbose)")
-        let (path, _) = try Self.makePlugin("noisy_init.c", in: directory)
+        let (path, _) = try await Self.makePlugin("noisy_init.c", in: directory)
         for (arguments, searchPath) in [(["render", "--json", "--plugin", path, "--style", "org.hostile.noisy"], ""),
                                         (["render", "--json", "--style", "org.hostile.noisy"], directory)] {
-            let output = try DiscoveryFixtures.hudhost((verbose ? ["--verbose"] : []) + arguments, path: searchPath, cache: cache)
+            let output = try await DiscoveryFixtures.hudhost((verbose ? ["--verbose"] : []) + arguments, path: searchPath, cache: cache)
             #expect(output.status == 0, "\(output.transcript)")
             #expect(try HudHost.json(output)["renderer"]?["id"]?.stringValue == "org.hostile.noisy", "\(output.transcript)")
             #expect(output.stderr.contains("[org.hostile.noisy] noise from the constructor on fd 1") == verbose, "\(output.transcript)")
@@ -267,45 +267,45 @@ struct HostileInputTests {
     /// counted in the cache, the third turns the file into a failure record
     /// (`list --failed`, `why`), and from then on it is skipped until the
     /// file changes; `demo` shows every other style and exits 1.
-    @Test func aRendererThatKeepsCrashingIsRecordedAndSkippedUntilItsFileChanges() throws {
+    @Test func aRendererThatKeepsCrashingIsRecordedAndSkippedUntilItsFileChanges() async throws {
         let directory = try DiscoveryFixtures.directory("crash-repeated")
         let cache = try FixturePlugins.makeScratchDirectory("crash-repeated-cache")
-        let (path, _) = try Self.makePlugin("layout_segfault.c", in: directory)
+        let (path, _) = try await Self.makePlugin("layout_segfault.c", in: directory)
         let id = "org.hostile.layout-segfault"
 
-        let demo = try DiscoveryFixtures.hudhost(["demo", "--no-svg", "--quiet"], path: directory, cache: cache)
+        let demo = try await DiscoveryFixtures.hudhost(["demo", "--no-svg", "--quiet"], path: directory, cache: cache)
         #expect(demo.status == 1, "\(demo.transcript)")
         #expect(demo.stdout.contains("Shown 3 of 4 styles; failed: \(id)"), "\(demo.transcript)")
         #expect(demo.stderr.contains("renderer '\(id)' (\(path)): its renderer host crashed (killed by SIGSEGV)"), "\(demo.transcript)")
 
         for _ in 0..<2 {
-            let render = try DiscoveryFixtures.hudhost(["render", "--style", id, "--json"], path: directory, cache: cache)
+            let render = try await DiscoveryFixtures.hudhost(["render", "--style", id, "--json"], path: directory, cache: cache)
             #expect(render.status == 1, "\(render.transcript)")
             #expect(try HudHost.json(render)["error"]?["code"]?.stringValue == "crashed", "\(render.stdout)")
         }
-        let failed = try DiscoveryFixtures.hudhost(["list", "--json", "--failed"], path: directory, cache: cache)
+        let failed = try await DiscoveryFixtures.hudhost(["list", "--json", "--failed"], path: directory, cache: cache)
         let record = (try HudHost.json(failed)["failures"]?.arrayValue ?? []).first { $0["path"]?.stringValue == path }
         #expect(record?["code"]?.stringValue == "crashed", "\(failed.stdout)")
         #expect(record?["message"]?.stringValue?.contains("failed 3 times in a row") == true, "\(failed.stdout)")
-        let skipped = try DiscoveryFixtures.hudhost(["render", "--style", id, "--json"], path: directory, cache: cache)
+        let skipped = try await DiscoveryFixtures.hudhost(["render", "--style", id, "--json"], path: directory, cache: cache)
         #expect(skipped.status == 3, "\(skipped.transcript)")
         #expect(try HudHost.json(skipped)["error"]?["code"]?.stringValue == "unknown-renderer", "\(skipped.stdout)")
 
         // A new build of the file is tried again.
-        _ = try Self.makePlugin("layout_segfault.c", in: directory)
-        let again = try DiscoveryFixtures.hudhost(["render", "--style", id, "--json"], path: directory, cache: cache)
+        _ = try await Self.makePlugin("layout_segfault.c", in: directory)
+        let again = try await DiscoveryFixtures.hudhost(["render", "--style", id, "--json"], path: directory, cache: cache)
         #expect(try HudHost.json(again)["error"]?["code"]?.stringValue == "crashed", "\(again.stdout)")
     }
 
     /// No renderer host outlives the command that started it, whether its
     /// renderer worked or crashed.
-    @Test func noRendererHostOutlivesTheCommand() throws {
+    @Test func noRendererHostOutlivesTheCommand() async throws {
         let directory = try DiscoveryFixtures.directory("host-lifetime")
         let cache = try FixturePlugins.makeScratchDirectory("host-lifetime-cache")
-        let (good, _) = try Self.makePlugin("noisy_init.c", in: directory)
-        let (bad, _) = try Self.makePlugin("layout_abort.c", in: directory)
+        let (good, _) = try await Self.makePlugin("noisy_init.c", in: directory)
+        let (bad, _) = try await Self.makePlugin("layout_abort.c", in: directory)
         for (path, id, status) in [(good, "org.hostile.noisy", Int32(0)), (bad, "org.hostile.layout-abort", 1)] {
-            let output = try DiscoveryFixtures.hudhost(["render", "--plugin", path, "--style", id, "--json"], path: "", cache: cache)
+            let output = try await DiscoveryFixtures.hudhost(["render", "--plugin", path, "--style", id, "--json"], path: "", cache: cache)
             #expect(output.status == status, "\(output.transcript)")
             // The host reaps its renderer host before exiting; a process
             // still seen (a namespace member the kernel is tearing down) gets
@@ -345,12 +345,12 @@ extension HostileInputTests {
     /// an untouched file (the link itself is replaced), and an `--out` that
     /// is a FIFO, a device or a link is refused with exit 3 before any work
     /// (a FIFO used to block for ever).
-    @Test func outputsAreNeverWrittenThroughLinksOrIntoSpecialFiles() throws {
+    @Test func outputsAreNeverWrittenThroughLinksOrIntoSpecialFiles() async throws {
         let outside = try FixturePlugins.makeScratchDirectory("planted-victim") + "/victim"
         try "someone else's file".write(toFile: outside, atomically: false, encoding: .utf8)
         let directory = try FixturePlugins.makeScratchDirectory("planted-demo")
         try FileManager.default.createSymbolicLink(atPath: directory + "/00-tray-start.svg", withDestinationPath: outside)
-        let demo = try HudHost.run(["demo", "--out", directory, "--quiet"])
+        let demo = try await HudHost.run(["demo", "--out", directory, "--quiet"])
         #expect(demo.status == 0, "\(demo.transcript)")
         #expect(try String(contentsOfFile: outside, encoding: .utf8) == "someone else's file")
         let written = try FileManager.default.attributesOfItem(atPath: directory + "/00-tray-start.svg")
@@ -362,7 +362,7 @@ extension HostileInputTests {
         try #require(mkfifo(fifo, 0o644) == 0)
         for target in [fifo, "/dev/null", directory + "/00-tray-start.svg.link"] {
             if target.hasSuffix(".link") { try FileManager.default.createSymbolicLink(atPath: target, withDestinationPath: outside) }
-            let output = try FixturePlugins.run(["timeout", "60", HudHost.path, "render", "--format", "json", "--out", target])
+            let output = try await FixturePlugins.run(["timeout", "60", HudHost.path, "render", "--format", "json", "--out", target])
             #expect(output.status == 3, "\(target): \(output.transcript)")
             #expect(try HudHost.json(output)["error"]?["code"]?.stringValue == "unwritable-output")
         }
@@ -374,7 +374,7 @@ extension HostileInputTests {
     /// A scene file's texts are data: escape sequences in its title,
     /// labels, mode ids and actions never reach the terminal raw in text
     /// output (the picture, the legend, the event log).
-    @Test func controlCharactersFromASceneAreEscapedInTextOutput() throws {
+    @Test func controlCharactersFromASceneAreEscapedInTextOutput() async throws {
         let hostile = "\u{1B}]0;owned\u{07}\u{1B}[31m\u{9B}"
         let example = try String(contentsOfFile: FixturePlugins.repositoryRoot + "/Docs/examples/home.json", encoding: .utf8)
         let scene = example
@@ -386,7 +386,7 @@ extension HostileInputTests {
         let path = try FixturePlugins.makeScratchDirectory("hostile-text-scene") + "/scene.json"
         try scene.replacingOccurrences(of: "\u{1B}", with: "\\u001b").replacingOccurrences(of: "\u{07}", with: "\\u0007")
             .replacingOccurrences(of: "\u{9B}", with: "\\u009b").write(toFile: path, atomically: false, encoding: .utf8)
-        let output = try HudHost.run(["render", "--scene", path, "--events", "tap topLeft; longpress center"])
+        let output = try await HudHost.run(["render", "--scene", path, "--events", "tap topLeft; longpress center"])
         #expect(output.status == 0, "\(output.transcript)")
         #expect(output.stdout.contains("log x\\u{1b}]0;owned"), "the action is shown, escaped")
         for text in [output.stdout, output.stderr] {

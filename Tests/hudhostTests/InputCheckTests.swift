@@ -28,27 +28,27 @@ struct InputCheckTests {
         (["render", "--events", "wait 1e308"], "wait takes a number of seconds"),
         (["render", "--events", "tap center @1e307"], "is not a time"),
     ] as [([String], String)])
-    func aNumberOutOfRangeIsAUsageErrorNamingTheOption(arguments: [String], option: String) throws {
-        let output = try HudHost.run(arguments)
+    func aNumberOutOfRangeIsAUsageErrorNamingTheOption(arguments: [String], option: String) async throws {
+        let output = try await HudHost.run(arguments)
         #expect(output.status == 2, "\(output.transcript)")
         #expect(output.stderr.contains(option), "\(output.transcript)")
         #expect(!output.stderr.contains("Fatal error") && !output.stderr.contains("Backtrace"), "\(output.transcript)")
     }
 
-    @Test func numbersAtTheEdgesOfTheirRangesAreAccepted() throws {
-        #expect(try HudHost.run(["render", "--layout-timeout", "3600", "--long-press", "0.05", "--columns", "400"]).status == 0)
-        let validate = try HudHost.run(["validate", "com.hudson.minimal", "--profile", "basic", "--include", "^abi-", "--timeout", "3600",
+    @Test func numbersAtTheEdgesOfTheirRangesAreAccepted() async throws {
+        #expect(try await HudHost.run(["render", "--layout-timeout", "3600", "--long-press", "0.05", "--columns", "400"]).status == 0)
+        let validate = try await HudHost.run(["validate", "com.hudson.minimal", "--profile", "basic", "--include", "^abi-", "--timeout", "3600",
                                         "--jobs", "256", "--cpu-seconds", "86400", "--fuzz-iterations", "0"])
         #expect(validate.status == 0, "\(validate.transcript)")
     }
 
-    @Test func aTitleLongerThanTheABIAllowsIsAUsageError() throws {
+    @Test func aTitleLongerThanTheABIAllowsIsAUsageError() async throws {
         let limit = String(repeating: "é", count: 2048)  // 4096 bytes of UTF-8
-        let accepted = try HudHost.run(["render", "--title", limit, "--json"])
+        let accepted = try await HudHost.run(["render", "--title", limit, "--json"])
         #expect(accepted.status == 0, "\(accepted.transcript)")
         #expect(try HudHost.json(accepted)["environment"]?["navigationTitle"]?.stringValue == limit)
         for arguments in [["render"], ["demo", "--no-svg"], ["probe", "com.hudson.tray"]] {
-            let refused = try HudHost.run(arguments + ["--title", limit + "x"])
+            let refused = try await HudHost.run(arguments + ["--title", limit + "x"])
             #expect(refused.status == 2, "\(refused.transcript)")
             #expect(refused.stderr.contains("--title is 4097 bytes of UTF-8; a navigation title is at most 4096 bytes"), "\(refused.transcript)")
         }
@@ -57,12 +57,12 @@ struct InputCheckTests {
     /// A FIFO (or any non-regular file) as a scene is refused at once; it
     /// used to block in open(2) waiting for a writer. `timeout` turns a
     /// regression into a failure instead of a hung suite.
-    @Test func aSceneThatIsNotARegularFileIsRefusedWithoutBlocking() throws {
+    @Test func aSceneThatIsNotARegularFileIsRefusedWithoutBlocking() async throws {
         let directory = try FixturePlugins.makeScratchDirectory("fifo-scene")
         let fifo = directory + "/scene.json"
         #expect(mkfifo(fifo, 0o600) == 0)
         for arguments in [["render", "--scene", fifo], ["render", "--scene", fifo, "--json"], ["render", "--scene", directory]] {
-            let output = try FixturePlugins.run(["env", "HOME=" + FixturePlugins.workDirectory + "/no-home", "HUD_RENDERER_PATH=",
+            let output = try await FixturePlugins.run(["env", "HOME=" + FixturePlugins.workDirectory + "/no-home", "HUD_RENDERER_PATH=",
                                                  "timeout", "60", HudHost.path] + arguments)
             #expect(output.status == 3, "\(output.transcript)")
             let kind = arguments[2] == fifo ? "a FIFO (named pipe)" : "a directory"
@@ -75,13 +75,13 @@ struct InputCheckTests {
     /// parses and fails on the first unknown key (the scene schema), as a
     /// small one would.
     @Test(arguments: [true, false])
-    func aLargeSceneIsParsedAndJudgedCorrectly(repeatsAKey: Bool) throws {
+    func aLargeSceneIsParsedAndJudgedCorrectly(repeatsAKey: Bool) async throws {
         let directory = try FixturePlugins.makeScratchDirectory("large-scene")
         var members = ["\"schemaVersion\": 1"] + (0..<40_000).map { "\"k\($0)\": \($0)" }
         if repeatsAKey { members.append("\"k39999\": 0") }
         let text = "{" + members.joined(separator: ", ") + "}"
         try text.write(toFile: directory + "/large.json", atomically: true, encoding: .utf8)
-        let output = try HudHost.run(["render", "--scene", directory + "/large.json"])
+        let output = try await HudHost.run(["render", "--scene", directory + "/large.json"])
         #expect(output.status == 3, "\(output.transcript)")
         let expected = repeatsAKey
             ? "not valid JSON: line 1, column \(text.utf8.count - 3): duplicate key \"k39999\""
@@ -89,15 +89,15 @@ struct InputCheckTests {
         #expect(output.stderr.contains("scene \(directory)/large.json: \(expected)"), "\(output.transcript)")
     }
 
-    @Test func revealingASlotWithoutModesIsAUsageError() throws {
+    @Test func revealingASlotWithoutModesIsAUsageError() async throws {
         for position in ["topLeft", "topRight", "bottomLeft", "bottomRight"] {
-            let output = try HudHost.run(["render", "--reveal", position, "--json"])
+            let output = try await HudHost.run(["render", "--reveal", position, "--json"])
             #expect(output.status == 2, "\(output.transcript)")
             #expect(try HudHost.json(output)["error"]?["code"]?.stringValue == "usage")
             #expect(output.stderr.contains("--reveal \(position): the \(position) slot has no long-press modes"), "\(output.transcript)")
             #expect(output.stderr.contains("slots with modes: center"), "\(output.transcript)")
         }
-        #expect(try HudHost.run(["render", "--reveal", "center"]).status == 0)
+        #expect(try await HudHost.run(["render", "--reveal", "center"]).status == 0)
     }
 
     /// Points are judged against the chosen device and orientation.
@@ -110,8 +110,8 @@ struct InputCheckTests {
         (["--events", "tap 800,100", "--device", "iphone-se", "--landscape"], 2, "iphone-se in landscape is 667×375 pt"),
         (["--events", "move 1,1000"], 2, "the point (1, 1000) is off the screen"),
     ] as [([String], Int32, String)])
-    func pointsOffTheScreenAreUsageErrors(arguments: [String], status: Int32, message: String) throws {
-        let output = try HudHost.run(["render"] + arguments)
+    func pointsOffTheScreenAreUsageErrors(arguments: [String], status: Int32, message: String) async throws {
+        let output = try await HudHost.run(["render"] + arguments)
         #expect(output.status == status, "\(output.transcript)")
         if !message.isEmpty { #expect(output.stderr.contains(message), "\(output.transcript)") }
     }

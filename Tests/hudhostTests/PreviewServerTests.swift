@@ -582,7 +582,7 @@ import HudTestSupport
         try FileManager.default.copyItem(atPath: FixturePlugins.path(of: .goodSimple), toPath: plugin)
         // The second version: the same renderers, the corner slots 30 pt in instead of 8.
         let moved = directory + "/moved.so.tmp"
-        try FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + ["-DSIMPLE_MARGIN=30.0", "-I", FixturePlugins.headerDirectory,
+        try await FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + ["-DSIMPLE_MARGIN=30.0", "-I", FixturePlugins.headerDirectory,
                                             "-I", FixturePlugins.sourceDirectory, "-o", moved, FixturePlugins.sourceDirectory + "/good_simple.c"])
         let preview = try Preview(["--plugin", plugin, "--style", "org.fixture.simple"])
         let start = try await preview.state()
@@ -623,7 +623,7 @@ import HudTestSupport
         // the last good frame stays.
         for (index, (define, word)) in [("-DSIMPLE_MARGIN=(*(volatile double *)0)", "crash"), ("-DSIMPLE_SIZE=(0.0/0.0)", "finite")].enumerated() {
             let variant = directory + "/variant\(index).so.tmp"
-            try FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + [define, "-I", FixturePlugins.headerDirectory,
+            try await FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + [define, "-I", FixturePlugins.headerDirectory,
                                                 "-I", FixturePlugins.sourceDirectory, "-o", variant, FixturePlugins.sourceDirectory + "/good_simple.c"])
             #expect(rename(variant, plugin) == 0)
             let shown = try await preview.waitForState("the \(word) rebuild is reported") { state in

@@ -6,7 +6,7 @@ import HudTestSupport
 /// `hudhost new`: the project it writes is the template with its
 /// placeholders filled and this SDK wired in, it builds with its one
 /// command, and the library passes `validate --profile strict`.
-@Suite(.serialized) struct ScaffoldTests {
+struct ScaffoldTests {
     static let templates = FixturePlugins.repositoryRoot + "/Plugins/Templates"
 
     static var cargo: String? {
@@ -28,19 +28,19 @@ import HudTestSupport
         return found.sorted()
     }
 
-    static func scaffold(_ language: String, id: String, name: String? = nil) throws -> (directory: String, output: ProcessOutput) {
+    static func scaffold(_ language: String, id: String, name: String? = nil) async throws -> (directory: String, output: ProcessOutput) {
         let directory = try FixturePlugins.makeScratchDirectory("new-\(language)") + "/project"
         var arguments = ["new", "--lang", language, "--id", id]
         if let name { arguments += ["--name", name] }
-        let output = try HudHost.run(arguments + [directory])
+        let output = try await HudHost.run(arguments + [directory])
         return (directory, output)
     }
 
     @Test(arguments: ["c", "rust", "swift"])
-    func theProjectIsTheTemplateWithItsPlaceholdersFilled(language: String) throws {
-        let (directory, output) = try Self.scaffold(language, id: "org.example.night-shift", name: "Night Shift")
+    func theProjectIsTheTemplateWithItsPlaceholdersFilled(language: String) async throws {
+        let (directory, output) = try await Self.scaffold(language, id: "org.example.night-shift", name: "Night Shift")
         #expect(output.status == 0, "\(output.stderr)")
-        let include = try HudHost.run(["sdk", "--include-dir"]).stdout.trimmingCharacters(in: .newlines)
+        let include = try await HudHost.run(["sdk", "--include-dir"]).stdout.trimmingCharacters(in: .newlines)
         let substitutions = [("@ID@", "org.example.night-shift"), ("@NAME@", "Night Shift"), ("@IDENT@", "night_shift"),
                              ("@LIB@", "night_shift"), ("@HUD_HEADER@", include + "/hud_renderer.h")]
         let template = Self.templates + "/" + language
@@ -57,7 +57,7 @@ import HudTestSupport
         case "c":
             expected.append("sdk/hud-renderer.pc")
             let pc = try String(contentsOfFile: directory + "/sdk/hud-renderer.pc", encoding: .utf8)
-            #expect(pc == (try HudHost.run(["sdk", "--pkg-config"])).stdout)
+            #expect(pc == (try await HudHost.run(["sdk", "--pkg-config"])).stdout)
         case "rust":
             let bindings = FixturePlugins.repositoryRoot + "/Sources/HudRendererAPI/bindings/rust/hud_renderer.rs"
             #expect(try String(contentsOfFile: directory + "/src/hud_renderer.rs", encoding: .utf8) == String(contentsOfFile: bindings, encoding: .utf8),
@@ -71,18 +71,18 @@ import HudTestSupport
     /// Builds `directory` with `command`, validates `library` strictly, and
     /// checks its style picker: every mode item of the demo's center shows
     /// its mode's name as visible text under its icon.
-    static func buildAndValidate(_ command: [String], in directory: String, library: String, id: String) throws {
-        let build = try FixturePlugins.run(["sh", "-c", "cd '\(directory)' && " + command.map { "'\($0)'" }.joined(separator: " ") + " 2>&1"])
+    static func buildAndValidate(_ command: [String], in directory: String, library: String, id: String) async throws {
+        let build = try await FixturePlugins.run(["sh", "-c", "cd '\(directory)' && " + command.map { "'\($0)'" }.joined(separator: " ") + " 2>&1"])
         #expect(build.status == 0, "\(command.joined(separator: " ")) failed:\n\(build.stdout)")
         #expect(!build.stdout.contains("warning:"), "the build warned:\n\(build.stdout)")
         // A fixed seed and a short fuzz run; the timing checks (warnings a
         // loaded machine can raise, which never fail strict) left out.
-        let validation = try HudHost.run(["validate", "--profile", "strict", "--seed", "20250101", "--fuzz-iterations", "40", "--exclude", "^perf-", "--layout-timeout", "20",
+        let validation = try await HudHost.run(["validate", "--profile", "strict", "--seed", "20250101", "--fuzz-iterations", "40", "--exclude", "^perf-", "--layout-timeout", "20",
                                           directory + "/" + library])
         #expect(validation.status == 0, "validate --profile strict failed:\n\(validation.stdout)\n\(validation.stderr)")
         #expect(validation.stdout.contains(" 0 failed, 0 warnings, 0 skipped, 0 crashed, 0 timed out"), "\(validation.stdout)")
 
-        let render = try HudHost.run(["render", "--plugin", directory + "/" + library, "--style", id, "--reveal", "center", "--json"])
+        let render = try await HudHost.run(["render", "--plugin", directory + "/" + library, "--style", id, "--reveal", "center", "--json"])
         #expect(render.status == 0, "\(render.transcript)")
         let nodes = try HudHost.json(render)["layout"]?["nodes"]?.arrayValue ?? []
         let items = nodes.filter { $0["kind"]?.stringValue == "modeItem" }
@@ -90,37 +90,37 @@ import HudTestSupport
         #expect(labels.count == items.count && labels.starts(with: ["Tray", "Scattered", "Minimal"]), "mode items without a visible label: \(items)")
     }
 
-    @Test func theCProjectBuildsWithMakeAndPassesStrict() throws {
-        let (directory, output) = try Self.scaffold("c", id: "org.example.glow")
+    @Test func theCProjectBuildsWithMakeAndPassesStrict() async throws {
+        let (directory, output) = try await Self.scaffold("c", id: "org.example.glow")
         try #require(output.status == 0, "\(output.stderr)")
-        try Self.buildAndValidate(["make"], in: directory, library: "libglow.so", id: "org.example.glow")
+        try await Self.buildAndValidate(["make"], in: directory, library: "libglow.so", id: "org.example.glow")
     }
 
     @Test(Requirement.when(cargo != nil, "needs cargo (rustup's ~/.cargo/bin/cargo)"))
-    func theRustProjectBuildsOfflineAndPassesStrict() throws {
-        let (directory, output) = try Self.scaffold("rust", id: "org.example.rings")
+    func theRustProjectBuildsOfflineAndPassesStrict() async throws {
+        let (directory, output) = try await Self.scaffold("rust", id: "org.example.rings")
         try #require(output.status == 0, "\(output.stderr)")
-        try Self.buildAndValidate([try #require(Self.cargo), "build", "--release", "--offline", "--quiet"], in: directory, library: "target/release/librings.so", id: "org.example.rings")
+        try await Self.buildAndValidate([try #require(Self.cargo), "build", "--release", "--offline", "--quiet"], in: directory, library: "target/release/librings.so", id: "org.example.rings")
     }
 
-    @Test func theSwiftProjectBuildsAndPassesStrict() throws {
-        let (directory, output) = try Self.scaffold("swift", id: "org.example.night-shift")
+    @Test func theSwiftProjectBuildsAndPassesStrict() async throws {
+        let (directory, output) = try await Self.scaffold("swift", id: "org.example.night-shift")
         try #require(output.status == 0, "\(output.stderr)")
-        try Self.buildAndValidate(["swift", "build", "-c", "release"], in: directory, library: ".build/release/libnight_shift.so", id: "org.example.night-shift")
+        try await Self.buildAndValidate(["swift", "build", "-c", "release"], in: directory, library: ".build/release/libnight_shift.so", id: "org.example.night-shift")
     }
 
-    @Test func newRefusesWhatItCannotUse() throws {
-        let (directory, first) = try Self.scaffold("c", id: "org.example.twice")
+    @Test func newRefusesWhatItCannotUse() async throws {
+        let (directory, first) = try await Self.scaffold("c", id: "org.example.twice")
         #expect(first.status == 0)
-        let again = try HudHost.run(["new", directory])
+        let again = try await HudHost.run(["new", directory])
         #expect(again.status == 3)
         #expect(again.stderr.contains("not empty"), "\(again.stderr)")
-        let badID = try HudHost.run(["new", "--id", "Not.An.Id", directory + "-other"])
+        let badID = try await HudHost.run(["new", "--id", "Not.An.Id", directory + "-other"])
         #expect(badID.status == 2)
         #expect(badID.stderr.contains("lowercase"), "\(badID.stderr)")
-        let badLanguage = try HudHost.run(["new", "--lang", "cobol", directory + "-other"])
+        let badLanguage = try await HudHost.run(["new", "--lang", "cobol", directory + "-other"])
         #expect(badLanguage.status == 2)
-        let keyword = try Self.scaffold("c", id: "org.example.fn")
+        let keyword = try await Self.scaffold("c", id: "org.example.fn")
         #expect(keyword.output.status == 0)
         #expect(FileManager.default.fileExists(atPath: keyword.directory + "/Makefile"))
         #expect(try String(contentsOfFile: keyword.directory + "/Makefile", encoding: .utf8).contains("fn_style"))
