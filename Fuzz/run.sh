@@ -39,12 +39,9 @@ export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS="detect_leaks=1:handle_abort=1:allocator_may_return_null=1"
 
 libraries=(HudModel HudUnsafe HudRegistry HudScenes HudPresentation BuiltinRenderers CHudHot)
-# Built for this run only: no index store, line tables only (as
-# Scripts/sanitizer-tests.sh).
 for library in HudScenes HudPresentation; do
   echo "fuzz: building $library with -sanitize=fuzzer,address into $scratch"
-  swift build --target "$library" --scratch-path "$scratch" -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld \
-    --disable-index-store -Xswiftc -gline-tables-only
+  swift build --target "$library" --scratch-path "$scratch" -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld
 done
 bin=$(swift build --scratch-path "$scratch" --show-bin-path)
 objects=()
@@ -72,7 +69,7 @@ for target in "${targets[@]}"; do
   if [[ ! -x "$executable" || "$source" -nt "$executable" || "$harness" -nt "$executable" ||
         -n "$(find "${objects[@]}" -newer "$executable" -print -quit)" ]]; then
     echo "fuzz: compiling $source"
-    swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -gline-tables-only -Onone -use-ld=lld \
+    swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -g -Onone -use-ld=lld \
       -module-name "Fuzz_$target" -package-name "$package_name" "${module_flags[@]}" "$source" "$harness" "${objects[@]}" -lffi -lseccomp -o "$executable"
   fi
 done

@@ -57,12 +57,6 @@ export ASAN_OPTIONS="detect_leaks=1:$common"
 export LSAN_OPTIONS="suppressions=$PWD/Scripts/sanitizers/lsan.supp:print_suppressions=0"
 export TSAN_OPTIONS="suppressions=$PWD/Scripts/sanitizers/tsan.supp:$common"
 
-# Built for this run only: no index store (an editor's, never read here)
-# and line tables only for debug information (what a report's stack
-# needs: function, file and line), which took the ASan build from 397 s
-# to 348 s on the 2-core VM.
-flags+=(--disable-index-store -Xswiftc -gline-tables-only)
-
 echo "sanitizer-tests: building with --sanitize=$kind into $scratch"
 swift build --build-tests "${flags[@]}" --scratch-path "$scratch"
 
