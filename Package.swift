@@ -166,7 +166,7 @@ let package = Package(
             swiftSettings: safe + [.unsafeFlags(["-Xllvm", "-sil-disable-pass=loop-invariant-code-motion"], .when(configuration: .release))],
             // A release hudhost carries the Swift runtime, as the installed
             // one does (`make`: --static-swift-stdlib): ~3 ms less of every
-            // start (BENCHMARKS.md "Round 5"). No plugin code needs this
+            // start. No plugin code needs this
             // process's runtime: sandboxed children are hudsandbox, which
             // may read the libraries a plugin links through its runpath.
             // Its C++ runtime is static too (Scripts/link/libstdc++.so, a

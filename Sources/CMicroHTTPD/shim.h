@@ -4,8 +4,8 @@
 // dlopen(RTLD_NOW | RTLD_LOCAL) and resolves every MHD function below with
 // dlsym (once per process, thread-safe), so only `preview` pays for loading
 // it and the TLS libraries it links (Debian's is built with GnuTLS: ten
-// libraries, ~9 M instructions of dynamic-loader work at start-up;
-// BENCHMARKS.md, "Scale"). microhttpd.h is used for its types
+// libraries, ~9 M instructions of dynamic-loader work at start-up).
+// microhttpd.h is used for its types
 // only. MHD_start_daemon is variadic, which Swift cannot call, so the one
 // daemon configuration hudhost uses is built here. Every symbol carries the
 // hud_mhd_ prefix. Callers: Sources/HudHTTPServer/HTTPDaemon.swift only.

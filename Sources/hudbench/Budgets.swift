@@ -2,7 +2,7 @@
 import HudRegistry
 import HudScenes
 import HudUnsafe
-/// The budgets (BENCHMARKS.md "Budgets"), judged from what this run measured. Reported,
+/// The budgets (BENCHMARKS.md "Goals"), judged from what this run measured. Reported,
 /// never enforced (the machine is shared and noisy; CI only checks that the
 /// harness runs).
 enum Budgets {
@@ -124,7 +124,7 @@ enum Budgets {
         }
     }
 
-    /// The renderer host's budgets (isolation issue): round trip ≤ 3× a bare
+    /// The renderer host's budgets: round trip ≤ 3× a bare
     /// ping-pong, start ≤ 10 ms, `hudhost render` ≤ 2× in-process.
     static func isolation(_ report: Report, _ budgets: inout [Report.Budget]) {
         let served = report.timings.filter { $0.scenario == "isolation.layout.remote" }

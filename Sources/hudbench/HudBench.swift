@@ -4,7 +4,7 @@ import HudRegistry
 import HudScenes
 import HudUnsafe
 
-/// hudbench: the registry's benchmark harness (issue 7). See `--help`.
+/// hudbench: the registry's benchmark harness (BENCHMARKS.md). See `--help`.
 @main
 struct HudBench {
     static func main() {

@@ -138,7 +138,7 @@ struct Report {
             out += "\n"
         }
         if !budgets.isEmpty {
-            out += "## Budgets (BENCHMARKS.md \"Budgets\"; reported, never enforced)\n\n"
+            out += "## Budgets (BENCHMARKS.md \"Goals\"; reported, never enforced)\n\n"
             out += "| budget | limit | measured | status |\n|---|---|---|---|\n"
             for b in budgets { out += "| \(b.name) | \(b.limit) | \(b.measured) | \(b.status.rawValue) |\n" }
             out += "\n"

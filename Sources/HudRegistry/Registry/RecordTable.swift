@@ -59,7 +59,7 @@ struct RecordTable: Sendable, Equatable {
             // The table by path is built once, at the first change, and then
             // changed in place: a copy of it per change (a local `var`
             // while `byPath` still held it) made a cold `list` of 10,000
-            // files quadratic (21 s; BENCHMARKS.md "Round 8").
+            // files quadratic (21 s).
             if byPath == nil {
                 byPath = dictionary
                 ordered = []
