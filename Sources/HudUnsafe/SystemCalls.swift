@@ -275,48 +275,12 @@ extension SystemCalls {
         return .success((prefixed(names, with: base), linkStatuses(of: names, in: dirfd(directory))))
     }
 
-    /// Names a thread takes at a time from `linkStatuses`' shared counter.
-    private static let statusChunk = 32
-    /// From this many names on, `linkStatuses` shares them with a helper
-    /// thread (starting one costs about as much as ~50 calls).
-    private static let parallelStatusThreshold = 128
-
     /// `fstatat(descriptor, name, AT_SYMLINK_NOFOLLOW)` of each of `names`
-    /// (nil where it failed). Each call is a path lookup in the kernel, the
-    /// bulk of a warm `hudhost list` of a large directory, so a long list
-    /// is shared with one helper thread: both take the next `statusChunk`
-    /// names from one atomic counter until none is left (whichever thread
-    /// is slowed, the other does the rest), each writing only the slots of
-    /// the names it took; the results are read after `wait()`, which
-    /// orders them after every write. End to end this is 10–15 % faster
-    /// than one thread on the 2-core VM (BENCHMARKS.md "Round 8"), though a
-    /// C loop over the same files gains nothing from a second thread.
+    /// (nil where it failed): one path lookup in the kernel per file,
+    /// relative to the directory already open.
     private static func linkStatuses(of names: [String], in descriptor: Int32) -> [FileStatus?] {
-        let slots = WorkerSlots<FileStatus>(count: names.count)
-        let next = SharedCounter()
-        let work: @Sendable () -> Void = {
-            var info = stat()
-            while true {
-                let start = next.value.wrappingAdd(statusChunk, ordering: .relaxed).oldValue
-                guard start < names.count else { return }
-                for index in start..<min(start + statusChunk, names.count) {
-                    slots[index] = fstatat(descriptor, names[index], &info, AT_SYMLINK_NOFOLLOW) == 0 ? FileStatus(info) : nil
-                }
-            }
-        }
-        if names.count >= parallelStatusThreshold {
-            let helper = BackgroundValue(work)
-            work()
-            helper.wait()
-        } else {
-            work()
-        }
-        return names.indices.map { slots[$0] }
-    }
-
-    /// An atomic counter shared by the threads of one `linkStatuses`.
-    private final class SharedCounter: Sendable {
-        let value = Atomic<Int>(0)
+        var info = stat()
+        return names.map { fstatat(descriptor, $0, &info, AT_SYMLINK_NOFOLLOW) == 0 ? FileStatus(info) : nil }
     }
 
     /// The whole file, if it is at most `limit` bytes. `noFollow` refuses a
@@ -916,7 +880,7 @@ package final class UncheckedBox<T>: @unchecked Sendable {
 /// ThreadSanitizer cannot see, so it reports races that are not there and
 /// the TSan run in CI (Docs/RELIABILITY.md) could not stay clean.
 /// `@unchecked Sendable`: writes go to disjoint slots; reads happen after
-/// `pthread_join` (or `BackgroundValue.wait()`, its mutex), which orders
+/// `pthread_join`, which orders
 /// them after every write.
 package final class WorkerSlots<Value>: @unchecked Sendable {
     private let storage: UnsafeMutableBufferPointer<Value?>
@@ -1004,135 +968,6 @@ package enum ConcurrentWorkers {
             pthread_cond_broadcast(opened)
             pthread_mutex_unlock(mutex)
         }
-    }
-}
-
-/// A value worked out on a thread of its own while the owner goes on
-/// (the warm `hudhost list` reads its registry cache so while it lists and
-/// `lstat`s the plugin files). The work runs once, on whichever thread
-/// takes it first: `wait()` does it on the owner's thread when the helper
-/// has not begun it yet, so a helper that the machine is slow to schedule
-/// (a virtual CPU can take milliseconds to wake) never costs more than
-/// doing the work in line; when the helper has begun, `wait()` waits for
-/// it to finish. The helper is detached, never joined: what it hands over
-/// goes through `Job`'s mutex and condition. Owned by one thread (not
-/// `Sendable`): only `work` runs on the other.
-package final class BackgroundValue<Value: Sendable> {
-    private final class Job: @unchecked Sendable {
-        // Behind pointers of their own, initialized once and never moved
-        // (a pthread mutex or condition may not be copied).
-        private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        private let finished = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-        // Read and written with `mutex` held. (Plain optionals, not one
-        // enum of states: valgrind reports the runtime's layout of a
-        // generic multi-payload enum as reading uninitialised memory.)
-        /// The work until a thread takes it.
-        private var work: (@Sendable () -> Value)?
-        /// The helper took the work and has not finished it.
-        private var running = false
-        /// The helper's value, until the owner takes it.
-        private var result: Value?
-
-        init(_ work: @escaping @Sendable () -> Value) {
-            self.work = work
-            pthread_mutex_init(mutex, nil)
-            pthread_cond_init(finished, nil)
-        }
-
-        deinit {
-            pthread_cond_destroy(finished)
-            pthread_mutex_destroy(mutex)
-            finished.deallocate()
-            mutex.deallocate()
-        }
-
-        /// The helper thread's part: the work, unless the owner took it.
-        func runIfWaiting() {
-            pthread_mutex_lock(mutex)
-            let taken = work
-            work = nil
-            running = taken != nil
-            pthread_mutex_unlock(mutex)
-            guard let taken else { return }
-            let value = taken()
-            pthread_mutex_lock(mutex)
-            result = value
-            running = false
-            pthread_cond_broadcast(finished)
-            pthread_mutex_unlock(mutex)
-        }
-
-        /// The owner going without the value: the work is dropped if no
-        /// thread has begun it, else waited for.
-        func cancel() {
-            pthread_mutex_lock(mutex)
-            work = nil
-            while running { pthread_cond_wait(finished, mutex) }
-            result = nil
-            pthread_mutex_unlock(mutex)
-        }
-
-        /// The owner's part: the work in line if it is still waiting, else
-        /// the helper's value once it is there. Once only.
-        func take() -> Value {
-            pthread_mutex_lock(mutex)
-            if let taken = work {
-                work = nil
-                pthread_mutex_unlock(mutex)
-                return taken()
-            }
-            while running { pthread_cond_wait(finished, mutex) }
-            let value = result!
-            result = nil
-            pthread_mutex_unlock(mutex)
-            return value
-        }
-    }
-
-    private let job: Job
-    private var value: Value?
-
-    package init(_ work: @escaping @Sendable () -> Value) {
-        let job = Job(work)
-        self.job = job
-        if !Self.startDetached(UncheckedBox({ job.runIfWaiting() })) {
-            value = job.take()
-        }
-    }
-
-    /// Starts a detached thread running `job`; false when none could be
-    /// started.
-    private static func startDetached(_ job: UncheckedBox<() -> Void>) -> Bool {
-        let retained = Unmanaged.passRetained(job)
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        var started = pthread_t()
-        let status = pthread_create(&started, &attributes, { raw in
-            Unmanaged<UncheckedBox<() -> Void>>.fromOpaque(raw!).takeRetainedValue().value()
-            return nil
-        }, retained.toOpaque())
-        guard status == 0 else {
-            retained.release()
-            return false
-        }
-        return true
-    }
-
-    /// The value: worked out here if the helper has not begun it, else the
-    /// helper's once it has finished.
-    package func wait() -> Value {
-        if let value { return value }
-        let taken = job.take()
-        value = taken
-        return taken
-    }
-
-    /// A value never asked for is not worked out; one the helper has begun
-    /// is waited for. No work outlives the owner.
-    deinit {
-        if value == nil { job.cancel() }
     }
 }
 

@@ -674,13 +674,13 @@ struct DiscoveryTests {
             let ids = rows.compactMap { $0["id"]?.stringValue }.filter { $0.hasPrefix("org.scale.") }
             #expect(ids == (0..<count).map { String(format: "org.scale.p%04d", $0) }, "\(run)")
             #expect(rows.filter { $0["id"]?.stringValue?.hasPrefix("org.scale.") == true }.allSatisfy { $0["cached"] == .bool(run == "warm") })
-            // Over `OutputHalves.threshold` rows, the second half is laid out
-            // on another thread: the document must still be byte for byte
-            // what one writer lays out for the same tree.
+            // The rows are written straight into bytes, streamed every 64
+            // KiB: the document must still be byte for byte what one
+            // writer lays out for the same tree.
             #expect(output.stdout == json.serialized(pretty: true), "\(run)")
         }
-        // The text table, split the same way: every row in order, every
-        // ORIGIN cell in the header's column.
+        // The text table: every row in order, every ORIGIN cell in the
+        // header's column.
         let text = try await DiscoveryFixtures.hudhost(["list"], path: directory, cache: cache)
         #expect(text.status == 0, "\(text.transcript)")
         let lines = text.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()

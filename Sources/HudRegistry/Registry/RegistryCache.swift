@@ -118,9 +118,8 @@ public final class RegistryCache {
     /// What the load found, and what changed since (`records`, `dirty`);
     /// read only after `settle()`.
     private var state = Loaded()
-    /// The file being read on a thread of its own since `init`, until the
-    /// first use of the cache takes it over (`settle`).
-    private var loading: BackgroundValue<Loaded>?
+    /// The file has been read (`settle`).
+    private var loaded = false
     /// The host ABI and search path this cache is for (its first member).
     let key: String
 
@@ -129,16 +128,13 @@ public final class RegistryCache {
         self.directory = directory
         self.key = "abi \(ABIVersion.host)\n" + searchPath.joined(separator: "\n")
         self.fileName = "registry-" + Self.fnv1a(key) + ".json"
-        // Read meanwhile: a warm `hudhost list` lists and `lstat`s the
-        // plugin files while this thread parses the file (PluginCatalog).
-        loading = BackgroundValue { [directory, path, key] in Self.load(directory: directory, path: path, key: key) }
     }
 
-    /// Waits for the load, once; every use of the records comes after it.
+    /// Reads the file, once, at the first use of the records.
     private func settle() {
-        guard let loading else { return }
-        state = loading.wait()
-        self.loading = nil
+        guard !loaded else { return }
+        loaded = true
+        state = Self.load(directory: directory, path: path, key: key)
     }
 
     /// The records, once loaded.

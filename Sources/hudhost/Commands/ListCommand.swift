@@ -145,9 +145,7 @@ struct ListCommand: Command {
             // writes for the whole document: `JSONWriter` lays out all but
             // the rows, and every piece of a row (keys, separators,
             // repeated lists) once, which a `ByteSink` then copies per row.
-            // The first half of a long list is streamed out every 64 KiB;
-            // the second half's bytes (laid out meanwhile on a helper
-            // thread) are held until written. A short list is one write.
+            // The rows are streamed out every 64 KiB.
             let listed = failedOnly ? [] : shown
             let chunk = 64 << 10
             var sink = ByteSink(capacity: chunk + 4096)
@@ -157,25 +155,8 @@ struct ListCommand: Command {
             writer.key("renderers")
             writer.beginArray()
             sink.append(writer.bytes)
-            // A long list's second half is laid out on a helper thread
-            // meanwhile (`OutputHalves`), continuing the array where the
-            // first half leaves it: the same bytes as one pass.
             let depth = writer.depth
-            let halves = OutputHalves(listed) { tail in
-                // Held in pieces of about `chunk` bytes, each in a buffer
-                // of its own: no estimate of the half's size to outgrow
-                // (a buffer that doubles costs a copy and fresh pages).
-                var pieces: [[UInt8]] = []
-                var rows = ByteSink(capacity: chunk + 4096)
-                Self.write(tail, continuing: true, depth: depth, to: &rows, chunk: chunk) { pieces.append($0) }
-                pieces.append(rows.take())
-                return pieces
-            }
-            Self.write(halves.head, continuing: false, depth: depth, to: &sink, chunk: chunk) { Output.out(bytes: $0) }
-            if let tail = halves.tail() {
-                Output.out(bytes: sink.take())
-                for piece in tail { Output.out(bytes: piece) }
-            }
+            Self.write(listed[...], continuing: false, depth: depth, to: &sink, chunk: chunk) { Output.out(bytes: $0) }
             writer = JSONWriter(pretty: true, depth: depth, continuing: !listed.isEmpty)
             writer.endArray()
             writer.key("failures")
@@ -215,12 +196,7 @@ struct ListCommand: Command {
             for row in shown {
                 table.append([row.id, row.name, row.version, abiText(row.abi), row.excluded.map { "\(row.origin)  (\($0))" } ?? row.origin])
             }
-            // The column widths from every row, then each half of the rows
-            // laid out on a thread of its own.
-            let widths = Table.widths(table)
-            let halves = OutputHalves(table) { [Table.bytes($0, widths: widths)] }
-            Output.out(bytes: Table.bytes(halves.head, widths: widths))
-            for piece in halves.tail() ?? [] { Output.out(bytes: piece) }
+            Output.out(bytes: Table.bytes(table))
         }
         for refused in report?.refusedPaths ?? [] { Output.line("refused search path: \(refused)") }
         if let discarded = report?.cacheDiscarded { Output.error("hudhost list: note: the registry cache was discarded and rebuilt (\(discarded))") }
@@ -444,34 +420,4 @@ enum Table {
         for index in 0..<span.count where span[index] >= 0x80 { return cell.count }
         return span.count
     }
-}
-
-/// A long listing laid out in two halves at once: the second on a helper
-/// thread (`BackgroundValue`) while the caller lays out `head` and writes
-/// it, then `tail()` waits for the second half's bytes. Below
-/// `OutputHalves.threshold` items (where starting a thread would cost
-/// about what it saves) `head` is everything and `tail()` is nil. The
-/// layout of a half may not depend on the other half (column widths come
-/// from the whole list first).
-struct OutputHalves<Item: Sendable> {
-    static var threshold: Int { 512 }
-
-    let head: ArraySlice<Item>
-    private let helper: BackgroundValue<[[UInt8]]>?
-
-    /// `layout` gives the second half's bytes as pieces, written in order.
-    init(_ items: [Item], layout: @escaping @Sendable (ArraySlice<Item>) -> [[UInt8]]) {
-        guard items.count >= Self.threshold else {
-            head = items[...]
-            helper = nil
-            return
-        }
-        let tail = items[(items.count / 2)...]
-        head = items[..<tail.startIndex]
-        helper = BackgroundValue { layout(tail) }
-    }
-
-    /// The second half's bytes in pieces, or nil when the list was not
-    /// split (then the caller writes everything in one go).
-    func tail() -> [[UInt8]]? { helper?.wait() }
 }
