@@ -165,7 +165,7 @@ static void hud_mhd_notify(void *cls, struct MHD_Connection *connection, void **
         }
         // Past the limit with every other connection admitted: the newcomer
         // is the one refused (the token's holder keeps what it has).
-        if (open > server->connection_limit && slot != NULL) hud_mhd_cut(slot);
+        if (open > server->connection_limit && slot != NULL && slot->connection == connection) hud_mhd_cut(slot);
     } else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
         struct hud_mhd_watch *watch = hud_mhd_find(server, connection);
         if (watch != NULL) memset(watch, 0, sizeof *watch);
