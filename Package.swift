@@ -42,7 +42,7 @@ let optimizedInDebug: [SwiftSetting] = Context.environment["HUD_ONONE"] != nil ?
 /// each implicit import is an autolinked shared object (with libdispatch
 /// and BlocksRuntime behind `_Concurrency`) that the loader maps and
 /// relocates in every child before it does anything (BENCHMARKS.md,
-/// "Starting a sandboxed renderer host").
+/// "Where the time goes").
 let lean: [SwiftSetting] = [
     .unsafeFlags(["-Xfrontend", "-disable-implicit-concurrency-module-import",
                   "-Xfrontend", "-disable-implicit-string-processing-module-import"]),
