@@ -14,14 +14,15 @@ trap 'rm -rf "$stage" "$work"' EXIT
 prefix=/opt/hud
 root=$stage$prefix
 
-# `make`, then `make install` as `sudo make install` runs it: with a PATH
-# that has no swift (sudo's secure_path), so installing must only copy.
-echo "install-check: make PREFIX=$prefix; make install DESTDIR=$stage PREFIX=$prefix with PATH=/usr/sbin:/usr/bin:/sbin:/bin"
-make PREFIX="$prefix" >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
+# `make` (as the README says: no PREFIX), then `make install` as `sudo
+# make install` runs it: with a PATH that has no swift (sudo's
+# secure_path), so installing must only copy, and with a PREFIX of its own.
+echo "install-check: make; make install DESTDIR=$stage PREFIX=$prefix with PATH=/usr/sbin:/usr/bin:/sbin:/bin"
+make >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
 env PATH=/usr/sbin:/usr/bin:/sbin:/bin make install DESTDIR="$stage" PREFIX="$prefix" >"$work/install.log" 2>&1 \
   || { cat "$work/install.log"; echo "install-check: make install needed more than the files make built" >&2; exit 1; }
 # Every document the messages and the guide point to, and the example scenes.
-for doc in PLUGIN_GUIDE.md ABI.md COMPATIBILITY.md CONFORMANCE.md SCENES.md EVENTS.md PREVIEW.md examples/home.json; do
+for doc in PLUGIN_GUIDE.md ABI.md COMPATIBILITY.md CONFORMANCE.md SCENES.md EVENTS.md PREVIEW.md examples/home.json examples/ring.c examples/example_rust.rs; do
   [[ -s $root/share/doc/hud/$doc ]] || { echo "install-check: $prefix/share/doc/hud/$doc was not installed" >&2; exit 1; }
 done
 hudhost=$root/bin/hudhost
@@ -75,7 +76,10 @@ grep -qi '<html' "$work/preview.html" || { echo "install-check: preview served n
 HOME="$work/home" "$hudhost" demo --out "$work/demo" >"$work/demo.log"
 ls "$work/demo"/*.svg >/dev/null 2>&1 || { echo "install-check: demo wrote no SVGs" >&2; ls "$work/demo" >&2; exit 1; }
 
-# pkg-config, relocated to the staging directory.
+# pkg-config: written for install's PREFIX (not make's default), and
+# relocated to the staging directory.
+pc_prefix=$(PKG_CONFIG_PATH="$root/lib/pkgconfig" pkg-config --variable=prefix hud-renderer)
+[[ $pc_prefix == "$prefix" ]] || { echo "install-check: hud-renderer.pc says prefix=$pc_prefix, installed with PREFIX=$prefix" >&2; exit 1; }
 cflags=$(echo $(PKG_CONFIG_PATH="$root/lib/pkgconfig" pkg-config --define-variable=prefix="$root" --cflags hud-renderer))
 [[ $cflags == "-I$root/include/hud" ]] || { echo "install-check: pkg-config --cflags gave '$cflags'" >&2; exit 1; }
 [[ $(PKG_CONFIG_PATH="$root/lib/pkgconfig" pkg-config --variable=abi_version hud-renderer) == $("$hudhost" sdk --abi-version) ]]

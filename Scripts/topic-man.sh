@@ -39,6 +39,10 @@ for topic in "${topics[@]}"; do
   read -r document page section what <<<"$topic"
   mkdir -p "$out/man$section"
   { printf '# NAME\n\n%s - %s\n\n' "$page" "$what"; cat "$document"; } |
-    lowdown -s -Tman -M "title=$page" -M "section=$section" -M "source=hudhost" -M "volume=HUD renderer SDK" \
+    # No emphasis inside words (struct_size and mode_index keep their
+    # underscores) and no link targets (a page shows "ABI.md", not
+    # "ABI.md <ABI.md>" or a "#section" anchor).
+    lowdown -s -Tman --parse-no-intraemph --nroff-nolinks \
+      -M "title=$page" -M "section=$section" -M "source=hudhost" -M "volume=HUD renderer SDK" \
       -o "$out/man$section/$page.$section"
 done

@@ -182,10 +182,23 @@ import HudTestSupport
             let type = cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))
             structures.insert(type)
             asserts.append("_Static_assert(sizeof(\(type)) == \(size), \"\(type) size\");")
+            var fields: [String] = []
             for field in cells[2].split(separator: ",") {
                 let parts = field.split(separator: " ").map(String.init)
                 try #require(parts.count == 2 && Int(parts[1]) != nil, "cannot read '\(field)' in the row of \(type)")
                 asserts.append("_Static_assert(offsetof(\(type), \(parts[0])) == \(parts[1]), \"\(type).\(parts[0])\");")
+                fields.append(parts[0])
+            }
+            // Every field is listed: the first at 0, each next one after no
+            // more than padding, and nothing but padding after the last.
+            func member(_ name: String) -> String { "((\(type) *)0)->\(name)" }
+            func end(_ name: String) -> String { "(offsetof(\(type), \(name)) + sizeof(\(member(name))))" }
+            if let first = fields.first, let last = fields.last {
+                asserts.append("_Static_assert(offsetof(\(type), \(first)) == 0, \"\(type): a field before \(first) is not listed\");")
+                for (a, b) in zip(fields, fields.dropFirst()) {
+                    asserts.append("_Static_assert(offsetof(\(type), \(b)) - \(end(a)) < __alignof__(\(member(b))), \"\(type): a field between \(a) and \(b) is not listed\");")
+                }
+                asserts.append("_Static_assert(sizeof(\(type)) - \(end(last)) < __alignof__(\(type)), \"\(type): a field after \(last) is not listed\");")
             }
         }
         let header = try String(contentsOfFile: FixturePlugins.headerDirectory + "/hud_abi.h", encoding: .utf8)
@@ -198,7 +211,7 @@ import HudTestSupport
         let compile = try await FixturePlugins.run(["cc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-I", FixturePlugins.headerDirectory,
                                               "-o", directory + "/offsets", directory + "/offsets.c"])
         #expect(compile.status == 0, "Docs/PLUGIN_GUIDE.md section 12 disagrees with the header:\n\(compile.stderr)")
-        #expect(asserts.count > 120)
+        #expect(asserts.count > 240)
     }
 
     @Test func everySourceCarriesItsLicenceLine() async throws {
