@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Frozen: Plugins/ExampleRing/ring.c written for ABI 1.0 — the geometry of
- * its 1.1 form (chips on the inner side) without the one 1.1 output it uses
+ * issue 14 (chips on the inner side) without the one 1.1 output it uses
  * (glyph_size) — built by Tests/HudRegistryTests/ABICompatibilityTests.swift
  * against the frozen 1.0 SDK beside it (hud/). It stands for every plugin
  * already compiled against 1.0: do not update it with the ABI. (It was
