@@ -111,15 +111,10 @@ public final class RegistryCache {
     public let directory: String
     public let fileName: String
     /// Why an existing cache file was discarded on load, if it was.
-    public var discardReason: String? {
-        settle()
-        return state.discardReason
-    }
-    /// What the load found, and what changed since (`records`, `dirty`);
-    /// read only after `settle()`.
-    private var state = Loaded()
-    /// The file has been read (`settle`).
-    private var loaded = false
+    public var discardReason: String? { state.discardReason }
+    /// What the load found, and what changed since (`records`, `dirty`):
+    /// the file is read at the first use.
+    private lazy var state: Loaded = Self.load(directory: directory, path: path, key: key)
     /// The host ABI and search path this cache is for (its first member).
     let key: String
 
@@ -130,35 +125,16 @@ public final class RegistryCache {
         self.fileName = "registry-" + Self.fnv1a(key) + ".json"
     }
 
-    /// Reads the file, once, at the first use of the records.
-    private func settle() {
-        guard !loaded else { return }
-        loaded = true
-        state = Self.load(directory: directory, path: path, key: key)
-    }
-
     /// The records, once loaded.
     private var records: RecordTable {
-        get {
-            settle()
-            return state.records
-        }
-        _modify {
-            settle()
-            yield &state.records
-        }
+        get { state.records }
+        _modify { yield &state.records }
     }
 
     /// The records differ from the file (or the file is to be replaced).
     private var dirty: Bool {
-        get {
-            settle()
-            return state.dirty
-        }
-        set {
-            settle()
-            state.dirty = newValue
-        }
+        get { state.dirty }
+        set { state.dirty = newValue }
     }
 
     /// `$XDG_CACHE_HOME/hud` or `$HOME/.cache/hud`; nil when neither is set
