@@ -41,13 +41,20 @@ swiftflags = -c release --static-swift-stdlib --scratch-path $(scratch)
 generated = $(scratch)/generated
 headers = $(wildcard Sources/HudRendererAPI/include/hud/*.h)
 # Every document a message, --help, a scaffold README or the guide points
-# to; the example scenes and the guide's example plugins (C and Rust).
+# to, and every file those link to (Scripts/install-docs.py refuses a link
+# to a file not shipped); the example scenes and the guide's example
+# plugins (C and Rust); the JSON schemas.
 docs = LICENSE README.md Docs/PLUGIN_GUIDE.md Docs/ABI.md Docs/COMPATIBILITY.md Docs/CONFORMANCE.md \
-  Docs/SCENES.md Docs/EVENTS.md Docs/PREVIEW.md Docs/ISOLATION.md
+  Docs/SCENES.md Docs/EVENTS.md Docs/PREVIEW.md Docs/ISOLATION.md Docs/DISCOVERY.md Docs/JSON.md \
+  Docs/ARCHITECTURE.md Docs/HUD-003-control-deck.md Docs/preview.png
 examples = $(wildcard Docs/examples/*.json) Plugins/ExampleRing/ring.c Plugins/ExampleRust/example_rust.rs
+schemas = $(wildcard Docs/schemas/*.json)
 bindings = Sources/HudRendererAPI/bindings/rust/hud_renderer.rs
+shipped = $(notdir $(docs)) $(addprefix examples/,$(notdir $(examples))) $(addprefix schemas/,$(notdir $(schemas)))
+install_docs = python3 Scripts/install-docs.py $(generated)/doc --in . $(docs) --in examples $(examples) --in schemas $(schemas) \
+  --elsewhere $(foreach h,$(headers),$(h)=include/hud/$(notdir $(h))) $(bindings)=share/hud/rust/$(notdir $(bindings))
 
-.PHONY: all build install uninstall clean
+.PHONY: all build docs install uninstall clean
 
 all: build
 
@@ -66,7 +73,13 @@ build:
 	  "$$bin/hudhost" completions zsh > $(generated)/_hudhost && \
 	  "$$bin/hudhost" completions fish > $(generated)/hudhost.fish && \
 	  Scripts/topic-man.sh $(generated)/man && \
+	  $(install_docs) && \
 	  cp "$$bin/hudhost" "$$bin/hudsandbox" $(generated)/
+
+# The documents as they read installed (links rewritten for the
+# share/doc/hud layout), alone: `make docs` (build makes them too).
+docs:
+	$(install_docs)
 
 # The last file `build` writes: present once `make` has run.
 $(generated)/hudsandbox:
@@ -74,7 +87,8 @@ $(generated)/hudsandbox:
 
 install: $(generated)/hudsandbox
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(libexecdir) $(DESTDIR)$(includedir) $(DESTDIR)$(rendererdir) \
-	  $(DESTDIR)$(pkgconfigdir) $(DESTDIR)$(mandir) $(DESTDIR)$(man5dir) $(DESTDIR)$(man7dir) $(DESTDIR)$(sdkdatadir)/rust $(DESTDIR)$(docdir)/examples \
+	  $(DESTDIR)$(pkgconfigdir) $(DESTDIR)$(mandir) $(DESTDIR)$(man5dir) $(DESTDIR)$(man7dir) $(DESTDIR)$(sdkdatadir)/rust \
+	  $(DESTDIR)$(docdir)/examples $(DESTDIR)$(docdir)/schemas \
 	  $(DESTDIR)$(bashcompletiondir) $(DESTDIR)$(zshcompletiondir) $(DESTDIR)$(fishcompletiondir)
 	install -m 0755 $(generated)/hudhost $(DESTDIR)$(bindir)/hudhost
 	install -m 0755 $(generated)/hudsandbox $(DESTDIR)$(libexecdir)/hudsandbox
@@ -88,8 +102,7 @@ install: $(generated)/hudsandbox
 	install -m 0644 $(generated)/hudhost.bash $(DESTDIR)$(bashcompletiondir)/hudhost
 	install -m 0644 $(generated)/_hudhost $(DESTDIR)$(zshcompletiondir)/_hudhost
 	install -m 0644 $(generated)/hudhost.fish $(DESTDIR)$(fishcompletiondir)/hudhost.fish
-	install -m 0644 $(docs) $(DESTDIR)$(docdir)/
-	install -m 0644 $(examples) $(DESTDIR)$(docdir)/examples/
+	for file in $(shipped); do install -m 0644 "$(generated)/doc/$$file" "$(DESTDIR)$(docdir)/$$file" || exit 1; done
 
 # Removes exactly what install wrote (the man page and header lists come
 # from this tree), then the directories it made if they are left empty.
@@ -101,9 +114,9 @@ uninstall:
 	rm -f $(DESTDIR)$(pkgconfigdir)/hud-renderer.pc
 	rm -f $(DESTDIR)$(mandir)/hudhost.1 $(DESTDIR)$(mandir)/hudhost-*.1 $(DESTDIR)$(man5dir)/hud-*.5 $(DESTDIR)$(man7dir)/hud-*.7
 	rm -f $(DESTDIR)$(bashcompletiondir)/hudhost $(DESTDIR)$(zshcompletiondir)/_hudhost $(DESTDIR)$(fishcompletiondir)/hudhost.fish
-	rm -f $(addprefix $(DESTDIR)$(docdir)/,$(notdir $(docs))) $(addprefix $(DESTDIR)$(docdir)/examples/,$(notdir $(examples)))
+	rm -f $(addprefix $(DESTDIR)$(docdir)/,$(shipped))
 	-rmdir $(DESTDIR)$(libexecdir) $(DESTDIR)$(includedir) $(DESTDIR)$(sdkdatadir)/rust $(DESTDIR)$(sdkdatadir) \
-	  $(DESTDIR)$(docdir)/examples $(DESTDIR)$(docdir) $(DESTDIR)$(rendererdir) $(DESTDIR)$(libdir)/hud 2>/dev/null
+	  $(DESTDIR)$(docdir)/examples $(DESTDIR)$(docdir)/schemas $(DESTDIR)$(docdir) $(DESTDIR)$(rendererdir) $(DESTDIR)$(libdir)/hud 2>/dev/null
 
 clean:
 	rm -rf $(scratch)

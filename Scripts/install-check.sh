@@ -21,10 +21,13 @@ echo "install-check: make; make install DESTDIR=$stage PREFIX=$prefix with PATH=
 make >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
 env PATH=/usr/sbin:/usr/bin:/sbin:/bin make install DESTDIR="$stage" PREFIX="$prefix" >"$work/install.log" 2>&1 \
   || { cat "$work/install.log"; echo "install-check: make install needed more than the files make built" >&2; exit 1; }
-# Every document the messages and the guide point to, and the example scenes.
-for doc in PLUGIN_GUIDE.md ABI.md COMPATIBILITY.md CONFORMANCE.md SCENES.md EVENTS.md PREVIEW.md examples/home.json examples/ring.c examples/example_rust.rs; do
+# Every document the messages and the guide point to, and the example
+# scenes; every relative link in the installed documents leads to an
+# installed file (the checkout's links were rewritten for this layout).
+for doc in PLUGIN_GUIDE.md ABI.md COMPATIBILITY.md CONFORMANCE.md SCENES.md EVENTS.md PREVIEW.md JSON.md examples/home.json examples/ring.c examples/example_rust.rs; do
   [[ -s $root/share/doc/hud/$doc ]] || { echo "install-check: $prefix/share/doc/hud/$doc was not installed" >&2; exit 1; }
 done
+python3 Scripts/install-docs.py --check "$root/share/doc/hud"
 hudhost=$root/bin/hudhost
 
 # Only the C library, libffi, libseccomp and the GCC runtime: no Swift
@@ -50,7 +53,11 @@ sdk, root = json.load(open(sys.argv[1])), sys.argv[2]
 assert sdk["layout"] == "installed", sdk
 assert sdk["includeDir"] == root + "/include/hud", sdk
 assert sdk["header"] == root + "/include/hud/hud_renderer.h", sdk
+assert sdk["docDir"] == root + "/share/doc/hud", sdk
+assert sdk["rustBindings"] == root + "/share/hud/rust/hud_renderer.rs", sdk
 EOF
+# The help's scene example, as written there, works from the install.
+HOME="$work/home" "$hudhost" render --scene "$("$hudhost" sdk --doc-dir)/examples/home.json" --reveal center >/dev/null
 "$hudhost" doctor --json >"$work/doctor.json" || true
 python3 - "$work/doctor.json" "$root" <<'EOF'
 import json, sys

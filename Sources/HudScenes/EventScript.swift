@@ -309,7 +309,14 @@ public struct EventScriptRunner {
             return try center(node, "the \(control)")
         case .mode(let id):
             guard let revealed = shell.interaction.revealedPosition else {
-                throw .targetNotOnScreen(step: step.text, reason: "mode '\(id)' is not on screen: no modes are revealed (long-press their slot first)")
+                // Which slots have modes, and which, so the fix is one step away.
+                let offered = Position.allCases.compactMap { position -> String? in
+                    guard let ids = try? shell.modeIDs(at: position), !ids.isEmpty else { return nil }
+                    return "\(position) has \(ids.joined(separator: ", "))"
+                }
+                let exist = offered.isEmpty ? "no slot has modes" : "modes: " + offered.joined(separator: "; ")
+                throw .targetNotOnScreen(step: step.text, reason: "mode '\(id)' is not on screen: no modes are revealed (long-press their slot first); \(exist); "
+                                         + "a long press on the slot whose modes are shown (--reveal shows them) closes them")
             }
             let ids: [String]
             do {

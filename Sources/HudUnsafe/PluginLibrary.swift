@@ -26,6 +26,9 @@ import Glibc
 /// registry anyway. The handle is kept only to look up the entry symbol.
 package struct DynamicLibrary {
     package let path: String
+    /// The name the loader was given (`path`, or a `/proc/self/fd` name),
+    /// which its messages carry.
+    private let loadedName: String
     private let handle: UnsafeMutableRawPointer
 
     /// Opens the file at `path` (which must contain a `/`, so the loader never
@@ -47,7 +50,7 @@ package struct DynamicLibrary {
         // file that gets the old library. Libraries are never closed, and
         // neither is the descriptor one was loaded through.
         if let file { heldFiles.withLock { $0.append(file) } }
-        return DynamicLibrary(path: path, handle: handle)
+        return DynamicLibrary(path: path, loadedName: name, handle: handle)
     }
 
     /// The descriptors libraries were loaded through, open for the life of
@@ -58,7 +61,11 @@ package struct DynamicLibrary {
     package func address(of symbol: String) throws(RegistryError) -> UnsafeMutableRawPointer {
         _ = dlerror()
         guard let address = dlsym(handle, symbol) else {
-            throw .missingEntrySymbol(path: path, symbol: symbol, dlerror: Self.lastError() ?? "symbol resolves to NULL")
+            // The loader says "NAME: undefined symbol: …"; the message names
+            // the path once, in front.
+            var reason = Self.lastError() ?? "symbol resolves to NULL"
+            if reason.hasPrefix(loadedName + ": ") { reason.removeFirst(loadedName.count + 2) }
+            throw .missingEntrySymbol(path: path, symbol: symbol, dlerror: reason)
         }
         return address
     }

@@ -367,6 +367,15 @@ struct ExampleRingTests {
         #expect(json["schemaVersion"] == 1 && json["abiVersion"]?.stringValue == "1.1")
         #expect(json["includeDir"]?.stringValue == includeDirectory && json["layout"]?.stringValue == "source-checkout")
         #expect(try HudHost.run(["sdk", "--json", "--cflags"]).status == 2)
+        // Where the documents and the Rust bindings are: the scene the help's
+        // example names is there, and so are the bindings.
+        let checkout = FixturePlugins.canonical(FixturePlugins.repositoryRoot)
+        let docs = try HudHost.run(["sdk", "--doc-dir"])
+        #expect(docs.status == 0 && docs.stdout == checkout + "/Docs\n", "\(docs.transcript)")
+        #expect(json["docDir"]?.stringValue == checkout + "/Docs")
+        #expect(json["rustBindings"]?.stringValue == checkout + "/Sources/HudRendererAPI/bindings/rust/hud_renderer.rs")
+        #expect(FileManager.default.fileExists(atPath: checkout + "/Docs/examples/home.json"))
+        #expect(try HudHost.run(["sdk", "--doc-dir", "--json"]).status == 2)
     }
 
     @Test func sdkFindsAnInstalledHeaderAndExplainsAMissingOne() throws {
@@ -383,6 +392,8 @@ struct ExampleRingTests {
         #expect(installed.status == 0 && installed.stdout == "-I\(root)/installed/include/hud\n", "\(installed.transcript)")
         let pc = try FixturePlugins.run(["\(root)/installed/bin/hudhost", "sdk", "--pkg-config"])
         #expect(pc.stdout.contains("prefix=\(root)/installed\n") && pc.stdout.contains("includedir=${prefix}/include/hud\n"), "\(pc.transcript)")
+        let docs = try FixturePlugins.run(["\(root)/installed/bin/hudhost", "sdk", "--doc-dir"])
+        #expect(docs.status == 0 && docs.stdout == "\(root)/installed/share/doc/hud\n", "\(docs.transcript)")
         let missing = try FixturePlugins.run(["\(root)/bare/bin/hudhost", "sdk", "--cflags"])
         #expect(missing.status == 1 && missing.stdout.isEmpty)
         #expect(missing.stderr.contains("\(root)/bare/include/hud/hud_renderer.h") && missing.stderr.contains("Sources/HudRendererAPI/include/hud/hud_renderer.h"),

@@ -89,7 +89,7 @@ struct EventScriptTests {
         #expect {
             _ = try EventScriptRunner(shell: shell).run(EventScript(parsing: "tap mode:scattered"))
         } throws: { error in
-            "\(error)".contains("no modes are revealed (long-press their slot first)")
+            "\(error)".contains("no modes are revealed (long-press their slot first); modes: center has tray, scattered, minimal;")
         }
         #expect {
             _ = try EventScriptRunner(shell: shell).run(EventScript(parsing: "longpress center; tap mode:sparkly"))

@@ -112,6 +112,38 @@ import HudTestSupport
         #expect(named.isSuperset(of: ["hud-conformance", "hud-scenes", "hud-events", "hud-isolation"]), "\(named)")
     }
 
+    /// `make install` ships the documents with their links rewritten for
+    /// share/doc/hud (README's `Docs/EVENTS.md` is `EVENTS.md` there, a
+    /// header `../../../include/hud/…`), and every relative link of what it ships
+    /// leads to a file it ships.
+    @Test(Requirement.tools("make", "python3", install: "apt-get install make python3"))
+    func theInstalledDocumentsLinkOnlyToInstalledFiles() async throws {
+        let generated = try FixturePlugins.makeScratchDirectory("installed-docs")
+        let make = try await FixturePlugins.run(["make", "-s", "-C", FixturePlugins.repositoryRoot, "docs", "generated=\(generated)"])
+        #expect(make.status == 0, "\(make.stderr)")
+        let check = try await FixturePlugins.run(["python3", FixturePlugins.repositoryRoot + "/Scripts/install-docs.py", "--check", generated + "/doc"])
+        #expect(check.status == 0, "\(check.stderr)")
+        let readme = try String(contentsOfFile: generated + "/doc/README.md", encoding: .utf8)
+        #expect(readme.contains("](EVENTS.md#the-control-deck)") && !readme.contains("](Docs/"), "README's links were not rewritten for the installed layout")
+        for file in ["JSON.md", "DISCOVERY.md", "examples/home.json", "schemas/render-v1.schema.json"] {
+            #expect(FileManager.default.fileExists(atPath: generated + "/doc/" + file), "\(file) is not shipped")
+        }
+    }
+
+    /// A shipped document that links to a file the install does not ship
+    /// stops `make`, naming the document, the link and the file.
+    @Test(Requirement.tools("python3", install: "apt-get install python3"))
+    func aLinkToAnUnshippedFileStopsTheBuild() async throws {
+        let directory = try FixturePlugins.makeScratchDirectory("unshipped-link")
+        try "See [the design](DESIGN.md#rules).\n".write(toFile: directory + "/GUIDE.md", atomically: true, encoding: .utf8)
+        try "design\n".write(toFile: directory + "/DESIGN.md", atomically: true, encoding: .utf8)
+        let made = try await FixturePlugins.run(["python3", FixturePlugins.repositoryRoot + "/Scripts/install-docs.py", directory + "/out", "--in", ".", directory + "/GUIDE.md"])
+        #expect(made.status == 1)
+        #expect(made.stderr.contains("GUIDE.md: the link (DESIGN.md#rules) points to \(directory)/DESIGN.md, which make install does not ship"), "\(made.stderr)")
+        let shipped = try await FixturePlugins.run(["python3", FixturePlugins.repositoryRoot + "/Scripts/install-docs.py", directory + "/out", "--in", ".", directory + "/GUIDE.md", directory + "/DESIGN.md"])
+        #expect(shipped.status == 0, "\(shipped.stderr)")
+    }
+
     @Test func bashCompletesCommandsOptionsAndValues() async throws {
         let script = try FixturePlugins.makeScratchDirectory("completion") + "/hudhost.bash"
         let generated = try await HudHost.run(["completions", "bash"])

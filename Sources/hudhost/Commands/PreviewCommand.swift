@@ -74,7 +74,7 @@ struct PreviewCommand: Command {
         EXAMPLES
           hudhost preview
           hudhost preview --plugin ./libmyhud.so --style org.example.myhud
-          hudhost preview --scene Docs/examples/home.json --device iphone-se --rtl
+          hudhost preview --scene "$(hudhost sdk --doc-dir)/examples/home.json" --device iphone-se --rtl
           curl -s -X POST --data 'longpress center' "http://127.0.0.1:PORT/api/events?token=TOKEN"
 
         \(exitCodeHelp)

@@ -84,7 +84,7 @@ struct RenderCommand: Command {
           hudhost render --style minimal --json --text-size AX5
           hudhost render --events "longpress center; tap mode:scattered"
           hudhost render --format svg --out tray.svg --reveal center
-          hudhost render --scene Docs/examples/home.json --reveal center
+          hudhost render --scene "$(hudhost sdk --doc-dir)/examples/home.json" --reveal center
           hudhost render --presentation on-demand --events "tap pivot"
 
         \(exitCodeHelp)

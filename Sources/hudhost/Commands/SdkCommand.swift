@@ -14,16 +14,17 @@ struct SdkCommand: Command {
     static let name = "sdk"
     static let summary = "Print the compiler flags, include dir and ABI version for building plugins"
     static let options: [Arguments.Option] = [
-        .flag("--cflags"), .flag("--include-dir"), .flag("--abi-version"), .flag("--pkg-config"), .value("--prefix", .directory),
+        .flag("--cflags"), .flag("--include-dir"), .flag("--doc-dir"), .flag("--abi-version"), .flag("--pkg-config"), .value("--prefix", .directory),
         .flag("--json"), .flag("--help"),
     ]
     static let help = """
-        USAGE: hudhost sdk [--cflags] [--include-dir] [--abi-version] [--pkg-config] [--json]
+        USAGE: hudhost sdk [--cflags] [--include-dir] [--doc-dir] [--abi-version] [--pkg-config] [--json]
 
-        Tells a plugin build where the renderer ABI header (hud_renderer.h) is.
+        Tells a plugin build where the renderer ABI header (hud_renderer.h) is,
+        and a plugin author where the documents and example scenes are.
         With no option, prints a summary. With options, prints only what they
         ask for, one item per line in this order: ABI version, include dir,
-        cflags, then the pkg-config file.
+        cflags, doc dir, then the pkg-config file.
 
         The header is looked up next to this hudhost binary:
           1. installed:       <prefix>/include/hud/hud_renderer.h for <prefix>/bin/hudhost
@@ -35,6 +36,10 @@ struct SdkCommand: Command {
         OPTIONS
           --cflags            the compiler flags: -I<include dir>
           --include-dir       the directory holding hud_renderer.h
+          --doc-dir           the directory holding the documents (the guide,
+                              CONFORMANCE.md, …) and examples/ (the scenes
+                              the documents use): <prefix>/share/doc/hud
+                              installed, Docs in a source checkout
           --abi-version       the ABI version this host implements (major.minor)
           --pkg-config        a hud-renderer.pc file: Cflags, Version, and the variables
                               abi_version, rendererdir (where plugins are installed)
@@ -42,14 +47,16 @@ struct SdkCommand: Command {
           --prefix DIR        with --pkg-config: the file for an install at DIR
                               (<DIR>/include/hud, <DIR>/lib/hud/renderers,
                               <DIR>/libexec/hud), as `make install` writes it
-          --json              everything above as JSON (schemaVersion 1); not
-                              combined with the other options
+          --json              everything above, and the Rust bindings'
+                              path, as JSON (schemaVersion 1); not combined
+                              with the other options
 
         EXAMPLES
           cc -std=c11 -O2 -shared -fPIC $(hudhost sdk --cflags) ring.c -o libring.so
           swift run hudhost sdk --cflags        # from a source checkout, not installed
           hudhost sdk --pkg-config > hud-renderer.pc && PKG_CONFIG_PATH=$PWD pkg-config --cflags hud-renderer
           hudhost sdk --json
+          hudhost render --scene "$(hudhost sdk --doc-dir)/examples/home.json"
 
         \(exitCodeHelp)
           For sdk: 1 hud_renderer.h cannot be found next to this hudhost.
@@ -60,6 +67,7 @@ struct SdkCommand: Command {
 
     let cflags: Bool
     let includeDir: Bool
+    let docDir: Bool
     let abiVersion: Bool
     let pkgConfig: Bool
     let prefix: String?
@@ -69,23 +77,24 @@ struct SdkCommand: Command {
         guard arguments.positionals.isEmpty else { throw UsageError("sdk takes no arguments; got '\(arguments.positionals[0])'") }
         cflags = arguments.flag("--cflags")
         includeDir = arguments.flag("--include-dir")
+        docDir = arguments.flag("--doc-dir")
         abiVersion = arguments.flag("--abi-version")
         pkgConfig = arguments.flag("--pkg-config")
         json = arguments.flag("--json")
         prefix = arguments.value("--prefix")
         if let prefix {
-            guard pkgConfig, !(cflags || includeDir || abiVersion || json) else { throw UsageError("--prefix goes with --pkg-config alone") }
+            guard pkgConfig, !(cflags || includeDir || docDir || abiVersion || json) else { throw UsageError("--prefix goes with --pkg-config alone") }
             guard prefix.hasPrefix("/") else { throw UsageError("--prefix must be an absolute directory; got '\(prefix)'") }
         }
-        if json, cflags || includeDir || abiVersion || pkgConfig {
-            throw UsageError("--json prints everything; it is not combined with --cflags, --include-dir, --abi-version or --pkg-config")
+        if json, cflags || includeDir || docDir || abiVersion || pkgConfig {
+            throw UsageError("--json prints everything; it is not combined with --cflags, --include-dir, --doc-dir, --abi-version or --pkg-config")
         }
     }
 
     func run() -> ExitCode {
         // --abi-version alone needs no header; an install's pkg-config
         // file is described by its prefix alone.
-        if abiVersion, !(cflags || includeDir || pkgConfig) {
+        if abiVersion, !(cflags || includeDir || docDir || pkgConfig) {
             Output.line(Self.abiVersion)
             return .ok
         }
@@ -119,18 +128,22 @@ struct SdkCommand: Command {
                 ("includeDir", .string(sdk.includeDirectory)),
                 ("header", .string(sdk.header)),
                 ("cflags", .string(sdk.cflags)),
+                ("docDir", .string(sdk.documentationDirectory)),
+                ("rustBindings", .string(sdk.rustBindings)),
                 ("layout", .string(sdk.layout.rawValue)),
                 ("executable", .string(sdk.executable)),
                 ("pkgConfig", .string(sdk.pkgConfig(version: Self.abiVersion))),
             ]).serialized())
             return .ok
         }
-        guard cflags || includeDir || abiVersion || pkgConfig else {
+        guard cflags || includeDir || docDir || abiVersion || pkgConfig else {
             Output.out(Table.format([
                 ["ABI version", Self.abiVersion],
                 ["header", sdk.header],
                 ["include dir", sdk.includeDirectory],
                 ["cflags", sdk.cflags],
+                ["documents", sdk.documentationDirectory],
+                ["Rust bindings", sdk.rustBindings],
                 ["found", sdk.layout == .installed ? "installed next to \(sdk.executable)" : "source checkout above \(sdk.executable)"],
             ]))
             Output.line()
@@ -141,6 +154,7 @@ struct SdkCommand: Command {
         if abiVersion { Output.line(Self.abiVersion) }
         if includeDir { Output.line(sdk.includeDirectory) }
         if cflags { Output.line(sdk.cflags) }
+        if docDir { Output.line(sdk.documentationDirectory) }
         if pkgConfig { Output.out(sdk.pkgConfig(version: Self.abiVersion)) }
         return .ok
     }
@@ -176,12 +190,15 @@ struct SdkLocation {
     }
     var cflags: String { "-I" + includeDirectory }
 
-    /// The path of the document `name` (`CONFORMANCE.md`, …): in
-    /// `<prefix>/share/doc/hud` (`make install`) or the checkout's `Docs`.
-    func documentation(_ name: String) -> String {
+    /// The documents and `examples/`: `<prefix>/share/doc/hud` (`make
+    /// install`) or the checkout's `Docs`.
+    var documentationDirectory: String {
         let base = Self.parent(of: Self.parent(of: includeDirectory))
-        return layout == .installed ? base + "/share/doc/hud/" + name : Self.parent(of: Self.parent(of: base)) + "/Docs/" + name
+        return layout == .installed ? base + "/share/doc/hud" : Self.parent(of: Self.parent(of: base)) + "/Docs"
     }
+
+    /// The path of the document `name` (`CONFORMANCE.md`, …).
+    func documentation(_ name: String) -> String { documentationDirectory + "/" + name }
 
     /// A pkg-config file for the header (header-only: no Libs). For an
     /// install, every path is below `${prefix}`.

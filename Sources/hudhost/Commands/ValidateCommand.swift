@@ -86,9 +86,11 @@ struct ValidateCommand: Command {
 
         \(exitCodeHelp)
           For validate: 0 every check passed (warnings count only with
-          --werror); 1 a check failed, crashed or timed out; 3 a target file
-          is missing, not a regular file or cannot be loaded, an id is
-          unknown, or --output cannot be written. With --format json a target
+          --werror); 1 a check failed, crashed or timed out (a file the
+          loader opens but that exports no entry symbol fails abi-entry-symbol:
+          1, where probe says 3); 3 a target file is missing, not a regular
+          file or cannot be loaded (dlopen fails), an id is unknown, or
+          --output cannot be written. With --format json a target
           that cannot be used still gives one JSON document: the report (its
           "unloadable" says why), or {schemaVersion, target, error} when no
           check could start.

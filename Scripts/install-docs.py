@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The documents `make install` ships, as they read in the installed tree.
+
+In the checkout the documents link to each other by their checkout paths
+(README.md -> Docs/ABI.md, Docs/ABI.md -> ../README.md, -> the headers in
+Sources/...). Installed, the documents lie side by side in
+<prefix>/share/doc/hud/, the example scenes and plugins in its examples/,
+the headers in <prefix>/include/hud/. `make` runs this to write the
+documents with every relative link rewritten for that layout; `make
+install` copies what it wrote.
+
+A link to a file the install does not ship is an error that names the
+document, the link and the file, so a shipped document never points to
+nothing: ship the file (the Makefile's `docs` or `examples`) or drop the
+link.
+
+    Scripts/install-docs.py OUTDIR --in . FILE... --in examples FILE... --elsewhere FILE=INSTALLED...
+    Scripts/install-docs.py --check DOCDIR     # every relative link of an installed tree resolves
+
+`--in DIR` places the files after it in DIR of the document directory
+(`.` for its top). `--elsewhere` names files installed outside it, each
+with its installed path under the prefix
+(Sources/HudRendererAPI/include/hud/hud_abi.h=include/hud/hud_abi.h).
+"""
+
+import os
+import re
+import shutil
+import sys
+
+# [text](target) and [text]: target (reference definitions); images too.
+INLINE = re.compile(r"(!?\[[^\]]*\]\()([^)\s]+)(\))")
+DEFINITION = re.compile(r"^(\s*\[[^\]]+\]:\s*)(\S+)(.*)$", re.M)
+DOCDIR = "share/doc/hud"
+
+
+def is_relative(target):
+    return not (target.startswith("#") or re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", target) or target.startswith("/"))
+
+
+def rewrite(text, rewrite_target):
+    text = INLINE.sub(lambda m: m.group(1) + rewrite_target(m.group(2)) + m.group(3), text)
+    return DEFINITION.sub(lambda m: m.group(1) + rewrite_target(m.group(2)) + m.group(3), text)
+
+
+def links(text):
+    return [m.group(2) for m in INLINE.finditer(text)] + [m.group(2) for m in DEFINITION.finditer(text)]
+
+
+def make(outdir, shipped, elsewhere):
+    # Where each checkout file lands, relative to the document directory.
+    placed = {os.path.normpath(source): os.path.normpath(os.path.join(directory, os.path.basename(source)))
+              for directory, sources in shipped.items() for source in sources}
+    for source, installed in elsewhere.items():
+        placed[os.path.normpath(source)] = os.path.relpath(installed, DOCDIR)
+    errors = []
+    if os.path.isdir(outdir):
+        shutil.rmtree(outdir)
+    for doc in [source for sources in shipped.values() for source in sources]:
+        here = placed[os.path.normpath(doc)]
+        destination = os.path.join(outdir, here)
+        os.makedirs(os.path.dirname(destination), exist_ok=True)
+        if not doc.endswith(".md"):
+            shutil.copyfile(doc, destination)
+            continue
+        with open(doc, encoding="utf-8") as f:
+            text = f.read()
+
+        def rewrite_target(target, doc=doc, here=here):
+            if not is_relative(target):
+                return target
+            path, _, anchor = target.partition("#")
+            if not path:
+                return target
+            source = os.path.normpath(os.path.join(os.path.dirname(doc), path))
+            if source not in placed:
+                errors.append(f"{doc}: the link ({target}) points to {source}, which make install does not ship; "
+                              "add it to the Makefile's docs, or drop the link")
+                return target
+            new = os.path.relpath(placed[source], os.path.dirname(here) or ".")
+            return new + ("#" + anchor if anchor else "")
+
+        with open(destination, "w", encoding="utf-8") as f:
+            f.write(rewrite(text, rewrite_target))
+    return errors
+
+
+def check(docdir):
+    errors = []
+    for root, _, files in os.walk(docdir):
+        for name in files:
+            if not name.endswith(".md"):
+                continue
+            doc = os.path.join(root, name)
+            with open(doc, encoding="utf-8") as f:
+                text = f.read()
+            for target in links(text):
+                path = target.partition("#")[0]
+                if is_relative(target) and path and not os.path.exists(os.path.join(root, path)):
+                    errors.append(f"{doc}: the link ({target}) points to nothing in the installed tree")
+    return errors
+
+
+def main(argv):
+    if len(argv) == 2 and argv[0] == "--check":
+        errors = check(argv[1])
+    else:
+        if not argv or argv[0].startswith("-"):
+            sys.exit(__doc__)
+        outdir, shipped, elsewhere, group = argv[0], {}, {}, None
+        arguments = iter(argv[1:])
+        for arg in arguments:
+            if arg == "--in":
+                group = shipped.setdefault(next(arguments, "."), [])
+            elif arg == "--elsewhere":
+                group = None
+            elif group is not None:
+                group.append(arg)
+            elif "=" in arg:
+                source, installed = arg.split("=", 1)
+                elsewhere[source] = installed
+            else:
+                sys.exit(__doc__)
+        errors = make(outdir, shipped, elsewhere)
+    for error in errors:
+        print("install-docs: " + error, file=sys.stderr)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
