@@ -8,11 +8,13 @@
 #   Fuzz/run.sh 600 layout                # one target, ten minutes
 #
 # How it is built (the least fragile way found; Docs/RELIABILITY.md):
-# 1. SwiftPM compiles the library targets the harness uses (HudScenes,
-#    HudPresentation and, through them, HudRegistry, HudUnsafe, HudModel,
-#    BuiltinRenderers and the C target CHudHot) into .build-fuzz with -sanitize=fuzzer,address
-#    (coverage + ASan). Only targets are built, so nothing needs a main yet;
-#    debug builds are compiled with -enable-testing, so a fuzz target can
+# 1. The fuzz targets share the AddressSanitizer build of the test suite
+#    (.build-asan, Scripts/sanitizer-tests.sh), which carries libFuzzer's
+#    coverage instrumentation too. Only the library targets the harness
+#    uses are asked for (HudScenes, HudPresentation and, through them,
+#    HudRegistry, HudUnsafe, HudModel, BuiltinRenderers and the C target
+#    CHudHot); after `sanitizer-tests.sh address` that is already done.
+#    Debug builds are compiled with -enable-testing, so a fuzz target can
 #    `@testable import` them and reach the internal decoders directly.
 # 2. swiftc compiles each entry point (Fuzz/Targets/<target>.swift) together
 #    with Tests/hudhostTests/FuzzHarness.swift (what each target does with
@@ -22,7 +24,7 @@
 # Crashing inputs land in Fuzz/findings/ (ignored by git). Turn each into a
 # regression test (copy it to Tests/Fixtures/fuzz/<target>/ with a name that
 # says what it broke: FuzzRegressionTests replays every file there) and fix
-# the code; reproduce with `$(swift build --scratch-path .build-fuzz
+# the code; reproduce with `$(swift build --scratch-path .build-asan
 # --show-bin-path)/fuzz-<target> Fuzz/findings/<file>`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,7 +34,7 @@ shift || true
 targets=("$@")
 if ((${#targets[@]} == 0)); then targets=(scene layout elf events cache); fi
 
-scratch=.build-fuzz
+scratch=.build-asan
 export SWIFT_BACKTRACE=enable=no
 # handle_abort: Swift runtime traps (fatalError, precondition, overflow)
 # are crashes too. detect_leaks: libFuzzer checks each new input for leaks.
@@ -40,8 +42,7 @@ export ASAN_OPTIONS="detect_leaks=1:handle_abort=1:allocator_may_return_null=1"
 
 libraries=(HudModel HudUnsafe HudRegistry HudScenes HudPresentation BuiltinRenderers CHudHot)
 for library in HudScenes HudPresentation; do
-  echo "fuzz: building $library with -sanitize=fuzzer,address into $scratch"
-  swift build --target "$library" --scratch-path "$scratch" -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld
+  Scripts/sanitizer-tests.sh --build-only address --target "$library"
 done
 bin=$(swift build --scratch-path "$scratch" --show-bin-path)
 objects=()
@@ -75,10 +76,10 @@ for target in "${targets[@]}"; do
 done
 
 # fuzz TARGET: runs one target for its budget; its result line goes to
-# $scratch/fuzz-TARGET.result.
+# $scratch/fuzz/TARGET.result.
 fuzz() {
   local target=$1 result
-  local work=$scratch/corpus/$target log=$scratch/fuzz-$target.log dictionary=()
+  local work=$scratch/fuzz/corpus/$target log=$scratch/fuzz/$target.log dictionary=()
   mkdir -p "$work"
   [[ -f Fuzz/dict/$target.dict ]] && dictionary=(-dict=Fuzz/dict/$target.dict)
   echo "fuzz: $target for ${seconds}s (new inputs: $work; seeds: Fuzz/corpus/$target)"
@@ -93,14 +94,14 @@ fuzz() {
   coverage=$(grep -o 'cov: [0-9]*' "$log" | tail -1 || true)
   corpus=$(find "$work" -type f | wc -l)
   printf '%-7s %-18s %10s execs  %-10s corpus %5s\n' "$target" "$result" "${runs:-?}" "${coverage:-cov: ?}" "$corpus" \
-    >"$scratch/fuzz-$target.result"
+    >"$scratch/fuzz/$target.result"
 }
 
 # One target per core at a time: each libFuzzer process is single-threaded,
 # so on two cores two targets take the time of one.
 cores=$(nproc)
 for target in "${targets[@]}"; do
-  rm -f "$scratch/fuzz-$target.result"
+  rm -f "$scratch/fuzz/$target.result"
   while (($(jobs -rp | wc -l) >= cores)); do wait -n || true; done
   fuzz "$target" &
 done
@@ -109,12 +110,12 @@ wait
 status=0
 echo "fuzz: summary (${seconds}s per target, $cores at a time)"
 for target in "${targets[@]}"; do
-  line=$(cat "$scratch/fuzz-$target.result" 2>/dev/null || echo "$target  no result")
+  line=$(cat "$scratch/fuzz/$target.result" 2>/dev/null || echo "$target  no result")
   echo "  $line"
   if [[ $line != "$target"*" ok "* ]]; then
     status=1
-    echo "fuzz: $target failed; the end of $scratch/fuzz-$target.log:" >&2
-    tail -60 "$scratch/fuzz-$target.log" >&2
+    echo "fuzz: $target failed; the end of $scratch/fuzz/$target.log:" >&2
+    tail -60 "$scratch/fuzz/$target.log" >&2
   fi
 done
 exit "$status"

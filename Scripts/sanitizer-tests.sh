@@ -4,11 +4,20 @@
 #
 #   Scripts/sanitizer-tests.sh address [swift test options...]   # ASan + LeakSanitizer
 #   Scripts/sanitizer-tests.sh thread  [swift test options...]   # TSan
+#   Scripts/sanitizer-tests.sh --build-only address|thread [swift build options...]
 #
 # Each sanitizer builds into its own scratch path (.build-asan, .build-tsan):
 # host, test runner and the Swift plugin libBuiltinRenderers.so must all be
 # built with the same sanitizer, and a changed linker flag alone may not
-# re-link. Extra arguments go to `swift test` (e.g. --filter DiscoveryTests).
+# re-link. Extra arguments go to `swift test` (e.g. --filter DiscoveryTests),
+# or with --build-only to `swift build` instead of --build-tests (Fuzz/run.sh
+# builds its libraries that way: --target HudScenes).
+#
+# The ASan build also carries libFuzzer's coverage instrumentation (what
+# -sanitize=fuzzer adds to -sanitize=address: edge counters, a PC table,
+# comparison tracing), so Fuzz/run.sh links its targets with this build's
+# library objects instead of compiling the libraries a second time. In the
+# suite the counters are only incremented; nothing reads them.
 #
 # The platform snags and what this script does about them
 # (Docs/RELIABILITY.md has the details):
@@ -31,6 +40,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+build_only=false
+if [[ ${1:-} == --build-only ]]; then
+  build_only=true
+  shift
+fi
 kind=${1:-}
 shift || true
 case "$kind" in
@@ -38,17 +52,23 @@ case "$kind" in
     scratch=.build-asan
     # gold warns "Cannot export local symbol '__asan_*'" for every ASan
     # executable; lld (shipped with the toolchain) links them cleanly.
-    flags=(--sanitize=address -Xswiftc -use-ld=lld)
+    flags=(--sanitize=address -Xswiftc -use-ld=lld
+      -Xswiftc -sanitize-coverage=edge,indirect-calls,trace-cmp,pc-table,inline-8bit-counters)
     ;;
   thread)
     scratch=.build-tsan
     flags=(--sanitize=thread -Xlinker --export-dynamic-symbol=__tsan_external_write)
     ;;
   *)
-    echo "usage: $0 address|thread [swift test options...]" >&2
+    echo "usage: $0 [--build-only] address|thread [swift test (or with --build-only: swift build) options...]" >&2
     exit 2
     ;;
 esac
+
+if $build_only; then
+  echo "sanitizer-tests: building $* with --sanitize=$kind into $scratch"
+  exec swift build "${flags[@]}" --scratch-path "$scratch" "$@"
+fi
 
 reports=$(mktemp -d "${TMPDIR:-/tmp}/hud-sanitizer-$kind.XXXXXX")
 common="handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0:log_path=$reports/report:log_exe_name=1"

@@ -46,32 +46,44 @@ cc -std=c11 -O2 -shared -fPIC $("$hudhost" sdk --cflags) Plugins/ExampleRing/rin
 export HOME=$work/home XDG_CACHE_HOME=$work/cache NO_COLOR=1 SWIFT_BACKTRACE=enable=no
 unset HUD_RENDERER_PATH HUD_RENDERERS_DISABLE HUD_RENDERERS_SELECT
 
-failures=0
+# Each run goes to the background, one per core at a time (memcheck runs a
+# process on one core); its report goes to $work/result-N and is printed in
+# order at the end. `settle` waits for every run started so far, for runs
+# that must see what the ones before them wrote (the registry cache); the
+# probe, render and validate runs after the lists need no particular cache
+# state and run side by side.
 runs=0
-total_lost=0
-# check EXPECTED-STATUS SEARCH-PATH hudhost-arguments...
 check() {
   local expected=$1 search=$2
   shift 2
-  local log=$work/valgrind-$runs.log status=0 started=$SECONDS
+  local n=$runs
   runs=$((runs + 1))
+  while (($(jobs -rp | wc -l) >= $(nproc))); do wait -n || true; done
+  run_check "$n" "$expected" "$search" "$@" &
+}
+settle() { wait; }
+run_check() {
+  local n=$1 expected=$2 search=$3
+  shift 3
+  local log=$work/valgrind-$n.log out=$work/out/stdout-$n err=$work/out/stderr-$n status=0 started=$SECONDS
   HUD_RENDERER_PATH=$search valgrind --tool=memcheck --leak-check=full --show-leak-kinds=definite,indirect \
     --errors-for-leak-kinds=definite --error-exitcode=99 --suppressions=Scripts/valgrind.supp --trace-children=no --num-callers=30 --log-file="$log" \
-    "$hudhost" "$@" >"$work/out/stdout" 2>"$work/out/stderr" || status=$?
+    "$hudhost" "$@" >"$out" 2>"$err" || status=$?
   local errors lost
   errors=$(sed -n 's/.*ERROR SUMMARY: \([0-9]*\) errors.*/\1/p' "$log" | tail -1)
   lost=$(sed -n 's/.*definitely lost: \([0-9,]*\) bytes.*/\1/p' "$log" | tail -1 | tr -d ,)
   lost=${lost:-0}
-  total_lost=$((total_lost + lost))
+  echo "$lost" >"$work/lost-$n"
   local line
   line=$(printf 'hudhost %-70s exit %-3s errors %-3s definitely lost %6s B  %3ss' "$*" "$status" "${errors:-?}" "$lost" $((SECONDS - started)))
   if [[ "$status" == 99 || "${errors:-1}" != 0 || "$lost" != 0 || "$status" != "$expected" ]]; then
-    echo "FAIL $line (expected exit $expected)"
-    echo "----- valgrind log"; cat "$log"
-    echo "----- stderr"; tail -20 "$work/out/stderr"
-    failures=$((failures + 1))
+    {
+      echo "FAIL $line (expected exit $expected)"
+      echo "----- valgrind log"; cat "$log"
+      echo "----- stderr"; tail -20 "$err"
+    } >"$work/result-$n"
   else
-    echo "ok   $line"
+    echo "ok   $line" >"$work/result-$n"
   fi
 }
 
@@ -81,10 +93,21 @@ c_ring=$work/ring-c/libring.so
 
 # list: the built-ins; a search path with each ExampleRing build (cold: ELF
 # metadata read and cached; warm: only stat).
+# One at a time: each reads the registry cache the one before it wrote.
 check 0 "" list
+settle
 check 0 "$work/ring-swiftpm" list --json
+settle
 check 0 "$work/ring-swiftpm" list --json
+settle
 check 0 "$work/ring-c" list --all
+settle
+
+# validate: the conformance suite in this process (standard profile);
+# first, as the longest runs.
+check 0 "" validate --in-process com.hudson.tray com.hudson.scattered com.hudson.minimal
+check 0 "" validate --in-process "$swiftpm_ring"
+check 0 "" validate --in-process "$c_ring" --format json --output "$work/out/ring.json"
 
 # probe: by id (in this process) and by path (--in-process, plus one
 # sandboxed run whose child is not traced).
@@ -108,10 +131,19 @@ check 0 "" render --plugin "$c_ring" --style $ring --events "longpress center; t
 check 0 "$work/ring-swiftpm" render --isolation in-process --style $ring --json --reveal center
 check 0 "" render --isolation in-process --plugin "$c_ring" --style $ring --events "longpress center; tap mode:tray"
 
-# validate: the conformance suite in this process (standard profile).
-check 0 "" validate --in-process com.hudson.tray com.hudson.scattered com.hudson.minimal
-check 0 "" validate --in-process "$swiftpm_ring"
-check 0 "" validate --in-process "$c_ring" --format json --output "$work/out/ring.json"
+settle
 
+failures=0
+total_lost=0
+for ((n = 0; n < runs; n++)); do
+  if [[ -f $work/result-$n ]]; then
+    cat "$work/result-$n"
+    grep -q '^FAIL' "$work/result-$n" && failures=$((failures + 1))
+    total_lost=$((total_lost + $(cat "$work/lost-$n")))
+  else
+    echo "FAIL run $n left no result"
+    failures=$((failures + 1))
+  fi
+done
 echo "valgrind-check: $runs runs, $failures failed, $total_lost bytes definitely lost in total"
 ((failures == 0))
