@@ -10,19 +10,22 @@
 //   HudHTTPServer  internal: every libmicrohttpd call (hudhost preview)
 import PackageDescription
 
+/// MemberImportVisibility, for every Swift target, tests too: a file uses
+/// only the members of modules it imports itself. (That every target of
+/// this package a file imports is one of its target's dependencies below
+/// is DocumentationTests' everyImportOfATargetIsADeclaredDependency.)
+let imports: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
+/// The products' and executables' upcoming features.
+let upcoming: [SwiftSetting] = imports + [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("ExistentialAny"),
+]
 /// Every Swift target but `HudUnsafe` and the built-in renderers (which
 /// implement C callbacks) is compiled with strict memory safety checking:
 /// an unsafe construct anywhere else is a warning, and the build has none.
-let safe: [SwiftSetting] = [
-    .strictMemorySafety(),
-    .enableUpcomingFeature("InternalImportsByDefault"),
-    .enableUpcomingFeature("ExistentialAny"),
-]
+let safe: [SwiftSetting] = [.strictMemorySafety()] + upcoming
 /// The targets that hold unsafe code still get the upcoming features.
-let unsafe: [SwiftSetting] = [
-    .enableUpcomingFeature("InternalImportsByDefault"),
-    .enableUpcomingFeature("ExistentialAny"),
-]
+let unsafe: [SwiftSetting] = upcoming
 
 /// The modules `hudsandbox` links are optimized in debug builds too (with
 /// `lean`, below): the tests drive them through real subprocesses
@@ -141,7 +144,7 @@ let package = Package(
         ),
         .target(
             name: "HudRegistry",
-            dependencies: ["HudModel", "HudUnsafe"],
+            dependencies: ["HudModel", "HudUnsafe", "HudRendererAPI", "CHudSystem", "BuiltinRenderers"],
             path: "Sources/HudRegistry",
             swiftSettings: safe + lean
         ),
@@ -149,13 +152,14 @@ let package = Package(
         .target(name: "HudScenes", dependencies: ["HudRegistry"], path: "Sources/HudScenes", swiftSettings: safe),
         .target(
             name: "HudConformance",
-            dependencies: ["HudRegistry", "HudUnsafe", "HudPresentation"],
+            dependencies: ["HudRegistry", "HudUnsafe", "HudPresentation", "HudRendererAPI", "BuiltinRenderers"],
             path: "Sources/HudConformance",
             swiftSettings: safe + lean
         ),
         .executableTarget(
             name: "hudhost",
-            dependencies: ["HudRegistry", "HudUnsafe", "HudPresentation", "HudScenes", "HudConformance", "HudHTTPServer"],
+            dependencies: ["HudModel", "HudRegistry", "HudUnsafe", "HudPresentation", "HudScenes", "HudConformance", "HudHTTPServer",
+                           "HudRendererAPI", "CHudSystem"],
             path: "Sources/hudhost",
             // Swift 6.3's loop-invariant code motion is superlinear on this
             // module's large loop bodies (with the libraries' code inlined
@@ -182,7 +186,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "hudbench",
-            dependencies: ["HudRegistry", "HudUnsafe", "HudScenes"],
+            dependencies: ["HudRegistry", "HudUnsafe", "HudScenes", "HudRendererAPI"],
             path: "Sources/hudbench",
             swiftSettings: safe
         ),
@@ -191,37 +195,46 @@ let package = Package(
         .target(
             name: "HudTestSupport",
             dependencies: ["HudRegistry", "HudUnsafe", "HudScenes", "HudPresentation"],
-            path: "Tests/HudTestSupport"
+            path: "Tests/HudTestSupport",
+            swiftSettings: imports
         ),
         .testTarget(
             name: "HudModelTests",
             dependencies: ["HudModel"],
-            path: "Tests/HudModelTests"
+            path: "Tests/HudModelTests",
+            swiftSettings: imports
         ),
         .testTarget(
             name: "HudRegistryTests",
-            dependencies: ["HudRegistry", "HudUnsafe", "HudRendererAPI", "BuiltinRenderers", "HudTestSupport", "hudhost"],
-            path: "Tests/HudRegistryTests"
+            dependencies: ["HudModel", "HudRegistry", "HudUnsafe", "HudRendererAPI", "BuiltinRenderers", "HudPresentation", "HudScenes",
+                           "HudTestSupport", "hudhost"],
+            path: "Tests/HudRegistryTests",
+            swiftSettings: imports
         ),
         .testTarget(
             name: "HudPresentationTests",
-            dependencies: ["HudPresentation", "HudTestSupport"],
-            path: "Tests/HudPresentationTests"
+            dependencies: ["HudPresentation", "HudRegistry", "HudScenes", "HudUnsafe", "HudTestSupport"],
+            path: "Tests/HudPresentationTests",
+            swiftSettings: imports
         ),
         .testTarget(
             name: "HudScenesTests",
-            dependencies: ["HudScenes", "HudTestSupport"],
-            path: "Tests/HudScenesTests"
+            dependencies: ["HudScenes", "HudRegistry", "HudPresentation", "HudUnsafe", "HudTestSupport"],
+            path: "Tests/HudScenesTests",
+            swiftSettings: imports
         ),
         .testTarget(
             name: "HudConformanceTests",
-            dependencies: ["HudConformance", "HudTestSupport", "hudhost"],
-            path: "Tests/HudConformanceTests"
+            dependencies: ["HudConformance", "HudRegistry", "HudPresentation", "HudScenes", "HudUnsafe", "HudTestSupport", "hudhost"],
+            path: "Tests/HudConformanceTests",
+            swiftSettings: imports
         ),
         .testTarget(
             name: "hudhostTests",
-            dependencies: ["HudRegistry", "HudUnsafe", "HudScenes", "HudPresentation", "HudRendererAPI", "HudTestSupport", "hudhost"],
-            path: "Tests/hudhostTests"
+            dependencies: ["HudModel", "HudRegistry", "HudUnsafe", "HudScenes", "HudPresentation", "HudConformance", "HudRendererAPI",
+                           "HudTestSupport", "hudhost"],
+            path: "Tests/hudhostTests",
+            swiftSettings: imports
         ),
     ],
     swiftLanguageModes: [.v6]

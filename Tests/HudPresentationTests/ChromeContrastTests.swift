@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import Foundation
 @testable import HudRegistry
 @testable import HudScenes
 @testable import HudPresentation

@@ -246,6 +246,37 @@ import HudTestSupport
         #expect(asserts.count > 240)
     }
 
+    /// Every target of this package a source file imports is one of its
+    /// own target's declared dependencies in Package.swift, not one it
+    /// reaches only through another (SwiftPM's
+    /// --explicit-target-dependency-import-check accepts those).
+    @Test func everyImportOfATargetIsADeclaredDependency() async throws {
+        // A scratch path of its own: `swift test` holds the lock on .build.
+        let scratch = try FixturePlugins.makeScratchDirectory("dump-package")
+        let dump = try await FixturePlugins.run(["swift", "package", "--package-path", FixturePlugins.repositoryRoot, "--scratch-path", scratch, "dump-package"])
+        try #require(dump.status == 0, "swift package dump-package: \(dump.stderr)")
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any])
+        let targets = try #require(manifest["targets"] as? [[String: Any]])
+        let names = Set(targets.compactMap { $0["name"] as? String })
+        var checked = 0
+        for target in targets {
+            guard let name = target["name"] as? String, let path = target["path"] as? String else { continue }
+            let declared = Set((target["dependencies"] as? [[String: Any]] ?? []).compactMap { ($0["byName"] as? [Any])?.first as? String })
+            let directory = FixturePlugins.repositoryRoot + "/" + path
+            guard let files = FileManager.default.enumerator(atPath: directory) else { continue }
+            for case let file as String in files where file.hasSuffix(".swift") {
+                let text = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
+                for match in text.matches(of: /(?m)^(?:@testable |@_exported )?(?:public |package |internal )?import ([A-Za-z_]+)$/) {
+                    let module = String(match.output.1)
+                    guard names.contains(module), module != name else { continue }
+                    checked += 1
+                    #expect(declared.contains(module), "\(path)/\(file) imports \(module), which is not among \(name)'s dependencies in Package.swift")
+                }
+            }
+        }
+        #expect(checked > 100)
+    }
+
     @Test func everySourceCarriesItsLicenceLine() async throws {
         let listing = try await FixturePlugins.run(["git", "-C", FixturePlugins.repositoryRoot, "ls-files"])
         try #require(listing.status == 0, "git ls-files: \(listing.stderr)")

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Foundation
 import Testing
+import HudModel
 import HudTestSupport
 
 /// `hudhost new`: the project it writes is the template with its
