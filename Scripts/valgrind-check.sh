@@ -53,6 +53,7 @@ unset HUD_RENDERER_PATH HUD_RENDERERS_DISABLE HUD_RENDERERS_SELECT
 # probe, render and validate runs after the lists need no particular cache
 # state and run side by side.
 runs=0
+# check EXPECTED-STATUS SEARCH-PATH hudhost-arguments...
 check() {
   local expected=$1 search=$2
   shift 2
