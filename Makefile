@@ -77,15 +77,19 @@ build:
 	  cp "$$bin/hudhost" "$$bin/hudsandbox" $(generated)/
 
 # The documents as they read installed (links rewritten for the
-# share/doc/hud layout), alone: `make docs` (build makes them too).
+# share/doc/hud layout), alone: `make docs` (build makes them too). Install
+# writes them again (python3 only, no swift) when a document changed since,
+# or a tree built before they existed has none.
 docs:
+	$(install_docs)
+$(generated)/doc/.install-docs: $(docs) $(examples) $(schemas) Scripts/install-docs.py
 	$(install_docs)
 
 # The last file `build` writes: present once `make` has run.
 $(generated)/hudsandbox:
 	$(MAKE) build
 
-install: $(generated)/hudsandbox
+install: $(generated)/hudsandbox $(generated)/doc/.install-docs
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(libexecdir) $(DESTDIR)$(includedir) $(DESTDIR)$(rendererdir) \
 	  $(DESTDIR)$(pkgconfigdir) $(DESTDIR)$(mandir) $(DESTDIR)$(man5dir) $(DESTDIR)$(man7dir) $(DESTDIR)$(sdkdatadir)/rust \
 	  $(DESTDIR)$(docdir)/examples $(DESTDIR)$(docdir)/schemas \

