@@ -137,6 +137,11 @@ struct ValidateTests {
         }
     }
 
+    /// `failures` less the timing warnings a loaded machine may cause (TimingWarnings).
+    static func failuresBesideLoad(_ json: JSONValue) -> [(check: String, status: String)] {
+        failures(json).filter { !TimingWarnings.mayComeFromLoad(check: $0.check, status: $0.status) }
+    }
+
     @Test(arguments: expectations)
     func eachBrokenFixtureFailsExactlyItsCheck(_ expectation: Expectation) async throws {
         let plugin = try await ValidateFixture.path(expectation.fixture)
@@ -298,7 +303,7 @@ struct ValidateTests {
         #expect(reported.count == 1, "\(reported)")
         #expect(reported.first?["status"]?.stringValue == "failed", "\(output.stdout)")
         #expect(reported.first?["message"]?.stringValue?.contains("hello from init") == true, "\(output.stdout)")
-        let failures = Self.failures(json).filter { !TimingWarnings.mayComeFromLoad(check: $0.check, status: $0.status) }
+        let failures = Self.failuresBesideLoad(json)
         #expect(failures.map(\.check) == ["abi-quiet-stdout"], "\(failures)")
     }
 
@@ -308,7 +313,7 @@ struct ValidateTests {
         let output = try await Self.validate([FixturePlugins.binDirectory + "/libExampleRing.so", "--format", "json"] + Self.roomyWithTiming)
         #expect(output.status == 0, "\(output.transcript)")
         let json = try HudHost.json(output)
-        #expect(Self.failures(json).filter { !TimingWarnings.mayComeFromLoad(check: $0.check, status: $0.status) }.isEmpty, "\(output.stdout)")
+        #expect(Self.failuresBesideLoad(json).isEmpty, "\(output.stdout)")
         let judged = Self.results(json).filter { ["fuzz", "thread-safety", "determinism-processes", "perf-layout-time", "perf-allocations"].contains($0["check"]?.stringValue ?? "") }
         #expect(judged.count == 5, "\(output.stdout)")
         // A pass is the host's own; a timing warning the child reported on a loaded machine is kept as it came.
@@ -349,7 +354,7 @@ struct ValidateTests {
                                         "--seed", "20250101", "--timeout", Self.underSanitizer ? "20" : "10"])
         #expect(output.status == 1, "\(output.transcript)")
         let json = try HudHost.json(output)
-        let failures = Self.failures(json).filter { !TimingWarnings.mayComeFromLoad(check: $0.check, status: $0.status) }
+        let failures = Self.failuresBesideLoad(json)
         #expect(failures.map(\.check) == ["abi-descriptors"], "\(failures)")
         let result = Self.results(json).first { $0["check"]?.stringValue == "abi-descriptors" }
         #expect(result?["message"]?.stringValue?.contains("[metadata-mismatch]") == true, "\(output.stdout)")
@@ -364,12 +369,11 @@ struct ValidateTests {
         let output = try await Self.validate([try await ValidateFixture.path("correct"), "--format", "json"] + Self.roomy)
         #expect(output.status == 0, "\(output.transcript)")
         let json = try HudHost.json(output)
-        #expect(Self.failures(json).filter { !TimingWarnings.mayComeFromLoad(check: $0.check, status: $0.status) }.isEmpty, "\(output.stdout)")
+        #expect(Self.failuresBesideLoad(json).isEmpty, "\(output.stdout)")
         let results = Self.results(json)
         #expect(results.count == Self.strictWithoutTiming.count)
         #expect(results.allSatisfy { result in
-            result["status"]?.stringValue == "passed"
-                || TimingWarnings.mayComeFromLoad(check: result["check"]?.stringValue ?? "", status: result["status"]?.stringValue ?? "")
+            TimingWarnings.passedOrFromLoad(check: result["check"]?.stringValue ?? "", status: result["status"]?.stringValue)
         }, "\(output.stdout)")
         let loadTime = results.first { $0["check"]?.stringValue == "abi-load-time" }?["message"]?.stringValue ?? ""
         #expect(loadTime.contains(/(observed|took) [0-9.]+ ms/) && loadTime.contains("budget 250 ms"), "abi-load-time reported: \(loadTime)")
@@ -391,7 +395,7 @@ struct ValidateTests {
             #expect(output.stdout.components(separatedBy: "  held to strict@1.1\n").count - 1 == 3, "\(output.stdout)")
         case "json":
             let json = try HudHost.json(output)
-            #expect(Self.failures(json).filter { !TimingWarnings.mayComeFromLoad(check: $0.check, status: $0.status) }.isEmpty)
+            #expect(Self.failuresBesideLoad(json).isEmpty)
             #expect(json["summary"]?["failed"] == 0)
         case "junit":
             #expect(output.stdout.hasPrefix("<?xml"))
@@ -408,12 +412,11 @@ struct ValidateTests {
         let output = try await Self.validate([FixturePlugins.binDirectory + "/libBuiltinRenderers.so", "--format", "json"] + Self.roomy)
         #expect(output.status == 0, "\(output.transcript)")
         let json = try HudHost.json(output)
-        #expect(Self.failures(json).filter { !TimingWarnings.mayComeFromLoad(check: $0.check, status: $0.status) }.isEmpty)
+        #expect(Self.failuresBesideLoad(json).isEmpty)
         let renderers = Set(Self.results(json).compactMap { $0["renderer"]?.stringValue })
         #expect(renderers == ["com.hudson.tray", "com.hudson.scattered", "com.hudson.minimal"])
         #expect(Self.results(json).allSatisfy { result in
-            result["status"]?.stringValue == "passed"
-                || TimingWarnings.mayComeFromLoad(check: result["check"]?.stringValue ?? "", status: result["status"]?.stringValue ?? "")
+            TimingWarnings.passedOrFromLoad(check: result["check"]?.stringValue ?? "", status: result["status"]?.stringValue)
         })
     }
 
@@ -474,7 +477,7 @@ struct ValidateTests {
         let output = try await Self.validate([try await ValidateFixture.path("correct"), "--in-process", "--format", "json"] + Self.roomy)
         #expect(output.status == 0, "\(output.transcript)")
         let json = try HudHost.json(output)
-        #expect(Self.failures(json).filter { !TimingWarnings.mayComeFromLoad(check: $0.check, status: $0.status) }.isEmpty, "\(output.stdout)")
+        #expect(Self.failuresBesideLoad(json).isEmpty, "\(output.stdout)")
         // Only abi-quiet-stdout and abi-older-host-sizes need the sandbox.
         let skipped = Self.results(json).filter { $0["status"]?.stringValue == "skipped" }.compactMap { $0["check"]?.stringValue }
         #expect(skipped == ["abi-older-host-sizes", "abi-quiet-stdout"])
@@ -545,7 +548,7 @@ struct ValidateTests {
         let output = try await Self.validate([try await ValidateFixture.path("chip_outer_side"), "--format", "json"] + Self.quick)
         #expect(output.status == 0, "\(output.transcript)")
         let json = try HudHost.json(output)
-        #expect(Self.failures(json).filter { !TimingWarnings.mayComeFromLoad(check: $0.check, status: $0.status) }.isEmpty, "\(output.stdout)")
+        #expect(Self.failuresBesideLoad(json).isEmpty, "\(output.stdout)")
         #expect(json["targets"]?.arrayValue?.first?["profileVersion"] == "strict@1.1")
     }
 

@@ -16,4 +16,13 @@ package enum TimingWarnings {
     package static func mayComeFromLoad(check: String, status: String, except expected: String? = nil) -> Bool {
         status == "warning" && isTimed(check) && check != expected
     }
+
+    /// A result that passed, or a timing warning the load may have caused.
+    package static func passedOrFromLoad(check: String, status: String?) -> Bool {
+        status == "passed" || mayComeFromLoad(check: check, status: status ?? "")
+    }
+
+    /// `validate --exclude` of every timed check, for a run that asserts
+    /// "0 warnings".
+    package static let excludePattern = "^(perf-|abi-load-time$)"
 }

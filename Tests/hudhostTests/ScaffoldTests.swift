@@ -80,7 +80,7 @@ struct ScaffoldTests {
         // loaded machine can raise for any plugin, which never fail strict:
         // the perf- checks and abi-load-time) left out.
         let validation = try await HudHost.run(["validate", "--profile", "strict", "--seed", "20250101", "--fuzz-iterations", "40",
-                                                "--exclude", "^(perf-|abi-load-time$)", "--layout-timeout", "20",
+                                                "--exclude", TimingWarnings.excludePattern, "--layout-timeout", "20",
                                           directory + "/" + library])
         #expect(validation.status == 0, "validate --profile strict failed:\n\(validation.stdout)\n\(validation.stderr)")
         #expect(validation.stdout.contains(" 0 failed, 0 warnings, 0 skipped, 0 crashed, 0 timed out"), "\(validation.stdout)")

@@ -72,6 +72,8 @@ struct SdkCommand: Command {
     let pkgConfig: Bool
     let prefix: String?
     let json: Bool
+    /// One of the options that print one item per line.
+    private var asksForItems: Bool { cflags || includeDir || docDir || abiVersion || pkgConfig }
 
     init(_ arguments: Arguments) throws(UsageError) {
         guard arguments.positionals.isEmpty else { throw UsageError("sdk takes no arguments; got '\(arguments.positionals[0])'") }
@@ -86,7 +88,7 @@ struct SdkCommand: Command {
             guard pkgConfig, !(cflags || includeDir || docDir || abiVersion || json) else { throw UsageError("--prefix goes with --pkg-config alone") }
             guard prefix.hasPrefix("/") else { throw UsageError("--prefix must be an absolute directory; got '\(prefix)'") }
         }
-        if json, cflags || includeDir || docDir || abiVersion || pkgConfig {
+        if json, asksForItems {
             throw UsageError("--json prints everything; it is not combined with --cflags, --include-dir, --doc-dir, --abi-version or --pkg-config")
         }
     }
@@ -136,7 +138,7 @@ struct SdkCommand: Command {
             ]).serialized())
             return .ok
         }
-        guard cflags || includeDir || docDir || abiVersion || pkgConfig else {
+        guard asksForItems else {
             Output.out(Table.format([
                 ["ABI version", Self.abiVersion],
                 ["header", sdk.header],
