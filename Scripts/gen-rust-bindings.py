@@ -966,21 +966,23 @@ unsafe impl Sync for hud_entry_t {}
 /// list of values, so the two cannot disagree (hosts refuse a renderer whose
 /// record and descriptor differ). The strings are literals, checked at
 /// compile time against their limits; `layout` and `get_extension` are
-/// `extern "C"` functions of the ABI's signatures.
+/// `extern "C"` functions of the ABI's signatures. `picker_icon` (ABI 1.2,
+/// optional) is the icon name a style picker shows for the renderer;
+/// without it the host shows its default.
 ///
 /// ```text
 /// hud_declare_renderer!(RING, RING_METADATA {
 ///     id: "org.example.ring", name: "Ring", version: "1.0.0", vendor: "Example",
 ///     description: "A ring of slots.",
 ///     supported_positions: HUD_POSITION_ALL_BITS, capabilities: HUD_CAPABILITY_THREAD_SAFE,
-///     layout: ring_layout, get_extension: ring_get_extension,
+///     layout: ring_layout, get_extension: ring_get_extension, picker_icon: "circle.circle",
 /// });
 /// ```
 macro_rules! hud_declare_renderer {
     ($name:ident, $metadata:ident {
         id: $id:literal, name: $display:literal, version: $version:literal, vendor: $vendor:literal,
         description: $description:literal, supported_positions: $positions:expr, capabilities: $capabilities:expr,
-        layout: $layout:expr, get_extension: $get_extension:expr $(,)?
+        layout: $layout:expr, get_extension: $get_extension:expr $(, picker_icon: $picker_icon:literal)? $(,)?
     }) => {
         const _: () = assert!(hud_text_fits($id, HUD_MAX_ID_BYTES), "renderer id: 1...HUD_MAX_ID_BYTES bytes");
         const _: () = assert!(hud_text_fits($display, HUD_MAX_NAME_BYTES), "renderer name: 1...HUD_MAX_NAME_BYTES bytes");
@@ -988,6 +990,7 @@ macro_rules! hud_declare_renderer {
         const _: () = assert!(hud_text_fits($vendor, HUD_MAX_NAME_BYTES), "renderer vendor: 1...HUD_MAX_NAME_BYTES bytes");
         const _: () = assert!(hud_text_fits($description, HUD_MAX_DESCRIPTION_BYTES),
                               "renderer description: 1...HUD_MAX_DESCRIPTION_BYTES bytes");
+        $(const _: () = assert!(hud_text_fits($picker_icon, HUD_MAX_ICON_BYTES), "picker icon: 1...HUD_MAX_ICON_BYTES bytes");)?
         #[used]
         #[unsafe(link_section = "@SECTION@")]
         static $metadata: hud_renderer_metadata_t = hud_renderer_metadata($id, $display, $version, $vendor, $positions, $capabilities);
@@ -1003,10 +1006,23 @@ macro_rules! hud_declare_renderer {
             reserved: 0,
             layout: Some($layout),
             get_extension: Some($get_extension),
+            picker_icon: hud_picker_icon!($($picker_icon)?),
         };
     };
 }
 pub(crate) use hud_declare_renderer;
+
+/// The descriptor's `picker_icon` from `hud_declare_renderer!`'s optional
+/// argument: NULL without one (the host's default icon).
+macro_rules! hud_picker_icon {
+    () => {
+        ::core::ptr::null()
+    };
+    ($icon:literal) => {
+        concat!($icon, "\0").as_ptr().cast()
+    };
+}
+pub(crate) use hud_picker_icon;
 
 /// `HUD_DEFINE_ENTRY`: the plugin's reference-counted entry and the exported
 /// `@SYMBOL@`, serving the given descriptors (statics, 1...HUD_MAX_RENDERERS

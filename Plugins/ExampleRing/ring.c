@@ -431,6 +431,10 @@ static void ring_emit_fan(hud_layout_t *layout, const ring_frame_t *f,
             item.glyph_size = RING_MODE_GLYPH;
             item.icon = mode->icon;
             item.accessibility_label = ring_text(mode->label, ring_icon_word(mode->icon, "Mode"));
+            /* ABI 1.2: the current mode's item is marked (only a 1.2 host,
+             * whose modes carry flags, sends HUD_MODE_FLAG_CURRENT). */
+            if (HUD_STRUCT_HAS(mode, hud_mode_t, flags) && (mode->flags & HUD_MODE_FLAG_CURRENT) != 0)
+                item.flags |= HUD_NODE_FLAG_SELECTED;
             ring_settle(&item, f);
             items[placed] = item;
             box = placed == 0 ? item.frame : ring_union(box, item.frame);
@@ -562,8 +566,9 @@ static const void *ring_get_extension(const hud_renderer_descriptor_t *self,
  * `hudhost list` show this plugin without running any of its code), from
  * one declaration: the host refuses a renderer whose record and descriptor
  * disagree, and here they cannot. layout() reads only its arguments and
- * keeps nothing, so it is safe to call from several threads at once. */
-HUD_DECLARE_RENDERER(ring_renderer,
+ * keeps nothing, so it is safe to call from several threads at once. The
+ * last argument is the icon a style picker shows for it (ABI 1.2). */
+HUD_DECLARE_RENDERER_WITH_ICON(ring_renderer,
                      "org.hudson.example.ring",
                      "Ring",
                      "1.0.0",
@@ -573,7 +578,8 @@ HUD_DECLARE_RENDERER(ring_renderer,
                      HUD_POSITION_ALL_BITS,
                      HUD_CAPABILITY_THREAD_SAFE,
                      ring_layout,
-                     ring_get_extension);
+                     ring_get_extension,
+                     "circle.circle");
 
 /* The entry: init()/deinit() reference counted, renderer_count() 0 until
  * init(), renderer_at() NULL past the end, and the exported

@@ -281,6 +281,11 @@ fn emit_modes(layout: &mut hud_layout_t, f: &Frame, position: hud_position_t, sl
         if f.pressed(position, HUD_PART_MODE, index as i32) {
             item.flags |= HUD_NODE_FLAG_PRESSED;
         }
+        // ABI 1.2: the host's current mode is marked (an older host's modes
+        // have no flags field).
+        if hud_struct_has!(mode, hud_mode_t, flags) && mode.flags & HUD_MODE_FLAG_CURRENT != 0 {
+            item.flags |= HUD_NODE_FLAG_SELECTED;
+        }
         item.glyph_size = 14.0;
         item.icon = mode.icon;
         item.accessibility_label = if has_text(mode.label) { mode.label } else { icon_word(mode.icon, c"Mode".as_ptr()) };
@@ -341,6 +346,7 @@ hud_declare_renderer!(EXAMPLE_RUST, EXAMPLE_RUST_METADATA {
     capabilities: HUD_CAPABILITY_THREAD_SAFE,
     layout: example_layout,
     get_extension: example_get_extension,
+    picker_icon: "square.grid.3x3",
 });
 
 hud_define_entry!(EXAMPLE_RUST);

@@ -109,7 +109,7 @@ package enum ConformanceProfile: String, Sendable, Hashable, CaseIterable {
         "robust-complications", "robust-strings", "robust-modes", "robust-viewports", "robust-text-sizes",
         "geometry-hit-overlap", "geometry-safe-bands", "geometry-positions-once",
         "geometry-mode-picker", "geometry-content-insets", "geometry-nav-bar", "geometry-rtl-mirror",
-        "geometry-supported-positions",
+        "geometry-supported-positions", "output-current-mode",
         "a11y-labels", "a11y-contrast",
         "thread-safety",
         "abi-older-host-sizes",
@@ -231,6 +231,8 @@ package enum ConformanceCatalog {
         renderer("geometry-positions-once", .geometry, "Each published position is shown exactly once or reported hidden; nothing drawn for empty positions", requires: ["output-valid"]),
         renderer("geometry-mode-picker", .geometry, "A mode picker appears exactly when a slot's modes are revealed, with one item per mode", requires: ["output-valid"]),
         renderer("geometry-content-insets", .geometry, "Content insets are finite, measured as the header says (top from the navigation bar), fit the content area and cover the chrome they claim", requires: ["output-valid"]),
+        renderer("output-current-mode", .output, "In a revealed picker, the item of the mode the host flags current (HUD_MODE_FLAG_CURRENT) is marked HUD_NODE_FLAG_SELECTED, and no other item is",
+                 severity: .warning, since: v1_2, errorFrom: v1_3, requires: ["geometry-mode-picker"]),
         renderer("geometry-nav-bar", .geometry, "Nodes placed in the navigation bar lie inside it", requires: ["output-valid"]),
         renderer("geometry-rtl-mirror", .geometry, "The RTL layout is the mirror image of the LTR layout (unless HUD_CAPABILITY_RTL_NOT_MIRRORED)", requires: ["output-valid", "determinism-repeat"]),
         renderer("geometry-supported-positions", .geometry, "The declared supported positions are exactly the ones drawn", requires: ["output-valid"]),
@@ -270,6 +272,7 @@ package enum ConformanceCatalog {
     private static let v1_0 = ABIVersion(major: 1, minor: 0)
     private static let v1_1 = ABIVersion(major: 1, minor: 1)
     private static let v1_2 = ABIVersion(major: 1, minor: 2)
+    private static let v1_3 = ABIVersion(major: 1, minor: 3)
 
     /// The check with `id`.
     package static func check(_ id: String) -> ConformanceCheck? { byID[id] }

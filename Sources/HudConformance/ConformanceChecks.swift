@@ -406,6 +406,8 @@ enum ConformanceChecks {
         "hudson-chip-inner-side": ("every corner chip on its slot's inner side", { l, c, _ in GeometryRules.chipSide(l, c.environment) }),
         "geometry-mode-picker": ("the picker appears exactly when modes are revealed, one item per mode", { l, c, _ in
             GeometryRules.modePicker(l, c.complications, c.interaction) }),
+        "output-current-mode": ("the current mode's item, and only it, is marked selected", { l, c, info in
+            GeometryRules.currentMode(l, c.complications, c.interaction, abi: info.abiVersion) }),
         "geometry-content-insets": ("content insets are measured as documented, fit the content area and cover their chrome", { l, c, _ in GeometryRules.contentInsets(l, c.environment) }),
         "geometry-nav-bar": ("navigation-bar items inside the bar", { l, c, _ in GeometryRules.navigationBar(l, c.environment) }),
         "geometry-supported-positions": ("draws exactly its supported positions", { l, c, info in

@@ -37,6 +37,7 @@ enum ConformanceFixes {
         "geometry-safe-bands": "place controls relative to the safe area, not the screen.",
         "geometry-positions-once": "report what you do not draw in `hidden_positions`.",
         "geometry-mode-picker": "draw the picker from `interaction->revealed_position` only.",
+        "output-current-mode": "read the mode's `flags` behind `HUD_STRUCT_HAS(mode, hud_mode_t, flags)` and set `HUD_NODE_FLAG_SELECTED` on that mode's item only.",
         "geometry-content-insets": "set each inset to the height your chrome takes beyond the bar (the tray: bottom 76 + 8; a 60 pt lane below the bar: top 60, not 104).",
         "geometry-nav-bar": "size toolbar items to the bar.",
         "geometry-rtl-mirror": "lay out in a leading-to-trailing frame and mirror at the end (as the built-ins do).",

@@ -17,6 +17,8 @@ struct ComplicationsSpec: Hashable {
         var id: String
         var icon: String
         var label: String
+        /// Flagged `HUD_MODE_FLAG_CURRENT` (ABI 1.2).
+        var isCurrent = false
     }
 
     struct SlotSpec: Hashable {
@@ -38,7 +40,7 @@ struct ComplicationsSpec: Hashable {
             complications[position] = HudPhoneComplications.Slot(
                 icon: slot.icon, role: slot.role, label: slot.label,
                 secondary: slot.secondary.map { .init(icon: $0.icon, label: $0.label, action: $0.isControl ? {} : nil) },
-                longPressModes: slot.modes.isEmpty ? nil : slot.modes.map { .init(id: $0.id, icon: $0.icon, label: $0.label) {} },
+                longPressModes: slot.modes.isEmpty ? nil : slot.modes.map { .init(id: $0.id, icon: $0.icon, label: $0.label, isCurrent: $0.isCurrent) {} },
                 action: {})
         }
         return complications
@@ -71,14 +73,15 @@ struct ComplicationsSpec: Hashable {
     }
 
     /// The reference set: every position, labels, a badge chip, two control
-    /// chips, modes on two slots, all three roles.
+    /// chips, modes on two slots (the center's with a current mode, as the
+    /// demo's style picker), all three roles.
     static let reference = ComplicationsSpec(slots: [
         .topLeft: SlotSpec(icon: "list.bullet", label: "Logs", secondary: SecondarySpec(icon: "circle.fill", label: nil, isControl: false)),
         .topRight: SlotSpec(icon: "ellipsis.circle", label: "Menu", secondary: SecondarySpec(icon: "bell.badge", label: "Alerts", isControl: true)),
         .bottomLeft: SlotSpec(icon: "trash", role: .destructive, label: "Delete", modes: modes(2, prefix: "delete")),
         .bottomRight: SlotSpec(icon: "rectangle.3.group", label: "Shell", secondary: SecondarySpec(icon: "plus", label: "New", isControl: true)),
         .center: SlotSpec(icon: "circle.grid.2x2", role: .accent, label: "Complications", modes: [
-            ModeSpec(id: "tray", icon: "rectangle.bottomthird.inset.filled", label: "Tray"),
+            ModeSpec(id: "tray", icon: "rectangle.bottomthird.inset.filled", label: "Tray", isCurrent: true),
             ModeSpec(id: "scattered", icon: "circle.grid.cross.fill", label: "Scattered"),
             ModeSpec(id: "minimal", icon: "circle.fill", label: "Minimal"),
         ]),

@@ -168,6 +168,28 @@ enum GeometryRules {
         return problems
     }
 
+    /// ABI 1.2: in a revealed picker, the item of the mode flagged current
+    /// is marked selected and no other item is (a renderer built for 1.0 or
+    /// 1.1 never sees the flag, and its selected bit is never read).
+    static func currentMode(_ layout: HudLayout, _ spec: ComplicationsSpec, _ interaction: HudInteraction, abi: ABIVersion) -> [String] {
+        guard abi.minor >= 2 else { return [] }
+        var problems: [String] = []
+        for (index, item) in layout.nodes.enumerated() where item.kind == .modeItem && item.isSelected && !item.isHostDrawn {
+            let modes = item.position.flatMap { spec.slots[$0]?.modes } ?? []
+            guard let mode = item.modeIndex, mode < modes.count, modes[mode].isCurrent else {
+                problems.append("\(describe(item, index)) is marked selected (HUD_NODE_FLAG_SELECTED) but its mode is not flagged HUD_MODE_FLAG_CURRENT")
+                continue
+            }
+        }
+        if let revealed = interaction.revealedPosition, let current = spec.slots[revealed]?.modes.firstIndex(where: \.isCurrent) {
+            let items = layout.nodes.filter { $0.kind == .modeItem && $0.position == revealed && $0.modeIndex == current && !$0.isHostDrawn }
+            if let item = items.first, !item.isSelected {
+                problems.append("\(revealed)'s mode \(current) is flagged HUD_MODE_FLAG_CURRENT but its item is not marked HUD_NODE_FLAG_SELECTED")
+            }
+        }
+        return problems
+    }
+
     /// Content insets mean what the header says: pt taken from the content
     /// area, which lies below the navigation bar — the top inset measured
     /// from the bar's bottom edge (the safe area's top when there is no

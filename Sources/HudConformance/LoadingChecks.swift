@@ -169,23 +169,25 @@ enum LoadingChecks {
             : .problem(problems[0], details: problems)
     }
 
-    /// The struct_size rule: at least the frozen 1.0 size; exactly this
-    /// header's sizeof when the plugin claims the host's own minor. Applied
-    /// by the child to what it reads and by the parent to what its renderer
-    /// host reports (ParentFactsJudgment.swift).
+    /// The struct_size rule: at least the frozen 1.0 size; for a plugin
+    /// that claims a minor from 1.1 up to the host's own, exactly the sizeof
+    /// of that minor's header (the descriptor grew at 1.2). Applied by the
+    /// child to what it reads and by the parent to what its renderer host
+    /// reports (ParentFactsJudgment.swift).
     static func structSizeProblems(version: ABIVersion, entrySize: Int, descriptorSizes: [Int]) -> [String] {
-        let sameMinor = version.minor == ABIVersion.host.minor
+        let exact = version.minor >= 1 && version.minor <= ABIVersion.host.minor
         var problems: [String] = []
         func check(_ name: String, _ size: Int, _ minimum: Int, _ current: Int) {
             if size < minimum {
                 problems.append("\(name).struct_size is \(size); ABI 1.0 needs at least \(minimum)")
-            } else if sameMinor, size != current {
+            } else if exact, size != current {
                 problems.append("\(name).struct_size is \(size) but the plugin claims ABI \(version), where sizeof(\(name)) is \(current); set struct_size = sizeof(\(name))")
             }
         }
         check("hud_entry_t", entrySize, EntryLoader.entrySize, EntryLoader.headerEntrySize)
+        let descriptorSize = version.minor >= 2 ? Int(HUD_RENDERER_DESCRIPTOR_SIZE_1_2) : EntryLoader.descriptorSize
         for size in descriptorSizes {
-            check("hud_renderer_descriptor_t", size, EntryLoader.descriptorSize, EntryLoader.headerDescriptorSize)
+            check("hud_renderer_descriptor_t", size, EntryLoader.descriptorSize, descriptorSize)
         }
         return problems
     }

@@ -120,7 +120,9 @@ public struct AsciiPresenter {
                 c1 = box.c1 - 1
                 if box.r1 - box.r0 >= 2 { row = min(max(row, box.r0 + 1), box.r1 - 1) }
             }
-            let item = Item(index: index, center: center, label: TextChecks.escapingControls(node.label ?? node.icon ?? "?"))
+            // The current mode (ABI 1.2 selected item) is ticked.
+            let text = TextChecks.escapingControls(node.label ?? node.icon ?? "?")
+            let item = Item(index: index, center: center, label: node.isSelected ? "✓" + text : text)
             let existing = rows[row]
             rows[row] = ((existing?.items ?? []) + [item], min(existing?.low ?? c0, c0), max(existing?.high ?? c1, c1))
         }

@@ -43,6 +43,8 @@ package enum LayoutJSON {
             ("glyphSize", .number(n.glyphSize)),
             ("accessibilityActions", .array(n.accessibilityActions.map { .number(Double($0)) })),
         ]
+        // Only a mode item drawn as current (ABI 1.2) carries `selected`.
+        if n.isSelected { members.append(("selected", .bool(true))) }
         // Only the shell's own (control deck) nodes carry these two, so a
         // renderer's node reads exactly as before.
         if n.isHostDrawn {

@@ -343,6 +343,7 @@ public struct SvgPresenter {
             ("data-placement", node.placement.description),
             ("data-interactive", node.isInteractive ? "true" : "false"), ("data-pressed", node.isPressed ? "true" : "false"),
         ]
+        if node.isSelected { attributes += [("data-selected", "true"), ("aria-selected", "true")] }
         let icon = node.icon.map(Self.sanitize) ?? ""
         if !icon.isEmpty { attributes.append(("data-icon", icon)) }
         if node.isHostDrawn { attributes.append(("data-host-drawn", "true")) }
@@ -370,6 +371,12 @@ public struct SvgPresenter {
             case .glass: svg.element(shapeElement(node, frame: frame, outset: 0, attributes: [("class", "sheen"), ("fill", "url(#glass-sheen)")]))
             case .regular: svg.element(shapeElement(node, frame: frame, outset: 0, attributes: [("class", "sheen"), ("fill", "url(#regular-sheen)")]))
             case .none, .solid: break
+            }
+            if node.isSelected {
+                // The current mode: a tint of the accent and its outline.
+                svg.element(shapeElement(node, frame: frame, outset: 0, attributes: [("class", "selected"), ("stroke-width", "1.5")]
+                                         + paint("fill", palette.accent.opacity(0.16), opaque: false)
+                                         + paint("stroke", palette.accent.opacity(0.9), opaque: false)))
             }
             if node.isPressed {
                 svg.element(shapeElement(node, frame: frame, outset: 0, attributes: [("class", "pressed"), ("fill", "#000000"), ("fill-opacity", "0.3")]))

@@ -5,15 +5,14 @@ public import HudRegistry
 /// come from the registry: one per registered renderer, so a plugin style
 /// shows up in the picker with no code change.
 public enum DemoComplications {
-    /// The seed's icons for the built-in styles' modes.
-    public static func modeIcon(for rendererID: String) -> String {
-        switch rendererID {
-        case HudPhoneComplicationsStyle.trayID: "rectangle.bottomthird.inset.filled"
-        case HudPhoneComplicationsStyle.scatteredID: "circle.grid.cross.fill"
-        case HudPhoneComplicationsStyle.minimalID: "circle.fill"
-        default: "paintbrush"
-        }
+    /// The icon of a renderer's mode: its picker icon (ABI 1.2 descriptor
+    /// `picker_icon`; the built-ins name the seed's), else `defaultModeIcon`.
+    public static func modeIcon(for renderer: RendererInfo) -> String {
+        renderer.pickerIcon ?? defaultModeIcon
     }
+
+    /// The mode icon of a renderer that names none (1.0 and 1.1 renderers).
+    public static let defaultModeIcon = "paintbrush"
 
     /// The short mode id for a renderer: `tray` for `com.hudson.tray`, the
     /// full id for anything else.
@@ -24,7 +23,8 @@ public enum DemoComplications {
     /// The demo set. `renderers` supplies the modes (registration order;
     /// at most `HUD_MAX_MODES`, so with more renderers than that the first
     /// ones are shown, and `keeping`, when it is not among them, takes the
-    /// last place); every action reports what fired through `perform`.
+    /// last place); `chosen`'s mode is the current one. Every action
+    /// reports what fired through `perform`.
     public static func make(renderers: [RendererInfo], keeping chosen: HudPhoneComplicationsStyle? = nil,
                             perform: @escaping (SceneAction) -> Void) -> HudPhoneComplications {
         let shown = modeRenderers(renderers, keeping: chosen)
@@ -39,7 +39,8 @@ public enum DemoComplications {
                 label: "Complications",
                 longPressModes: shown.map { info in
                     let style = HudPhoneComplicationsStyle(name: info.id)
-                    return .init(id: modeID(for: info.id), icon: modeIcon(for: info.id), label: info.name) { perform(.style(style)) }
+                    return .init(id: modeID(for: info.id), icon: modeIcon(for: info), label: info.name,
+                                 isCurrent: info.id == chosen?.rendererID) { perform(.style(style)) }
                 },
                 action: { perform(.log("openComplications")) }
             )
@@ -69,8 +70,36 @@ extension DemoComplications {
                                      appearance: appearance, registry: registry, environment: environment) {
             HudPage(title: "Home")
         }
-        let complications = make(renderers: registry.renderers, keeping: style) { [weak shell] action in shell?.perform(action) }
-        shell.setRoot(HudPage(title: "Home", complications: complications))
+        let publisher = Publisher(shell: shell, renderers: registry.renderers)
+        shell.setRoot(HudPage(title: "Home", complications: publisher.complications()))
         return shell
+    }
+
+    /// Carries the demo's actions out on its shell (held weakly: the
+    /// shell's pages hold this through their actions) and, after a style
+    /// change, publishes the set again with the new style's mode current.
+    private final class Publisher {
+        weak var shell: HudPhoneAppShell?
+        let renderers: [RendererInfo]
+
+        init(shell: HudPhoneAppShell, renderers: [RendererInfo]) {
+            self.shell = shell
+            self.renderers = renderers
+        }
+
+        func complications() -> HudPhoneComplications {
+            make(renderers: renderers, keeping: shell?.complicationsStyle) { [self] action in perform(action) }
+        }
+
+        func perform(_ action: SceneAction) {
+            guard let shell else { return }
+            let before = shell.complicationsStyle
+            shell.perform(action)
+            guard shell.complicationsStyle != before else { return }
+            let fresh = complications()
+            shell.updatePages { page in
+                if page.complications != nil { page.complications = fresh }
+            }
+        }
     }
 }

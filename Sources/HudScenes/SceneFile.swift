@@ -175,28 +175,41 @@ public struct SceneFile: Sendable {
         }
 
         func page(titled title: String) -> HudPage? {
-            pages[title]?.page { [self] action in perform(action) }
+            pages[title]?.page(currentStyle: shell?.complicationsStyle) { [self] action in perform(action) }
         }
 
         func perform(_ action: SceneAction) {
-            shell?.perform(action, pages: page(titled:))
+            guard let shell else { return }
+            let before = shell.complicationsStyle
+            shell.perform(action, pages: page(titled:))
+            // A style mode is current while its style is in use: the pages
+            // are built again from the table with the new style marked.
+            if shell.complicationsStyle != before {
+                shell.updatePages { page in
+                    if let fresh = self.page(titled: page.title) { page = fresh }
+                }
+            }
         }
     }
 
     /// The seed model for the first page's slots; each fired action is
-    /// passed to `perform`.
-    public func complications(perform: @escaping (SceneAction) -> Void) -> HudPhoneComplications {
-        Self.complications(slots, perform: perform)
+    /// passed to `perform`. A mode whose action is `style:<currentStyle>`
+    /// is the slot's current mode.
+    public func complications(currentStyle: HudPhoneComplicationsStyle? = nil,
+                              perform: @escaping (SceneAction) -> Void) -> HudPhoneComplications {
+        Self.complications(slots, currentStyle: currentStyle, perform: perform)
     }
 
-    static func complications(_ slots: [Position: SlotSpec], perform: @escaping (SceneAction) -> Void) -> HudPhoneComplications {
+    static func complications(_ slots: [Position: SlotSpec], currentStyle: HudPhoneComplicationsStyle?,
+                              perform: @escaping (SceneAction) -> Void) -> HudPhoneComplications {
         var result = HudPhoneComplications()
         for (position, spec) in slots {
             let secondary = spec.secondary.map { chip in
                 HudPhoneComplications.Secondary(icon: chip.icon, label: chip.label, action: chip.action.map { action in { perform(action) } })
             }
             let modes = spec.modes?.map { mode in
-                HudPhoneComplications.Mode(id: mode.id, icon: mode.icon, label: mode.label) { perform(mode.action) }
+                HudPhoneComplications.Mode(id: mode.id, icon: mode.icon, label: mode.label,
+                                           isCurrent: currentStyle.map { mode.action == .style($0) } ?? false) { perform(mode.action) }
             }
             result[position] = HudPhoneComplications.Slot(
                 icon: spec.icon, role: spec.role, label: spec.label, secondary: secondary, longPressModes: modes
@@ -331,9 +344,10 @@ public struct SceneFile: Sendable {
 }
 
 extension SceneFile.PageSpec {
-    /// The page tree with closures that hand each named action to `perform`.
-    public func page(perform: @escaping (SceneAction) -> Void) -> HudPage {
-        HudPage(title: title, complications: slots.map { SceneFile.complications($0, perform: perform) },
-                children: children.map { $0.page(perform: perform) })
+    /// The page tree with closures that hand each named action to
+    /// `perform`; modes that switch to `currentStyle` are current.
+    public func page(currentStyle: HudPhoneComplicationsStyle? = nil, perform: @escaping (SceneAction) -> Void) -> HudPage {
+        HudPage(title: title, complications: slots.map { SceneFile.complications($0, currentStyle: currentStyle, perform: perform) },
+                children: children.map { $0.page(currentStyle: currentStyle, perform: perform) })
     }
 }

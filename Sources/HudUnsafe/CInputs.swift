@@ -141,6 +141,9 @@ package final class CComplications {
         for mode in modes where !seen.insert(mode.id).inserted {
             throw .invalidComplications(field: "\(field).longPressModes", reason: "repeats mode id '\(mode.id)'; mode ids must be unique within a slot")
         }
+        guard modes.count(where: \.isCurrent) <= 1 else {
+            throw .invalidComplications(field: "\(field).longPressModes", reason: "marks \(modes.count(where: \.isCurrent)) modes current; at most one mode of a slot is current")
+        }
         if !modes.isEmpty {
             let array = allocateArray(UnsafePointer<hud_mode_t>?.self, count: modes.count)
             for (index, mode) in modes.enumerated() {
@@ -151,6 +154,7 @@ package final class CComplications {
                 item.pointee.icon = try string(mode.icon, field: "\(modeField).icon", limit: Int(HUD_MAX_ICON_BYTES), allowEmpty: false)
                 item.pointee.label = try string(mode.label, field: "\(modeField).label", limit: Int(HUD_MAX_LABEL_BYTES))
                 item.pointee.action = try thunk(mode.action, for: .mode(position, index: index))
+                item.pointee.flags = mode.isCurrent ? HUD_MODE_FLAG_CURRENT : 0
                 array[index] = UnsafePointer(item)
             }
             pointer.pointee.modes = UnsafePointer(array)

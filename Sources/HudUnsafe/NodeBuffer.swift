@@ -812,6 +812,11 @@ package struct LayoutNodeView: HitTestable {
     package var z: Int { Int(node.pointee.z) }
     package var isPressed: Bool { node.pointee.flags & HUD_NODE_FLAG_PRESSED != 0 }
     package var isInteractive: Bool { node.pointee.flags & HUD_NODE_FLAG_INTERACTIVE != 0 }
+    /// A mode item the renderer drew as its slot's current mode (read only
+    /// from a renderer built for ABI 1.2 or later, and only on mode items).
+    package var isSelected: Bool {
+        contract.readsMinor2Flags && node.pointee.kind == Int32(HUD_NODE_KIND_MODE_ITEM) && node.pointee.flags & HUD_NODE_FLAG_SELECTED != 0
+    }
     /// The icon's glyph size in pt; 0 when the renderer did not say (a 1.0
     /// renderer, or a stride without the field).
     package var glyphSize: Double { contract.readsMinor1Fields ? node.pointee.glyph_size : 0 }
@@ -862,7 +867,7 @@ package struct LayoutNodeView: HitTestable {
             fill: fill, stroke: stroke, iconColor: iconColor, textColor: textColor,
             placement: placement, z: z, isPressed: isPressed, isInteractive: isInteractive,
             icon: icon, label: label, accessibilityLabel: accessibilityLabel,
-            glyphSize: glyphSize, accessibilityActions: accessibilityActions
+            glyphSize: glyphSize, accessibilityActions: accessibilityActions, isSelected: isSelected
         )
     }
 
@@ -933,10 +938,13 @@ package struct ModeCounts: Sendable, Hashable {
 /// 1.1 fields are checked against and defaulted from.
 package struct NodeContract: Sendable, Hashable {
     package var readsMinor1Fields: Bool
+    /// The renderer knows the 1.2 node flag `HUD_NODE_FLAG_SELECTED`.
+    package var readsMinor2Flags: Bool
     package var modes: ModeCounts
 
     package init(abi: ABIVersion, stride: Int, modes: ModeCounts) {
         readsMinor1Fields = abi.minor >= 1 && stride >= Int(HUD_NODE_SIZE_1_1)
+        readsMinor2Flags = abi.minor >= 2
         self.modes = modes
     }
 }

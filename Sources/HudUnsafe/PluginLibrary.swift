@@ -150,10 +150,9 @@ package struct EntryLoader {
     /// 1.0 plugin stays loadable by a host built against a later header.
     package static let entrySize = Int(HUD_ENTRY_SIZE_1_0)
     package static let descriptorSize = Int(HUD_RENDERER_DESCRIPTOR_SIZE_1_0)
-    /// sizeof of each in the header this host was built with (what a plugin
-    /// built with the same header reports).
+    /// sizeof(hud_entry_t) in the header this host was built with (what a
+    /// plugin built with the same header reports; unchanged since 1.0).
     package static let headerEntrySize = MemoryLayout<hud_entry_t>.size
-    package static let headerDescriptorSize = MemoryLayout<hud_renderer_descriptor_t>.size
 
     package struct Result {
         package var entry: UnsafePointer<hud_entry_t>
@@ -238,12 +237,19 @@ package struct EntryLoader {
         guard positions != 0 else {
             throw .invalidDescriptor(path: path, index: slot, id: id, field: "supported_positions", reason: "is empty; a renderer must show at least one position")
         }
+        // ABI 1.2: read only when the descriptor's size covers it.
+        var pickerIcon: String?
+        if size >= Int(HUD_RENDERER_DESCRIPTOR_SIZE_1_2), let pointer = d.picker_icon {
+            let icon = try text(pointer, "picker_icon", HUD_MAX_ICON_BYTES, id: id)
+            pickerIcon = icon
+        }
         let info = RendererInfo(
             id: id, name: name, version: version, vendor: vendor, summary: summary,
             supportedPositions: Set(Position.positions(in: positions)),
             capabilities: RendererInfo.Capabilities(rawValue: d.capabilities),
             abiVersion: abiVersion,
-            origin: origin
+            origin: origin,
+            pickerIcon: pickerIcon
         )
         return PluginRenderer(info: info, descriptor: descriptor)
     }

@@ -88,7 +88,7 @@ struct ValidateTests {
         var alsoFailedByTheHost: [String] = []
         /// The profile to validate with (`quick`'s strict when nil).
         var profile: String? = nil
-        var testDescription: String { "\(fixture) → \(check) \(status)" }
+        var testDescription: String { "\(fixture) → \(check) \(status)" + (profile.map { " (\($0))" } ?? "") }
     }
 
     static let expectations: [Expectation] = [
@@ -121,8 +121,14 @@ struct ValidateTests {
         .init(fixture: "missing_entry", check: "abi-entry-symbol", status: "failed"),
         // A hand-typed .hud_renderers record that drifted from the descriptor.
         .init(fixture: "metadata_mismatch", check: "abi-metadata", status: "failed"),
-        // sin() without -lm: on notice in strict@1.1 (an error from 1.2).
-        .init(fixture: "undeclared_libm", check: "abi-needed-libraries", status: "warning"),
+        // sin() without -lm: on notice in strict@1.1, an error from 1.2 (the
+        // fixture, built against this SDK, claims 1.2: strict is strict@1.2).
+        .init(fixture: "undeclared_libm", check: "abi-needed-libraries", status: "warning", profile: "strict@1.1"),
+        .init(fixture: "undeclared_libm", check: "abi-needed-libraries", status: "failed"),
+        // ABI 1.2: a picker that marks more than the current mode (on notice
+        // in strict@1.2), and a picker icon that is empty.
+        .init(fixture: "selects_every_mode", check: "output-current-mode", status: "warning"),
+        .init(fixture: "empty_picker_icon", check: "abi-descriptors", status: "failed"),
     ]
 
     static func results(_ json: JSONValue) -> [JSONValue] {
@@ -209,11 +215,11 @@ struct ValidateTests {
     /// output and every result reported for `check`.
     @discardableResult
     static func expectHostVerdict(_ fixture: String, _ check: String, _ status: String, _ finding: String,
-                                  childClaimed: Bool = true) async throws -> (output: ProcessOutput, reported: [JSONValue]) {
+                                  childClaimed: Bool = true, profile: String = "strict") async throws -> (output: ProcessOutput, reported: [JSONValue]) {
         // A timing fixture spins or leaks in every call: it is held to the
         // timing checks alone (the others would only spend ~1,000 slow calls).
         let selection = check.hasPrefix("perf-") ? ["--include", "^perf-"] : []
-        let output = try await validate([try await ValidateFixture.path(fixture), "--format", "json"] + quick(profile: "strict", timing: check.hasPrefix("perf-")) + selection)
+        let output = try await validate([try await ValidateFixture.path(fixture), "--format", "json"] + quick(profile: profile, timing: check.hasPrefix("perf-")) + selection)
         #expect(output.status == (status == "warning" ? 0 : 1), "\(output.transcript)")
         let json = try HudHost.json(output)
         // A timing warning of another check depends on the machine's load (TimingWarnings).
@@ -392,7 +398,7 @@ struct ValidateTests {
             // do not apply to linked built-ins. abi-older-host-sizes neither:
             // they are laid out at the host's own sizes.
             #expect(output.stdout.contains(" 15 skipped, 0 crashed, 0 timed out"), "\(output.stdout)")
-            #expect(output.stdout.components(separatedBy: "  held to strict@1.1\n").count - 1 == 3, "\(output.stdout)")
+            #expect(output.stdout.components(separatedBy: "  held to strict@1.2\n").count - 1 == 3, "\(output.stdout)")
         case "json":
             let json = try HudHost.json(output)
             #expect(Self.failuresBesideLoad(json).isEmpty)
@@ -522,12 +528,14 @@ struct ValidateTests {
         #expect(basic.isStrictSubset(of: standard) && standard.isStrictSubset(of: strict) && strict.isStrictSubset(of: hudson))
         #expect(hudson == Set(ids))
         // Every check's profile versions and severities.
-        #expect(json["profileVersions"] == .array(["1.0", "1.1"]))
+        #expect(json["profileVersions"] == .array(["1.0", "1.1", "1.2"]))
         let byID = Dictionary(uniqueKeysWithValues: (json["checks"]?.arrayValue ?? []).compactMap { check in check["id"]?.stringValue.map { ($0, check) } })
-        #expect(byID["abi-older-host-sizes"]?["severityByVersion"] == .object([("1.0", .null), ("1.1", "warning")]))
+        #expect(byID["abi-older-host-sizes"]?["severityByVersion"] == .object([("1.0", .null), ("1.1", "warning"), ("1.2", "error")]))
+        #expect(byID["output-current-mode"]?["severityByVersion"] == .object([("1.0", .null), ("1.1", .null), ("1.2", "warning")]))
+        #expect(byID["output-current-mode"]?["errorFrom"] == "1.3")
         #expect(byID["abi-older-host-sizes"]?["errorFrom"] == "1.2")
         #expect(byID["hudson-chip-inner-side"]?["profiles"] == .array(["hudson"]))
-        #expect(byID["abi-load"]?["severityByVersion"] == .object([("1.0", "error"), ("1.1", "error")]))
+        #expect(byID["abi-load"]?["severityByVersion"] == .object([("1.0", "error"), ("1.1", "error"), ("1.2", "error")]))
         #expect(byID["abi-load"]?["since"] == "1.0")
         let versions = json["profilesByVersion"]
         #expect(versions?["standard@1.0"]?.arrayValue?.contains("abi-older-host-sizes") == false)
@@ -549,20 +557,23 @@ struct ValidateTests {
         #expect(output.status == 0, "\(output.transcript)")
         let json = try HudHost.json(output)
         #expect(Self.failuresBesideLoad(json).isEmpty, "\(output.stdout)")
-        #expect(json["targets"]?.arrayValue?.first?["profileVersion"] == "strict@1.1")
+        #expect(json["targets"]?.arrayValue?.first?["profileVersion"] == "strict@1.2")
     }
 
-    /// A check that joined at 1.1 is on notice: a warning (exit 0) that says
-    /// from which version it is an error, a failure with --werror, and not
-    /// part of strict@1.0 at all. `ignores_node_stride` refuses a 1.0
-    /// host's node stride, as a plugin comparing it with sizeof would; it
-    /// forges nothing for this check, which the child never runs.
+    /// A check that joined at 1.1 is on notice: a warning (exit 0) in
+    /// strict@1.1 that says from which version it is an error, a failure
+    /// with --werror, an error in strict@1.2 (what the fixture, built against
+    /// this SDK, is held to by default), and not part of strict@1.0 at all.
+    /// `ignores_node_stride` refuses a 1.0 host's node stride, as a plugin
+    /// comparing it with sizeof would; it forges nothing for this check,
+    /// which the child never runs.
     @Test func aCheckOnNoticeWarnsAndSaysWhenItBecomesAnError() async throws {
         let (output, reported) = try await Self.expectHostVerdict("ignores_node_stride", "abi-older-host-sizes", "warning", "at the ABI 1.0 node stride",
-                                                            childClaimed: false)
+                                                            childClaimed: false, profile: "strict@1.1")
         #expect(reported.first?["message"]?.stringValue?.contains("(a warning in strict@1.1; an error from strict@1.2)") == true, "\(output.stdout)")
+        try await Self.expectHostVerdict("ignores_node_stride", "abi-older-host-sizes", "failed", "at the ABI 1.0 node stride", childClaimed: false)
         let plugin = try await ValidateFixture.path("ignores_node_stride")
-        #expect(try await Self.validate([plugin, "--werror"] + Self.quick).status == 1)
+        #expect(try await Self.validate([plugin, "--werror"] + Self.quick(profile: "strict@1.1")).status == 1)
         let old = try await Self.validate([plugin, "--format", "json"] + Self.quick(profile: "strict@1.0"))
         let checks = Self.results(try HudHost.json(old)).compactMap { $0["check"]?.stringValue }
         #expect(old.status == 0 && !checks.isEmpty && !checks.contains("abi-older-host-sizes"), "\(old.transcript)")

@@ -104,7 +104,7 @@ struct SvgGlyphTests {
 
     @Test func everySymbolTheDemoUsesHasADrawing() throws {
         // The demo's slots, chips and modes, plus the mode icon a plugin style gets.
-        let icons = Self.icons(of: Self.demo()) + [DemoComplications.modeIcon(for: "org.hudson.example.ring")]
+        let icons = Self.icons(of: Self.demo()) + [DemoComplications.defaultModeIcon]
         #expect(icons.count >= 9)
         for icon in icons {
             #expect(SvgPresenter.Glyph.named(icon) != nil, "the demo uses '\(icon)', which the SVG cannot draw")

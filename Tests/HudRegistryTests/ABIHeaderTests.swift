@@ -30,7 +30,7 @@ struct ABIHeaderTests {
     #define PROBE_LANGUAGE "c"
     #endif
 
-    PROBE_STATIC_ASSERT(HUD_ABI_VERSION == 0x00010001u, "ABI version 1.1");
+    PROBE_STATIC_ASSERT(HUD_ABI_VERSION == 0x00010002u, "ABI version 1.2");
     PROBE_STATIC_ASSERT(HUD_ABI_VERSION_GET_MAJOR(HUD_ABI_MAKE_VERSION(3, 7)) == 3, "major");
     PROBE_STATIC_ASSERT(HUD_ABI_VERSION_GET_MINOR(HUD_ABI_MAKE_VERSION(3, 7)) == 7, "minor");
     PROBE_STATIC_ASSERT(HUD_RGBA(0x12, 0x34, 0x56, 0x78) == 0x12345678u, "rgba packing");
@@ -206,13 +206,15 @@ struct ABIHeaderTests {
             ("bottom", 16, MemoryLayout<hud_insets_t>.offset(of: \.bottom)),
             ("right", 24, MemoryLayout<hud_insets_t>.offset(of: \.right)),
         ]),
-        StructLayout(hud_mode_t.self, "hud_mode_t", size: 40, fields: [
+        StructLayout(hud_mode_t.self, "hud_mode_t", size: 48, fields: [
             ("struct_size", 0, MemoryLayout<hud_mode_t>.offset(of: \.struct_size)),
             ("reserved", 4, MemoryLayout<hud_mode_t>.offset(of: \.reserved)),
             ("id", 8, MemoryLayout<hud_mode_t>.offset(of: \.id)),
             ("icon", 16, MemoryLayout<hud_mode_t>.offset(of: \.icon)),
             ("label", 24, MemoryLayout<hud_mode_t>.offset(of: \.label)),
             ("action", 32, MemoryLayout<hud_mode_t>.offset(of: \.action)),
+            ("flags", 40, MemoryLayout<hud_mode_t>.offset(of: \.flags)),
+            ("reserved_1_2", 44, MemoryLayout<hud_mode_t>.offset(of: \.reserved_1_2)),
         ]),
         StructLayout(hud_secondary_t.self, "hud_secondary_t", size: 32, fields: [
             ("struct_size", 0, MemoryLayout<hud_secondary_t>.offset(of: \.struct_size)),
@@ -320,7 +322,7 @@ struct ABIHeaderTests {
             ("hidden_positions", 56, MemoryLayout<hud_layout_t>.offset(of: \.hidden_positions)),
             ("reserved", 60, MemoryLayout<hud_layout_t>.offset(of: \.reserved)),
         ]),
-        StructLayout(hud_renderer_descriptor_t.self, "hud_renderer_descriptor_t", size: 72, fields: [
+        StructLayout(hud_renderer_descriptor_t.self, "hud_renderer_descriptor_t", size: 80, fields: [
             ("struct_size", 0, MemoryLayout<hud_renderer_descriptor_t>.offset(of: \.struct_size)),
             ("capabilities", 4, MemoryLayout<hud_renderer_descriptor_t>.offset(of: \.capabilities)),
             ("id", 8, MemoryLayout<hud_renderer_descriptor_t>.offset(of: \.id)),
@@ -332,6 +334,7 @@ struct ABIHeaderTests {
             ("reserved", 52, MemoryLayout<hud_renderer_descriptor_t>.offset(of: \.reserved)),
             ("layout", 56, MemoryLayout<hud_renderer_descriptor_t>.offset(of: \.layout)),
             ("get_extension", 64, MemoryLayout<hud_renderer_descriptor_t>.offset(of: \.get_extension)),
+            ("picker_icon", 72, MemoryLayout<hud_renderer_descriptor_t>.offset(of: \.picker_icon)),
         ]),
         StructLayout(hud_entry_t.self, "hud_entry_t", size: 40, fields: [
             ("abi_version", 0, MemoryLayout<hud_entry_t>.offset(of: \.abi_version)),

@@ -50,14 +50,14 @@ struct ExampleRingTests {
         #expect(registry.failures.isEmpty, "\(registry.failures)")
         let info = try #require(loaded.first)
         #expect(loaded.count == 1)
-        #expect(info.id == Self.ringID && info.name == "Ring" && info.version == "1.0.0" && info.abiVersion.description == "1.1")
+        #expect(info.id == Self.ringID && info.name == "Ring" && info.version == "1.0.0" && info.abiVersion.description == "1.2")
         #expect(info.supportedPositions == Set(Position.allCases))
         #expect(info.capabilities == .threadSafe)
         #expect(info.origin == .file(FixturePlugins.canonical(path)))
     }
 
     /// Forward compatibility: ring.c rebuilt against a later 1.x header,
-    /// whose structures are all larger, still serves this (1.1) host's
+    /// whose structures are all larger, still serves this host's
     /// smaller ones, because it compares struct_size with the frozen 1.0
     /// sizes rather than with sizeof, and lays out exactly as before.
     @Test(arguments: [Case(device: .iphone16Pro, orientation: .portrait, direction: .leftToRight),
@@ -65,7 +65,7 @@ struct ExampleRingTests {
     func aRebuildAgainstALaterMinorHeaderServesThisHostsSmallerStructures(_ c: Case) throws {
         let later = try Self.registry(.laterHeader)
         let info = try #require(later.info(id: Self.ringID))
-        #expect(info.abiVersion.description == "1.2", "the rebuilt plugin claims the later minor")
+        #expect(info.abiVersion == ExampleRingBuild.laterMinor, "the rebuilt plugin claims the later minor")
         let standalone = try Self.registry(.standalone)
         for scene in Scene.allCases {
             for reveal in scene.reveals {
@@ -362,9 +362,9 @@ struct ExampleRingTests {
         let prefix = ((includeDirectory as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
         #expect(lines.contains("prefix=" + prefix))
         #expect(lines.contains("includedir=${prefix}/include/hud"))
-        #expect(lines.contains("Version: 1.1") && lines.contains("abi_version=1.1") && lines.contains("Cflags: -I${includedir}") && lines.contains("Name: hud-renderer"))
+        #expect(lines.contains("Version: 1.2") && lines.contains("abi_version=1.2") && lines.contains("Cflags: -I${includedir}") && lines.contains("Name: hud-renderer"))
         let json = try HudHost.json(HudHost.run(["sdk", "--json"]))
-        #expect(json["schemaVersion"] == 1 && json["abiVersion"]?.stringValue == "1.1")
+        #expect(json["schemaVersion"] == 1 && json["abiVersion"]?.stringValue == "1.2")
         #expect(json["includeDir"]?.stringValue == includeDirectory && json["layout"]?.stringValue == "source-checkout")
         #expect(try HudHost.run(["sdk", "--json", "--cflags"]).status == 2)
         // Where the documents and the Rust bindings are: the scene the help's
@@ -498,7 +498,7 @@ enum ExampleRingBuild {
             switch self {
             case .standalone: "standalone cc"
             case .swiftPM: "SwiftPM"
-            case .laterHeader: "rebuilt against a 1.2 header"
+            case .laterHeader: "rebuilt against a later minor's header"
             }
         }
 
@@ -536,32 +536,36 @@ enum ExampleRingBuild {
     static let growingStructures = ["hud_mode_t", "hud_secondary_t", "hud_slot_t", "hud_complications_t", "hud_palette_t",
                                     "hud_environment_t", "hud_interaction_t", "hud_node_t", "hud_layout_t"]
 
+    /// The minor after the host's, which the simulated header claims.
+    static let laterMinor = ABIVersion(major: ABIVersion.host.major, minor: ABIVersion.host.minor + 1)
+
     private static let builtAgainstLaterHeader = Result { () throws(FixtureBuildError) -> String in
-        let directory = try scratchCopy("ring-1.2")
+        let directory = try scratchCopy("ring-\(laterMinor)")
         let command = ["cc", "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC", "-I", directory + "/include",
-                       "-o", directory + "/libring-1.2.so", directory + "/ring.c"]
+                       "-o", directory + "/libring-later.so", directory + "/ring.c"]
         do {
-            // A simulated 1.2 SDK: this SDK's headers with a field appended
-            // to each growing structure and the minor bumped. Its sizes are
-            // no longer the frozen ones, so their assertions go (a real 1.2
-            // header would assert its own HUD_*_SIZE_1_2).
+            // A simulated SDK of the next minor: this SDK's headers with a
+            // field appended to each growing structure and the minor bumped.
+            // Its sizes are no longer the frozen ones, so their assertions
+            // go (a real header would assert its own HUD_*_SIZE_1_N).
             try FileManager.default.copyItem(atPath: FixturePlugins.headerDirectory, toPath: directory + "/include")
             let abi = directory + "/include/hud_abi.h"
             var text = try String(contentsOfFile: abi, encoding: .utf8)
             for name in growingStructures {
-                text = text.replacingOccurrences(of: "} \(name);", with: "    uint64_t appended_in_1_2; /* a later minor's field */\n} \(name);")
+                text = text.replacingOccurrences(of: "} \(name);", with: "    uint64_t appended_later; /* a later minor's field */\n} \(name);")
             }
-            text = text.replacingOccurrences(of: "#define HUD_ABI_VERSION_MINOR 1", with: "#define HUD_ABI_VERSION_MINOR 2")
+            text = text.replacingOccurrences(of: "#define HUD_ABI_VERSION_MINOR \(ABIVersion.host.minor)",
+                                             with: "#define HUD_ABI_VERSION_MINOR \(laterMinor.minor)")
             text = text.replacingOccurrences(of: "#if UINTPTR_MAX == UINT64_MAX", with: "#if 0")
             try text.write(toFile: abi, atomically: true, encoding: .utf8)
         } catch {
             throw FixtureBuildError(command: ["patch", directory + "/include/hud_abi.h"], output: ProcessOutput(status: -1, stdout: "", stderr: "\(error)"))
         }
         try FixturePlugins.compileCommand(command)
-        return directory + "/libring-1.2.so"
+        return directory + "/libring-later.so"
     }
 
-    /// ring.c built against a simulated 1.2 header (built on first use).
+    /// ring.c built against a simulated header of the next minor (built on first use).
     static func laterHeader() throws -> String { try builtAgainstLaterHeader.get() }
 
     /// A fresh directory holding only a copy of ring.c.

@@ -204,7 +204,7 @@ struct PluginLoadingTests {
         case (.wrongMajor, .incompatibleABI(let errorPath, let pluginVersion, let hostVersion)):
             #expect(errorPath == path, sourceLocation: sourceLocation)
             #expect(pluginVersion.description == "2.0", sourceLocation: sourceLocation)
-            #expect(hostVersion == ABIVersion.host && hostVersion.description == "1.1", sourceLocation: sourceLocation)
+            #expect(hostVersion == ABIVersion.host && hostVersion.description == "1.2", sourceLocation: sourceLocation)
         case (.smallEntry, .structTooSmall(let errorPath, let structure, let size, let required)):
             #expect(errorPath == path, sourceLocation: sourceLocation)
             #expect(structure == "hud_entry_t" && size == 8 && required == 40, sourceLocation: sourceLocation)

@@ -9,7 +9,7 @@ import HudTestSupport
 /// numbered steps.
 struct PictureTests {
     /// Every glyph the terminal picture draws, as its key lists it.
-    static let glyphs = ["+---+ |", "·······", "(TL) (TR) (BL) (BR) (C)", "(*C*)", "(?)", "S  s", "╭──╮ │ ╰──╯", "[Tray] [Scat…]"]
+    static let glyphs = ["+---+ |", "·······", "(TL) (TR) (BL) (BR) (C)", "(*C*)", "(?)", "S  s", "╭──╮ │ ╰──╯", "[✓Tray] [Scat…]"]
 
     @Test func renderHelpAndTheREADMEExplainEveryGlyphOfThePicture() throws {
         let help = try HudHost.run(["render", "--help"])
@@ -21,7 +21,7 @@ struct PictureTests {
         }
         // And the picture draws them: the glyphs of a revealed tray.
         let picture = try HudHost.run(["render", "--reveal", "center", "--events", "press center"]).stdout
-        for glyph in ["+", "|", "·", "(TL)", "(*C*)", "╭", "│", "╯", "[Tray]"] { #expect(picture.contains(glyph), "\(glyph) in\n\(picture)") }
+        for glyph in ["+", "|", "·", "(TL)", "(*C*)", "╭", "│", "╯", "[✓Tr"] { #expect(picture.contains(glyph), "\(glyph) in\n\(picture)") }
     }
 
     @Test func theLightSchemesStatusBarReadsOnALightBackground() throws {

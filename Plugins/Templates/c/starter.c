@@ -347,6 +347,11 @@ static void starter_emit_picker(hud_layout_t *layout, const starter_frame_t *f,
         item.label = mode->label;
         item.font_size = mode->label != NULL && mode->label[0] != '\0' ? font : 0;
         item.accessibility_label = starter_text(mode->label, starter_icon_word(mode->icon, "Mode"));
+        /* ABI 1.2: the host flags the slot's current mode (the style in use
+         * in a style picker); its item is marked selected. An older host's
+         * modes have no flags field. */
+        if (HUD_STRUCT_HAS(mode, hud_mode_t, flags) && (mode->flags & HUD_MODE_FLAG_CURRENT) != 0)
+            item.flags |= HUD_NODE_FLAG_SELECTED;
         starter_push(layout, f, item);
     }
 }
@@ -474,7 +479,7 @@ static const void *starter_get_extension(const hud_renderer_descriptor_t *self,
  * without running any of its code), from this one declaration: the host
  * refuses a renderer whose record and descriptor disagree, and here they
  * cannot. Each string is checked at compile time against its limit. */
-HUD_DECLARE_RENDERER(starter_renderer,
+HUD_DECLARE_RENDERER_WITH_ICON(starter_renderer,
                      "@ID@",                    /* id */
                      "@NAME@",                  /* name */
                      "0.1.0",                   /* version */
@@ -485,7 +490,8 @@ HUD_DECLARE_RENDERER(starter_renderer,
                      STARTER_POSITIONS,         /* supported_positions */
                      HUD_CAPABILITY_THREAD_SAFE, /* layout() reads only its arguments, keeps nothing */
                      starter_layout,
-                     starter_get_extension);
+                     starter_get_extension,
+                     "paintpalette");            /* picker_icon: what a style picker shows */
 
 /* The entry: init()/deinit() reference counted, renderer_count() 0 until
  * init(), renderer_at() NULL past the end, and the exported

@@ -25,7 +25,8 @@ enum BuiltinCatalog {
                 supported_positions: style.supportedPositions,
                 reserved: 0,
                 layout: layoutFunction(for: style),
-                get_extension: { _, _ in nil } // No extensions yet.
+                get_extension: { _, _ in nil }, // No extensions yet.
+                picker_icon: LayoutRequest.cString(style.pickerIcon)
             ))
         }
         return UnsafePointer(storage)

@@ -24,6 +24,16 @@ enum BuiltinStyle: CaseIterable {
         }
     }
 
+    /// The icon a style picker shows (the seed's demo icons), the
+    /// descriptor's `picker_icon` (ABI 1.2).
+    var pickerIcon: StaticString {
+        switch self {
+        case .tray: "rectangle.bottomthird.inset.filled"
+        case .scattered: "circle.grid.cross.fill"
+        case .minimal: "circle.fill"
+        }
+    }
+
     /// One sentence each, from the seed's render-style table.
     var summary: StaticString {
         switch self {

@@ -26,6 +26,8 @@ struct LayoutRequest {
         let accessibilityLabel: UnsafePointer<CChar>
         /// Unicode scalars in the label (its first HUD_MAX_LABEL_BYTES bytes).
         let labelScalarCount: Int
+        /// The host flags it current (ABI 1.2 `HUD_MODE_FLAG_CURRENT`).
+        let isCurrent: Bool
     }
 
     /// A secondary chip.
@@ -190,15 +192,19 @@ struct LayoutRequest {
                 guard let modePointer = list[index],
                       modePointer.pointee.struct_size >= HUD_MODE_SIZE_1_0
                 else { throw .invalidArgument }
-                let mode = modePointer.pointee
-                guard mode.id != nil, let modeIcon = mode.icon, let label = mode.label, mode.action != nil else {
+                // Field by field: a 1.0 or 1.1 host's mode is 40 bytes, so
+                // the 1.2 `flags` is read only when the size covers it.
+                let mode = modePointer
+                guard mode.pointee.id != nil, let modeIcon = mode.pointee.icon, let label = mode.pointee.label, mode.pointee.action != nil else {
                     throw .invalidArgument
                 }
+                let current = mode.pointee.struct_size >= HUD_MODE_SIZE_1_2 && mode.pointee.flags & HUD_MODE_FLAG_CURRENT != 0
                 modes.append(Mode(
                     icon: modeIcon,
                     label: label,
                     accessibilityLabel: spokenLabel(label, icon: modeIcon) ?? cString("Mode"),
-                    labelScalarCount: scalarCount(label)
+                    labelScalarCount: scalarCount(label),
+                    isCurrent: current
                 ))
             }
         }

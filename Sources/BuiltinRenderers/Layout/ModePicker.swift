@@ -180,6 +180,7 @@ struct ModePicker {
             if builder.isPressed(position: position, part: hud_part_t(HUD_PART_MODE), modeIndex: Int32(index)) {
                 item.flags |= UInt32(HUD_NODE_FLAG_PRESSED)
             }
+            if mode.isCurrent { item.flags |= HUD_NODE_FLAG_SELECTED }
             item.icon = mode.icon
             item.label = mode.label
             item.accessibility_label = mode.accessibilityLabel

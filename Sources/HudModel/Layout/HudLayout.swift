@@ -67,6 +67,10 @@ public struct HudNode: Sendable, Hashable {
     public var z: Int
     public var isPressed: Bool
     public var isInteractive: Bool
+    /// A mode item drawn as its slot's current mode (ABI 1.2
+    /// `HUD_NODE_FLAG_SELECTED`); false on every other node, and from a
+    /// renderer built for 1.0 or 1.1.
+    public var isSelected: Bool
     public var icon: String?
     public var label: String?
     public var accessibilityLabel: String?
@@ -89,7 +93,8 @@ public struct HudNode: Sendable, Hashable {
                 shape: Shape, material: Material, cornerRadius: Double, strokeWidth: Double, fontSize: Double,
                 fill: HudColor, stroke: HudColor, iconColor: HudColor, textColor: HudColor, placement: Placement,
                 z: Int, isPressed: Bool, isInteractive: Bool, icon: String?, label: String?, accessibilityLabel: String?,
-                glyphSize: Double = 0, accessibilityActions: [Int] = [], deckControl: HudDeckControl? = nil, isHostDrawn: Bool = false) {
+                glyphSize: Double = 0, accessibilityActions: [Int] = [], deckControl: HudDeckControl? = nil, isHostDrawn: Bool = false,
+                isSelected: Bool = false) {
         self.kind = kind
         self.position = position
         self.part = part
@@ -109,6 +114,7 @@ public struct HudNode: Sendable, Hashable {
         self.z = z
         self.isPressed = isPressed
         self.isInteractive = isInteractive
+        self.isSelected = isSelected && kind == .modeItem
         self.icon = icon
         self.label = label
         self.accessibilityLabel = accessibilityLabel

@@ -165,12 +165,17 @@ public struct HudPhoneComplications {
         public var id: String
         public var icon: String
         public var label: String
+        /// The mode the slot is in now (the style in use, in the demo's
+        /// style picker): at most one mode of a slot. A renderer built for
+        /// ABI 1.2 marks its picker item (`HudNode.isSelected`).
+        public var isCurrent: Bool
         public var action: () -> Void
 
-        public init(id: String, icon: String, label: String, action: @escaping () -> Void) {
+        public init(id: String, icon: String, label: String, isCurrent: Bool = false, action: @escaping () -> Void) {
             self.id = id
             self.icon = icon
             self.label = label
+            self.isCurrent = isCurrent
             self.action = action
         }
     }

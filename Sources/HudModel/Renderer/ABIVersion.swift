@@ -44,6 +44,7 @@ package enum ABILimits {
     package static let maxRenderers = Int(HUD_MAX_RENDERERS)
     package static let maxModes = Int(HUD_MAX_MODES)
     package static let maxDescriptionBytes = Int(HUD_MAX_DESCRIPTION_BYTES)
+    package static let maxIconBytes = Int(HUD_MAX_ICON_BYTES)
     /// The ELF section plugins declare their renderers in.
     package static let metadataSectionName = ".hud_renderers"
 }

@@ -15,9 +15,14 @@ public struct RendererInfo: Sendable, Hashable {
     /// The ABI version the plugin was built with.
     public var abiVersion: ABIVersion
     public var origin: Origin
+    /// The icon a style picker shows for this renderer (ABI 1.2 descriptor
+    /// `picker_icon`); nil when the renderer names none (every 1.0 and 1.1
+    /// renderer), and in metadata records, which do not carry it.
+    public var pickerIcon: String?
 
     public init(id: String, name: String, version: String, vendor: String, summary: String,
-                supportedPositions: Set<Position>, capabilities: Capabilities, abiVersion: ABIVersion, origin: Origin) {
+                supportedPositions: Set<Position>, capabilities: Capabilities, abiVersion: ABIVersion, origin: Origin,
+                pickerIcon: String? = nil) {
         self.id = id
         self.name = name
         self.version = version
@@ -27,6 +32,16 @@ public struct RendererInfo: Sendable, Hashable {
         self.capabilities = capabilities
         self.abiVersion = abiVersion
         self.origin = origin
+        self.pickerIcon = pickerIcon
+    }
+
+    /// Why `icon` cannot be a picker icon (1...`HUD_MAX_ICON_BYTES` bytes,
+    /// no control characters), or nil.
+    package static func pickerIconProblem(_ icon: String) -> String? {
+        if icon.isEmpty { return "is empty; leave it NULL for the host's default icon" }
+        if icon.utf8.count > ABILimits.maxIconBytes { return "is over \(ABILimits.maxIconBytes) bytes" }
+        if TextChecks.firstControlCharacter(in: icon) != nil { return "contains a control character" }
+        return nil
     }
 
     /// Why `id` is not a valid renderer id, or nil if it is.

@@ -3,12 +3,14 @@
 /// stores and what a sandboxed scan child replies — one encoding read and
 /// written by both: `{"id", "name", "version", "vendor", "abi" (packed),
 /// "positions" (bit mask), "capabilities" (bits), "description" (optional:
-/// metadata sections do not carry it)}`.
+/// metadata sections do not carry it), "pickerIcon" (optional: ABI 1.2
+/// descriptors only)}`.
 extension RendererInfo {
     package var recordJSON: JSONValue {
         .object([("id", .string(id)), ("name", .string(name)), ("version", .string(version)), ("vendor", .string(vendor)),
                  ("abi", .number(Double(abiVersion.packed))), ("positions", .number(Double(Position.mask(supportedPositions)))),
-                 ("capabilities", .number(Double(capabilities.rawValue)))] + (summary.isEmpty ? [] : [("description", .string(summary))]))
+                 ("capabilities", .number(Double(capabilities.rawValue)))] + (summary.isEmpty ? [] : [("description", .string(summary))])
+                + (pickerIcon.map { [("pickerIcon", JSONValue.string($0))] } ?? []))
     }
 
     /// Decodes a record of the file at `path`, judged by the same rules as a
@@ -20,8 +22,22 @@ extension RendererInfo {
               let capabilities = json["capabilities"]?.numberValue.flatMap({ UInt32(exactly: $0) }) else {
             return .failure(RecordError(description: "a malformed renderer description"))
         }
+        var pickerIcon: String?
+        switch json["pickerIcon"] {
+        case nil: break
+        case .string(let icon)?:
+            if let problem = pickerIconProblem(icon) {
+                return .failure(RecordError(description: "renderer '\(TextChecks.escapingControls(id))': pickerIcon \(problem)"))
+            }
+            pickerIcon = icon
+        default: return .failure(RecordError(description: "a malformed renderer description"))
+        }
         return record(id: id, name: name, version: version, vendor: vendor, summary: json["description"]?.stringValue ?? "",
-                      abi: abi, positions: positions, capabilities: capabilities, path: path)
+                      abi: abi, positions: positions, capabilities: capabilities, path: path).map {
+            var info = $0
+            info.pickerIcon = pickerIcon
+            return info
+        }
     }
 
     /// A record's fields as a description of a renderer in the file at
@@ -55,6 +71,7 @@ extension RendererInfo {
         writer.member("positions", integer: Position.mask(supportedPositions))
         writer.member("capabilities", integer: capabilities.rawValue)
         if !summary.isEmpty { writer.member("description", summary) }
+        if let pickerIcon { writer.member("pickerIcon", pickerIcon) }
         writer.endObject()
     }
 

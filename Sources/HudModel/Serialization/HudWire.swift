@@ -135,6 +135,7 @@ extension HudPhoneComplications {
                 w.string(mode.id)
                 w.string(mode.icon)
                 w.string(mode.label)
+                w.bool(mode.isCurrent)
             }
         }
         return w.bytes
@@ -160,7 +161,8 @@ extension HudPhoneComplications {
             guard count <= ABILimits.maxModes else { throw WireError("\(count) modes; at most \(ABILimits.maxModes)") }
             var modes: [Mode] = []
             for index in 0..<count {
-                modes.append(Mode(id: try r.string(), icon: try r.string(), label: try r.string(), action: action(.mode(position, index: index))))
+                modes.append(Mode(id: try r.string(), icon: try r.string(), label: try r.string(), isCurrent: try r.bool(),
+                                  action: action(.mode(position, index: index))))
             }
             self[position] = Slot(icon: icon, role: role, label: label, secondary: secondary,
                                   longPressModes: hasModes ? modes : nil, action: action(.slot(position)))

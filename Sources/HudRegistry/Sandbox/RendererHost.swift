@@ -538,6 +538,7 @@ package final class RendererHost {
                 if !differences.isEmpty { return "renderer '\(expected.id)' differs from what was listed: " + differences.joined(separator: "; ") }
                 // Metadata sections carry no description; the descriptor's, checked like every record text, fills it in.
                 renderers[index].summary = served.summary
+                renderers[index].pickerIcon = served.pickerIcon
                 // The entry's ABI version is the one the renderer is held
                 // to (its record may name an older minor).
                 renderers[index].abiVersion = served.abiVersion

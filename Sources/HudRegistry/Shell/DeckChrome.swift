@@ -172,7 +172,7 @@ enum DeckChrome {
                 material: .none, cornerRadius: pickerRadius - pickerPadding / 2, strokeWidth: 0, fontSize: fontSize, fill: clear, stroke: clear,
                 iconColor: palette.ink, textColor: palette.ink, placement: .overlay, z: z, isPressed: pressed == .mode(position, index: index),
                 isInteractive: true, icon: mode.icon, label: mode.label, accessibilityLabel: spokenLabel(mode.label, icon: mode.icon),
-                glyphSize: modeGlyph, isHostDrawn: true))
+                glyphSize: modeGlyph, isHostDrawn: true, isSelected: mode.isCurrent))
         }
         return nodes
     }

@@ -70,6 +70,6 @@ extension HudPhoneComplications.Slot {
         }
         let modes = longPressModes ?? [], otherModes = other.longPressModes ?? []
         return modes.count == otherModes.count
-            && zip(modes, otherModes).allSatisfy { $0.id == $1.id && $0.icon == $1.icon && $0.label == $1.label }
+            && zip(modes, otherModes).allSatisfy { $0.id == $1.id && $0.icon == $1.icon && $0.label == $1.label && $0.isCurrent == $1.isCurrent }
     }
 }

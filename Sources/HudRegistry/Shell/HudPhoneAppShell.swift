@@ -158,6 +158,16 @@ public final class HudPhoneAppShell {
         cachedLayout = nil
     }
 
+    /// Changes every page of the stack in place, root first (a host
+    /// republishing complications whose current mode changed); the stack,
+    /// the revealed slot and the style stay.
+    public func updatePages(_ body: (inout HudPage) -> Void) {
+        for index in stack.indices { body(&stack[index]) }
+        environment.navigationTitle = stack.last?.title
+        needsResolve = true
+        cachedLayout = nil
+    }
+
     /// Replaces the root and clears the stack above it.
     public func setRoot(_ page: HudPage) {
         stack = [page]

@@ -72,7 +72,8 @@ struct RenderCommand: Command {
                               with no position
           S  s                a secondary chip: S has an action, s is a badge
           ╭──╮ │ ╰──╯         a container: the tray, a mode picker's card
-          [Tray] [Scat…]      a mode item, by label, cut with … to its width
+          [✓Tray] [Scat…]     a mode item, by label, cut with … to its width;
+                              ✓ the current mode
           Below the picture, one line per node in emission order: position
           (-- for none), kind, icon, "label", frame and hit region (x,y w×h in
           pt), placement, material, fill; then the content insets and the

@@ -504,6 +504,11 @@ static void starter_emit_picker(hud_layout_t *layout, const starter_frame_t *f,
         item.label = mode->label;
         item.font_size = mode->label != NULL && mode->label[0] != '\0' ? font : 0;
         item.accessibility_label = starter_text(mode->label, starter_icon_word(mode->icon, "Mode"));
+        /* ABI 1.2: the host flags the slot's current mode (the style in use
+         * in a style picker); its item is marked selected. An older host's
+         * modes have no flags field. */
+        if (HUD_STRUCT_HAS(mode, hud_mode_t, flags) && (mode->flags & HUD_MODE_FLAG_CURRENT) != 0)
+            item.flags |= HUD_NODE_FLAG_SELECTED;
         starter_push(layout, f, item);
     }
 }
@@ -631,7 +636,7 @@ static const void *starter_get_extension(const hud_renderer_descriptor_t *self,
  * without running any of its code), from this one declaration: the host
  * refuses a renderer whose record and descriptor disagree, and here they
  * cannot. Each string is checked at compile time against its limit. */
-HUD_DECLARE_RENDERER(starter_renderer,
+HUD_DECLARE_RENDERER_WITH_ICON(starter_renderer,
                      "@ID@",                    /* id */
                      "@NAME@",                  /* name */
                      "0.1.0",                   /* version */
@@ -642,7 +647,8 @@ HUD_DECLARE_RENDERER(starter_renderer,
                      STARTER_POSITIONS,         /* supported_positions */
                      HUD_CAPABILITY_THREAD_SAFE, /* layout() reads only its arguments, keeps nothing */
                      starter_layout,
-                     starter_get_extension);
+                     starter_get_extension,
+                     "paintpalette");            /* picker_icon: what a style picker shows */
 
 /* The entry: init()/deinit() reference counted, renderer_count() 0 until
  * init(), renderer_at() NULL past the end, and the exported
@@ -1196,6 +1202,12 @@ fn emit_picker(out: &mut hud_layout_t, f: &Frame, position: hud_position_t, slot
         item.font_size = if unsafe { characters(mode.label) } > 0.0 { font } else { 0.0 };
         // SAFETY: as above.
         item.accessibility_label = unsafe { text_or(mode.label, icon_word(mode.icon, c"Mode".as_ptr())) };
+        // ABI 1.2: the host flags the slot's current mode (the style in use
+        // in a style picker); its item is marked selected. An older host's
+        // modes have no flags field.
+        if hud_struct_has!(mode, hud_mode_t, flags) && mode.flags & HUD_MODE_FLAG_CURRENT != 0 {
+            item.flags |= HUD_NODE_FLAG_SELECTED;
+        }
         push(out, f, item);
     }
 }
@@ -1388,6 +1400,8 @@ hud_declare_renderer!(STARTER, STARTER_METADATA {
     capabilities: HUD_CAPABILITY_THREAD_SAFE,
     layout: starter_layout,
     get_extension: starter_get_extension,
+    // What a style picker shows for this renderer (ABI 1.2).
+    picker_icon: "paintpalette",
 });
 
 // The entry: init()/deinit() reference counted, renderer_count() 0 until
@@ -1597,7 +1611,7 @@ static const void *starter_get_extension(const hud_renderer_descriptor_t *self,
  * this one declaration: the host refuses a renderer whose record and
  * descriptor disagree, and here they cannot. Each string is checked at
  * compile time against its limit. */
-HUD_DECLARE_RENDERER(starter_renderer,
+HUD_DECLARE_RENDERER_WITH_ICON(starter_renderer,
                      "@ID@",                    /* id */
                      "@NAME@",                  /* name */
                      "0.1.0",                   /* version */
@@ -1612,7 +1626,8 @@ HUD_DECLARE_RENDERER(starter_renderer,
                      /* The layout reads only its arguments and keeps nothing. */
                      HUD_CAPABILITY_THREAD_SAFE,
                      @IDENT@_layout,
-                     starter_get_extension);
+                     starter_get_extension,
+                     "paintpalette");           /* picker_icon: what a style picker shows */
 
 /* The entry: init()/deinit() reference counted, renderer_count() 0 until
  * init(), renderer_at() NULL past the end, and the exported
@@ -2094,7 +2109,8 @@ struct WorkingFrame {
         push(container)
 
         for index in 0..<count {
-            guard let mode = modes[Int(index)]?.pointee else { continue } // checked non-NULL
+            // Field by field: an older host's mode is smaller than this SDK's.
+            guard let mode = modes[Int(index)] else { continue } // checked non-NULL
             let frame = hud_rect_t(x: card.x + Metrics.pickerPadding + Double(index % columns) * pitchX,
                                    y: card.y + Metrics.pickerPadding + Double(index / columns) * pitchY,
                                    width: itemWidth, height: itemHeight)
@@ -2106,12 +2122,18 @@ struct WorkingFrame {
             item.stroke = palette.hairline_standard
             item.stroke_width = 1
             item.text_color = palette.ink
-            item.icon = mode.icon
+            item.icon = mode.pointee.icon
             item.glyph_size = Metrics.modeIcon // ABI 1.1; see slot(_:_:frame:)
             // The label, shown under the icon; a mode without one shows only its icon.
-            item.label = mode.label
-            item.font_size = characters(mode.label) > 0 ? font : 0
-            item.accessibility_label = nonEmpty(mode.label, else: iconWord(mode.icon, else: staticCString("Mode")))
+            item.label = mode.pointee.label
+            item.font_size = characters(mode.pointee.label) > 0 ? font : 0
+            item.accessibility_label = nonEmpty(mode.pointee.label, else: iconWord(mode.pointee.icon, else: staticCString("Mode")))
+            // ABI 1.2: the host flags the slot's current mode (the style in
+            // use in a style picker); its item is marked selected. An older
+            // host's modes have no flags field.
+            if mode.pointee.struct_size >= HUD_MODE_SIZE_1_2, mode.pointee.flags & HUD_MODE_FLAG_CURRENT != 0 {
+                item.flags |= HUD_NODE_FLAG_SELECTED
+            }
             push(item)
         }
     }

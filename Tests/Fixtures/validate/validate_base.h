@@ -33,6 +33,7 @@
  *   VB_RENDERER_AT(i)         renderer_at()'s result (default: NULL past the count)
  *   VB_DESCRIPTOR_SIZE        the descriptor's struct_size
  *   VB_GET_EXTENSION          the descriptor's get_extension
+ *   VB_PICKER_ICON            the descriptor's picker_icon (default "square.dashed")
  *   VB_NO_ENTRY               define to export no entry symbol
  *   VB_ABI_VERSION            the entry's abi_version
  */
@@ -97,6 +98,9 @@ static const char *vb_icon_word(const char *icon, const char *fallback) {
 #endif
 #ifndef VB_GET_EXTENSION
 #define VB_GET_EXTENSION fixture_no_extension
+#endif
+#ifndef VB_PICKER_ICON
+#define VB_PICKER_ICON "square.dashed"
 #endif
 
 #define VB_MARGIN 16.0
@@ -264,6 +268,8 @@ static hud_status_t vb_layout(const hud_renderer_descriptor_t *self, const hud_c
             item.z = 21;
             item.flags = HUD_NODE_FLAG_INTERACTIVE;
             if (vb_pressed(ui, revealed, HUD_PART_MODE, (int32_t)i)) item.flags |= HUD_NODE_FLAG_PRESSED;
+            if (HUD_STRUCT_HAS(mode, hud_mode_t, flags) && (mode->flags & HUD_MODE_FLAG_CURRENT) != 0)
+                item.flags |= HUD_NODE_FLAG_SELECTED;
             item.icon = mode->icon;
             item.accessibility_label = mode->label[0] != '\0' ? mode->label : vb_icon_word(mode->icon, "Mode");
             vb_push(layout, &item, env);
@@ -284,6 +290,7 @@ static const hud_renderer_descriptor_t vb_descriptors[] = {
         .supported_positions = HUD_POSITION_ALL_BITS,
         .layout = vb_layout,
         .get_extension = VB_GET_EXTENSION,
+        .picker_icon = VB_PICKER_ICON,
     },
 };
 

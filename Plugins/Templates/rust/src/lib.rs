@@ -418,6 +418,12 @@ fn emit_picker(out: &mut hud_layout_t, f: &Frame, position: hud_position_t, slot
         item.font_size = if unsafe { characters(mode.label) } > 0.0 { font } else { 0.0 };
         // SAFETY: as above.
         item.accessibility_label = unsafe { text_or(mode.label, icon_word(mode.icon, c"Mode".as_ptr())) };
+        // ABI 1.2: the host flags the slot's current mode (the style in use
+        // in a style picker); its item is marked selected. An older host's
+        // modes have no flags field.
+        if hud_struct_has!(mode, hud_mode_t, flags) && mode.flags & HUD_MODE_FLAG_CURRENT != 0 {
+            item.flags |= HUD_NODE_FLAG_SELECTED;
+        }
         push(out, f, item);
     }
 }
@@ -610,6 +616,8 @@ hud_declare_renderer!(STARTER, STARTER_METADATA {
     capabilities: HUD_CAPABILITY_THREAD_SAFE,
     layout: starter_layout,
     get_extension: starter_get_extension,
+    // What a style picker shows for this renderer (ABI 1.2).
+    picker_icon: "paintpalette",
 });
 
 // The entry: init()/deinit() reference counted, renderer_count() 0 until

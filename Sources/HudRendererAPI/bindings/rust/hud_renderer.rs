@@ -23,9 +23,9 @@
 /// The ABI version this header describes. Major must match between host and
 /// plugin; a minor version only appends fields, constants and extensions.
 pub const HUD_ABI_VERSION_MAJOR: i32 = 1;
-pub const HUD_ABI_VERSION_MINOR: i32 = 1;
+pub const HUD_ABI_VERSION_MINOR: i32 = 2;
 
-pub const HUD_ABI_VERSION: u32 = 0x00010001;
+pub const HUD_ABI_VERSION: u32 = 0x00010002;
 
 // --------------------------------------------------------------------------
 // Visibility and the entry symbol
@@ -238,6 +238,12 @@ pub struct hud_mode_t {
     pub label: *const core::ffi::c_char,
     /// non-NULL
     pub action: hud_action_fn,
+    /// ---- ABI 1.2: present only when struct_size covers them (read behind
+    /// HUD_STRUCT_HAS(mode, hud_mode_t, flags)); set by the host. ----
+    /// HUD_MODE_FLAG_*
+    pub flags: u32,
+    /// 0
+    pub reserved_1_2: u32,
 }
 
 /// All zero bytes: NULL pointers, no functions, zero numbers (the ABI's
@@ -253,6 +259,16 @@ impl Default for hud_mode_t {
 
 /// sizeof(hud_mode_t) in ABI 1.0 (LP64), frozen: the least struct_size a reader accepts.
 pub const HUD_MODE_SIZE_1_0: u32 = 40;
+/// sizeof(hud_mode_t) in ABI 1.2 (LP64), frozen: the least struct_size that covers flags.
+pub const HUD_MODE_SIZE_1_2: u32 = 48;
+
+/// Mode flags (ABI 1.2).
+///
+/// The mode the slot is in now (the style in use, in the demo's style
+/// picker): at most one mode of a slot. A renderer that draws a picker marks
+/// that mode's item with HUD_NODE_FLAG_SELECTED. Absent (a 1.0 or 1.1 host):
+/// no mode is marked current.
+pub const HUD_MODE_FLAG_CURRENT: u32 = 0x1;
 
 /// The seed's Secondary: a smaller chip on the slot's inner side (toward the screen's centre).
 /// All pointers [host-owned], valid during layout().
@@ -578,6 +594,11 @@ pub const HUD_PLACEMENT_BOTTOM_INSET: hud_placement_t = 2;
 pub const HUD_NODE_FLAG_PRESSED: u32 = 0x1;
 /// has an action; `hit` is its target
 pub const HUD_NODE_FLAG_INTERACTIVE: u32 = 0x2;
+/// ABI 1.2, mode items only: drawn as the current choice. Set exactly on the
+/// item of the mode flagged HUD_MODE_FLAG_CURRENT (which only a 1.2 host
+/// sends, so the flag is never sent to an older host). A host reads it only
+/// from a plugin whose entry declares ABI minor >= 2, and only on mode items.
+pub const HUD_NODE_FLAG_SELECTED: u32 = 0x4;
 
 /// One node of a layout. Nodes are written by the renderer into a
 /// host-owned buffer with a stride (hud_layout_t.node_stride); use
@@ -787,6 +808,12 @@ pub struct hud_renderer_descriptor_t {
     pub layout: hud_layout_fn,
     /// non-NULL
     pub get_extension: hud_get_extension_fn,
+    /// ---- ABI 1.2: read by the host only when struct_size covers it ----
+    ///
+    /// Nullable: the icon name (SF Symbol, <= HUD_MAX_ICON_BYTES, the same
+    /// rules as a slot's icon) a style picker shows for this renderer. NULL
+    /// or absent: the host's default (a paintbrush).
+    pub picker_icon: *const core::ffi::c_char,
 }
 
 /// All zero bytes: NULL pointers, no functions, zero numbers (the ABI's
@@ -802,6 +829,9 @@ impl Default for hud_renderer_descriptor_t {
 
 /// sizeof(hud_renderer_descriptor_t) in ABI 1.0 (LP64), frozen: the least struct_size a reader accepts.
 pub const HUD_RENDERER_DESCRIPTOR_SIZE_1_0: u32 = 72;
+/// sizeof(hud_renderer_descriptor_t) in ABI 1.2 (LP64), frozen: the least
+/// struct_size that covers picker_icon.
+pub const HUD_RENDERER_DESCRIPTOR_SIZE_1_2: u32 = 80;
 
 // --------------------------------------------------------------------------
 // The entry structure
@@ -859,7 +889,9 @@ pub type hud_get_entry_fn = Option<unsafe extern "C" fn() -> *const hud_entry_t>
 // --------------------------------------------------------------------------
 
 #[cfg(target_pointer_width = "64")]
-const _: () = assert!(core::mem::size_of::<hud_mode_t>() == HUD_MODE_SIZE_1_0 as usize, "hud_mode_t: ABI 1.0 size");
+const _: () = assert!(core::mem::size_of::<hud_mode_t>() == HUD_MODE_SIZE_1_2 as usize, "hud_mode_t: ABI 1.2 size");
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(core::mem::offset_of!(hud_mode_t, flags) == HUD_MODE_SIZE_1_0 as usize, "hud_mode_t: 1.2 fields appended after the 1.0 ones");
 #[cfg(target_pointer_width = "64")]
 const _: () = assert!(core::mem::size_of::<hud_secondary_t>() == HUD_SECONDARY_SIZE_1_0 as usize, "hud_secondary_t: ABI 1.0 size");
 #[cfg(target_pointer_width = "64")]
@@ -881,7 +913,9 @@ const _: () = assert!(core::mem::offset_of!(hud_node_t, glyph_size) == HUD_NODE_
 #[cfg(target_pointer_width = "64")]
 const _: () = assert!(core::mem::size_of::<hud_layout_t>() == HUD_LAYOUT_SIZE_1_0 as usize, "hud_layout_t: ABI 1.0 size");
 #[cfg(target_pointer_width = "64")]
-const _: () = assert!(core::mem::size_of::<hud_renderer_descriptor_t>() == HUD_RENDERER_DESCRIPTOR_SIZE_1_0 as usize, "hud_renderer_descriptor_t: ABI 1.0 size");
+const _: () = assert!(core::mem::size_of::<hud_renderer_descriptor_t>() == HUD_RENDERER_DESCRIPTOR_SIZE_1_2 as usize, "hud_renderer_descriptor_t: ABI 1.2 size");
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(core::mem::offset_of!(hud_renderer_descriptor_t, picker_icon) == HUD_RENDERER_DESCRIPTOR_SIZE_1_0 as usize, "hud_renderer_descriptor_t: 1.2 fields appended after the 1.0 ones");
 #[cfg(target_pointer_width = "64")]
 const _: () = assert!(core::mem::size_of::<hud_entry_t>() == HUD_ENTRY_SIZE_1_0 as usize, "hud_entry_t: ABI 1.0 size");
 
@@ -1113,21 +1147,23 @@ unsafe impl Sync for hud_entry_t {}
 /// list of values, so the two cannot disagree (hosts refuse a renderer whose
 /// record and descriptor differ). The strings are literals, checked at
 /// compile time against their limits; `layout` and `get_extension` are
-/// `extern "C"` functions of the ABI's signatures.
+/// `extern "C"` functions of the ABI's signatures. `picker_icon` (ABI 1.2,
+/// optional) is the icon name a style picker shows for the renderer;
+/// without it the host shows its default.
 ///
 /// ```text
 /// hud_declare_renderer!(RING, RING_METADATA {
 ///     id: "org.example.ring", name: "Ring", version: "1.0.0", vendor: "Example",
 ///     description: "A ring of slots.",
 ///     supported_positions: HUD_POSITION_ALL_BITS, capabilities: HUD_CAPABILITY_THREAD_SAFE,
-///     layout: ring_layout, get_extension: ring_get_extension,
+///     layout: ring_layout, get_extension: ring_get_extension, picker_icon: "circle.circle",
 /// });
 /// ```
 macro_rules! hud_declare_renderer {
     ($name:ident, $metadata:ident {
         id: $id:literal, name: $display:literal, version: $version:literal, vendor: $vendor:literal,
         description: $description:literal, supported_positions: $positions:expr, capabilities: $capabilities:expr,
-        layout: $layout:expr, get_extension: $get_extension:expr $(,)?
+        layout: $layout:expr, get_extension: $get_extension:expr $(, picker_icon: $picker_icon:literal)? $(,)?
     }) => {
         const _: () = assert!(hud_text_fits($id, HUD_MAX_ID_BYTES), "renderer id: 1...HUD_MAX_ID_BYTES bytes");
         const _: () = assert!(hud_text_fits($display, HUD_MAX_NAME_BYTES), "renderer name: 1...HUD_MAX_NAME_BYTES bytes");
@@ -1135,6 +1171,7 @@ macro_rules! hud_declare_renderer {
         const _: () = assert!(hud_text_fits($vendor, HUD_MAX_NAME_BYTES), "renderer vendor: 1...HUD_MAX_NAME_BYTES bytes");
         const _: () = assert!(hud_text_fits($description, HUD_MAX_DESCRIPTION_BYTES),
                               "renderer description: 1...HUD_MAX_DESCRIPTION_BYTES bytes");
+        $(const _: () = assert!(hud_text_fits($picker_icon, HUD_MAX_ICON_BYTES), "picker icon: 1...HUD_MAX_ICON_BYTES bytes");)?
         #[used]
         #[unsafe(link_section = ".hud_renderers")]
         static $metadata: hud_renderer_metadata_t = hud_renderer_metadata($id, $display, $version, $vendor, $positions, $capabilities);
@@ -1150,10 +1187,23 @@ macro_rules! hud_declare_renderer {
             reserved: 0,
             layout: Some($layout),
             get_extension: Some($get_extension),
+            picker_icon: hud_picker_icon!($($picker_icon)?),
         };
     };
 }
 pub(crate) use hud_declare_renderer;
+
+/// The descriptor's `picker_icon` from `hud_declare_renderer!`'s optional
+/// argument: NULL without one (the host's default icon).
+macro_rules! hud_picker_icon {
+    () => {
+        ::core::ptr::null()
+    };
+    ($icon:literal) => {
+        concat!($icon, "\0").as_ptr().cast()
+    };
+}
+pub(crate) use hud_picker_icon;
 
 /// `HUD_DEFINE_ENTRY`: the plugin's reference-counted entry and the exported
 /// `hud_renderer_get_entry`, serving the given descriptors (statics, 1...HUD_MAX_RENDERERS

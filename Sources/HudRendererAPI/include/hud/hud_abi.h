@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * hud_abi.h — the core of the Hudson HUD renderer ABI, version 1.1: versions,
+ * hud_abi.h — the core of the Hudson HUD renderer ABI, version 1.2: versions,
  * status codes, limits, value types, the inputs (complications, environment,
  * interaction), the output (nodes, layout), the descriptor and the entry,
- * with the frozen 1.0 and 1.1 size of every structure and the
+ * with the frozen 1.0, 1.1 and 1.2 size of every structure and the
  * field-presence rule. 1.1 appended glyph_size and accessibility_actions to
  * hud_node_t and presentation and reserved_lanes to hud_environment_t
- * (Docs/ABI.md, "Changes from 1.0 to 1.1").
+ * (Docs/ABI.md, "Changes from 1.0 to 1.1"); 1.2 appended flags to
+ * hud_mode_t (HUD_MODE_FLAG_CURRENT), picker_icon to
+ * hud_renderer_descriptor_t and added HUD_NODE_FLAG_SELECTED ("Changes
+ * from 1.1 to 1.2").
  *
  * Part of the SDK include directory (<prefix>/include/hud/); plugins
  * usually include the umbrella "hud_renderer.h", which conventions and
@@ -69,7 +72,7 @@ extern "C" {
 /* The ABI version this header describes. Major must match between host and
  * plugin; a minor version only appends fields, constants and extensions. */
 #define HUD_ABI_VERSION_MAJOR 1
-#define HUD_ABI_VERSION_MINOR 1
+#define HUD_ABI_VERSION_MINOR 2
 
 /* Packs a version: major in the high 16 bits, minor in the low 16. */
 #define HUD_ABI_MAKE_VERSION(major, minor) \
@@ -271,9 +274,23 @@ typedef struct hud_mode {
     const char *icon;     /* <= HUD_MAX_ICON_BYTES */
     const char *label;    /* <= HUD_MAX_LABEL_BYTES */
     hud_action_fn action; /* non-NULL */
+
+    /* ---- ABI 1.2: present only when struct_size covers them (read behind
+     * HUD_STRUCT_HAS(mode, hud_mode_t, flags)); set by the host. ---- */
+    uint32_t flags;        /* HUD_MODE_FLAG_* */
+    uint32_t reserved_1_2; /* 0 */
 } hud_mode_t;
 /* sizeof(hud_mode_t) in ABI 1.0 (LP64), frozen: the least struct_size a reader accepts. */
 #define HUD_MODE_SIZE_1_0 40u
+/* sizeof(hud_mode_t) in ABI 1.2 (LP64), frozen: the least struct_size that covers flags. */
+#define HUD_MODE_SIZE_1_2 48u
+
+/* Mode flags (ABI 1.2). */
+/* The mode the slot is in now (the style in use, in the demo's style
+ * picker): at most one mode of a slot. A renderer that draws a picker marks
+ * that mode's item with HUD_NODE_FLAG_SELECTED. Absent (a 1.0 or 1.1 host):
+ * no mode is marked current. */
+#define HUD_MODE_FLAG_CURRENT 0x1u
 
 /* The seed's Secondary: a smaller chip on the slot's inner side (toward the screen's centre).
  * All pointers [host-owned], valid during layout(). */
@@ -458,6 +475,11 @@ enum {
 /* Node flags. */
 #define HUD_NODE_FLAG_PRESSED 0x1u     /* drawn in its pressed state */
 #define HUD_NODE_FLAG_INTERACTIVE 0x2u /* has an action; `hit` is its target */
+/* ABI 1.2, mode items only: drawn as the current choice. Set exactly on the
+ * item of the mode flagged HUD_MODE_FLAG_CURRENT (which only a 1.2 host
+ * sends, so the flag is never sent to an older host). A host reads it only
+ * from a plugin whose entry declares ABI minor >= 2, and only on mode items. */
+#define HUD_NODE_FLAG_SELECTED 0x4u
 
 /* One node of a layout. Nodes are written by the renderer into a
  * host-owned buffer with a stride (hud_layout_t.node_stride); use
@@ -610,9 +632,18 @@ struct hud_renderer_descriptor {
     uint32_t reserved;       /* 0 */
     hud_layout_fn layout;    /* non-NULL */
     hud_get_extension_fn get_extension; /* non-NULL */
+
+    /* ---- ABI 1.2: read by the host only when struct_size covers it ---- */
+    /* Nullable: the icon name (SF Symbol, <= HUD_MAX_ICON_BYTES, the same
+     * rules as a slot's icon) a style picker shows for this renderer. NULL
+     * or absent: the host's default (a paintbrush). */
+    const char *picker_icon;
 };
 /* sizeof(hud_renderer_descriptor_t) in ABI 1.0 (LP64), frozen: the least struct_size a reader accepts. */
 #define HUD_RENDERER_DESCRIPTOR_SIZE_1_0 72u
+/* sizeof(hud_renderer_descriptor_t) in ABI 1.2 (LP64), frozen: the least
+ * struct_size that covers picker_icon. */
+#define HUD_RENDERER_DESCRIPTOR_SIZE_1_2 80u
 
 /* ------------------------------------------------------------------------ */
 /* The entry structure                                                       */
@@ -692,12 +723,13 @@ HUD_EXPORT const hud_entry_t *HUD_ENTRY_SYMBOL(void);
     ((size_t)(ptr)->struct_size >=                                        \
      offsetof(type, field) + sizeof(((const type *)0)->field))
 
-/* The 1.0 and 1.1 sizes above are the ABI's layout on its platforms:
+/* The 1.0, 1.1 and 1.2 sizes above are the ABI's layout on its platforms:
  * 64-bit pointers, 8-byte doubles (x86_64 and aarch64 Linux, LP64). A build
- * where they differ is not speaking this ABI. Structures 1.1 did not grow
- * are still their 1.0 size (no HUD_*_SIZE_1_1 for them). */
+ * where they differ is not speaking this ABI. Structures a minor did not
+ * grow keep their earlier size (no HUD_*_SIZE_1_1 or _1_2 for them). */
 #if UINTPTR_MAX == UINT64_MAX
-HUD_STATIC_ASSERT(sizeof(hud_mode_t) == HUD_MODE_SIZE_1_0, "hud_mode_t: ABI 1.0 size");
+HUD_STATIC_ASSERT(sizeof(hud_mode_t) == HUD_MODE_SIZE_1_2, "hud_mode_t: ABI 1.2 size");
+HUD_STATIC_ASSERT(offsetof(hud_mode_t, flags) == HUD_MODE_SIZE_1_0, "hud_mode_t: 1.2 fields appended after the 1.0 ones");
 HUD_STATIC_ASSERT(sizeof(hud_secondary_t) == HUD_SECONDARY_SIZE_1_0, "hud_secondary_t: ABI 1.0 size");
 HUD_STATIC_ASSERT(sizeof(hud_slot_t) == HUD_SLOT_SIZE_1_0, "hud_slot_t: ABI 1.0 size");
 HUD_STATIC_ASSERT(sizeof(hud_complications_t) == HUD_COMPLICATIONS_SIZE_1_0, "hud_complications_t: ABI 1.0 size");
@@ -710,8 +742,10 @@ HUD_STATIC_ASSERT(sizeof(hud_node_t) == HUD_NODE_SIZE_1_1, "hud_node_t: ABI 1.1 
 HUD_STATIC_ASSERT(offsetof(hud_node_t, glyph_size) == HUD_NODE_SIZE_1_0,
                   "hud_node_t: 1.1 fields appended after the 1.0 ones");
 HUD_STATIC_ASSERT(sizeof(hud_layout_t) == HUD_LAYOUT_SIZE_1_0, "hud_layout_t: ABI 1.0 size");
-HUD_STATIC_ASSERT(sizeof(hud_renderer_descriptor_t) == HUD_RENDERER_DESCRIPTOR_SIZE_1_0,
-                  "hud_renderer_descriptor_t: ABI 1.0 size");
+HUD_STATIC_ASSERT(sizeof(hud_renderer_descriptor_t) == HUD_RENDERER_DESCRIPTOR_SIZE_1_2,
+                  "hud_renderer_descriptor_t: ABI 1.2 size");
+HUD_STATIC_ASSERT(offsetof(hud_renderer_descriptor_t, picker_icon) == HUD_RENDERER_DESCRIPTOR_SIZE_1_0,
+                  "hud_renderer_descriptor_t: 1.2 fields appended after the 1.0 ones");
 HUD_STATIC_ASSERT(sizeof(hud_entry_t) == HUD_ENTRY_SIZE_1_0, "hud_entry_t: ABI 1.0 size");
 #endif
 

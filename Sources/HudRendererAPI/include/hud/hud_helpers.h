@@ -9,7 +9,7 @@
  *   hud_layout_push_node, hud_layout_finish   the output's two-call idiom
  *   HUD_LAYOUT_HAS_NODE_FIELD                  whether the host's node
  *                                              stride covers a node field
- *   HUD_DECLARE_RENDERER                       a descriptor and its metadata
+ *   HUD_DECLARE_RENDERER(_WITH_ICON)           a descriptor and its metadata
  *                                              record from one declaration
  *   HUD_DEFINE_ENTRY, HUD_DEFINE_ENTRY_WITH_HOOKS
  *                                              the reference-counted entry
@@ -110,9 +110,29 @@ static inline hud_status_t hud_layout_finish(const hud_layout_t *layout) {
  * is checked at compile time to be non-empty and within its HUD_MAX_*_BYTES
  * limit. POSITIONS and CAPABILITIES are constant expressions, LAYOUT and
  * GET_EXTENSION functions (hud_layout_fn, hud_get_extension_fn; the latter
- * returns NULL for every id when the renderer has no extensions). */
+ * returns NULL for every id when the renderer has no extensions). The
+ * descriptor's picker_icon (ABI 1.2) is NULL: the host's default icon.
+ *
+ * HUD_DECLARE_RENDERER_WITH_ICON takes one more argument, PICKER_ICON: the
+ * icon name (a string literal, 1...HUD_MAX_ICON_BYTES bytes) a style picker
+ * shows for this renderer (ABI 1.2). */
 #define HUD_DECLARE_RENDERER(ident, ID, NAME, VERSION, VENDOR, DESCRIPTION,           \
                              POSITIONS, CAPABILITIES, LAYOUT, GET_EXTENSION)          \
+    HUD_DECLARE_RENDERER_ICON_(ident, ID, NAME, VERSION, VENDOR, DESCRIPTION,         \
+                               POSITIONS, CAPABILITIES, LAYOUT, GET_EXTENSION, NULL)
+
+#define HUD_DECLARE_RENDERER_WITH_ICON(ident, ID, NAME, VERSION, VENDOR, DESCRIPTION, \
+                                       POSITIONS, CAPABILITIES, LAYOUT, GET_EXTENSION, \
+                                       PICKER_ICON)                                   \
+    HUD_STATIC_ASSERT(sizeof(PICKER_ICON) > 1 && sizeof(PICKER_ICON) <= HUD_MAX_ICON_BYTES + 1, \
+                      "picker icon: 1...HUD_MAX_ICON_BYTES bytes");                   \
+    HUD_DECLARE_RENDERER_ICON_(ident, ID, NAME, VERSION, VENDOR, DESCRIPTION,         \
+                               POSITIONS, CAPABILITIES, LAYOUT, GET_EXTENSION, PICKER_ICON)
+
+/* The expansion of both (not for direct use). */
+#define HUD_DECLARE_RENDERER_ICON_(ident, ID, NAME, VERSION, VENDOR, DESCRIPTION,     \
+                                   POSITIONS, CAPABILITIES, LAYOUT, GET_EXTENSION,    \
+                                   PICKER_ICON)                                       \
     HUD_STATIC_ASSERT(sizeof(ID) > 1 && sizeof(ID) <= HUD_MAX_ID_BYTES + 1,           \
                       "renderer id: 1...HUD_MAX_ID_BYTES bytes");                     \
     HUD_STATIC_ASSERT(sizeof(NAME) > 1 && sizeof(NAME) <= HUD_MAX_NAME_BYTES + 1,     \
@@ -137,7 +157,8 @@ static inline hud_status_t hud_layout_finish(const hud_layout_t *layout) {
         (POSITIONS),                                                                  \
         0, /* reserved */                                                             \
         (LAYOUT),                                                                     \
-        (GET_EXTENSION)}
+        (GET_EXTENSION),                                                              \
+        (PICKER_ICON)}
 
 /* ------------------------------------------------------------------------ */
 /* The reference-counted entry                                               */

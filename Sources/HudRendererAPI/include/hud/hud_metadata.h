@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * hud_metadata.h — the renderer metadata record of the Hudson HUD renderer
- * ABI 1.x (unchanged in 1.1): what a host can read about a plugin without running any of its
+ * ABI 1.x (unchanged in 1.1 and 1.2): what a host can read about a plugin without running any of its
  * code. Included by the umbrella "hud_renderer.h". A renderer declared with
  * HUD_DECLARE_RENDERER (hud_helpers.h) gets its record from the same
  * arguments as its descriptor; HUD_RENDERER_METADATA is the record alone.

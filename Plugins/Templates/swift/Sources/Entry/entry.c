@@ -24,7 +24,7 @@ static const void *starter_get_extension(const hud_renderer_descriptor_t *self,
  * this one declaration: the host refuses a renderer whose record and
  * descriptor disagree, and here they cannot. Each string is checked at
  * compile time against its limit. */
-HUD_DECLARE_RENDERER(starter_renderer,
+HUD_DECLARE_RENDERER_WITH_ICON(starter_renderer,
                      "@ID@",                    /* id */
                      "@NAME@",                  /* name */
                      "0.1.0",                   /* version */
@@ -39,7 +39,8 @@ HUD_DECLARE_RENDERER(starter_renderer,
                      /* The layout reads only its arguments and keeps nothing. */
                      HUD_CAPABILITY_THREAD_SAFE,
                      @IDENT@_layout,
-                     starter_get_extension);
+                     starter_get_extension,
+                     "paintpalette");           /* picker_icon: what a style picker shows */
 
 /* The entry: init()/deinit() reference counted, renderer_count() 0 until
  * init(), renderer_at() NULL past the end, and the exported

@@ -164,7 +164,8 @@ struct WorkingFrame {
         push(container)
 
         for index in 0..<count {
-            guard let mode = modes[Int(index)]?.pointee else { continue } // checked non-NULL
+            // Field by field: an older host's mode is smaller than this SDK's.
+            guard let mode = modes[Int(index)] else { continue } // checked non-NULL
             let frame = hud_rect_t(x: card.x + Metrics.pickerPadding + Double(index % columns) * pitchX,
                                    y: card.y + Metrics.pickerPadding + Double(index / columns) * pitchY,
                                    width: itemWidth, height: itemHeight)
@@ -176,12 +177,18 @@ struct WorkingFrame {
             item.stroke = palette.hairline_standard
             item.stroke_width = 1
             item.text_color = palette.ink
-            item.icon = mode.icon
+            item.icon = mode.pointee.icon
             item.glyph_size = Metrics.modeIcon // ABI 1.1; see slot(_:_:frame:)
             // The label, shown under the icon; a mode without one shows only its icon.
-            item.label = mode.label
-            item.font_size = characters(mode.label) > 0 ? font : 0
-            item.accessibility_label = nonEmpty(mode.label, else: iconWord(mode.icon, else: staticCString("Mode")))
+            item.label = mode.pointee.label
+            item.font_size = characters(mode.pointee.label) > 0 ? font : 0
+            item.accessibility_label = nonEmpty(mode.pointee.label, else: iconWord(mode.pointee.icon, else: staticCString("Mode")))
+            // ABI 1.2: the host flags the slot's current mode (the style in
+            // use in a style picker); its item is marked selected. An older
+            // host's modes have no flags field.
+            if mode.pointee.struct_size >= HUD_MODE_SIZE_1_2, mode.pointee.flags & HUD_MODE_FLAG_CURRENT != 0 {
+                item.flags |= HUD_NODE_FLAG_SELECTED
+            }
             push(item)
         }
     }
