@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// libFuzzer entry point: the registry cache file (Docs/DISCOVERY.md), read, written again and read back.
+// libFuzzer entry point: the registry cache file (Docs/DISCOVERY.md), its fast reader against the general parser.
 // What is done with each input: FuzzHarness.cache in
 // Tests/hudhostTests/FuzzHarness.swift, which Fuzz/run.sh compiles into
 // this fuzzer and FuzzRegressionTests replays saved inputs through.

@@ -86,4 +86,69 @@ struct FastPathTests {
             #expect(Position.set(in: mask) == Set(Position.positions(in: mask)), "\(mask)")
         }
     }
+
+    /// A prepared key, and a value laid out once, write what `key(_:)` and
+    /// the value write, first member or not, pretty or compact, at any
+    /// depth; at a depth they were not prepared for they fall back to the
+    /// same bytes.
+    @Test(arguments: [true, false])
+    func preparedKeysAndFragmentsWriteTheSameBytes(_ pretty: Bool) {
+        let list = JSONValue.array([.string("topLeft"), .string("center")])
+        func document(prepared: Bool, preparedDepth: Int) -> [UInt8] {
+            let name = JSONWriter.PreparedKey("name", depth: preparedDepth, pretty: pretty)
+            let positions = JSONWriter.PreparedKey("positions", depth: preparedDepth, pretty: pretty)
+            let fragment = JSONWriter.Fragment(list, depth: preparedDepth, pretty: pretty)
+            var writer = JSONWriter(pretty: pretty)
+            writer.beginObject()
+            writer.key("rows")
+            writer.beginArray()
+            for index in 0..<3 {
+                writer.element()
+                writer.beginObject()
+                if prepared { writer.key(name) } else { writer.key("name") }
+                writer.string("row \(index)\"")
+                if prepared { writer.key(positions) } else { writer.key("positions") }
+                if prepared { writer.value(fragment) } else { writer.value(list) }
+                writer.endObject()
+            }
+            writer.endArray()
+            writer.endObject()
+            return writer.bytes
+        }
+        let plain = document(prepared: false, preparedDepth: 3)
+        #expect(document(prepared: true, preparedDepth: 3) == plain)
+        #expect(document(prepared: true, preparedDepth: 1) == plain)
+        #expect(String(decoding: plain, as: UTF8.self).contains("row 2\\\""))
+    }
+
+    /// A document streamed out in pieces (`flush`, as `list --json` does
+    /// every 64 KiB of rows) is the same bytes as one written whole, and
+    /// each piece is whole UTF-8.
+    @Test(arguments: [true, false])
+    func aDocumentFlushedInPiecesIsTheSameBytes(_ pretty: Bool) {
+        func document(flushEvery: Int?) -> (bytes: [UInt8], pieces: [[UInt8]]) {
+            var pieces: [[UInt8]] = []
+            var writer = JSONWriter(pretty: pretty)
+            writer.beginObject()
+            writer.key("rows")
+            writer.beginArray()
+            for index in 0..<50 {
+                writer.element()
+                writer.beginObject()
+                writer.member("name", "ré \(index)")
+                writer.member("count", integer: index)
+                writer.endObject()
+                if let flushEvery, index % flushEvery == 0 { writer.flush { pieces.append($0) } }
+            }
+            writer.endArray()
+            writer.endObject()
+            writer.flush { pieces.append($0) }
+            return (pieces.flatMap { $0 }, pieces)
+        }
+        let whole = document(flushEvery: nil)
+        let streamed = document(flushEvery: 7)
+        #expect(streamed.bytes == whole.bytes)
+        #expect(streamed.pieces.count == 9)
+        for piece in streamed.pieces { #expect(String(validating: piece, as: UTF8.self) != nil) }
+    }
 }

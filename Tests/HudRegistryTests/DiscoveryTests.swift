@@ -248,7 +248,7 @@ struct DiscoveryTests {
         #expect(current.record(for: path)?.status == .ok)
     }
 
-    @Test func theCacheReadsItsOwnFormatAndOtherJSONOfTheSameSchemaAlike() throws {
+    @Test func theCacheReadsItsOwnFormatInOnePassAndOtherJSONOfTheSameSchemaAlike() throws {
         let directory = try DiscoveryFixtures.directory("cache-forms", discovery: ["meta_good", "meta_mismatch"], plugins: [.goodSimple])
         let cacheDirectory = try FixturePlugins.makeScratchDirectory("cache-forms-cache")
         let paths = SearchPaths(directories: [directory])
@@ -264,32 +264,105 @@ struct DiscoveryTests {
         #expect(first.save() == nil)
         let written = try #require(FileManager.default.contents(atPath: first.path)).map { $0 }
 
-        // The streamed file is laid out exactly as the tree printer would,
-        // and reads back into the same records.
+        // This host's own form: read by the one-pass reader, into the same records.
+        var reader = RegistryCacheFormat.FastReader(written)
+        let read = reader.records(key: first.key)
+        let fast = try #require(read)
+        #expect(fast.inPathOrder == first.allRecords)
+        // The streamed file is laid out exactly as the tree printer would.
         let tree = try JSONParser.parse(bytes: written)
         #expect(String(decoding: written, as: UTF8.self) == tree.serialized(pretty: false) + "\n")
         let reread = RegistryCache(directory: cacheDirectory, searchPath: paths.directories)
         #expect(reread.discardReason == nil)
         #expect(reread.allRecords == first.allRecords)
-        #expect(reread.allRecords.count == 3)
 
-        // The same document pretty-printed is valid JSON in another form,
-        // read into the same records.
+        // The same document pretty-printed is valid JSON in another form: the
+        // one-pass reader declines it and the general parser reads the same records.
         let pretty = Array(tree.serialized(pretty: true).utf8)
+        var declined = RegistryCacheFormat.FastReader(pretty)
+        let declinedRecords = declined.records(key: first.key)
+        #expect(declinedRecords == nil)
         try Data(pretty).write(to: URL(fileURLWithPath: first.path))
         chmod(first.path, 0o600)
         let general = RegistryCache(directory: cacheDirectory, searchPath: paths.directories)
         #expect(general.discardReason == nil)
         #expect(general.allRecords == first.allRecords)
-        // A status or source that is not one of the enums' values discards
-        // the cache.
+        // A status or source that is not one of the enums' values: the
+        // one-pass reader declines it, and the general parser discards the cache.
         let text = String(decoding: written, as: UTF8.self)
         for (from, to) in [("\"status\":\"ok\"", "\"status\":\"okay\""), ("\"source\":\"elf-section\"", "\"source\":\"elf\"")] {
             #expect(text.contains(from))
             let altered = Array(text.replacingOccurrences(of: from, with: to).utf8)
+            var reader = RegistryCacheFormat.FastReader(altered)
+            let records = reader.records(key: first.key)
+            #expect(records == nil, "\(to)")
             try Data(altered).write(to: URL(fileURLWithPath: first.path))
             chmod(first.path, 0o600)
             #expect(RegistryCache(directory: cacheDirectory, searchPath: paths.directories).discardReason == "a file record is malformed")
+        }
+        // Another key (search path) is refused by the one-pass reader too.
+        var otherKey = RegistryCacheFormat.FastReader(written)
+        let otherKeyRecords = otherKey.records(key: first.key + "/elsewhere")
+        #expect(otherKeyRecords == nil)
+    }
+
+    /// The cache reader sizes its table by counting `{"path":`; the count
+    /// is of whole, non-overlapping occurrences, up to the last byte.
+    @Test func theRecordCountIsEveryNonOverlappingOccurrenceToTheEnd() {
+        func count(_ token: String, _ text: String) -> Int {
+            let token = Array(token.utf8), text = Array(text.utf8)
+            return ByteScan.occurrences(of: token.span, in: text.span)
+        }
+        #expect(count("{\"path\":", "{\"path\":1,{\"id\":2},{\"path\":") == 2)
+        #expect(count("aa", "aaaaa") == 2)
+        #expect(count("ab", "aab") == 1)
+        #expect(count("ab", "ba") == 0)
+        #expect(count("abc", "ab") == 0)
+        #expect(count("x", "") == 0)
+    }
+
+    /// The records as read stay in path order and are found by walking it
+    /// (a warm scan asks in that order), by binary search otherwise (a
+    /// later search directory whose paths sort first); a change builds the
+    /// table by path. Every answer is the dictionary's.
+    @Test func theRecordTableAnswersLikeADictionaryInAndOutOfOrder() {
+        func record(_ path: String, size: Int64) -> PluginRecord {
+            PluginRecord(path: path, stamp: FileStamp(device: 1, inode: UInt64(size), size: size, modifiedNanoseconds: 0), buildID: nil,
+                         status: .ok, renderers: [], source: .elfSection, failureCode: nil, failureReason: nil, time: 0, validation: nil)
+        }
+        let records = ["/a/1.so", "/a/2.so", "/b/1.so", "/b/2.so", "/c/1.so"].enumerated().map { record($1, size: Int64($0)) }
+        let dictionary = Dictionary(uniqueKeysWithValues: records.map { ($0.path, $0) })
+        var table = RecordTable(inPathOrder: records)
+        let asked = ["/b/1.so", "/b/2.so", "/c/1.so", "/a/1.so", "/a/2.so", "/a/0.so", "/z.so", "/b/2.so", "/b/2.so", ""]
+        for path in asked { #expect(table[path] == dictionary[path], "\(path)") }
+        #expect(table.count == 5 && table.inPathOrder == records && table.dictionary == dictionary)
+        table["/b/1.so"] = nil
+        table["/0.so"] = record("/0.so", size: 9)
+        var changed = dictionary
+        changed["/b/1.so"] = nil
+        changed["/0.so"] = record("/0.so", size: 9)
+        for path in asked + ["/0.so"] { #expect(table[path] == changed[path], "\(path)") }
+        #expect(table.inPathOrder.map(\.path) == ["/0.so", "/a/1.so", "/a/2.so", "/b/2.so", "/c/1.so"])
+    }
+
+    /// The one-pass reader takes the records only in the writer's order
+    /// (strictly increasing paths); the same records in another order, or
+    /// a path twice, are left to the general parser, which reads them too.
+    @Test func theOnePassReaderDeclinesRecordsOutOfPathOrder() throws {
+        func record(_ path: String) -> PluginRecord {
+            PluginRecord(path: path, stamp: FileStamp(device: 1, inode: 2, size: 3, modifiedNanoseconds: 4), buildID: "ab",
+                         status: .ok, renderers: [], source: .elfSection, failureCode: nil, failureReason: nil, time: 5, validation: nil)
+        }
+        let key = "abi 1.1\n/p"
+        let sorted = RegistryCacheFormat.write(key: key, records: [record("/p/a.so"), record("/p/b.so")])
+        var inOrder = RegistryCacheFormat.FastReader(sorted)
+        #expect(inOrder.records(key: key)?.count == 2)
+        for records in [[record("/p/b.so"), record("/p/a.so")], [record("/p/a.so"), record("/p/a.so")]] {
+            let bytes = RegistryCacheFormat.write(key: key, records: records)
+            var reader = RegistryCacheFormat.FastReader(bytes)
+            #expect(reader.records(key: key) == nil)
+            let general = try RegistryCache.generalRecords(bytes, key: key).get()
+            #expect(Set(general.keys) == Set(records.map(\.path)))
         }
     }
 

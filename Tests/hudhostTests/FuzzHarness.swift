@@ -184,12 +184,24 @@ package enum FuzzHarness {
     /// The key the seeds are written for (`Fuzz/make-seeds.py`).
     package static let cacheKey = "abi 1.1\n/fuzz/plugins"
 
-    /// The registry cache reader takes any bytes without trapping; records
-    /// it accepts, written again, read back the same.
+    /// The registry cache's two readers agree: whatever the fast reader
+    /// accepts (C scanning included, `ByteScan`), the general JSON parser
+    /// accepts with the same records; and the records written again read
+    /// back the same through the fast reader.
     package static func cache(_ bytes: [UInt8]) throws(PropertyViolation) {
-        guard case .success(let records) = RegistryCache.parse(bytes, key: cacheKey) else { return }
-        let rewritten = RegistryCacheFormat.write(key: cacheKey, records: records.values.sorted { $0.path < $1.path })
-        guard case .success(let again) = RegistryCache.parse(rewritten, key: cacheKey), again == records else {
+        var reader = RegistryCacheFormat.FastReader(bytes)
+        guard let fast = reader.records(key: cacheKey) else {
+            _ = RegistryCache.generalRecords(bytes, key: cacheKey)
+            return
+        }
+        switch RegistryCache.generalRecords(bytes, key: cacheKey) {
+        case .success(let general) where general == fast.dictionary: break
+        case .success: throw PropertyViolation(description: "the fast cache reader and the general parser read different records")
+        case .failure(let discard): throw PropertyViolation(description: "the fast cache reader accepted what the general parser discards: \(discard.reason)")
+        }
+        let rewritten = RegistryCacheFormat.write(key: cacheKey, records: fast.inPathOrder)
+        var again = RegistryCacheFormat.FastReader(rewritten)
+        guard again.records(key: cacheKey) == fast else {
             throw PropertyViolation(description: "cache records written again do not read back the same")
         }
     }

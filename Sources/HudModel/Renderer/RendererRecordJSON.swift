@@ -43,7 +43,8 @@ extension RendererInfo {
     /// A record's fields as a description of a renderer in the file at
     /// `path`, judged by the same rules as a metadata record
     /// (`recordProblem`); the failure says why not. The one place records
-    /// read from JSON become `RendererInfo`.
+    /// read by any reader (a JSON tree, the registry cache's one-pass
+    /// reader) become `RendererInfo`.
     package static func record(id: String, name: String, version: String, vendor: String, summary: String,
                                abi: UInt32, positions: UInt32, capabilities: UInt32, path: String) -> Result<RendererInfo, RecordError> {
         guard summary.utf8.count <= ABILimits.maxDescriptionBytes else {

@@ -12,14 +12,31 @@
 package struct JSONWriter {
     package private(set) var bytes: [UInt8] = []
     package let pretty: Bool
-    /// How many containers are open.
-    private var depth = 0
+    /// How many containers are open (plus the starting depth).
+    package private(set) var depth: Int
     /// No member or element has been written in the innermost open container.
     private var empty = true
 
-    package init(pretty: Bool, reservingCapacity capacity: Int = 0) {
+    /// A writer whose first value sits `depth` levels deep (what a value
+    /// nested that deep in a pretty document is indented by). With
+    /// `continuing`, it writes the rest of a container at `depth - 1` that
+    /// already holds a member or element: the first `key` or `element`
+    /// starts with the separator (a document laid out in pieces, each piece
+    /// the bytes one writer would have written there).
+    package init(pretty: Bool, depth: Int = 0, continuing: Bool = false, reservingCapacity capacity: Int = 0) {
         self.pretty = pretty
+        self.depth = depth
+        empty = !continuing
         bytes.reserveCapacity(capacity)
+    }
+
+    /// Hands the bytes written so far to `sink` and goes on with an empty
+    /// buffer of the same capacity: a long document streamed out in pieces
+    /// (call it between members or elements, where every byte before is
+    /// whole UTF-8). The layout does not depend on what was handed out.
+    package mutating func flush(to sink: ([UInt8]) -> Void) {
+        sink(bytes)
+        bytes.removeAll(keepingCapacity: true)
     }
 
     // MARK: - Containers
@@ -40,6 +57,67 @@ package struct JSONWriter {
 
     /// Starts the next element of the open array (the value written next).
     package mutating func element() { separate() }
+
+    /// A key laid out once for the members of many objects at one depth
+    /// (every row of `list --json` has the same keys): `key(_:)` then
+    /// copies its bytes instead of quoting and indenting it again. The
+    /// bytes are what `key(_ name:)` writes there, made by it.
+    package struct PreparedKey: Sendable {
+        package let name: String
+        let depth: Int
+        let pretty: Bool
+        /// As the first member of its object, and as any later one.
+        package let first: [UInt8]
+        package let next: [UInt8]
+
+        package init(_ name: String, depth: Int, pretty: Bool) {
+            self.name = name
+            self.depth = depth
+            self.pretty = pretty
+            var first = JSONWriter(pretty: pretty, depth: depth)
+            first.key(name)
+            self.first = first.bytes
+            var next = JSONWriter(pretty: pretty, depth: depth)
+            next.empty = false
+            next.key(name)
+            self.next = next.bytes
+        }
+    }
+
+    /// `key(prepared.name)`, from the prepared bytes when they were laid
+    /// out for this depth and layout.
+    package mutating func key(_ prepared: PreparedKey) {
+        guard prepared.depth == depth, prepared.pretty == pretty else { return key(prepared.name) }
+        bytes.append(contentsOf: empty ? prepared.first : prepared.next)
+        empty = false
+    }
+
+    /// A value laid out once (by a writer at this writer's depth and
+    /// layout, see `fragment`), copied in as the value of the key or
+    /// element just started.
+    package mutating func value(_ fragment: Fragment) {
+        guard fragment.depth == depth, fragment.pretty == pretty else { return value(fragment.tree) }
+        bytes.append(contentsOf: fragment.bytes)
+        empty = false
+    }
+
+    /// A value written once and copied many times (`value(_ fragment:)`):
+    /// the same bytes `value(tree)` writes at `depth`.
+    package struct Fragment: Sendable {
+        let tree: JSONValue
+        let depth: Int
+        let pretty: Bool
+        package let bytes: [UInt8]
+
+        package init(_ tree: JSONValue, depth: Int, pretty: Bool) {
+            self.tree = tree
+            self.depth = depth
+            self.pretty = pretty
+            var writer = JSONWriter(pretty: pretty, depth: depth)
+            writer.value(tree)
+            bytes = writer.bytes
+        }
+    }
 
     // MARK: - Values
 
@@ -68,10 +146,19 @@ package struct JSONWriter {
     package mutating func string(_ value: String?) { if let value { quote(value) } else { null() } }
     package mutating func bool(_ value: Bool) { bytes.append(contentsOf: value ? Self.trueBytes : Self.falseBytes) }
     package mutating func null() { bytes.append(contentsOf: Self.nullBytes) }
-    private static let trueBytes = Array("true".utf8)
-    private static let falseBytes = Array("false".utf8)
-    private static let nullBytes = Array("null".utf8)
+    // As arrays: appending one is a copy, appending a literal `String`'s
+    // UTF-8 view goes through the string (twice the instructions).
+    package static let trueBytes = Array("true".utf8)
+    package static let falseBytes = Array("false".utf8)
+    package static let nullBytes = Array("null".utf8)
 
+    /// `value` as a JSON string literal, quotes included: the bytes
+    /// `string(value)` appends.
+    package static func quoted(_ value: String) -> [UInt8] {
+        var writer = JSONWriter(pretty: false)
+        writer.quote(value)
+        return writer.bytes
+    }
     package mutating func number(_ value: Double) { raw(JSONValue.format(value)) }
 
     /// An integer in decimal, without a detour through `Double` or `String`.

@@ -126,7 +126,7 @@ public final class RegistryCache {
     }
 
     /// The records, once loaded.
-    private var records: [String: PluginRecord] {
+    private var records: RecordTable {
         get { state.records }
         _modify { yield &state.records }
     }
@@ -157,7 +157,7 @@ public final class RegistryCache {
     public var count: Int { records.count }
 
     /// Every record, sorted by path.
-    public var allRecords: [PluginRecord] { records.values.sorted { $0.path < $1.path } }
+    public var allRecords: [PluginRecord] { records.inPathOrder }
 
     public func store(_ record: PluginRecord) {
         guard records[record.path] != record else { return }
@@ -228,7 +228,7 @@ public final class RegistryCache {
 
     /// Forgets files that no longer exist among `paths`.
     public func retain(only paths: Set<String>) {
-        let stale = records.keys.filter { !paths.contains($0) }
+        let stale = records.paths.filter { !paths.contains($0) }
         for path in stale { records[path] = nil }
         if !stale.isEmpty { dirty = true }
     }
@@ -302,7 +302,7 @@ public final class RegistryCache {
     /// What reading the cache file found: its records, or why it was
     /// discarded, and whether the directory may be written.
     struct Loaded: Sendable {
-        var records: [String: PluginRecord] = [:]
+        var records = RecordTable()
         var discardReason: String?
         var dirty = false
         var unusable = false
@@ -344,8 +344,16 @@ public final class RegistryCache {
             state.discardReason = "unreadable or larger than 64 MiB"
             return state
         }
-        switch parse(bytes, key: key) {
-        case .success(let loaded): state.records = loaded
+        // The form this host writes, read in one pass into the records; any
+        // other form (hand-edited, an older writer, corrupt) goes through
+        // the general parser, which decides and says why it is discarded.
+        var reader = RegistryCacheFormat.FastReader(bytes)
+        if let loaded = reader.records(key: key) {
+            state.records = loaded
+            return state
+        }
+        switch generalRecords(bytes, key: key) {
+        case .success(let loaded): state.records = RecordTable(loaded)
         case .failure(let failure):
             state.discardReason = failure.reason
             state.dirty = failure.corrupt
@@ -353,17 +361,16 @@ public final class RegistryCache {
         return state
     }
 
-    /// Why `parse` discards a cache file; `corrupt` when it is
+    /// Why the general parser discards a cache file; `corrupt` when it is
     /// not JSON at all (the file is then replaced at the next save).
     struct Discard: Error, Equatable {
         var reason: String
         var corrupt = false
     }
 
-    /// The records of cache text in any valid JSON form of its schema (a
-    /// hand-edited file is read like the writer's own), or why it is
-    /// discarded.
-    static func parse(_ bytes: [UInt8], key: String) -> Result<[String: PluginRecord], Discard> {
+    /// The records of cache text in any valid JSON form (the fast reader's
+    /// fallback, and what it must agree with: `FuzzHarness.cache`).
+    static func generalRecords(_ bytes: [UInt8], key: String) -> Result<[String: PluginRecord], Discard> {
         // The parser checks every string's UTF-8 and the grammar every
         // other byte: no separate validation pass or copy of the text.
         let root: JSONValue

@@ -6,9 +6,15 @@ import HudUnsafe
 ///     {"cacheFormat":1,"key":"…","files":[{"path":…,"device":…,…,"renderers":[…]},…]}
 ///
 /// written straight from the records into one byte buffer (`write`), and
-/// read back by the JSON parser (`RegistryCache.parse`), which accepts any
-/// valid JSON of the same schema and words the reason for discarding a
-/// corrupt or foreign file.
+/// read back in ONE pass straight into `PluginRecord`s (`FastReader`),
+/// with no `JSONValue` tree and no table by path (`RecordTable`): the warm
+/// `hudhost list` reads it every run.
+/// The fast reader accepts exactly the form `write` produces (members in
+/// that order, no whitespace) and gives up at the first byte that differs;
+/// the cache then falls back to the general JSON parser, which judges any
+/// other valid JSON the same way (same records) and words the reason for
+/// discarding a corrupt or foreign file. Both paths build records with the
+/// same checks (`PluginRecord.assemble`, `RendererInfo.record`).
 enum RegistryCacheFormat {
     /// The whole cache file: `{"cacheFormat","key","files"}` and a newline.
     static func write(key: String, records: [PluginRecord]) -> [UInt8] {
@@ -28,7 +34,7 @@ enum RegistryCacheFormat {
         return writer.bytes
     }
 
-    /// One file record.
+    /// One file record, members in the order `FastReader` expects.
     static func write(_ r: PluginRecord, to writer: inout JSONWriter) {
         writer.beginObject()
         writer.member("path", r.path)
@@ -62,6 +68,275 @@ enum RegistryCacheFormat {
         writer.endArray()
         writer.endObject()
     }
+
+    /// Reads a cache file in `write`'s exact form for `key`; nil when the
+    /// bytes are in any other form, or for another key or format, or a
+    /// record fails its checks (the general parser then decides, and says
+    /// why).
+    struct FastReader {
+        private let bytes: [UInt8]
+        private var index = 0
+        /// The general parser's limit on one string (`JSONParser.Limits`).
+        private static let maxStringBytes = JSONParser.Limits().maxStringBytes
+
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+        /// The records, in the file's order: the writer's, strictly
+        /// increasing by path (`RecordTable` walks that order); a file
+        /// with its records in any other order is declined too.
+        mutating func records(key: String) -> RecordTable? {
+            guard literal(Token.cacheFormat), number(UInt32.self) == UInt32(RegistryCache.formatVersion),
+                  literal(Token.key), string() == key, literal(Token.files) else { return nil }
+            // Room for every record at once, and no more: each record opens
+            // with `{"path":`, which no string in this form can hold (its
+            // quotes are escaped).
+            var records: [PluginRecord] = []
+            records.reserveCapacity(ByteScan.occurrences(of: Token.path.span, in: bytes.span))
+            if !byte(UInt8(ascii: "]")) {
+                repeat {
+                    guard let record = record(), records.last.map({ $0.path < record.path }) ?? true else { return nil }
+                    records.append(record)
+                } while byte(UInt8(ascii: ","))
+                guard byte(UInt8(ascii: "]")) else { return nil }
+            }
+            guard byte(UInt8(ascii: "}")) else { return nil }
+            while index < bytes.count, bytes[index] == 0x0A || bytes[index] == 0x20 { index += 1 }
+            return index == bytes.count ? RecordTable(inPathOrder: records) : nil
+        }
+
+        private mutating func record() -> PluginRecord? {
+            guard literal(Token.path), let path = string(),
+                  literal(Token.device), let device = quotedInteger(UInt64.self),
+                  literal(Token.inode), let inode = quotedInteger(UInt64.self),
+                  literal(Token.size), let size = quotedInteger(Int64.self),
+                  literal(Token.mtime), let mtime = quotedInteger(Int64.self),
+                  literal(Token.ctime), let ctime = quotedInteger(Int64.self),
+                  literal(Token.buildID), let buildID = optionalString(),
+                  literal(Token.status), let status = status(),
+                  literal(Token.source), let source = source(),
+                  literal(Token.failureCode), let code = optionalString(),
+                  literal(Token.failureReason), let reason = optionalString(),
+                  literal(Token.time), let time = quotedInteger(Int64.self),
+                  literal(Token.validation), let validation = optionalString(),
+                  literal(Token.trialLoaded), let trialLoaded = bool(),
+                  literal(Token.hostFailures), let hostFailures = number(UInt32.self),
+                  literal(Token.renderers) else { return nil }
+            var renderers: [RendererInfo] = []
+            if !byte(UInt8(ascii: "]")) {
+                repeat {
+                    guard let renderer = renderer(path: path) else { return nil }
+                    renderers.append(renderer)
+                } while byte(UInt8(ascii: ","))
+                guard byte(UInt8(ascii: "]")) else { return nil }
+            }
+            guard byte(UInt8(ascii: "}")) else { return nil }
+            return PluginRecord.assemble(path: path, stamp: FileStamp(device: device, inode: inode, size: size, modifiedNanoseconds: mtime,
+                                                                      changedNanoseconds: ctime),
+                                         buildID: buildID, status: status, renderers: renderers, source: source, failureCode: code,
+                                         failureReason: reason, time: time, validation: validation, trialLoaded: trialLoaded,
+                                         hostFailures: Int(hostFailures))
+        }
+
+        private mutating func renderer(path: String) -> RendererInfo? {
+            guard literal(Token.id), let id = string(), literal(Token.name), let name = string(),
+                  literal(Token.version), let version = string(), literal(Token.vendor), let vendor = string(),
+                  literal(Token.abi), let abi = number(UInt32.self), literal(Token.positions), let positions = number(UInt32.self),
+                  literal(Token.capabilities), let capabilities = number(UInt32.self) else { return nil }
+            var summary = ""
+            if literal(Token.description) {
+                guard let text = string() else { return nil }
+                summary = text
+            }
+            guard byte(UInt8(ascii: "}")),
+                  case .success(let info) = RendererInfo.record(id: id, name: name, version: version, vendor: vendor, summary: summary,
+                                                                abi: abi, positions: positions, capabilities: capabilities, path: path)
+            else { return nil }
+            return info
+        }
+
+        /// The status, matched against the enum's own raw values (no
+        /// `String` made for it); any other value: nil.
+        private mutating func status() -> PluginRecord.Status? {
+            if literal(Token.ok) { return .ok }
+            if literal(Token.failed) { return .failed }
+            return nil
+        }
+
+        /// The metadata source or null: `.some(nil)` for null, nil for a
+        /// value that is not one of the enum's raw values.
+        private mutating func source() -> MetadataSource?? {
+            if literal(Token.null) { return .some(nil) }
+            for (token, source) in Token.sources where literal(token) { return .some(source) }
+            return nil
+        }
+
+        /// The writer's member names and fixed values, as bytes (compared
+        /// with the input byte by byte).
+        private enum Token {
+            static let cacheFormat = Array("{\"cacheFormat\":".utf8)
+            static let key = Array(",\"key\":".utf8)
+            static let files = Array(",\"files\":[".utf8)
+            static let path = Array("{\"path\":".utf8)
+            static let device = Array(",\"device\":".utf8)
+            static let inode = Array(",\"inode\":".utf8)
+            static let size = Array(",\"size\":".utf8)
+            static let mtime = Array(",\"mtimeNs\":".utf8)
+            static let ctime = Array(",\"ctimeNs\":".utf8)
+            static let buildID = Array(",\"buildId\":".utf8)
+            static let status = Array(",\"status\":".utf8)
+            static let source = Array(",\"source\":".utf8)
+            static let failureCode = Array(",\"failureCode\":".utf8)
+            static let failureReason = Array(",\"failureReason\":".utf8)
+            static let time = Array(",\"time\":".utf8)
+            static let validation = Array(",\"validation\":".utf8)
+            static let trialLoaded = Array(",\"trialLoaded\":".utf8)
+            static let hostFailures = Array(",\"hostFailures\":".utf8)
+            static let renderers = Array(",\"renderers\":[".utf8)
+            static let id = Array("{\"id\":".utf8)
+            static let name = Array(",\"name\":".utf8)
+            static let version = Array(",\"version\":".utf8)
+            static let vendor = Array(",\"vendor\":".utf8)
+            static let abi = Array(",\"abi\":".utf8)
+            static let positions = Array(",\"positions\":".utf8)
+            static let capabilities = Array(",\"capabilities\":".utf8)
+            static let description = Array(",\"description\":".utf8)
+            static let null = Array("null".utf8)
+            static let `true` = Array("true".utf8)
+            static let `false` = Array("false".utf8)
+            static let ok = Array(("\"" + PluginRecord.Status.ok.rawValue + "\"").utf8)
+            static let failed = Array(("\"" + PluginRecord.Status.failed.rawValue + "\"").utf8)
+            static let sources = [MetadataSource.elfSection, .sandboxScan, .builtin].map { (Array(("\"" + $0.rawValue + "\"").utf8), $0) }
+        }
+
+        // MARK: - Tokens
+
+        /// Consumes `token` if the input continues with it (`memcmp`).
+        private mutating func literal(_ token: [UInt8]) -> Bool {
+            guard ByteScan.holds(bytes.span, token.span, at: index) else { return false }
+            index += token.count
+            return true
+        }
+
+        /// Consumes `value` if it is the next byte.
+        private mutating func byte(_ value: UInt8) -> Bool {
+            guard index < bytes.count, bytes[index] == value else { return false }
+            index += 1
+            return true
+        }
+
+        /// A JSON string. An escape-free run is validated as UTF-8 straight
+        /// from the input and copied; escapes are decoded (`\u` only below
+        /// 0x80, what the writer produces). A raw control byte, invalid
+        /// UTF-8 or an over-long string: nil.
+        private mutating func string() -> String? {
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+            let start = index + 1
+            let end = ByteScan.plainRun(bytes.span, from: start)
+            guard end < bytes.count, end - start <= Self.maxStringBytes else { return nil }
+            if bytes[end] == UInt8(ascii: "\"") {
+                index = end + 1
+                // For an all-ASCII run the check is a vector scan and the
+                // copy one `memcpy` (cheaper than decoding an `ArraySlice`).
+                guard let text = try? UTF8Span(validating: bytes.span.extracting(start..<end)) else { return nil }
+                return String(copying: text)
+            }
+            guard bytes[end] == UInt8(ascii: "\\") else { return nil }
+            return escapedString(from: start, firstEscape: end)
+        }
+
+        /// The rest of `string` from its first backslash.
+        private mutating func escapedString(from start: Int, firstEscape: Int) -> String? {
+            var decoded = Array(bytes[start..<firstEscape])
+            var position = firstEscape
+            while position < bytes.count {
+                let byte = bytes[position]
+                if byte == UInt8(ascii: "\"") {
+                    guard decoded.count <= Self.maxStringBytes else { return nil }
+                    index = position + 1
+                    return String(validating: decoded, as: UTF8.self)
+                }
+                guard byte >= 0x20 else { return nil }
+                guard byte == UInt8(ascii: "\\") else {
+                    decoded.append(byte)
+                    position += 1
+                    continue
+                }
+                guard position + 1 < bytes.count else { return nil }
+                if let simple = JSONParser.unescaped(bytes[position + 1]) {
+                    decoded.append(simple)
+                    position += 2
+                    continue
+                }
+                switch bytes[position + 1] {
+                case UInt8(ascii: "u"):
+                    guard position + 5 < bytes.count else { return nil }
+                    var value: UInt32 = 0
+                    for digit in bytes[(position + 2)...(position + 5)] {
+                        guard let nibble = Self.hexValue(digit) else { return nil }
+                        value = value << 4 | nibble
+                    }
+                    guard value < 0x80 else { return nil }  // the general parser handles the rest
+                    decoded.append(UInt8(value))
+                    position += 4
+                default:
+                    return nil
+                }
+                position += 2
+            }
+            return nil
+        }
+
+        private static func hexValue(_ digit: UInt8) -> UInt32? {
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(digit - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(digit - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(digit - UInt8(ascii: "A") + 10)
+            default: nil
+            }
+        }
+
+        /// A string or null: `.some(nil)` for null, nil for anything else.
+        private mutating func optionalString() -> String?? {
+            if literal(Token.null) { return .some(nil) }
+            guard let text = string() else { return nil }
+            return .some(text)
+        }
+
+        private mutating func bool() -> Bool? {
+            if literal(Token.true) { return true }
+            if literal(Token.false) { return false }
+            return nil
+        }
+
+        /// A JSON number that is a non-negative integer in plain digits (no
+        /// fraction, exponent or leading zero) and fits `T`.
+        private mutating func number<T: UnsignedInteger & FixedWidthInteger>(_ type: T.Type) -> T? {
+            let start = index
+            guard let value = digits(T.self) else { return nil }
+            if bytes[start] == UInt8(ascii: "0"), index - start > 1 { return nil }
+            if index < bytes.count, bytes[index] == UInt8(ascii: ".") || bytes[index] | 0x20 == UInt8(ascii: "e") { return nil }
+            return value
+        }
+
+        /// A decimal integer in a JSON string, as `T(String)` reads it
+        /// (an optional '-', then digits), that fits `T`.
+        private mutating func quotedInteger<T: FixedWidthInteger>(_ type: T.Type) -> T? {
+            guard byte(UInt8(ascii: "\"")) else { return nil }
+            let negative = byte(UInt8(ascii: "-"))
+            guard !negative || T.isSigned, let magnitude = digits(T.Magnitude.self), byte(UInt8(ascii: "\"")) else { return nil }
+            guard negative else { return T(exactly: magnitude) }
+            if magnitude == T.min.magnitude { return T.min }
+            return T(exactly: magnitude).map { 0 - $0 }
+        }
+
+        /// One or more decimal digits whose value fits `T` (an unsigned
+        /// type or a magnitude: no sign).
+        private mutating func digits<T: UnsignedInteger & FixedWidthInteger>(_ type: T.Type) -> T? {
+            guard let (value, end) = ByteScan.decimal(bytes.span, from: index), end > index, let fitting = T(exactly: value) else { return nil }
+            index = end
+            return fitting
+        }
+    }
 }
 
 extension JSONWriter {
@@ -80,13 +355,23 @@ extension JSONWriter {
 }
 
 extension PluginRecord {
-    /// A record from its fields as stored, or nil when the status, a code or
-    /// the source is unknown (an enum: never a guess).
+    /// A record from its fields as stored, or nil when a code or source is
+    /// unknown (an enum: never a guess) or the status is. The one place
+    /// both cache readers build records.
     static func assemble(path: String, stamp: FileStamp, buildID: String?, status: String, renderers: [RendererInfo],
                          source: String?, failureCode: String?, failureReason: String?, time: Int64, validation: String?,
                          trialLoaded: Bool, hostFailures: Int) -> PluginRecord? {
-        guard let status = Status(rawValue: status), let metadataSource = decode(source, as: MetadataSource.self),
-              let failureCode = decode(failureCode, as: FailureCode.self) else { return nil }
+        guard let status = Status(rawValue: status), let metadataSource = decode(source, as: MetadataSource.self) else { return nil }
+        return assemble(path: path, stamp: stamp, buildID: buildID, status: status, renderers: renderers, source: metadataSource,
+                        failureCode: failureCode, failureReason: failureReason, time: time, validation: validation,
+                        trialLoaded: trialLoaded, hostFailures: hostFailures)
+    }
+
+    /// `assemble` with the status and source already matched to their enums.
+    static func assemble(path: String, stamp: FileStamp, buildID: String?, status: Status, renderers: [RendererInfo],
+                         source metadataSource: MetadataSource?, failureCode: String?, failureReason: String?, time: Int64,
+                         validation: String?, trialLoaded: Bool, hostFailures: Int) -> PluginRecord? {
+        guard let failureCode = decode(failureCode, as: FailureCode.self) else { return nil }
         var record = PluginRecord(path: path, stamp: stamp, buildID: buildID, status: status, renderers: renderers, source: metadataSource,
                                   failureCode: failureCode, failureReason: failureReason, time: time, validation: validation)
         record.trialLoaded = trialLoaded
