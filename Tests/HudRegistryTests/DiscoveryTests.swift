@@ -366,6 +366,32 @@ struct DiscoveryTests {
         }
     }
 
+    /// A renderer's ABI 1.2 picker icon (a scanned file's record) reads
+    /// back through the one-pass reader as through the general parser; an
+    /// empty one makes the record malformed for both.
+    @Test func aPickerIconRoundTripsThroughBothCacheReaders() throws {
+        let key = "abi 1.2\n/p"
+        func record(icon: String?) -> PluginRecord {
+            let info = RendererInfo(id: "org.example.ring", name: "Ring", version: "1.0.0", vendor: "Example", summary: "A ring.",
+                                    supportedPositions: [.center], capabilities: [], abiVersion: ABIVersion(major: 1, minor: 2),
+                                    origin: .file("/p/ring.so"), pickerIcon: icon)
+            return PluginRecord(path: "/p/ring.so", stamp: FileStamp(device: 1, inode: 2, size: 3, modifiedNanoseconds: 4), buildID: nil,
+                                status: .ok, renderers: [info], source: .sandboxScan, failureCode: nil, failureReason: nil, time: 5,
+                                validation: nil)
+        }
+        let bytes = RegistryCacheFormat.write(key: key, records: [record(icon: "circle.circle")])
+        var reader = RegistryCacheFormat.FastReader(bytes)
+        let read = reader.records(key: key)
+        let fast = try #require(read)
+        #expect(fast.inPathOrder.first?.renderers.first?.pickerIcon == "circle.circle")
+        #expect(try RegistryCache.generalRecords(bytes, key: key).get() == fast.dictionary)
+        let empty = RegistryCacheFormat.write(key: key, records: [record(icon: "")])
+        var declining = RegistryCacheFormat.FastReader(empty)
+        let declined = declining.records(key: key)
+        #expect(declined == nil)
+        #expect(throws: RegistryCache.Discard.self) { try RegistryCache.generalRecords(empty, key: key).get() }
+    }
+
     @Test func aCorruptOrForeignCacheIsDiscardedAndRebuilt() throws {
         let directory = try DiscoveryFixtures.directory("corrupt", discovery: ["meta_good"])
         let cacheDirectory = try FixturePlugins.makeScratchDirectory("corrupt-cache")

@@ -147,10 +147,17 @@ enum RegistryCacheFormat {
                 guard let text = string() else { return nil }
                 summary = text
             }
+            // ABI 1.2: a descriptor's picker icon (records of scanned and loaded files).
+            var pickerIcon: String?
+            if literal(Token.pickerIcon) {
+                guard let icon = string(), RendererInfo.pickerIconProblem(icon) == nil else { return nil }
+                pickerIcon = icon
+            }
             guard byte(UInt8(ascii: "}")),
-                  case .success(let info) = RendererInfo.record(id: id, name: name, version: version, vendor: vendor, summary: summary,
+                  case .success(var info) = RendererInfo.record(id: id, name: name, version: version, vendor: vendor, summary: summary,
                                                                 abi: abi, positions: positions, capabilities: capabilities, path: path)
             else { return nil }
+            info.pickerIcon = pickerIcon
             return info
         }
 
@@ -200,6 +207,7 @@ enum RegistryCacheFormat {
             static let positions = Array(",\"positions\":".utf8)
             static let capabilities = Array(",\"capabilities\":".utf8)
             static let description = Array(",\"description\":".utf8)
+            static let pickerIcon = Array(",\"pickerIcon\":".utf8)
             static let null = Array("null".utf8)
             static let `true` = Array("true".utf8)
             static let `false` = Array("false".utf8)
