@@ -208,7 +208,11 @@ package struct EntryLoader {
         guard size >= Self.descriptorSize else {
             throw .structTooSmall(path: path, structure: "hud_renderer_descriptor_t", size: size, required: Self.descriptorSize)
         }
-        let d = descriptor.pointee
+        // Field by field through the pointer, never a copy of the whole
+        // structure: a descriptor built against an older SDK is only as
+        // long as its struct_size (72 bytes for 1.0 and 1.1), shorter than
+        // this header's.
+        let d = descriptor
         func text(_ pointer: UnsafePointer<CChar>?, _ field: String, _ limit: Int32, id: String?) throws(RegistryError) -> String {
             do {
                 return try CStringReader.read(pointer, limit: Int(limit), allowEmpty: false, allowControls: false)
@@ -216,21 +220,21 @@ package struct EntryLoader {
                 throw .invalidDescriptor(path: path, index: slot, id: id, field: field, reason: CStringReader.explain(error))
             }
         }
-        let id = try text(d.id, "id", HUD_MAX_ID_BYTES, id: nil)
+        let id = try text(d.pointee.id, "id", HUD_MAX_ID_BYTES, id: nil)
         if let problem = RendererInfo.idProblem(id) {
             throw .invalidDescriptor(path: path, index: slot, id: id, field: "id", reason: problem)
         }
-        let name = try text(d.name, "name", HUD_MAX_NAME_BYTES, id: id)
-        let version = try text(d.version, "version", HUD_MAX_VERSION_BYTES, id: id)
-        let vendor = try text(d.vendor, "vendor", HUD_MAX_NAME_BYTES, id: id)
-        let summary = try text(d.description, "description", HUD_MAX_DESCRIPTION_BYTES, id: id)
-        guard d.layout != nil else {
+        let name = try text(d.pointee.name, "name", HUD_MAX_NAME_BYTES, id: id)
+        let version = try text(d.pointee.version, "version", HUD_MAX_VERSION_BYTES, id: id)
+        let vendor = try text(d.pointee.vendor, "vendor", HUD_MAX_NAME_BYTES, id: id)
+        let summary = try text(d.pointee.description, "description", HUD_MAX_DESCRIPTION_BYTES, id: id)
+        guard d.pointee.layout != nil else {
             throw .invalidDescriptor(path: path, index: slot, id: id, field: "layout", reason: "is NULL; every renderer needs a layout function")
         }
-        guard d.get_extension != nil else {
+        guard d.pointee.get_extension != nil else {
             throw .invalidDescriptor(path: path, index: slot, id: id, field: "get_extension", reason: "is NULL; return NULL from it for unknown ids instead")
         }
-        let positions = d.supported_positions
+        let positions = d.pointee.supported_positions
         guard positions & ~UInt32(HUD_POSITION_ALL_BITS) == 0 else {
             throw .invalidDescriptor(path: path, index: slot, id: id, field: "supported_positions", reason: "has unknown bits 0x\(String(positions & ~UInt32(HUD_POSITION_ALL_BITS), radix: 16)); only the five position bits (0x1f) exist")
         }
@@ -239,14 +243,14 @@ package struct EntryLoader {
         }
         // ABI 1.2: read only when the descriptor's size covers it.
         var pickerIcon: String?
-        if size >= Int(HUD_RENDERER_DESCRIPTOR_SIZE_1_2), let pointer = d.picker_icon {
+        if size >= Int(HUD_RENDERER_DESCRIPTOR_SIZE_1_2), let pointer = d.pointee.picker_icon {
             let icon = try text(pointer, "picker_icon", HUD_MAX_ICON_BYTES, id: id)
             pickerIcon = icon
         }
         let info = RendererInfo(
             id: id, name: name, version: version, vendor: vendor, summary: summary,
             supportedPositions: Set(Position.positions(in: positions)),
-            capabilities: RendererInfo.Capabilities(rawValue: d.capabilities),
+            capabilities: RendererInfo.Capabilities(rawValue: d.pointee.capabilities),
             abiVersion: abiVersion,
             origin: origin,
             pickerIcon: pickerIcon

@@ -87,12 +87,15 @@ package struct RawDescriptor: Equatable {
     /// The id, if it is a valid bounded UTF-8 string.
     package var id: String? { try? CStringReader.read(pointer.pointee.id, limit: Int(HUD_MAX_ID_BYTES)) }
 
-    /// The descriptor's bytes (as far as ABI 1.0 goes) plus the bytes of the
-    /// strings it points to: equal fingerprints mean equal contents.
+    /// The descriptor's bytes (its struct_size of them, at most this
+    /// header's size: an older plugin's descriptor is shorter) plus the
+    /// bytes of the strings it points to: equal fingerprints mean equal
+    /// contents.
     package var fingerprint: [UInt8] {
-        var bytes = withUnsafeBytes(of: pointer.pointee) { Array($0) }
-        let d = pointer.pointee
-        for string in [d.id, d.name, d.version, d.vendor, d.description] {
+        let size = min(Int(pointer.pointee.struct_size), MemoryLayout<hud_renderer_descriptor_t>.size)
+        var bytes = Array(UnsafeRawBufferPointer(start: UnsafeRawPointer(pointer), count: size))
+        let d = pointer
+        for string in [d.pointee.id, d.pointee.name, d.pointee.version, d.pointee.vendor, d.pointee.description] {
             guard let string else { bytes.append(0xFF); continue }
             let length = strnlen(string, Int(HUD_MAX_DESCRIPTION_BYTES) + 1)
             bytes += UnsafeRawBufferPointer(start: string, count: length)
