@@ -8,6 +8,7 @@
 //   HudPresentation / HudScenes / HudConformance   what the CLI adds on top
 //   HudUnsafe   internal: every dl*, plugin-pointer, libffi and raw libc call
 //   HudHTTPServer  internal: every libmicrohttpd call (hudhost preview)
+//   HudRaster   internal: every librsvg/cairo call (render --format png)
 import PackageDescription
 
 /// MemberImportVisibility, for every Swift target, tests too: a file uses
@@ -98,6 +99,16 @@ let package = Package(
             // (clang's default), and Scripts/valgrind-check.sh runs hudhost.
             cSettings: [.unsafeFlags(["-std=c11", "-Wall", "-Wextra", "-Werror", "-gdwarf-4"])]
         ),
+        // librsvg and cairo, for `render --format png`: a C shim that opens
+        // them with dlopen on first use (nothing links them; no -dev
+        // packages needed to build; runs with librsvg2-2).
+        .target(
+            name: "CRaster",
+            path: "Sources/CRaster",
+            publicHeadersPath: ".",
+            // DWARF 4, as for CMicroHTTPD (valgrind 3.19 and clang's DWARF 5).
+            cSettings: [.unsafeFlags(["-std=c11", "-Wall", "-Wextra", "-Werror", "-gdwarf-4"])]
+        ),
         // The layout hot path's C helpers for HudUnsafe: the action guard's
         // thread-local counters (a C11 `_Thread_local`) and the validator's
         // fast test of the nodes (vector code clang writes as told).
@@ -142,6 +153,13 @@ let package = Package(
             path: "Sources/HudHTTPServer",
             swiftSettings: unsafe
         ),
+        // Internal (no product): every librsvg/cairo call, for hudhost only.
+        .target(
+            name: "HudRaster",
+            dependencies: ["CRaster"],
+            path: "Sources/HudRaster",
+            swiftSettings: unsafe
+        ),
         .target(
             name: "HudRegistry",
             dependencies: ["HudModel", "HudUnsafe", "HudRendererAPI", "CHudSystem", "BuiltinRenderers"],
@@ -159,7 +177,7 @@ let package = Package(
         .executableTarget(
             name: "hudhost",
             dependencies: ["HudModel", "HudRegistry", "HudUnsafe", "HudPresentation", "HudScenes", "HudConformance", "HudHTTPServer",
-                           "HudRendererAPI", "CHudSystem"],
+                           "HudRaster", "HudRendererAPI", "CHudSystem"],
             path: "Sources/hudhost",
             // Swift 6.3's loop-invariant code motion is superlinear on this
             // module's large loop bodies (with the libraries' code inlined

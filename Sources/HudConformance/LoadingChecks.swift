@@ -165,7 +165,8 @@ enum LoadingChecks {
         let sizes = (0..<count).compactMap { handle.entry.descriptor(at: $0)?.structSize }
         let problems = structSizeProblems(version: handle.entry.abiVersion, entrySize: entrySize, descriptorSizes: sizes)
         return problems.isEmpty
-            ? .passed("hud_entry_t \(entrySize) bytes; \(count) descriptor\(count == 1 ? "" : "s") of \(EntryLoader.descriptorSize) bytes")
+            ? .passed("hud_entry_t \(entrySize) bytes; \(count) descriptor\(count == 1 ? "" : "s") of "
+                      + Set(sizes).sorted().map(String.init).joined(separator: ", ") + " bytes")
             : .problem(problems[0], details: problems)
     }
 

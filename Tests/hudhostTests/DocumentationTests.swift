@@ -158,7 +158,7 @@ import HudTestSupport
         await #expect(try complete(["ren"]) == ["render"])
         await #expect(try complete(["--vers"]) == ["--version"])
         await #expect(try complete(["--verb"]) == ["--verbose"])
-        await #expect(try complete(["render", "--format", ""]) == ["ascii", "svg", "json"])
+        await #expect(try complete(["render", "--format", ""]) == ["ascii", "svg", "png", "json"])
         await #expect(try complete(["validate", "--profile", "st"]) == ["standard", "strict"])
         await #expect(try complete(["render", "--device", "iphone-16-pro"]).contains("iphone-16-pro-max"))
         await #expect(try complete(["demo", "--no-"]) == ["--no-cache", "--no-svg"])

@@ -42,6 +42,13 @@ struct CommandFailure: Error, CustomStringConvertible {
         CommandFailure(code: "unwritable-output", path: error.path, message: error.description, exit: .unusableTarget)
     }
 
+    /// A picture that could not be drawn as PNG (librsvg missing or failing; exit 1).
+    static func unrenderablePicture(_ reason: String) -> CommandFailure {
+        CommandFailure(code: "unrenderable-picture",
+                       message: "render --format png: \(reason); PNG output needs librsvg and cairo (Debian: apt-get install librsvg2-2)",
+                       exit: .failure)
+    }
+
     /// The `error` object of a JSON document.
     var json: JSONValue {
         .object([

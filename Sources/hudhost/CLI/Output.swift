@@ -124,10 +124,15 @@ enum Output {
     /// sticky directory, another user's file is not replaced (the rename
     /// fails). A non-regular file there is refused.
     static func writeFile(_ path: String, _ text: String) -> FileError? {
+        writeFile(path, bytes: Array(text.utf8))
+    }
+
+    /// `writeFile` of raw bytes (a PNG).
+    static func writeFile(_ path: String, bytes: [UInt8]) -> FileError? {
         if case .success(let info) = SystemCalls.status(of: path, followLinks: false), !info.isRegularFile, !info.isSymbolicLink {
             return FileError(path: path, reason: "it is \(info.kindName), not a regular file", writing: true)
         }
-        switch SystemCalls.writeAtomically(path, Array(text.utf8), mode: 0o644) {
+        switch SystemCalls.writeAtomically(path, bytes, mode: 0o644) {
         case .success: return nil
         case .failure(let error): return FileError(path: path, reason: error.description, writing: true)
         }

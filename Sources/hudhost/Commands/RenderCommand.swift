@@ -4,35 +4,40 @@ import HudPresentation
 import HudScenes
 import HudConformance
 import HudUnsafe
+import HudRaster
 
 /// `hudhost render`: lays out the seed's demo complications (or a scene
 /// file) in the headless shell with one renderer on one device, optionally
 /// plays a script of pointer events, and draws the result.
 struct RenderCommand: Command {
     static let name = "render"
-    static let summary = "Lay out complications with a renderer and draw them (ascii, svg, json)"
+    static let summary = "Lay out complications with a renderer and draw them (ascii, svg, png, json)"
     static let options: [Arguments.Option] = RegistryOptions.options + EnvironmentOptions.options + [
-        .value("--style"), .value("--format", .choices(["ascii", "svg", "json"])), .flag("--json"), .value("--scene", .file),
+        .value("--style"), .value("--format", .choices(["ascii", "svg", "png", "json"])), .flag("--json"), .value("--scale"), .value("--scene", .file),
         .value("--reveal", .choices(Position.allCases.map(\.description))), .value("--columns"),
         .value("--events"), .value("--long-press"), .value("--presentation", .choices(["always", "on-demand"])), .value("--deck-timeout"), .value("--out", .file), .flag("--hit-regions"), .flag("--symbol-names"), .flag("--stats"), .flag("--help"),
     ]
     static let help = """
-        USAGE: hudhost render [--style ID] [--device ID] [--rtl] [--format ascii|svg|json]
+        USAGE: hudhost render [--style ID] [--device ID] [--rtl] [--format ascii|svg|png|json]
                               [--out FILE] [--scene FILE] [--reveal POSITION] [--events SCRIPT]
                               [--presentation always|on-demand] [options]
 
         Lays out the seed's demo complications (or the pages of a scene file) in
         the headless shell with the chosen renderer, plays --events if given, and
         draws the final layout: a to-scale terminal picture plus a legend
-        (ascii), an SVG picture of the screen (svg), or the full node list
-        (json). All three come from the same layout nodes. With --events, every
+        (ascii), an SVG picture of the screen (svg) or that picture drawn by
+        librsvg (png), or the full node list (json). All come from the same
+        layout nodes. With --events, every
         step's actions, interaction changes and style changes are reported.
 
         OPTIONS
           --style ID          tray (default), scattered, minimal, or any renderer id
-          --format F          ascii (default), svg or json
+          --format F          ascii (default), svg, png or json
           --json              same as --format json
-          --out FILE          write the picture or document to FILE instead of stdout
+          --scale S           png: pixels per point, 1 to 4 (default 2); the
+                              same input gives the same bytes on one machine
+          --out FILE          write the picture or document to FILE instead of
+                              stdout (png: stdout only when it is not a terminal)
           --hit-regions       svg: outline every touch target
           --symbol-names      svg: print each slot's SF Symbol name under it
           --stats             also report action-thunk counts after the shell is
@@ -85,6 +90,7 @@ struct RenderCommand: Command {
           hudhost render --style minimal --json --text-size AX5
           hudhost render --events "longpress center; tap mode:scattered"
           hudhost render --format svg --out tray.svg --reveal center
+          hudhost render --format png --scale 3 --out tray.png
           hudhost render --scene "$(hudhost sdk --doc-dir)/examples/home.json" --reveal center
           hudhost render --presentation on-demand --events "tap pivot"
 
@@ -96,6 +102,9 @@ struct RenderCommand: Command {
     let style: HudPhoneComplicationsStyle?
     let json: Bool
     let svg: Bool
+    /// --format png: the SVG picture drawn at `scale` pixels per point.
+    let png: Bool
+    let scale: Double
     let outPath: String?
     let hitRegions: Bool
     let symbolNames: Bool
@@ -111,14 +120,21 @@ struct RenderCommand: Command {
     init(_ arguments: Arguments) throws(UsageError) {
         guard arguments.positionals.isEmpty else { throw UsageError("render takes no arguments; got '\(arguments.positionals[0])'") }
         registryOptions = try RegistryOptions(arguments)
-        let format = try arguments.value("--format", accepted: "ascii, svg or json") { ["ascii", "svg", "json"].contains($0) ? $0 : nil } ?? "ascii"
+        let format = try arguments.value("--format", accepted: "ascii, svg, png or json") { ["ascii", "svg", "png", "json"].contains($0) ? $0 : nil } ?? "ascii"
         // --json is --format json: asking for another format too is a contradiction, not a choice to guess.
         if arguments.flag("--json"), format != "json", arguments.value("--format") != nil {
             throw UsageError("--json and --format \(format) ask for two formats; use --format json (or --json) alone, or drop --json for \(format)")
         }
         json = arguments.flag("--json") || format == "json"
         svg = format == "svg" && !json
+        png = format == "png" && !json
+        let scale = try arguments.value("--scale", accepted: "a number from 1 to 4") { Double($0).flatMap { (1...4).contains($0) ? $0 : nil } }
+        if scale != nil, !png { throw UsageError("--scale sets the pixels per point of a PNG; add --format png, or drop --scale") }
+        self.scale = scale ?? 2
         outPath = arguments.value("--out").map(Output.absolute)  // before any plugin code runs
+        if png, outPath == nil, Output.standardOutputIsTerminal {
+            throw UsageError("--format png writes binary data; give --out FILE, or redirect stdout to a file")
+        }
         hitRegions = arguments.flag("--hit-regions")
         symbolNames = arguments.flag("--symbol-names")
         stats = arguments.flag("--stats")
@@ -176,6 +192,15 @@ struct RenderCommand: Command {
             return nil
         }
         return Output.writeFile(outPath, text).map(CommandFailure.unwritableOutput)
+    }
+
+    /// Writes `bytes` to --out or stdout.
+    private func emitBytes(_ bytes: [UInt8]) -> CommandFailure? {
+        guard let outPath else {
+            Output.out(bytes: bytes)
+            return nil
+        }
+        return Output.writeFile(outPath, bytes: bytes).map(CommandFailure.unwritableOutput)
     }
 
     /// Reports `failure` (as a JSON document too with --json) and returns its exit code.
@@ -263,11 +288,19 @@ struct RenderCommand: Command {
                 members.append(("layout", LayoutJSON.layout(layout)))
                 members.append(("accessibility", AccessibilityModel(layout: layout, complications: shell.resolvedComplications).json))
                 problem = emit(JSONValue.object(members).serialized())
-            } else if svg {
+            } else if svg || png {
                 let caption = "\(shell.complicationsStyle) · \(environmentOptions.device.id) · \(environment.layoutDirection.rawValue)"
                 let picture = SvgPresenter(showHitRegions: hitRegions, showSymbolNames: symbolNames).render(
                     layout, environment: environment, device: environmentOptions.device, background: shell.background, caption: caption)
-                problem = emit(picture)
+                if png {
+                    switch PNGRaster.png(svg: picture, width: environment.screen.width,
+                                         height: environment.screen.height + SvgPresenter.captionHeight, scale: scale) {
+                    case .success(let bytes): problem = emitBytes(bytes)
+                    case .failure(let failure): problem = .unrenderablePicture(failure.description)
+                    }
+                } else {
+                    problem = emit(picture)
+                }
                 if problem == nil, let outPath { Output.error("wrote \(outPath)") }
             } else {
                 for step in steps {

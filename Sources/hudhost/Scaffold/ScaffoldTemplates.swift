@@ -119,8 +119,9 @@ host refuses a plugin file or directory that others can write to
 
 Everything is in `starter.c`:
 
-- **What the host shows**: the id, name, version, vendor and description in
-  the `HUD_DECLARE_RENDERER` at the end. That one declaration makes both the
+- **What the host shows**: the id, name, version, vendor, description and
+  the icon a style picker shows for it (ABI 1.2) in the
+  `HUD_DECLARE_RENDERER_WITH_ICON` at the end. That one declaration makes both the
   descriptor and its `.hud_renderers` metadata record, so the two cannot
   differ (the host refuses a renderer whose copies do), and a string too
   long for its limit is a compile error. `HUD_DEFINE_ENTRY` below it writes
@@ -732,8 +733,9 @@ renderer host instead, and hudhost reports it as a crash of this renderer
 
 ## Where to change things
 
-- **What the host shows**: the id, name, version, vendor and description in
-  the `hud_declare_renderer!` at the end of `src/lib.rs`. That one
+- **What the host shows**: the id, name, version, vendor, description and
+  `picker_icon` (the icon a style picker shows for it, ABI 1.2) in the
+  `hud_declare_renderer!` at the end of `src/lib.rs`. That one
   declaration makes both the descriptor and its `.hud_renderers` metadata
   record, so the two cannot differ (the host refuses a renderer whose copies
   do), and a string too long for its limit is a compile error. It takes
@@ -1483,7 +1485,7 @@ that others can write to (`chmod go-w`).
 | target | language | what |
 |---|---|---|
 | `HudRendererAPI` | system module | the SDK header, named by absolute path in `Sources/HudRendererAPI/module.modulemap` |
-| `@IDENT@_entry` | C | `Sources/Entry/entry.c`: the static descriptor and its `.hud_renderers` metadata record (one `HUD_DECLARE_RENDERER`), the reference-counted entry and the exported `hud_renderer_get_entry` (`HUD_DEFINE_ENTRY`) |
+| `@IDENT@_entry` | C | `Sources/Entry/entry.c`: the static descriptor and its `.hud_renderers` metadata record (one `HUD_DECLARE_RENDERER_WITH_ICON`), the reference-counted entry and the exported `hud_renderer_get_entry` (`HUD_DEFINE_ENTRY`) |
 | `@IDENT@` | Swift | `Sources/Layout/`: the layout, `@_cdecl("@IDENT@_layout")`, which the descriptor points to |
 
 The entry is C because C has static, constant structures and ELF sections:
@@ -1549,8 +1551,9 @@ and only converts numbers already known to be in range.
 
 ## Where to change things
 
-- **What the host shows**: the id, name, version, vendor and description in
-  the `HUD_DECLARE_RENDERER` of `Sources/Entry/entry.c`. That one
+- **What the host shows**: the id, name, version, vendor, description and
+  the icon a style picker shows for it (ABI 1.2) in the
+  `HUD_DECLARE_RENDERER_WITH_ICON` of `Sources/Entry/entry.c`. That one
   declaration makes both the descriptor and its metadata record, so the two
   cannot differ (the host refuses a renderer whose copies do), and a string
   too long for its limit is a compile error.

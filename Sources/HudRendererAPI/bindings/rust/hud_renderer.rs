@@ -8,7 +8,8 @@
 // hud_declare_renderer!, HUD_DEFINE_ENTRY as hud_define_entry!). Use it as a
 // module of your crate; the macros expect its items in scope:
 //
-//     #[path = "<sdk>/bindings/rust/hud_renderer.rs"]
+//     // this file: `hudhost sdk --json` gives its path as rustBindings
+//     #[path = "/usr/local/share/hud/rust/hud_renderer.rs"]
 //     mod hud;
 //     use hud::*;
 //
