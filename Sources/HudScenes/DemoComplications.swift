@@ -72,11 +72,12 @@ extension DemoComplications {
         }
         let publisher = Publisher(shell: shell, renderers: registry.renderers)
         shell.setRoot(HudPage(title: "Home", complications: publisher.complications()))
+        shell.styleDidChange = { _ in publisher.republish() }
         return shell
     }
 
     /// Carries the demo's actions out on its shell (held weakly: the
-    /// shell's pages hold this through their actions) and, after a style
+    /// shell's pages hold this through their actions) and, after any style
     /// change, publishes the set again with the new style's mode current.
     private final class Publisher {
         weak var shell: HudPhoneAppShell?
@@ -92,12 +93,12 @@ extension DemoComplications {
         }
 
         func perform(_ action: SceneAction) {
-            guard let shell else { return }
-            let before = shell.complicationsStyle
-            shell.perform(action)
-            guard shell.complicationsStyle != before else { return }
+            shell?.perform(action)
+        }
+
+        func republish() {
             let fresh = complications()
-            shell.updatePages { page in
+            shell?.updatePages { page in
                 if page.complications != nil { page.complications = fresh }
             }
         }

@@ -153,6 +153,9 @@ public struct SceneFile: Sendable {
                                      background: background, appearance: appearance,
                                      registry: registry, environment: environment) { HudPage(title: "") }
         let sink = ActionSink(shell: shell, pages: pages)
+        // A style mode is current while its style is in use: after any
+        // style change the pages are built again from the table.
+        shell.styleDidChange = { _ in sink.republish() }
         let built = stack.compactMap(sink.page(titled:))
         shell.setRoot(built[0])
         for page in built.dropFirst() { shell.push(page) }
@@ -179,15 +182,12 @@ public struct SceneFile: Sendable {
         }
 
         func perform(_ action: SceneAction) {
-            guard let shell else { return }
-            let before = shell.complicationsStyle
-            shell.perform(action, pages: page(titled:))
-            // A style mode is current while its style is in use: the pages
-            // are built again from the table with the new style marked.
-            if shell.complicationsStyle != before {
-                shell.updatePages { page in
-                    if let fresh = self.page(titled: page.title) { page = fresh }
-                }
+            shell?.perform(action, pages: page(titled:))
+        }
+
+        func republish() {
+            shell?.updatePages { page in
+                if let fresh = self.page(titled: page.title) { page = fresh }
             }
         }
     }

@@ -73,8 +73,14 @@ public final class HudPhoneAppShell {
             guard complicationsStyle != oldValue else { return }
             machine.reset()
             cachedLayout = nil
+            styleDidChange?(complicationsStyle)
         }
     }
+    /// Called after `complicationsStyle` changes, whatever changed it (a
+    /// mode's action, a host's setting): a host whose complications mark
+    /// the style in use (`Mode.isCurrent`) publishes them again here
+    /// (`updatePages`).
+    public var styleDidChange: ((HudPhoneComplicationsStyle) -> Void)?
     /// The navigation stack; the root first.
     public private(set) var stack: [HudPage]
 
