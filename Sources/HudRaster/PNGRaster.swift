@@ -28,19 +28,19 @@ package enum PNGRaster {
         var reason = [CChar](repeating: 0, count: 512)
         var bytes: UnsafeMutablePointer<UInt8>?
         var size = 0
-        let status = unsafe svg.withUTF8 { text in
-            unsafe reason.withUnsafeMutableBufferPointer { buffer in
-                unsafe text.withMemoryRebound(to: CChar.self) { characters in
-                    unsafe hud_raster_png(characters.baseAddress, characters.count, width, height, scale, &bytes, &size,
+        let status = svg.withUTF8 { text in
+            reason.withUnsafeMutableBufferPointer { buffer in
+                text.withMemoryRebound(to: CChar.self) { characters in
+                    hud_raster_png(characters.baseAddress, characters.count, width, height, scale, &bytes, &size,
                                           buffer.baseAddress, buffer.count)
                 }
             }
         }
-        guard status == 0, let bytes = unsafe bytes else {
-            let text = unsafe reason.withUnsafeBufferPointer { unsafe String(cString: $0.baseAddress!) }
+        guard status == 0, let bytes = bytes else {
+            let text = reason.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
             return .failure(Failure(description: text))
         }
-        defer { unsafe hud_raster_free(bytes) }
-        return .success(unsafe Array(UnsafeBufferPointer(start: bytes, count: size)))
+        defer { hud_raster_free(bytes) }
+        return .success(Array(UnsafeBufferPointer(start: bytes, count: size)))
     }
 }
