@@ -41,6 +41,9 @@ INLINE = re.compile(r'(\]\(\s*<?)([^)\s>]+)(>?(?:\s+"[^"]*")?\s*\))')
 DEFINITION = re.compile(r"^(\s*\[[^\]^][^\]]*\]:\s*<?)([^\s>]+)(.*)$", re.M)
 FENCE = re.compile(r"^\s*(```|~~~)")
 CODE_SPAN = re.compile(r"(`[^`\n]*`)")
+# A document named in prose by its checkout path ("see Docs/ABI.md"), not a
+# link: renamed to where it lies installed, when the install ships it.
+MENTION = re.compile(r"(?<![\w/.-])(?<!\]\()(Docs/[A-Za-z0-9_-]+\.md)\b")
 DOCDIR = "share/doc/hud"
 STAMP = ".install-docs"
 
@@ -66,10 +69,11 @@ def prose(text):
     return pieces
 
 
-def rewrite(text, rewrite_target):
+def rewrite(text, rewrite_target, rename_mention=lambda path: path):
     def in_prose(piece):
         piece = INLINE.sub(lambda m: m.group(1) + rewrite_target(m.group(2)) + m.group(3), piece)
-        return DEFINITION.sub(lambda m: m.group(1) + rewrite_target(m.group(2)) + m.group(3), piece)
+        piece = DEFINITION.sub(lambda m: m.group(1) + rewrite_target(m.group(2)) + m.group(3), piece)
+        return MENTION.sub(lambda m: rename_mention(m.group(1)), piece)
     return "".join(piece if code else in_prose(piece) for code, piece in prose(text))
 
 
@@ -116,8 +120,13 @@ def make(outdir, shipped, elsewhere):
             new = os.path.relpath(placed[source], os.path.dirname(here) or ".")
             return new + ("#" + anchor if anchor else "")
 
+        def rename_mention(path, here=here):
+            # Named from the checkout's top (README's view); unshipped: kept.
+            source = os.path.normpath(path)
+            return os.path.relpath(placed[source], os.path.dirname(here) or ".") if source in placed else path
+
         with open(destination, "w", encoding="utf-8") as f:
-            f.write(rewrite(text, rewrite_target))
+            f.write(rewrite(text, rewrite_target, rename_mention))
     # A failed run leaves nothing, so make never takes it for a finished one.
     if errors:
         shutil.rmtree(outdir)

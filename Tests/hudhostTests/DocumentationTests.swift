@@ -125,6 +125,9 @@ import HudTestSupport
         #expect(check.status == 0, "\(check.stderr)")
         let readme = try String(contentsOfFile: generated + "/doc/README.md", encoding: .utf8)
         #expect(readme.contains("](EVENTS.md#the-control-deck)") && !readme.contains("](Docs/"), "README's links were not rewritten for the installed layout")
+        // A document named in prose by its checkout path reads as the installed name.
+        let guide = try String(contentsOfFile: generated + "/doc/PLUGIN_GUIDE.md", encoding: .utf8)
+        #expect(guide.contains("is fine: COMPATIBILITY.md)") && !guide.contains("Docs/COMPATIBILITY.md"), "a prose mention kept its checkout path")
         for file in ["JSON.md", "DISCOVERY.md", "examples/home.json", "schemas/render-v1.schema.json"] {
             #expect(FileManager.default.fileExists(atPath: generated + "/doc/" + file), "\(file) is not shipped")
         }

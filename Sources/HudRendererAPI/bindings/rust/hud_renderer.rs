@@ -35,7 +35,7 @@ pub const HUD_ABI_VERSION: u32 = 0x00010002;
 /// The single symbol a plugin exports: a function with the signature
 /// hud_get_entry_fn, named HUD_ENTRY_SYMBOL_NAME. It is a function rather
 /// than a data symbol so that every C-ABI language (Swift, Rust, Zig) can
-/// export it; see Docs/ABI.md, decision 1.
+/// export it; see ABI.md, decision 1.
 pub const HUD_ENTRY_SYMBOL_NAME: &str = "hud_renderer_get_entry";
 
 // --------------------------------------------------------------------------

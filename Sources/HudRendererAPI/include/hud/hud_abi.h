@@ -6,10 +6,13 @@
  * with the frozen 1.0, 1.1 and 1.2 size of every structure and the
  * field-presence rule. 1.1 appended glyph_size and accessibility_actions to
  * hud_node_t and presentation and reserved_lanes to hud_environment_t
- * (Docs/ABI.md, "Changes from 1.0 to 1.1"); 1.2 appended flags to
+ * (ABI.md, "Changes from 1.0 to 1.1"); 1.2 appended flags to
  * hud_mode_t (HUD_MODE_FLAG_CURRENT), picker_icon to
  * hud_renderer_descriptor_t and added HUD_NODE_FLAG_SELECTED ("Changes
  * from 1.1 to 1.2").
+ *
+ * The documents named here (ABI.md, …) are in the SDK's document
+ * directory (`hudhost sdk --doc-dir`; Docs/ in a checkout).
  *
  * Part of the SDK include directory (<prefix>/include/hud/); plugins
  * usually include the umbrella "hud_renderer.h", which conventions and
@@ -39,7 +42,7 @@
  *             A field is present only if struct_size covers it
  *             (HUD_STRUCT_HAS); a reader treats an absent field as zero.
  *             Fields are only ever appended; each structure's 1.0 size is
- *             frozen as HUD_*_SIZE_1_0. See Docs/ABI.md.
+ *             frozen as HUD_*_SIZE_1_0. See ABI.md.
  *
  *   Failures  Functions return hud_status_t. No function may abort, exit,
  *             longjmp out, throw a C++ exception (or unwind a Rust panic)
@@ -114,7 +117,7 @@ static inline int hud_abi_version_is_compatible(uint32_t plugin_version) {
 /* The single symbol a plugin exports: a function with the signature
  * hud_get_entry_fn, named HUD_ENTRY_SYMBOL_NAME. It is a function rather
  * than a data symbol so that every C-ABI language (Swift, Rust, Zig) can
- * export it; see Docs/ABI.md, decision 1. */
+ * export it; see ABI.md, decision 1. */
 #define HUD_ENTRY_SYMBOL hud_renderer_get_entry
 #define HUD_ENTRY_SYMBOL_NAME "hud_renderer_get_entry"
 

@@ -3,7 +3,8 @@
  * hud_helpers.h — inline helpers and boilerplate macros for C renderers of
  * the Hudson HUD renderer ABI 1.1. Nothing here is part of the binary ABI:
  * every helper is written in terms of hud_abi.h and hud_metadata.h, so a
- * plugin in another language does the same by hand (Docs/PLUGIN_GUIDE.md).
+ * plugin in another language does the same by hand (PLUGIN_GUIDE.md, in
+ * `hudhost sdk --doc-dir`).
  * Included by the umbrella "hud_renderer.h".
  *
  *   hud_layout_push_node, hud_layout_finish   the output's two-call idiom
