@@ -186,13 +186,7 @@ struct RenderCommand: Command {
     }
 
     /// Writes `text` to --out or stdout.
-    private func emit(_ text: String) -> CommandFailure? {
-        guard let outPath else {
-            Output.out(text)
-            return nil
-        }
-        return Output.writeFile(outPath, text).map(CommandFailure.unwritableOutput)
-    }
+    private func emit(_ text: String) -> CommandFailure? { emitBytes(Array(text.utf8)) }
 
     /// Writes `bytes` to --out or stdout.
     private func emitBytes(_ bytes: [UInt8]) -> CommandFailure? {
