@@ -44,5 +44,9 @@ for topic in "${topics[@]}"; do
     # "ABI.md <ABI.md>" or a "#section" anchor).
     lowdown -s -Tman --parse-no-intraemph --nroff-nolinks \
       -M "title=$page" -M "section=$section" -M "source=hudhost" -M "volume=HUD renderer SDK" \
-      -o "$out/man$section/$page.$section"
+      -o - |
+    # Ragged right and no hyphenation, as man pages of code usually are:
+    # justified narrow table cells full of identifiers cannot be adjusted
+    # (troff warns at 80 columns) and an identifier must not be hyphenated.
+    sed '/^\.TH /a .ad l\n.nh' >"$out/man$section/$page.$section"
 done

@@ -250,7 +250,7 @@ package enum ConformanceCatalog {
         renderer("perf-allocations", .performance, "No heap growth per layout call once warm (no leaks)", severity: .warning, requires: ["output-valid"]),
 
         // House style (profile hudson only).
-        renderer("hudson-chip-inner-side", .houseStyle, "Corner chips sit on the inner side of their slot, toward the screen's centre (mirrored in RTL), as in Hudson's own styles",
+        renderer("hudson-chip-inner-side", .houseStyle, "Corner chips sit on the inner side of their slot (a leading slot's trailing side, a trailing slot's leading side), as in Hudson's own styles",
                  since: v1_1, requires: ["output-valid"]),
 
         // Fuzz.

@@ -368,9 +368,12 @@ enum CheckOutcome {
     case warning(String, details: [String] = [])
     case notApplicable(String)
 
-    /// At most 40 lines of details, and how many more there were.
-    private static func capped(_ details: [String]) -> [String] {
-        Array(details.prefix(40)) + (details.count > 40 ? ["… and \(details.count - 40) more"] : [])
+    /// At most 40 lines of details, and how many more there were; a first
+    /// detail that only repeats the message (a check's first problem is
+    /// usually both) is not said twice.
+    private static func capped(_ details: [String], below message: String) -> [String] {
+        let details = details.first == message ? Array(details.dropFirst()) : details
+        return Array(details.prefix(40)) + (details.count > 40 ? ["… and \(details.count - 40) more"] : [])
     }
 
     func result(for check: ConformanceCheck, renderer: String?, milliseconds: Double) -> CheckResult {
@@ -379,12 +382,12 @@ enum CheckOutcome {
             CheckResult(checkID: check.id, renderer: renderer, status: .passed, message: message, details: details, seed: seed, milliseconds: milliseconds)
         case .problem(let message, let details, let seed):
             CheckResult(checkID: check.id, renderer: renderer, status: check.severity == .warning ? .warning : .failed,
-                        message: message, details: Self.capped(details), seed: seed, milliseconds: milliseconds)
+                        message: message, details: Self.capped(details, below: message), seed: seed, milliseconds: milliseconds)
         case .problemDependentsRun(let message, let details):
             CheckResult(checkID: check.id, renderer: renderer, status: check.severity == .warning ? .warning : .failed,
-                        message: message, details: Self.capped(details), milliseconds: milliseconds, dependentsRun: true)
+                        message: message, details: Self.capped(details, below: message), milliseconds: milliseconds, dependentsRun: true)
         case .warning(let message, let details):
-            CheckResult(checkID: check.id, renderer: renderer, status: .warning, message: message, details: details, milliseconds: milliseconds)
+            CheckResult(checkID: check.id, renderer: renderer, status: .warning, message: message, details: Self.capped(details, below: message), milliseconds: milliseconds)
         case .notApplicable(let message):
             CheckResult(checkID: check.id, renderer: renderer, status: .skipped, message: message, milliseconds: milliseconds, notApplicable: true)
         }

@@ -122,10 +122,10 @@ enum GeometryRules {
         return problems
     }
 
-    /// Corner chips on the slot's inner side, toward the screen's centre:
-    /// right of a leading slot (topLeft, bottomLeft) and left of a trailing
-    /// one in LTR, mirrored in RTL (compared by centres). The center's chip,
-    /// if a renderer draws one, may go either side.
+    /// Corner chips on the slot's inner side, defined by its position (not
+    /// by where it is drawn): right of a leading slot (topLeft, bottomLeft)
+    /// and left of a trailing one in LTR, mirrored in RTL (compared by
+    /// centres). The center's chip, if a renderer draws one, may go either side.
     static func chipSide(_ layout: HudLayout, _ environment: HudEnvironment) -> [String] {
         var problems: [String] = []
         for (index, chip) in layout.nodes.enumerated() where chip.kind == .secondary {
@@ -136,7 +136,7 @@ enum GeometryRules {
             let isLeft = chip.frame.midX < slot.frame.midX - tolerance
             let isRight = chip.frame.midX > slot.frame.midX + tolerance
             if innerIsRight ? !isRight : !isLeft {
-                problems.append("\(describe(chip, index)) at \(Format.rect(chip.frame)) is not on the inner side of its slot \(Format.rect(slot.frame)); the inner side (toward the screen's centre) is the \(innerIsRight ? "right" : "left") in \(environment.layoutDirection.rawValue.uppercased())")
+                problems.append("\(describe(chip, index)) at \(Format.rect(chip.frame)) is not on the inner side of its slot \(Format.rect(slot.frame)); the inner side of a \(leading ? "leading" : "trailing") slot is its \(leading ? "trailing" : "leading") side, the \(innerIsRight ? "right" : "left") in \(environment.layoutDirection.rawValue.uppercased())")
             }
         }
         return problems

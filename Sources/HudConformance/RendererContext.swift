@@ -132,6 +132,7 @@ struct ProblemList {
     func outcome(passed: String, seed: UInt64? = nil) -> CheckOutcome {
         guard let first = items.first else { return .passed(passed, seed: seed) }
         let summary = cases > 1 ? "\(first) (and \(cases - 1) more case\(cases == 2 ? "" : "s"))" : first
-        return .problem(summary, details: items, seed: seed)
+        // The message says the first problem; the details go on from there.
+        return .problem(summary, details: Array(items.dropFirst()), seed: seed)
     }
 }

@@ -458,6 +458,12 @@ struct ValidateTests {
         let documentation = FixturePlugins.repositoryRoot + "/Docs/CONFORMANCE.md"
         #expect(output.stdout.contains("\n          see: \(documentation)#geometry-hit-size\n"), "\(output.transcript)")
         #expect(try String(contentsOfFile: documentation, encoding: .utf8).contains("### `geometry-hit-size`"))
+        // The failure's line names its first case; the details go on from
+        // the second, not repeating it.
+        let lines = output.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let failure = try #require(lines.firstIndex { $0.hasPrefix("FAIL  geometry-hit-size") })
+        let message = lines[failure].dropFirst("FAIL  geometry-hit-size".count).trimmingCharacters(in: .whitespaces)
+        #expect(message.hasSuffix("more cases)") && !message.hasPrefix(lines[failure + 1]), "\(output.stdout)")
     }
 
     @Test func includeAndExcludeSelectChecksByID() async throws {
@@ -520,7 +526,11 @@ struct ValidateTests {
         let docs = try String(contentsOfFile: FixturePlugins.repositoryRoot + "/Docs/CONFORMANCE.md", encoding: .utf8)
         for id in ids {
             #expect(docs.contains("### `\(id)`"), "Docs/CONFORMANCE.md has no section for \(id)")
-            #expect(ConformanceFixes.byCheck[id]?.isEmpty == false, "the section of \(id) has no **Fix:** (run Scripts/gen-fixes.py after writing it)")
+            let fix = ConformanceFixes.byCheck[id] ?? ""
+            #expect(!fix.isEmpty, "the section of \(id) has no **Fix:** (run Scripts/gen-fixes.py after writing it)")
+            // validate prints it as one line under the failure: the fix
+            // alone, what the check judges goes before it in the section.
+            #expect(fix.count <= 200 && !fix.contains("Judged"), "the **Fix:** of \(id) is not one short line: \(fix)")
         }
         // Profiles nest and pin their lists; hudson holds every check.
         let basic = Set(ConformanceProfile.basic.checkIDs), standard = Set(ConformanceProfile.standard.checkIDs)
