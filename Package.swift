@@ -109,9 +109,9 @@ let package = Package(
             // DWARF 4, as for CMicroHTTPD (valgrind 3.19 and clang's DWARF 5).
             cSettings: [.unsafeFlags(["-std=c11", "-Wall", "-Wextra", "-Werror", "-gdwarf-4"])]
         ),
-        // The layout hot path's C helpers for HudUnsafe: the action guard's
-        // thread-local counters (a C11 `_Thread_local`) and the validator's
-        // fast test of the nodes (vector code clang writes as told).
+        // The hot paths' C helpers for HudUnsafe: the action guard's
+        // thread-local counters (a C11 `_Thread_local`) and the cache
+        // reader's byte scanning.
         .target(
             name: "CHudHot",
             dependencies: ["HudRendererAPI"],

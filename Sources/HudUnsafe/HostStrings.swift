@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import CHudHot
 import Glibc
 import HudRendererAPI
 
@@ -22,20 +21,11 @@ import HudRendererAPI
 /// their owners (the snapshot, the renderer's title storage) are alive,
 /// which the layout call guarantees; the ABI makes inputs `const`.
 package struct HostStrings {
-    /// One range: `count` bytes from `start`, the longest string in it,
-    /// and the count each node-string limit allows (resolved when the range
-    /// is made, so a layout only copies them).
+    /// One range: `count` bytes from `start` and the longest string in it.
     package struct Range {
-        // Read-only: `iconCount` and `labelCount` are derived from them
-        // when the range is made and must never go stale.
-        package private(set) var start: UInt
-        package private(set) var count: UInt
-        package private(set) var longest: Int
-        /// `count`, or 0 when `longest` exceeds `HUD_MAX_ICON_BYTES`.
-        package private(set) var iconCount: UInt
-        /// `count`, or 0 when `longest` exceeds `HUD_MAX_LABEL_BYTES`
-        /// (the limit of `label` and `accessibility_label`).
-        package private(set) var labelCount: UInt
+        package let start: UInt
+        package let count: UInt
+        package let longest: Int
 
         package static let empty = Range(start: 0, count: 0, longest: 0)
 
@@ -49,8 +39,6 @@ package struct HostStrings {
             self.start = start
             self.count = count
             self.longest = longest
-            iconCount = longest <= Int(HUD_MAX_ICON_BYTES) ? count : 0
-            labelCount = longest <= Int(HUD_MAX_LABEL_BYTES) ? count : 0
         }
 
         /// True when `address` lies in `start ..< start + count` (one
@@ -71,22 +59,11 @@ package struct HostStrings {
     }
 
     /// The ranges a field with byte limit `limit` may trust: those whose
-    /// longest string fits (the validator's per-layout path reads `resolved`
-    /// instead, resolved when the ranges were made).
+    /// longest string fits.
     @inline(__always)
     package func trusted(limit: Int) -> Trusted {
         Trusted(arenaStart: arena.start, arenaCount: arena.longest <= limit ? arena.count : 0,
                 titleStart: title.start, titleCount: title.longest <= limit ? title.count : 0)
-    }
-
-    /// The ranges the icon's and the labels' limits allow, as the
-    /// validator's fast test (`hud_hot_first_unchecked_node`) reads them:
-    /// `trusted(limit:)` for the two node-string limits, resolved when the
-    /// ranges were made.
-    @inline(__always)
-    var resolved: hud_hot_trust_t {
-        hud_hot_trust_t(arena_start: arena.start, arena_icon_count: arena.iconCount, arena_label_count: arena.labelCount,
-                        title_start: title.start, title_icon_count: title.iconCount, title_label_count: title.labelCount)
     }
 
     /// True when the C string at `pointer` is host-made, no longer than
@@ -99,15 +76,6 @@ package struct HostStrings {
     /// longest string is too long), as four plain words.
     package struct Trusted {
         let arenaStart: UInt, arenaCount: UInt, titleStart: UInt, titleCount: UInt
-
-        /// The icon's (`label` false) or the labels' ranges of `trust`.
-        @inline(__always)
-        init(_ trust: hud_hot_trust_t, label: Bool) {
-            arenaStart = trust.arena_start
-            arenaCount = label ? trust.arena_label_count : trust.arena_icon_count
-            titleStart = trust.title_start
-            titleCount = label ? trust.title_label_count : trust.title_icon_count
-        }
 
         init(arenaStart: UInt, arenaCount: UInt, titleStart: UInt, titleCount: UInt) {
             self.arenaStart = arenaStart

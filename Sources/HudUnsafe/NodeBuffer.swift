@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 package import HudModel
 package import HudRendererAPI
-import CHudHot
 import Glibc
 
 // The host-owned node buffer a renderer writes its layout into, the layout
@@ -77,9 +76,9 @@ package final class PluginRenderer {
         }
         let contract = NodeContract(abi: info.abiVersion, stride: buffer.stride, modes: snapshot.modeCounts)
         let nodes = UnsafeRawPointer(buffer.nodes)
-        var trust = HostStrings(arena: snapshot.stringArena, title: environments.titleRange).resolved
         do {
-            try LayoutValidator.validate(&output, nodes: nodes, stride: buffer.stride, contract: contract, trust: &trust)
+            try LayoutValidator.validate(output, nodes: nodes, stride: buffer.stride, contract: contract,
+                                         trusting: HostStrings(arena: snapshot.stringArena, title: environments.titleRange))
         } catch {
             throw refusal(error)
         }
@@ -388,154 +387,44 @@ package enum LayoutValidator {
         }
     }
 
-    /// Checks the header and the first `output.count` nodes of `nodes`.
-    /// The caller has already checked `count` against the buffer's capacity.
-    /// A string pointing into `strings` (host-made input bytes) is accepted
-    /// without being read again when `HostStrings.vouches` says so; every
-    /// other string gets the full check.
+    /// Checks the header and the first `output.count` nodes of `nodes`, in
+    /// header, node and field order, so the first problem found is the one
+    /// named. The caller has already checked `count` against the buffer's
+    /// capacity. A string pointing into `strings` (host-made input bytes)
+    /// is accepted without being read again when `HostStrings` vouches for
+    /// it; every other string gets the full check.
     package static func validate(_ output: hud_layout_t, nodes: UnsafeRawPointer, stride: Int, contract: NodeContract,
                                  trusting strings: HostStrings = .none) throws(Violation) {
-        var header = output
-        var trust = strings.resolved
-        try validate(&header, nodes: nodes, stride: stride, contract: contract, trust: &trust)
-    }
-
-    /// `validate` with the trusted ranges already resolved for both
-    /// string limits (`HostStrings.resolved`), the header read in place.
-    ///
-    /// The fast test runs in C over the header and every node it passes
-    /// (`hud_hot_first_unchecked`: never more lenient than the checks
-    /// here, see `CHudHot`); only when it stops short does `validateInOrder`
-    /// run the ordered, naming checks on what it could not pass.
-    @inline(__always)
-    static func validate(_ output: UnsafePointer<hud_layout_t>, nodes: UnsafeRawPointer, stride: Int, contract: NodeContract,
-                         trust: UnsafePointer<hud_hot_trust_t>) throws(Violation) {
-        var onlyStrings: Int32 = 0
-        let first = hud_hot_first_unchecked(output, nodes, stride, contract.readsMinor1Fields ? 1 : 0,
-                                            contract.modes.packedCounts, trust, &onlyStrings)
-        guard first != Int(output.pointee.count) else { return }
-        try validateInOrder(output, from: first, onlyStrings: onlyStrings != 0, nodes: nodes, stride: stride,
-                            contract: contract, trust: trust)
-    }
-
-    /// The checks of everything the fast test did not pass, in the fixed
-    /// order: the header when `first` is -1, then each node the fast test
-    /// stops at gets every check here, in field order, and the scan
-    /// resumes after it. So the first problem found is still the first in
-    /// header, node and field order.
-    @inline(never)
-    private static func validateInOrder(_ output: UnsafePointer<hud_layout_t>, from first: Int, onlyStrings: Bool,
-                                        nodes: UnsafeRawPointer,
-                                        stride: Int, contract: NodeContract,
-                                        trust: UnsafePointer<hud_hot_trust_t>) throws(Violation) {
-        let count = Int(output.pointee.count)
-        let minor1 = contract.readsMinor1Fields
-        var index = first
-        var onlyStrings: Int32 = onlyStrings ? 1 : 0
-        if index < 0 {
-            let insets = output.pointee.content_insets
-            try length(insets.top, nil, "content_insets.top")
-            try length(insets.left, nil, "content_insets.left")
-            try length(insets.bottom, nil, "content_insets.bottom")
-            try length(insets.right, nil, "content_insets.right")
-            let unknownBits = output.pointee.hidden_positions & ~UInt32(HUD_POSITION_ALL_BITS)
-            guard unknownBits == 0 else {
-                throw Violation(node: nil, field: "hidden_positions", problem: .unknownHiddenBits(unknownBits))
-            }
-            index = hud_hot_first_unchecked_node(nodes, 0, count, stride, minor1 ? 1 : 0, contract.modes.packedCounts, trust,
-                                                 &onlyStrings)
+        let insets = output.content_insets
+        try length(insets.top, nil, "content_insets.top")
+        try length(insets.left, nil, "content_insets.left")
+        try length(insets.bottom, nil, "content_insets.bottom")
+        try length(insets.right, nil, "content_insets.right")
+        let unknownBits = output.hidden_positions & ~UInt32(HUD_POSITION_ALL_BITS)
+        guard unknownBits == 0 else {
+            throw Violation(node: nil, field: "hidden_positions", problem: .unknownHiddenBits(unknownBits))
         }
-        while index < count {
-            try node((nodes + index * stride).assumingMemoryBound(to: hud_node_t.self), index: index, minor1: minor1,
-                     stringsOnly: onlyStrings != 0, contract: contract, HostStrings.Trusted(trust.pointee, label: false),
-                     HostStrings.Trusted(trust.pointee, label: true))
-            index = hud_hot_first_unchecked_node(nodes, index + 1, count, stride, minor1 ? 1 : 0, contract.modes.packedCounts, trust,
-                                                 &onlyStrings)
+        let iconTrust = strings.trusted(limit: Int(HUD_MAX_ICON_BYTES))
+        let labelTrust = strings.trusted(limit: Int(HUD_MAX_LABEL_BYTES))
+        for index in 0..<Int(output.count) {
+            try node((nodes + index * stride).assumingMemoryBound(to: hud_node_t.self), index: index,
+                     minor1: contract.readsMinor1Fields, contract: contract, iconTrust, labelTrust)
         }
     }
 
-    /// Every check of one node, in field order (the path of a node the
-    /// fast test did not pass); with `stringsOnly` (the fast test passed
-    /// every field before the strings, whose rules it applies exactly or
-    /// more strictly) only the strings.
-    @inline(never)
-    private static func node(_ node: UnsafePointer<hud_node_t>, index: Int, minor1: Bool, stringsOnly: Bool,
+    /// Every check of one node, in field order.
+    private static func node(_ node: UnsafePointer<hud_node_t>, index: Int, minor1: Bool,
                              contract: NodeContract, _ iconTrust: HostStrings.Trusted,
                              _ labelTrust: HostStrings.Trusted) throws(Violation) {
-        if !stringsOnly {
-            // One pass over the scalar fields for the common case; only a
-            // node that fails it goes through the ordered checks that name
-            // the first bad field.
-            if !scalarsAreValid(node, minor1: minor1) {
-                try scalars(node, index: index)
-                if minor1 { try length(node.pointee.glyph_size, index, "glyph_size") }
-            }
-            if minor1, node.pointee.accessibility_actions != 0 {
-                try accessibilityActions(node, index: index, contract: contract)
-            }
+        try scalars(node, index: index)
+        if minor1 { try length(node.pointee.glyph_size, index, "glyph_size") }
+        if minor1, node.pointee.accessibility_actions != 0 {
+            try accessibilityActions(node, index: index, contract: contract)
         }
         try string(node.pointee.icon, index, "icon", limit: Int(HUD_MAX_ICON_BYTES), iconTrust)
         try string(node.pointee.label, index, "label", limit: Int(HUD_MAX_LABEL_BYTES), labelTrust)
         try string(node.pointee.accessibility_label, index, "accessibility_label", limit: Int(HUD_MAX_LABEL_BYTES), labelTrust)
     }
-
-    /// Every enum, index and geometry field of a node within its range, read
-    /// in place, and with `minor1` the 1.1 `glyph_size` too.
-    ///
-    /// Vectorised, all in 4 × 32-bit lanes and one reduction: the four
-    /// leading enums (one 16-byte load) and `shape`, `material`, `placement`
-    /// are checked as unsigned offsets from their lowest value; each of the
-    /// twelve doubles by its high 32-bit word (sign, exponent and the top of
-    /// the mantissa): a double is finite, at least +0 and below
-    /// `maxCoordinate` (1e7) exactly when that word, as a signed integer,
-    /// is in 0 ..< 0x416312D0 (1e7's high word; 1e7's low word is 0), so
-    /// lengths are compared as they are and coordinates after clearing the
-    /// sign bit. NaN and ±infinity have words above the bound. The offsets
-    /// are `NodeOffsets` (a test pins them to the header's layout).
-    ///
-    /// Never more lenient than `scalars`, a little stricter: -0.0 as a
-    /// length and exactly ±1e7 fail here and are then accepted by the
-    /// ordered checks, which the caller runs whenever this says no.
-    @inline(__always)
-    private static func scalarsAreValid(_ node: UnsafePointer<hud_node_t>, minor1: Bool) -> Bool {
-        let raw = UnsafeRawPointer(node)
-        // kind, position, part, mode_index: value - low <= high - low, unsigned.
-        let leading = raw.loadUnaligned(fromByteOffset: NodeOffsets.kind, as: SIMD4<UInt32>.self)
-        let leadingLow = SIMD4<UInt32>(
-            UInt32(bitPattern: Int32(HUD_NODE_KIND_CONTAINER)), UInt32(bitPattern: Int32(HUD_POSITION_NONE)),
-            UInt32(bitPattern: Int32(HUD_PART_NONE)), UInt32(bitPattern: -1))
-        let leadingSpan = SIMD4<UInt32>(
-            UInt32(HUD_NODE_KIND_MODE_ITEM - HUD_NODE_KIND_CONTAINER), UInt32(HUD_POSITION_CENTER - HUD_POSITION_NONE),
-            UInt32(HUD_PART_CONTAINER - HUD_PART_NONE), UInt32(HUD_MAX_MODES))
-        // shape, material, placement (each starts at 0); the fourth lane is 0.
-        let looks = raw.loadUnaligned(fromByteOffset: NodeOffsets.shape, as: SIMD2<UInt32>.self)
-        let others = SIMD4<UInt32>(looks.x, looks.y, UInt32(bitPattern: node.pointee.placement), 0)
-        let othersHigh = SIMD4<UInt32>(UInt32(HUD_SHAPE_CAPSULE), UInt32(HUD_MATERIAL_REGULAR), UInt32(HUD_PLACEMENT_BOTTOM_INSET), 0)
-        let integersOK = ((leading &- leadingLow) .<= leadingSpan) .& (others .<= othersHigh)
-        // The doubles' high words, four to a vector (little-endian: the high
-        // word of the double at offset o is at o + 4).
-        @inline(__always) func highWords(_ first: Int, _ second: Int) -> SIMD4<Int32> {
-            let a = raw.loadUnaligned(fromByteOffset: first, as: SIMD4<Int32>.self)
-            let b = raw.loadUnaligned(fromByteOffset: second, as: SIMD4<Int32>.self)
-            return SIMD4(a[1], a[3], b[1], b[3])
-        }
-        @inline(__always) func high(_ offset: Int) -> Int32 { raw.loadUnaligned(fromByteOffset: offset + 4, as: Int32.self) }
-        let bound = SIMD4<Int32>(repeating: Self.maxCoordinateHighWord)
-        // frame.x, frame.y, hit.x, hit.y: |v| < 1e7.
-        let coordinates = highWords(NodeOffsets.frame, NodeOffsets.frame + 32) & SIMD4(repeating: Int32.max)
-        // frame.width, frame.height, hit.width, hit.height; corner_radius,
-        // stroke_width, font_size, glyph_size: 0 <= v < 1e7.
-        let sizes = highWords(NodeOffsets.frame + 16, NodeOffsets.frame + 48)
-        let corner = raw.loadUnaligned(fromByteOffset: NodeOffsets.cornerRadius, as: SIMD4<Int32>.self)
-        let styles = SIMD4<Int32>(corner[1], corner[3], high(NodeOffsets.fontSize), minor1 ? high(NodeOffsets.glyphSize) : 0)
-        let doublesOK = (coordinates .< bound) .& (sizes .< bound) .& (styles .< bound)
-            .& ((sizes | styles) .>= SIMD4(repeating: 0))
-        return all(integersOK .& doublesOK)
-    }
-
-    /// The high 32-bit word of `maxCoordinate` (1e7 = 0x416312D0_00000000;
-    /// a test pins the two together). A literal, so the node loop loads no global.
-    package static var maxCoordinateHighWord: Int32 { 0x4163_12D0 }
 
     /// The ordered, naming checks of a node's scalar fields.
     private static func scalars(_ pointer: UnsafePointer<hud_node_t>, index: Int) throws(Violation) {
@@ -881,17 +770,6 @@ package struct LayoutNodeView: HitTestable {
     }
 }
 
-/// Byte offsets of the `hud_node_t` fields the validator loads as vectors
-/// (`HudRegistryTests` pins them to `MemoryLayout.offset(of:)`).
-package enum NodeOffsets {
-    package static let kind = 0        // kind, position, part, mode_index: 4 × int32
-    package static let frame = 16      // frame, hit: 8 × double
-    package static let shape = 80      // shape, material: 2 × int32
-    package static let cornerRadius = 88  // corner_radius, stroke_width: 2 × double
-    package static let fontSize = 104     // font_size: double
-    package static let glyphSize = 168    // glyph_size (ABI 1.1): double
-}
-
 /// How many long-press modes each position's slot has in the published
 /// complications (0 where no slot is published): what the validator checks
 /// `accessibility_actions` against and what a slot offers by default.
@@ -902,10 +780,6 @@ package struct ModeCounts: Sendable, Hashable {
 
     /// No modes anywhere.
     package static let none = ModeCounts(packed: 0)
-
-    /// One byte per position, position `p` at bits `8p ..< 8p + 8` (what
-    /// the C fast test reads).
-    var packedCounts: UInt64 { packed }
 
     private init(packed: UInt64) { self.packed = packed }
 
