@@ -76,8 +76,13 @@ if ((install)); then
   fi
 fi
 
+# The generated plugins are kept in $work between runs and shared by two
+# runs at once (each file appears whole, by rename); what a run writes
+# (caches, HOME, gst's registry) is its own, in $scratch.
 work=${TMPDIR:-/tmp}/bench-peers-$(id -u)
 mkdir -p "$work"
+scratch=$(mktemp -d "$work/run.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
 source_file=Benchmarks/generated-plugin/generated_plugin.c
 include=Sources/HudRendererAPI/include/hud
 fingerprint=$(cat "$source_file" "$include"/*.h | cksum | cut -d' ' -f1)
@@ -93,8 +98,10 @@ generate() {
   mkdir -p "$pool" "$dir"
   local flags=()
   [[ $kind == bare ]] && flags=(-DHUDGEN_BARE)
-  [[ -e $pool/template.so ]] ||
-    cc -std=c11 -O1 -shared -fPIC -I "$include" -DHUDGEN_INDEX=00000 "${flags[@]}" "$source_file" -o "$pool/template.so"
+  if [[ ! -e $pool/template.so ]]; then
+    cc -std=c11 -O1 -shared -fPIC -I "$include" -DHUDGEN_INDEX=00000 "${flags[@]}" "$source_file" -o "$pool/template.so.$$"
+    mv -f "$pool/template.so.$$" "$pool/template.so"
+  fi
   python3 - "$pool" "$n" <<'PY'
 import os, sys
 pool, n = sys.argv[1], int(sys.argv[2])
@@ -108,15 +115,17 @@ for i in range(n):
     data = template
     for m in markers:
         data = data.replace(m, m[:-5] + b"%05d" % i)
-    with open(path + ".tmp", "wb") as f:
+    partial = "%s.partial-%d" % (path, os.getpid())
+    with open(partial, "wb") as f:
         f.write(data)
-    os.chmod(path + ".tmp", 0o755)
-    os.rename(path + ".tmp", path)
+    os.chmod(partial, 0o755)
+    os.rename(partial, path)
 PY
   local i name
   for ((i = 0; i < n; i++)); do
     printf -v name 'gen-%05d.so' "$i"
-    [[ -e $dir/$name ]] || ln "$pool/$name" "$dir/$name"
+    # Another run may link it between the test and ln.
+    [[ -e $dir/$name ]] || ln "$pool/$name" "$dir/$name" 2>/dev/null || [[ -e $dir/$name ]]
   done
   echo "$dir"
 }
@@ -128,9 +137,9 @@ add() { labels+=("$1"); modes+=("$2"); preps+=("$3"); commands+=("$4"); }
 
 for n in "${counts[@]}"; do
   dir=$(generate meta "$n")
-  cache=$work/xdg-meta-$n
-  env="HOME=$work/home HUD_RENDERER_PATH=$dir XDG_CACHE_HOME=$cache"
-  mkdir -p "$work/home" "$cache"
+  cache=$scratch/xdg-meta-$n
+  env="HOME=$scratch/home HUD_RENDERER_PATH=$dir XDG_CACHE_HOME=$cache"
+  mkdir -p "$scratch/home" "$cache"
   add "hudhost list, $n plugins" cold "rm -rf $cache/hud" "env $env $hudhost list --json"
   add "hudhost list, $n plugins" warm "true" "env $env $hudhost list --json"
   add "hudhost list (text table), $n plugins" warm "true" "env $env $hudhost list"
@@ -141,15 +150,15 @@ for n in "${counts[@]}"; do
 done
 if ((bare_count > 0)); then
   dir=$(generate bare "$bare_count")
-  cache=$work/xdg-bare-$bare_count
+  cache=$scratch/xdg-bare-$bare_count
   mkdir -p "$cache"
   add "hudhost list, $bare_count plugins without metadata" cold "rm -rf $cache/hud" \
-    "env HOME=$work/home HUD_RENDERER_PATH=$dir XDG_CACHE_HOME=$cache $hudhost list --json"
+    "env HOME=$scratch/home HUD_RENDERER_PATH=$dir XDG_CACHE_HOME=$cache $hudhost list --json"
 fi
 if ((prepare)); then echo "bench-peers: plugins generated under $work" >&2; exit 0; fi
 notes=()
 if command -v gst-inspect-1.0 >/dev/null; then
-  registry=$work/gst-registry.bin
+  registry=$scratch/gst-registry.bin
   gst_count=$(GST_REGISTRY=$registry gst-inspect-1.0 2>/dev/null | sed -n 's/^Total count: \([0-9]*\) plugins.*/\1/p')
   add "gst-inspect-1.0, ${gst_count:-?} system plugins" cold "rm -f $registry" "env GST_REGISTRY=$registry gst-inspect-1.0"
   add "gst-inspect-1.0, ${gst_count:-?} system plugins" warm "true" "env GST_REGISTRY=$registry gst-inspect-1.0"
@@ -171,7 +180,7 @@ for ((run = 0; run < runs; run++)); do
     if [[ ${labels[$i]} == *"without metadata"* ]] && ((run >= 5)); then continue; fi
     eval "${preps[$i]}"
     start=$EPOCHREALTIME
-    eval "${commands[$i]}" >/dev/null 2>"$work/stderr" || { echo "bench-peers: '${commands[$i]}' failed:" >&2; cat "$work/stderr" >&2; exit 1; }
+    eval "${commands[$i]}" >/dev/null 2>"$scratch/stderr" || { echo "bench-peers: '${commands[$i]}' failed:" >&2; cat "$scratch/stderr" >&2; exit 1; }
     end=$EPOCHREALTIME
     samples[$i]+="$(( (${end/./} - ${start/./}) )) "
   done

@@ -17,7 +17,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:?usage: $0 BIN_DIR}
 user=hudci
-id -u "$user" >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin "$user"
+# (A second run at the same moment may add it first: then it exists.)
+id -u "$user" >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin "$user" || id -u "$user" >/dev/null
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -26,11 +26,14 @@ enum Allocations {
         guard Files.makeDirectories(directory) else { throw HarnessError("cannot create \(directory)") }
         let library = directory + "/libhudbench-counter-\(Files.fingerprint([text])).so"
         if !Files.exists(library) {
-            let log = directory + "/counter-build.log"
-            let built = Subprocess.run(["cc", "-O2", "-shared", "-fPIC", "-o", library + ".tmp", source], stdout: log, stderr: log)
-            guard let built, built.succeeded, case .success = SystemCalls.rename(library + ".tmp", to: library) else {
+            // Built under a name of this process's and renamed into place,
+            // so another hudbench never loads half of it.
+            let log = directory + "/counter-build-\(getpid()).log", partial = library + ".partial-\(getpid())"
+            let built = Subprocess.run(["cc", "-O2", "-shared", "-fPIC", "-o", partial, source], stdout: log, stderr: log)
+            guard let built, built.succeeded, case .success = SystemCalls.rename(partial, to: library) else {
                 throw HarnessError("building the malloc counter failed (cc \(source)); see \(log)")
             }
+            SystemCalls.removeFile(log)
         }
         let output = directory + "/allocations-\(getpid()).tsv"
         defer { SystemCalls.removeFile(output) }

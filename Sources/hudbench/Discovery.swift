@@ -33,23 +33,30 @@ enum Discovery {
         let counts = options.quick ? [10] : [10, 100, 1000, 10000]
         let bareCounts = options.quick ? [10] : [1000]
         let runs = options.quick ? 3 : 11
+        // The generated plugins are shared between runs (and between two
+        // hudbench processes at once: each file appears whole, by rename);
+        // what a run writes (caches, listings, registries) is its own.
         let root = Files.cacheDirectory()
         let directories = try generate(counts: counts, under: root)
         let bareDirectories = try generate(counts: bareCounts, under: root, bare: true)
-        let gst = try peers(runs: runs, root: root, into: &report)
+        guard Files.makeDirectories(root), case .success(let run) = SystemCalls.makePrivateDirectory(in: root, prefix: "run-") else {
+            throw HarnessError("cannot create a private directory under \(root)")
+        }
+        defer { Files.removeTree(run) }
+        let gst = try peers(runs: runs, root: run, into: &report)
         let hudhost = Files.executableDirectory + "/hudhost"
         let haveHudhost = Files.isExecutable(hudhost)
         if !haveHudhost {
             report.notes.append("discovery: \(hudhost) is missing, so `hudhost list` was not measured; run `swift build -c release` (all products) first")
         }
-        let home = root + "/home"
+        let home = run + "/home"
         _ = Files.makeDirectories(home)
         for n in counts {
             let directory = directories[n]!
             if haveHudhost {
-                let cache = root + "/xdg-\(n)"
+                let cache = run + "/xdg-\(n)"
                 let environment: [String: String?] = ["HUD_RENDERER_PATH": directory, "HOME": home, "XDG_CACHE_HOME": cache]
-                let listing = root + "/list-\(n).json"
+                let listing = run + "/list-\(n).json"
                 // Cold: fresh process, no cache.
                 var cold: [Double] = [], coldRSS = 0
                 for _ in 0..<runs {
@@ -57,9 +64,7 @@ enum Discovery {
                     // but never $XDG_CACHE_HOME itself.
                     Files.removeTree(cache + "/hud")
                     _ = Files.makeDirectories(cache)
-                    guard let result = Subprocess.run([hudhost, "list", "--json"], environment: environment, stdout: listing) else {
-                        throw HarnessError("cannot run \(hudhost)")
-                    }
+                    let result = try list(hudhost, environment, listing, n: n)
                     cold.append(Double(result.wallNanoseconds) / 1e6)
                     coldRSS = max(coldRSS, result.peakRSSKiB)
                 }
@@ -73,9 +78,7 @@ enum Discovery {
                 var warm: [Double] = [], warmRSS = 0, gstWarm: [Double] = [], gstWarmRSS = 0
                 if hasCache {
                     for _ in 0..<runs {
-                        guard let result = Subprocess.run([hudhost, "list", "--json"], environment: environment, stdout: listing) else {
-                            throw HarnessError("cannot run \(hudhost)")
-                        }
+                        let result = try list(hudhost, environment, listing, n: n)
                         warm.append(Double(result.wallNanoseconds) / 1e6)
                         warmRSS = max(warmRSS, result.peakRSSKiB)
                         if let gst {
@@ -112,11 +115,11 @@ enum Discovery {
             // only measure the dynamic loader's own scaling).
             guard n <= 1000 else { continue }
             var load: [Double] = [], loadRSS = 0, loaded = 0
-            let output = root + "/discover-\(getpid()).tsv"
+            let output = run + "/discover.tsv"
             defer { SystemCalls.removeFile(output) }
             for _ in 0..<runs {
                 guard let result = Subprocess.run([Files.executablePath, "--internal-discover", directory, output],
-                                                  environment: ["HOME": home, "XDG_CACHE_HOME": root + "/xdg-none"]),
+                                                  environment: ["HOME": home, "XDG_CACHE_HOME": run + "/xdg-none"]),
                       result.succeeded,
                       let fields = Files.read(output)?.split(separator: "\t"), fields.count == 2,
                       let nanoseconds = Double(fields[0]), let count = Int(fields[1].filter { !$0.isNewline })
@@ -130,7 +133,7 @@ enum Discovery {
                                           note: "RendererRegistry.discover timed inside a fresh hudbench child"))
         }
         if let gst { SystemCalls.removeFile(gst.listing) }
-        try measureBare(bareDirectories, runs: runs, root: root, into: &report)
+        try measureBare(bareDirectories, runs: runs, root: run, into: &report)
     }
 
     /// Files without a metadata section: `hudhost list` cold, where every
@@ -145,9 +148,8 @@ enum Discovery {
             for _ in 0..<min(runs, 5) {
                 Files.removeTree(cache + "/hud")
                 _ = Files.makeDirectories(cache)
-                guard let result = Subprocess.run([hudhost, "list", "--json"],
-                                                  environment: ["HUD_RENDERER_PATH": directory, "HOME": root + "/home", "XDG_CACHE_HOME": cache],
-                                                  stdout: listing) else { throw HarnessError("cannot run \(hudhost)") }
+                let result = try list(hudhost, ["HUD_RENDERER_PATH": directory, "HOME": root + "/home", "XDG_CACHE_HOME": cache],
+                                      listing, n: n)
                 cold.append(Double(result.wallNanoseconds) / 1e6)
                 rss = max(rss, result.peakRSSKiB)
             }
@@ -234,13 +236,17 @@ enum Discovery {
         // separately compiled plugins; 10,000 runs of cc would take many
         // minutes on a small machine).
         let template = pool + "/template.so"
+        // Each file is written under a name of this process's and renamed
+        // into place, so another hudbench never reads half of one.
+        let partial = ".partial-\(getpid())"
         if !Files.exists(template) {
-            let log = base + "/build.log"
+            let log = base + "/build-\(getpid()).log"
             let command = ["cc", "-std=c11", "-O1", "-shared", "-fPIC", "-I", include, "-DHUDGEN_INDEX=0000"]
-                + (bare ? ["-DHUDGEN_BARE"] : []) + [source, "-o", template]
-            guard Subprocess.runAll([command], jobs: 1, log: log) else {
+                + (bare ? ["-DHUDGEN_BARE"] : []) + [source, "-o", template + partial]
+            guard Subprocess.runAll([command], jobs: 1, log: log), case .success = SystemCalls.rename(template + partial, to: template) else {
                 throw HarnessError("compiling the generated plugin template failed; see \(log)")
             }
+            SystemCalls.removeFile(log)
         }
         guard case .success(let templateBytes) = SystemCalls.readFile(template) else { throw HarnessError("cannot read \(template)") }
         let digitOffsets = ["generated-0000", "Generated 0000"].flatMap { Self.offsets(of: Array($0.utf8), in: templateBytes).map { $0 + 10 } }
@@ -251,8 +257,9 @@ enum Discovery {
             var bytes = templateBytes
             let digits = Array(name(index).utf8.dropFirst(4).prefix(4))
             for offset in digitOffsets { bytes.replaceSubrange(offset..<(offset + 4), with: digits) }
-            if case .failure(let error) = SystemCalls.writeFile(pool + "/" + name(index), bytes, mode: 0o755) {
-                throw HarnessError("cannot write \(pool)/\(name(index)): \(error)")
+            let path = pool + "/" + name(index)
+            if case .failure(let error) = SystemCalls.writeFile(path + partial, bytes, mode: 0o755).flatMap({ SystemCalls.rename(path + partial, to: path) }) {
+                throw HarnessError("cannot write \(path): \(error)")
             }
             written += 1
         }
@@ -264,7 +271,8 @@ enum Discovery {
             let directory = base + "/n\(n)"
             guard Files.makeDirectories(directory) else { throw HarnessError("cannot create \(directory)") }
             for index in 0..<n where !Files.exists(directory + "/" + name(index)) {
-                if case .failure(let error) = SystemCalls.hardLink(pool + "/" + name(index), at: directory + "/" + name(index)) {
+                // EEXIST: another hudbench linked it first.
+                if case .failure(let error) = SystemCalls.hardLink(pool + "/" + name(index), at: directory + "/" + name(index)), error.code != EEXIST {
                     throw HarnessError("cannot link \(name(index)) into \(directory): \(error)")
                 }
             }
@@ -280,6 +288,22 @@ enum Discovery {
     }
 
     /// Generated renderers in a `hudhost list --json` document.
+    /// One `hudhost list --json` into `listing` (its stderr beside it); a
+    /// run that fails is a harness failure naming its status and stderr.
+    private static func list(_ hudhost: String, _ environment: [String: String?], _ listing: String, n: Int) throws -> ProcessResult {
+        let errors = listing + ".stderr"
+        SystemCalls.removeFile(errors)
+        guard let result = Subprocess.run([hudhost, "list", "--json"], environment: environment, stdout: listing, stderr: errors) else {
+            throw HarnessError("cannot run \(hudhost)")
+        }
+        guard result.succeeded else {
+            let said = Files.read(errors).map { String($0.suffix(2000)) } ?? ""
+            throw HarnessError("hudhost list --json for N = \(n) \(result.exitedNormally ? "exited \(result.status)" : "was killed by signal \(-result.status)"): \(said)")
+        }
+        SystemCalls.removeFile(errors)
+        return result
+    }
+
     private static func listedRenderers(_ path: String, n: Int) throws -> Int {
         guard let text = Files.read(path), let document = try? JSONParser.parse(text),
               let renderers = document["renderers"]?.arrayValue else {
