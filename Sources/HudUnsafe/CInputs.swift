@@ -303,14 +303,16 @@ package final class TitleStorage {
     }
 }
 
-/// The ABI's environment view for one renderer's layout calls, marshaled
-/// anew for each call into storage this object owns (so a steady-state
-/// call allocates nothing; the title's bytes are made again only when the
-/// title changes).
+/// The ABI's environment view for one renderer's layout calls, kept while
+/// the environment is unchanged: a call whose `HudEnvironment` has the
+/// revision of the previous call's (a copy of the same value; see
+/// `HudEnvironment.revision`) reuses the view after one compare, instead of
+/// marshaling the fields and the palette again. Any field set since takes a
+/// new revision, so the view is rebuilt.
 ///
 /// Owner: this object (the renderer's). The view, its palette and the
-/// title's bytes stay at their addresses until the next call, or until
-/// this is released; renderers get them as `const`
+/// title's bytes stay at their addresses until a call with another
+/// revision, or until this is released; renderers get them as `const`
 /// inputs, valid during layout. The host reads node strings that point at
 /// the title after the call, which is why the title is kept here too.
 /// Thread: one thread at a time (the renderer's caller).
@@ -318,6 +320,11 @@ package final class EnvironmentViews {
     private let view: UnsafeMutablePointer<hud_environment_t>
     private let palette: UnsafeMutablePointer<hud_palette_t>
     private let titles = TitleStorage()
+    /// The revision `view` was marshaled from; 0 before the first call
+    /// (revisions start at 1). Unchecked exclusivity: read and written only
+    /// by `view(for:)` on the caller's thread, never while a reference to
+    /// it is held elsewhere.
+    @exclusivity(unchecked) private var revision: UInt64 = 0
 
     package init() {
         view = .allocate(capacity: 1)
@@ -332,16 +339,22 @@ package final class EnvironmentViews {
     }
 
     /// The view of `environment` (this host's `struct_size`).
+    @inline(__always)
     package func view(for environment: HudEnvironment) -> UnsafePointer<hud_environment_t> {
-        palette.pointee = EnvironmentMarshaler.palette(environment.complicationPalette)
-        view.pointee = EnvironmentMarshaler.make(environment, palette: UnsafePointer(palette),
-                                                 title: titles.pointer(for: environment.navigationTitle),
-                                                 structSize: MemoryLayout<hud_environment_t>.size)
+        if revision != environment.revision.value { marshal(environment) }
         return UnsafePointer(view)
     }
 
     /// The title's bytes, host-made (see `HostStrings`).
     package var titleRange: HostStrings.Range { titles.range }
+
+    private func marshal(_ environment: HudEnvironment) {
+        palette.pointee = EnvironmentMarshaler.palette(environment.complicationPalette)
+        view.pointee = EnvironmentMarshaler.make(environment, palette: UnsafePointer(palette),
+                                                 title: titles.pointer(for: environment.navigationTitle),
+                                                 structSize: MemoryLayout<hud_environment_t>.size)
+        revision = environment.revision.value
+    }
 }
 
 /// Builds the ABI's environment view for one call, on the stack.

@@ -35,6 +35,32 @@ struct FastPathTests {
         #expect(try JSONParser.parse(quoted).stringValue == text)
     }
 
+    /// The environment's revision stamp: copies share it, setting any field
+    /// (even to the value it had) takes a new one, and `==`/`hash` ignore it.
+    @Test func everyFieldSetTakesANewEnvironmentRevision() {
+        let base = HudEnvironment(device: .iphone16Pro, navigationTitle: "Home")
+        let copy = base
+        #expect(copy.revision.value == base.revision.value)
+        #expect(HudEnvironment(device: .iphone16Pro, navigationTitle: "Home").revision.value != base.revision.value)
+        let edits: [(String, (inout HudEnvironment) -> Void)] = [
+            ("screenSize", { $0.screenSize.width += 1 }), ("safeArea", { $0.safeArea.top += 1 }), ("scale", { $0.scale = 2 }),
+            ("layoutDirection", { $0.layoutDirection = .rightToLeft }), ("colorScheme", { $0.colorScheme = .light }),
+            ("appearance", { $0.appearance = .system }), ("textScale", { $0.textScale = 1.5 }),
+            ("navigationBar", { $0.navigationBar.height = 10 }), ("navigationTitle", { $0.navigationTitle = "Away" }),
+            ("accessibility", { $0.accessibility.insert(.reduceMotion) }), ("paletteOverride", { $0.paletteOverride = .stable }),
+            ("presentation", { $0.presentation = .deckResting }), ("reservedLanes", { $0.reservedLanes.bottom = 40 }),
+            ("same title again", { $0.navigationTitle = "Home" }),
+        ]
+        var seen: Set<UInt64> = [base.revision.value]
+        for (field, edit) in edits {
+            var changed = base
+            edit(&changed)
+            #expect(seen.insert(changed.revision.value).inserted, "\(field) kept a revision")
+        }
+        var same = base
+        same.navigationTitle = "Home"
+        #expect(same == base && same.hashValue == base.hashValue, "the stamp is not part of the value")
+    }
     /// The control-character check runs over UTF-8 bytes: it finds what the
     /// scalar-by-scalar definition (`TextChecks.isControl`) finds, at the
     /// same byte offset, on the boundaries of C0, DEL and C1.

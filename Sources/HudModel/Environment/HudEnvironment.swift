@@ -1,33 +1,67 @@
 // SPDX-License-Identifier: MIT
+import Synchronization
 
 /// Everything about the screen and the user a renderer may depend on.
 /// The host builds it (usually from a `DevicePreset`); the registry marshals
 /// it into the ABI's `hud_environment_t` for each layout call.
 public struct HudEnvironment: Sendable, Hashable {
-    public var screenSize: HudSize
-    public var safeArea: HudInsets
-    public var scale: Double
-    public var layoutDirection: HudLayoutDirection
+    public var screenSize: HudSize { didSet { revision = Revision() } }
+    public var safeArea: HudInsets { didSet { revision = Revision() } }
+    public var scale: Double { didSet { revision = Revision() } }
+    public var layoutDirection: HudLayoutDirection { didSet { revision = Revision() } }
     /// The device's scheme. The chrome's effective scheme also depends on
     /// `appearance`; see `chromeScheme`.
-    public var colorScheme: HudColorScheme
-    public var appearance: HudPhoneAppShellAppearance
-    public var textScale: Double
-    public var navigationBar: HudRect
-    public var navigationTitle: String?
-    public var accessibility: AccessibilityOptions
+    public var colorScheme: HudColorScheme { didSet { revision = Revision() } }
+    public var appearance: HudPhoneAppShellAppearance { didSet { revision = Revision() } }
+    public var textScale: Double { didSet { revision = Revision() } }
+    public var navigationBar: HudRect { didSet { revision = Revision() } }
+    public var navigationTitle: String? { didSet { revision = Revision() } }
+    public var accessibility: AccessibilityOptions { didSet { revision = Revision() } }
     /// Overrides both palettes, the complications' and the chrome's (nil:
     /// the stable dark palette for the complications, and the chrome's
     /// resolved from appearance + scheme).
-    public var paletteOverride: HudPalette?
+    public var paletteOverride: HudPalette? { didSet { revision = Revision() } }
     /// Where the control deck stands (ABI 1.1 `presentation`); the shell
     /// sets it. `.alwaysVisible` is the seed's shell and every 1.0 host.
-    public var presentation: HudPresentationState = .alwaysVisible
+    public var presentation: HudPresentationState = .alwaysVisible { didSet { revision = Revision() } }
     /// Points the shell reserves at the screen's edges for its own lanes
     /// (ABI 1.1 `reserved_lanes`), measured inward from the safe area (top:
     /// from the navigation bar's bottom edge): the deck's bottom lane while
     /// resting, its top lane while expanded. Zero under `.alwaysVisible`.
-    public var reservedLanes = HudInsets()
+    public var reservedLanes = HudInsets() { didSet { revision = Revision() } }
+
+    /// Which state of the environment this value holds: a fresh stamp is
+    /// taken whenever any field is set (and when the value is made), and
+    /// copies share their stamp. So two values with the same stamp hold
+    /// the same fields, and a host that marshaled one can reuse that view
+    /// for the other after one word compare (comparing the fields costs
+    /// more than marshaling them again). Different stamps say nothing:
+    /// setting a field to the value it had takes a new stamp too. Not part
+    /// of the value: `==` and `hash(into:)` ignore it.
+    ///
+    /// Every stored property above carries `didSet { revision = Revision() }`;
+    /// a new one must too, or renderers keep the view of its old value
+    /// (`EnvironmentViews`; add it to `FastPathTests`' list as well).
+    package private(set) var revision = Revision()
+
+    /// A stamp from one process-wide counter (`HudEnvironment.revision`).
+    package struct Revision: Sendable, Hashable {
+        /// Unique per stamp taken in this process (64 bits never wrap).
+        package let value: UInt64
+
+        private static let counter = Atomic<UInt64>(0)
+
+        /// A stamp no value has had before.
+        package init() {
+            value = Self.counter.add(1, ordering: .relaxed).newValue
+        }
+
+        // Every stamp equals every other, so the environment's derived
+        // `==` and `hash(into:)` compare only its fields; compare `value`
+        // to tell stamps apart.
+        package static func == (_: Revision, _: Revision) -> Bool { true }
+        package func hash(into hasher: inout Hasher) {}
+    }
 
     public init(
         screenSize: HudSize,
