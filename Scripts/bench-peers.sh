@@ -81,7 +81,7 @@ fi
 # (caches, HOME, gst's registry) is its own, in $scratch.
 work=${TMPDIR:-/tmp}/bench-peers-$(id -u)
 mkdir -p "$work"
-scratch=$(mktemp -d "$work/run.XXXXXX")
+scratch=$(mktemp -d --tmpdir="$work")
 trap 'rm -rf "$scratch"' EXIT
 source_file=Benchmarks/generated-plugin/generated_plugin.c
 include=Sources/HudRendererAPI/include/hud
