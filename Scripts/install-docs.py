@@ -106,6 +106,9 @@ def make(outdir, shipped, elsewhere):
         with open(doc, encoding="utf-8") as f:
             text = f.read()
 
+        def installed(source, here=here):
+            return os.path.relpath(placed[source], os.path.dirname(here) or ".")
+
         def rewrite_target(target, doc=doc, here=here):
             if not is_relative(target):
                 return target
@@ -117,13 +120,12 @@ def make(outdir, shipped, elsewhere):
                 errors.append(f"{doc}: the link ({target}) points to {source}, which make install does not ship; "
                               "add it to the Makefile's docs, or drop the link")
                 return target
-            new = os.path.relpath(placed[source], os.path.dirname(here) or ".")
-            return new + ("#" + anchor if anchor else "")
+            return installed(source) + ("#" + anchor if anchor else "")
 
-        def rename_mention(path, here=here):
+        def rename_mention(path):
             # Named from the checkout's top (README's view); unshipped: kept.
             source = os.path.normpath(path)
-            return os.path.relpath(placed[source], os.path.dirname(here) or ".") if source in placed else path
+            return installed(source) if source in placed else path
 
         with open(destination, "w", encoding="utf-8") as f:
             f.write(rewrite(text, rewrite_target, rename_mention))

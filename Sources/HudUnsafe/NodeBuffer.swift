@@ -406,9 +406,10 @@ package enum LayoutValidator {
         }
         let iconTrust = strings.trusted(limit: Int(HUD_MAX_ICON_BYTES))
         let labelTrust = strings.trusted(limit: Int(HUD_MAX_LABEL_BYTES))
+        let minor1 = contract.readsMinor1Fields
         for index in 0..<Int(output.count) {
             try node((nodes + index * stride).assumingMemoryBound(to: hud_node_t.self), index: index,
-                     minor1: contract.readsMinor1Fields, contract: contract, iconTrust, labelTrust)
+                     minor1: minor1, contract: contract, iconTrust, labelTrust)
         }
     }
 
