@@ -33,29 +33,26 @@ enum HudHost {
     /// completions.
     static var documentedCommands: [CommandEntry] { commands.filter { !$0.isHidden && !$0.name.hasPrefix("_") } }
 
-    static let usage = """
-        hudhost — the Hudson HUD renderer host
+    /// The words accepted before a command.
+    static let globalOptions = [
+        Option.flag("--version", "print hudhost's version and the renderer ABI version"),
+        Option.flag("--require-sandbox", "run plugin code only where every sandbox layer is active (the same as HUD_REQUIRE_SANDBOX=1; see `hudhost doctor` and hud-isolation(7))"),
+        Option.flag("--verbose", "(before the command) show what plugin code printed in its sandboxed children even when they did not fail; a failed child's output is always shown, each line escaped and prefixed with [renderer or file]"),
+    ]
 
-        USAGE: hudhost <command> [options]
-               hudhost --version
+    /// The tool's own help: the commands and the global options.
+    static var help: HelpPage {
+        HelpPage(
+            usage: "hudhost <command> [options]\n       hudhost --version",
+            description: "Run `hudhost <command> --help` for a command's options and examples.",
+            sections: [
+                HelpSection("COMMANDS", [.entries(documentedCommands.map { HelpEntry(names: [$0.name], text: $0.summary) }, column: 13)]),
+                HelpSection("GLOBAL OPTIONS", [.entries(globalOptions.map(\.entry))]),
+                .exitCodes(),
+            ])
+    }
 
-        COMMANDS
-        \(documentedCommands.map { "  " + $0.name.padding(12) + $0.summary }.joined(separator: "\n"))
-
-        Run `hudhost <command> --help` for a command's options and examples.
-
-        GLOBAL OPTIONS
-          --version           print hudhost's version and the renderer ABI version
-          --require-sandbox   run plugin code only where every sandbox layer is
-                              active (the same as HUD_REQUIRE_SANDBOX=1; see
-                              `hudhost doctor` and hud-isolation(7))
-          --verbose           (before the command) show what plugin code printed
-                              in its sandboxed children even when they did not
-                              fail; a failed child's output is always shown,
-                              each line escaped and prefixed with [renderer or file]
-
-        \(exitCodeHelp)
-        """
+    static var usage: String { "hudhost — the Hudson HUD renderer host\n\n" + help.plain }
 
     static func main() {
         Output.configure()
@@ -92,7 +89,7 @@ enum HudHost {
         }
         if ["--help", "-h", "help"].contains(name) {
             if arguments.count > 1, let command = commands.first(where: { $0.name == arguments[1] }) {
-                Output.out(command.help + "\n")
+                Output.out(command.help.plain + "\n")
             } else {
                 Output.out(usage + "\n")
             }
@@ -105,8 +102,8 @@ enum HudHost {
         let result: Result<ExitCode, UsageError>
         do {
             let parsed = try Arguments(Array(arguments.dropFirst()), options: command.options)
-            if parsed.flag("--help") {
-                Output.out(command.help + "\n")
+            if parsed.flag(Option.help) {
+                Output.out(command.help.plain + "\n")
                 return .ok
             }
             result = command.execute(parsed)

@@ -10,18 +10,12 @@ struct ColorOptions {
         case auto, always, never
     }
 
-    static let options: [Arguments.Option] = [.value("--color", .choices(["auto", "always", "never"]))]
-
-    static let help = """
-          --color WHEN        auto (default): colour only when the text goes to a
-                              terminal, TERM is not "dumb" and NO_COLOR is unset
-                              or empty; always; never
-        """
+    static let color = Option.value("--color", "WHEN", .choices(When.allCases.map(\.rawValue)), "auto (default): colour only when the text goes to a terminal, TERM is not \"dumb\" and NO_COLOR is unset or empty; always; never")
 
     let when: When
 
     init(_ arguments: Arguments) throws(UsageError) {
-        when = try arguments.value("--color", accepted: "auto, always or never", When.init(rawValue:)) ?? .auto
+        when = try arguments.value(Self.color, accepted: "auto, always or never", When.init(rawValue:)) ?? .auto
     }
 
     /// Colour for text written to hudhost's stdout.

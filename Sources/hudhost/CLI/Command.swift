@@ -12,20 +12,21 @@ import HudRendererAPI
 protocol Command: SendableMetatype {
     static var name: String { get }
     static var summary: String { get }
-    static var help: String { get }
-    static var options: [Arguments.Option] { get }
+    /// The options it accepts, in the order its help lists them.
+    static var options: [Option] { get }
+    static var help: HelpPage { get }
     init(_ arguments: Arguments) throws(UsageError)
     func run() -> ExitCode
     /// Internal commands (e.g. `_sandbox`) are left out of the usage list.
     static var isHidden: Bool { get }
     /// What the command's arguments are, for the shell completions; nil
     /// when it takes none.
-    static var arguments: Arguments.Option.Value? { get }
+    static var arguments: Option.Value? { get }
 }
 
 extension Command {
     static var isHidden: Bool { false }
-    static var arguments: Arguments.Option.Value? { nil }
+    static var arguments: Option.Value? { nil }
 }
 
 /// A subcommand as plain values. hudhost dispatches through these rather
@@ -34,20 +35,19 @@ extension Command {
 struct CommandEntry: Sendable {
     let name: String
     let summary: String
-    /// Laid out when asked for (`--help`, the man page, completions), not
-    /// for every entry at every start: the help texts are built by string
-    /// interpolation, about 0.3 ms for all commands.
-    var help: String { helpText() }
-    private let helpText: @Sendable () -> String
-    let options: [Arguments.Option]
+    /// Made when asked for (`--help`, the man page), not for every entry
+    /// at every start.
+    var help: HelpPage { helpPage() }
+    private let helpPage: @Sendable () -> HelpPage
+    let options: [Option]
     let isHidden: Bool
-    let arguments: Arguments.Option.Value?
+    let arguments: Option.Value?
     let execute: @Sendable (Arguments) -> Result<ExitCode, UsageError>
 
     init<C: Command>(_ command: C.Type) {
         name = C.name
         summary = C.summary
-        helpText = { C.help }
+        helpPage = { C.help }
         options = C.options
         isHidden = C.isHidden
         arguments = C.arguments
@@ -63,33 +63,21 @@ struct CommandEntry: Sendable {
 
 /// Options every registry-using command shares.
 struct RegistryOptions {
-    static let options: [Arguments.Option] = [
-        .value("--plugin", .file, repeatable: true), .flag("--builtin-only"), .flag("--allow-insecure-path"), .flag("--no-cache"),
-        .value("--isolation", .choices(RendererIsolation.allCases.map(\.rawValue))), .value("--layout-timeout"),
-    ]
+    static let plugin = Option.value("--plugin", "PATH", .file, repeatable: true, "also use the renderer plugin at PATH (repeatable)")
+    static let builtinOnly = Option.flag("--builtin-only", "safe mode: only the built-in renderers; plugins on the search path are not looked at (their records stay)")
+    static let allowInsecurePath = Option.flag("--allow-insecure-path", "load plugins from files or directories others can write (DEVELOPMENT ONLY: anyone who can write there can run code in this process)")
+    static let noCache = Option.flag("--no-cache", "neither read nor write the registry cache")
+    static let isolation = Option.value("--isolation", "MODE", .choices(RendererIsolation.allCases.map(\.rawValue)), "where plugin renderers run: process (default: each plugin file in a sandboxed renderer host; a crash or hang there is an error naming the renderer) or in-process (trusted plugins only: benchmarks, debugging); built-ins always run in-process")
+    static let layoutTimeout = Option.value("--layout-timeout", "S", "deadline of one out-of-process layout call in seconds (0 < S ≤ 3600, default 2)")
 
-    static let help = """
-          --plugin PATH       also use the renderer plugin at PATH (repeatable)
-          --builtin-only      safe mode: only the built-in renderers; plugins on the
-                              search path are not looked at (their records stay)
-          --allow-insecure-path
-                              load plugins from files or directories others can
-                              write (DEVELOPMENT ONLY: anyone who can write there
-                              can run code in this process)
-          --no-cache          neither read nor write the registry cache
-          --isolation MODE    where plugin renderers run: process (default: each
-                              plugin file in a sandboxed renderer host; a crash
-                              or hang there is an error naming the renderer) or
-                              in-process (trusted plugins only: benchmarks,
-                              debugging); built-ins always run in-process
-          --layout-timeout S  deadline of one out-of-process layout call in
-                              seconds (0 < S ≤ 3600, default 2)
-        ENVIRONMENT
-          HUD_ISOLATION       process or in-process, as --isolation (the flag wins)
-          HUD_RENDERER_PATH   colon-separated absolute directories searched first
-          HUD_RENDERERS_DISABLE, HUD_RENDERERS_SELECT
-                              comma-separated globs on renderer ids; disable first
-        """
+    static let options = [plugin, builtinOnly, allowInsecurePath, noCache, isolation, layoutTimeout]
+
+    /// The variables that choose and filter renderers.
+    static let environment = HelpSection("ENVIRONMENT", [.entries([
+        HelpEntry(names: ["HUD_ISOLATION"], text: "process or in-process, as --isolation (the flag wins)"),
+        HelpEntry(names: ["HUD_RENDERER_PATH"], text: "colon-separated absolute directories searched first"),
+        HelpEntry(names: ["HUD_RENDERERS_DISABLE", "HUD_RENDERERS_SELECT"], text: "comma-separated globs on renderer ids; disable first"),
+    ])])
 
     let plugins: [String]
     let builtinOnly: Bool
@@ -99,11 +87,11 @@ struct RegistryOptions {
     let hostSettings: RendererHostSettings
 
     init(_ arguments: Arguments) throws(UsageError) {
-        plugins = arguments.all("--plugin")
-        builtinOnly = arguments.flag("--builtin-only")
-        allowInsecure = arguments.flag("--allow-insecure-path")
-        useCache = !arguments.flag("--no-cache")
-        if let chosen = try arguments.value("--isolation", accepted: "process or in-process", RendererIsolation.init(rawValue:)) {
+        plugins = arguments.all(Self.plugin)
+        builtinOnly = arguments.flag(Self.builtinOnly)
+        allowInsecure = arguments.flag(Self.allowInsecurePath)
+        useCache = !arguments.flag(Self.noCache)
+        if let chosen = try arguments.value(Self.isolation, accepted: "process or in-process", RendererIsolation.init(rawValue:)) {
             isolation = chosen
         } else {
             switch RendererIsolation.fromEnvironment() {
@@ -113,7 +101,7 @@ struct RegistryOptions {
         }
         var settings = RendererHostSettings()
         settings.allowInsecurePath = allowInsecure
-        if let seconds = try arguments.seconds("--layout-timeout", atMost: 3600) {
+        if let seconds = try arguments.seconds(Self.layoutTimeout, atMost: 3600) {
             settings.layoutTimeoutSeconds = seconds
         }
         hostSettings = settings
@@ -183,54 +171,44 @@ struct RegistryOptions {
 
 /// Options describing the screen and the user, shared by render and probe.
 struct EnvironmentOptions {
-    static let options: [Arguments.Option] = [
-        .value("--device", .choices(DevicePreset.all.map(\.id))), .flag("--landscape"), .flag("--rtl"),
-        .value("--scheme", .choices(["dark", "light"])), .value("--appearance", .choices(["hudson", "system"])),
-        .value("--text-size", .choices(TextSizeCategory.allCases.map(\.rawValue))), .value("--title"), .flag("--reduce-transparency"), .flag("--increase-contrast"),
-        .flag("--assistive-technology"),
-    ]
+    static let device = Option.value("--device", "ID", .choices(DevicePreset.all.map(\.id)), "device preset (default \(DevicePreset.default.id)); one of: \(DevicePreset.all.map(\.id).joined(separator: ", "))")
+    static let landscape = Option.flag("--landscape", "landscape orientation (default portrait)")
+    static let rtl = Option.flag("--rtl", "right-to-left layout direction")
+    static let scheme = Option.value("--scheme", "S", .choices(["dark", "light"]), "device color scheme: dark (default) or light")
+    static let appearance = Option.value("--appearance", "A", .choices(["hudson", "system"]), "hudson (default: stable dark chrome) or system")
+    static let textSize = Option.value("--text-size", "C", .choices(TextSizeCategory.allCases.map(\.rawValue)), "Dynamic Type category: \(TextSizeCategory.allCases.map(\.rawValue).joined(separator: ", ")) (default L)")
+    static let title = Option.value("--title", "TEXT", "navigation title (default \"Home\")")
+    static let reduceTransparency = Option.flag("--reduce-transparency", "accessibility setting: reduce transparency")
+    static let increaseContrast = Option.flag("--increase-contrast", "accessibility setting: increase contrast")
+    static let assistiveTechnology = Option.flag("--assistive-technology", "an assistive technology runs (VoiceOver, Switch Control): the control deck's timeout is suspended")
 
-    static let help = """
-          --device ID         device preset (default \(DevicePreset.default.id)); one of:
-                              \(DevicePreset.all.map(\.id).joined(separator: ", "))
-          --landscape         landscape orientation (default portrait)
-          --rtl               right-to-left layout direction
-          --scheme S          device color scheme: dark (default) or light
-          --appearance A      hudson (default: stable dark chrome) or system
-          --text-size C       Dynamic Type category: \(TextSizeCategory.allCases.map(\.rawValue).joined(separator: ", ")) (default L)
-          --title TEXT        navigation title (default "Home")
-          --reduce-transparency, --increase-contrast
-                              accessibility settings
-          --assistive-technology
-                              an assistive technology runs (VoiceOver, Switch
-                              Control): the control deck's timeout is suspended
-        """
+    static let options = [device, landscape, rtl, scheme, appearance, textSize, title, reduceTransparency, increaseContrast, assistiveTechnology]
 
     let environment: HudEnvironment
     let device: DevicePreset
     let orientation: DevicePreset.Orientation
 
     init(_ arguments: Arguments, defaultTitle: String? = "Home") throws(UsageError) {
-        device = try arguments.value("--device", accepted: DevicePreset.all.map(\.id).joined(separator: ", "), DevicePreset.named) ?? .default
-        orientation = arguments.flag("--landscape") ? .landscape : .portrait
-        let scheme = try arguments.value("--scheme", accepted: "dark or light") { HudColorScheme(rawValue: $0) } ?? .dark
-        let appearance = try arguments.value("--appearance", accepted: "hudson or system") { HudPhoneAppShellAppearance(rawValue: $0) } ?? .hudson
-        let textSize = try arguments.value("--text-size", accepted: TextSizeCategory.allCases.map(\.rawValue).joined(separator: ", "), TextSizeCategory.init(name:)) ?? .large
+        device = try arguments.value(Self.device, accepted: DevicePreset.all.map(\.id).joined(separator: ", "), DevicePreset.named) ?? .default
+        orientation = arguments.flag(Self.landscape) ? .landscape : .portrait
+        let scheme = try arguments.value(Self.scheme, accepted: "dark or light") { HudColorScheme(rawValue: $0) } ?? .dark
+        let appearance = try arguments.value(Self.appearance, accepted: "hudson or system") { HudPhoneAppShellAppearance(rawValue: $0) } ?? .hudson
+        let textSize = try arguments.value(Self.textSize, accepted: TextSizeCategory.allCases.map(\.rawValue).joined(separator: ", "), TextSizeCategory.init(name:)) ?? .large
         let title = try Self.title(arguments)
         var accessibility: HudEnvironment.AccessibilityOptions = []
-        if arguments.flag("--reduce-transparency") { accessibility.insert(.reduceTransparency) }
-        if arguments.flag("--increase-contrast") { accessibility.insert(.increaseContrast) }
-        if arguments.flag("--assistive-technology") { accessibility.insert(.assistiveTechnology) }
+        if arguments.flag(Self.reduceTransparency) { accessibility.insert(.reduceTransparency) }
+        if arguments.flag(Self.increaseContrast) { accessibility.insert(.increaseContrast) }
+        if arguments.flag(Self.assistiveTechnology) { accessibility.insert(.assistiveTechnology) }
         environment = HudEnvironment(
             device: device, orientation: orientation,
-            layoutDirection: arguments.flag("--rtl") ? .rightToLeft : .leftToRight,
+            layoutDirection: arguments.flag(Self.rtl) ? .rightToLeft : .leftToRight,
             colorScheme: scheme, appearance: appearance, textSize: textSize,
             navigationTitle: title ?? defaultTitle, accessibility: accessibility)
     }
 
     /// `--title`, within the ABI's limit for a navigation title.
     private static func title(_ arguments: Arguments) throws(UsageError) -> String? {
-        guard let title = arguments.value("--title") else { return nil }
+        guard let title = arguments.value(Self.title) else { return nil }
         let limit = Int(HUD_MAX_TITLE_BYTES)
         guard title.utf8.count <= limit else {
             throw UsageError("--title is \(title.utf8.count) bytes of UTF-8; a navigation title is at most \(limit) bytes (HUD_MAX_TITLE_BYTES)")

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 
 /// Shell completion scripts for bash, zsh and fish, made from the
-/// commands' option declarations (names, whether they take a value, the
-/// value's kind or choices) and their help documents (the descriptions):
+/// commands' option declarations (names, the value's kind or choices, the
+/// description):
 /// `hudhost completions SHELL`, installed by `make install`.
 enum Completions {
     enum Shell: String, CaseIterable {
@@ -10,7 +10,7 @@ enum Completions {
     }
 
     /// The global words accepted before a command.
-    static let globalOptions = ["--help", "--version", "--require-sandbox", "--verbose"]
+    static let globalOptions = ["--help"] + HudHost.globalOptions.map(\.name)
 
     static func script(for shell: Shell, commands: [CommandEntry]) -> String {
         let commands = commands.map(CompletedCommand.init)
@@ -25,24 +25,16 @@ enum Completions {
     struct CompletedCommand {
         var name: String
         var summary: String
-        var options: [Arguments.Option]
-        var document: HelpDocument
+        /// Its options and `--help`.
+        var options: [Option]
         /// What the command's arguments are (nil: it takes none).
-        var arguments: Arguments.Option.Value?
+        var arguments: Option.Value?
 
         init(_ entry: CommandEntry) {
             name = entry.name
             summary = entry.summary
-            options = entry.options
-            document = HelpDocument(entry.help)
+            options = entry.options + [Option.help]
             arguments = entry.arguments
-        }
-
-        func text(_ option: Arguments.Option) -> String {
-            document.text(for: option.name) ?? (option.name == "--help" ? "show this command's help" : "")
-        }
-        func valueName(_ option: Arguments.Option) -> String {
-            document.entries.first { $0.names.contains(option.name) }?.valueName ?? "VALUE"
         }
     }
 
@@ -60,9 +52,9 @@ enum Completions {
                 case .directory: "COMPREPLY=($(compgen -d -- \"$cur\"))"
                 case .text: "COMPREPLY=()"
                 }
-                values += "        \(option.name)) \(action); return ;;\n"
+                values += "        \(option.names.joined(separator: "|"))) \(action); return ;;\n"
             }
-            let words = command.options.map(\.name).joined(separator: " ")
+            let words = command.options.flatMap(\.names).joined(separator: " ")
             var arguments = ""
             if case .choices(let choices)? = command.arguments {
                 arguments = "    else COMPREPLY=($(compgen -W \(singleQuoted(choices.joined(separator: " "))) -- \"$cur\"))\n"
@@ -107,20 +99,21 @@ enum Completions {
         for command in commands {
             var specs: [String] = []
             for option in command.options {
-                let description = zshEscaped(command.text(option))
+                let description = zshEscaped(option.help)
                 let repeat_ = option.repeatable ? "*" : ""
-                var spec = "\(repeat_)\(option.name)[\(description)]"
-                if let kind = option.value {
-                    let value = zshEscaped(command.valueName(option))
+                // Spellings of one option exclude each other: `(-j --jobs)-j[…]`.
+                let exclusion = option.names.count > 1 ? "(\(option.names.joined(separator: " ")))" : ""
+                var value = ""
+                if let kind = option.value, let valueName = option.valueName {
                     let action: String = switch kind {
                     case .choices(let words): "(\(words.joined(separator: " ")))"
                     case .file: "_files"
                     case .directory: "_files -/"
                     case .text: " "
                     }
-                    spec += ":\(value):\(action)"
+                    value = ":\(zshEscaped(valueName)):\(action)"
                 }
-                specs.append(singleQuoted(spec))
+                specs += option.names.map { singleQuoted("\(exclusion)\(repeat_)\($0)[\(description)]\(value)") }
             }
             switch command.arguments {
             case .choices(let words)?: specs.append(singleQuoted(":argument:(\(words.joined(separator: " ")))"))
@@ -176,7 +169,7 @@ enum Completions {
             case nil: break
             }
             for option in command.options {
-                let flag = option.name.hasPrefix("--") ? "-l \(option.name.dropFirst(2))" : "-s \(option.name.dropFirst())"
+                let flag = option.names.map { $0.hasPrefix("--") ? "-l \($0.dropFirst(2))" : "-s \($0.dropFirst())" }.joined(separator: " ")
                 var line = "complete -c hudhost \(condition) \(flag)"
                 switch option.value {
                 case .choices(let words)?: line += " -x -a " + singleQuoted(words.joined(separator: " "))
@@ -184,8 +177,7 @@ enum Completions {
                 case .text?: line += " -x"
                 case nil: break
                 }
-                let text = command.text(option)
-                if !text.isEmpty { line += " -d " + singleQuoted(text) }
+                line += " -d " + singleQuoted(option.help)
                 lines.append(line)
             }
         }

@@ -5,7 +5,7 @@ import HudScenes
 import HudConformance
 import HudUnsafe
 /// hudhost's exit codes: one table for every command, printed in every
-/// command's --help (`exitCodeHelp`) and in README and Docs/JSON.md.
+/// command's --help (`ExitCode.documented`) and in README and Docs/JSON.md.
 ///
 /// The rule between 2 and 3: **2** when the command line is wrong on its
 /// own terms — an unknown option, a missing or extra argument, a value
@@ -64,17 +64,12 @@ enum ExitCode: Int32 {
     }
 }
 
-let exitCodeHelp = """
-    EXIT CODES (the same for every command)
-      0  success
-      1  failure: every target could be used but the work failed (a renderer
-         failed or returned an invalid layout, checks failed, writing to
-         standard output failed)
-      2  usage error: the command line is wrong on its own terms (unknown
-         option, missing argument, a value outside its set or range, a
-         --reveal of a slot without modes, a point off the screen)
-      3  a target named on the command line cannot be used: a plugin file,
-         a renderer id or --style, a --scene file, an --out/--output path —
-         missing, unreadable, unwritable, refused, not loadable, unknown or
-         filtered out (`hudhost why ID` explains a renderer)
-    """
+extension ExitCode {
+    /// The exit codes every command's help and man page lists.
+    static let documented = [
+        HelpEntry(names: ["0"], text: "success"),
+        HelpEntry(names: ["1"], text: "failure: every target could be used but the work failed (a renderer failed or returned an invalid layout, checks failed, writing to standard output failed)"),
+        HelpEntry(names: ["2"], text: "usage error: the command line is wrong on its own terms (unknown option, missing argument, a value outside its set or range, a --reveal of a slot without modes, a point off the screen)"),
+        HelpEntry(names: ["3"], text: "a target named on the command line cannot be used: a plugin file, a renderer id or --style, a --scene file, an --out/--output path — missing, unreadable, unwritable, refused, not loadable, unknown or filtered out (`hudhost why ID` explains a renderer)"),
+    ]
+}

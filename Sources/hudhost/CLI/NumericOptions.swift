@@ -6,9 +6,9 @@
 extension Arguments {
     /// A number of seconds greater than 0 and at most `maximum` (finite;
     /// `nan`, `inf` and hexadecimal spellings are refused).
-    func seconds(_ name: String, atLeast minimum: Double? = nil, atMost maximum: Double) throws(UsageError) -> Double? {
+    func seconds(_ option: Option, atLeast minimum: Double? = nil, atMost maximum: Double) throws(UsageError) -> Double? {
         let range = minimum.map { "seconds from \(Self.format($0)) to \(Self.format(maximum))" } ?? "seconds greater than 0 and at most \(Self.format(maximum))"
-        return try value(name, accepted: range) { text in
+        return try value(option, accepted: range) { text in
             guard Self.isDecimal(text), let seconds = Double(text), seconds.isFinite, seconds <= maximum else { return nil }
             if let minimum { return seconds >= minimum ? seconds : nil }
             return seconds > 0 ? seconds : nil
@@ -16,8 +16,8 @@ extension Arguments {
     }
 
     /// A whole number in `range`; `what` names it in the message ("a count", "megabytes").
-    func integer(_ name: String, in range: ClosedRange<Int>, what: String) throws(UsageError) -> Int? {
-        try value(name, accepted: "\(what): a whole number from \(range.lowerBound) to \(range.upperBound)") { text in
+    func integer(_ option: Option, in range: ClosedRange<Int>, what: String) throws(UsageError) -> Int? {
+        try value(option, accepted: "\(what): a whole number from \(range.lowerBound) to \(range.upperBound)") { text in
             Int(text).flatMap { range.contains($0) ? $0 : nil }
         }
     }

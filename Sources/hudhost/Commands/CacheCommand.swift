@@ -10,30 +10,30 @@ import HudUnsafe
 struct CacheCommand: Command {
     static let name = "cache"
     static let summary = "Show or clear the registry cache (metadata and failure records)"
-    static let options: [Arguments.Option] = [.flag("--clear"), .flag("--path"), .flag("--json"), .flag("--help")]
-    static let help = """
-        USAGE: hudhost cache [--path | --clear | --json]
-
-        The registry cache keeps, per plugin file (keyed on device, inode, size,
-        mtime and build-id, plus the host ABI and search path), what the file
-        provides and how it last fared, so a warm `hudhost list` only stats
-        files. It lives in $XDG_CACHE_HOME/hud (or ~/.cache/hud), mode 0700/0600.
-
-        OPTIONS
-          --path              print the cache file for the current search path
-          --clear             delete every registry cache file (all records,
-                              failures included; they are rebuilt on demand)
-          --json              the records as JSON
-
-        EXAMPLES
-          hudhost cache
-          hudhost cache --clear
-
-        \(exitCodeHelp)
-          For cache: 1 there is no cache directory (neither XDG_CACHE_HOME nor
-          HOME is set, or the process is elevated), or --clear could not
-          remove a cache file.
-        """
+    static let path = Option.flag("--path", "print the cache file for the current search path")
+    static let clear = Option.flag("--clear", "delete every registry cache file (all records, failures included; they are rebuilt on demand)")
+    static let json = Option.flag("--json", "the records as JSON")
+    static let options = [path, clear, json]
+    static let help = HelpPage(
+        usage: "hudhost cache [--path | --clear | --json]",
+        description: """
+            The registry cache keeps, per plugin file (keyed on device, inode, size,
+            mtime and build-id, plus the host ABI and search path), what the file
+            provides and how it last fared, so a warm `hudhost list` only stats
+            files. It lives in $XDG_CACHE_HOME/hud (or ~/.cache/hud), mode 0700/0600.
+            """,
+        sections: [
+            .options(options),
+            .examples("""
+                hudhost cache
+                hudhost cache --clear
+                """),
+            .exitCodes("""
+                For cache: 1 there is no cache directory (neither XDG_CACHE_HOME nor
+                HOME is set, or the process is elevated), or --clear could not
+                remove a cache file.
+                """),
+        ])
 
     let clear: Bool
     let pathOnly: Bool
@@ -41,9 +41,9 @@ struct CacheCommand: Command {
 
     init(_ arguments: Arguments) throws(UsageError) {
         guard arguments.positionals.isEmpty else { throw UsageError("cache takes no arguments") }
-        clear = arguments.flag("--clear")
-        pathOnly = arguments.flag("--path")
-        json = arguments.flag("--json")
+        clear = arguments.flag(Self.clear)
+        pathOnly = arguments.flag(Self.path)
+        json = arguments.flag(Self.json)
         guard [clear, pathOnly, json].filter({ $0 }).count <= 1 else { throw UsageError("give at most one of --clear, --path, --json") }
     }
 

@@ -5,24 +5,25 @@
 struct CompletionsCommand: Command {
     static let name = "completions"
     static let summary = "Print the shell completion script for bash, zsh or fish"
-    static let options: [Arguments.Option] = [.flag("--help")]
-    static let arguments: Arguments.Option.Value? = .choices(Completions.Shell.allCases.map(\.rawValue))
-    static let help = """
-        USAGE: hudhost completions <bash | zsh | fish>
-
-        Prints a completion script for hudhost's commands, options and option
-        values (device ids, formats, profiles, files). It is made from the same
-        option declarations and help texts as --help and the man pages, so the
-        three always agree. `make install` installs all three scripts where the
-        shells look for them.
-
-        EXAMPLES
-          source <(hudhost completions bash)
-          hudhost completions zsh > ~/.zsh/completions/_hudhost
-          hudhost completions fish > ~/.config/fish/completions/hudhost.fish
-
-        \(exitCodeHelp)
-        """
+    static let options: [Option] = []
+    static let arguments: Option.Value? = .choices(Completions.Shell.allCases.map(\.rawValue))
+    static let help = HelpPage(
+        usage: "hudhost completions <bash | zsh | fish>",
+        description: """
+            Prints a completion script for hudhost's commands, options and option
+            values (device ids, formats, profiles, files). It is made from the same
+            option declarations as --help and the man pages, so the three always
+            agree. `make install` installs all three scripts where the shells look
+            for them.
+            """,
+        sections: [
+            .examples("""
+                source <(hudhost completions bash)
+                hudhost completions zsh > ~/.zsh/completions/_hudhost
+                hudhost completions fish > ~/.config/fish/completions/hudhost.fish
+                """),
+            .exitCodes(),
+        ])
 
     let shell: Completions.Shell
 
@@ -48,15 +49,14 @@ struct ManCommand: Command {
     static let name = "_man"
     static let summary = "Write the man pages into a directory"
     static let isHidden = true
-    static let options: [Arguments.Option] = [.flag("--help")]
-    static let help = """
-        USAGE: hudhost _man <directory>
-
-        Writes hudhost.1 and hudhost-<command>.1 for every command into the
-        directory (created if missing), made from each command's --help text.
-
-        \(exitCodeHelp)
-        """
+    static let options: [Option] = []
+    static let help = HelpPage(
+        usage: "hudhost _man <directory>",
+        description: """
+            Writes hudhost.1 and hudhost-<command>.1 for every command into the
+            directory (created if missing), made from each command's help.
+            """,
+        sections: [.exitCodes()])
 
     let directory: String
 

@@ -13,41 +13,38 @@ import HudUnsafe
 struct DemoCommand: Command {
     static let name = "demo"
     static let summary = "Walk the seed's demo through every registered style; write SVGs"
-    static let options: [Arguments.Option] = RegistryOptions.options + EnvironmentOptions.options + [
-        .value("--out", .directory), .flag("--no-svg"), .flag("--symbol-names"), .value("--columns"), .flag("--quiet"), .flag("--help"),
-    ]
-    static let help = """
-        USAGE: hudhost demo [--out DIR] [--no-svg] [--symbol-names] [--device ID] [--rtl] [options]
-
-        Rebuilds the seed's example: list.bullet, ellipsis.circle, gearshape,
-        rectangle.3.group and the accent center circle.grid.2x2, whose long-press
-        modes come from the registry — one per registered renderer, so a plugin
-        style shows up with no code change. The demo shows the shell in the
-        terminal, long-presses the center, picks each style in turn, then shows
-        the control deck (summon on demand) on the tray, resting and expanded
-        ("tap pivot"), and writes one SVG per step to DIR (default
-        ./hudhost-demo), named at the end.
-        A style that cannot be shown (its renderer fails, or its mode does not
-        switch to it) is named on stderr with the reason, the demo goes on,
-        and it exits 1; styles filtered out or plugins that failed to load are
-        noted on stderr.
-
-        OPTIONS
-          --out DIR           where to write the SVGs (created if missing)
-          --no-svg            terminal only
-          --symbol-names      print each slot's SF Symbol name under it in the SVGs
-          --columns N         width of the ascii pictures (default 40)
-          --quiet             only the summary lines
-        \(EnvironmentOptions.help)
-        \(RegistryOptions.help)
-
-        EXAMPLES
-          hudhost demo
-          hudhost demo --device iphone-se --rtl --out /tmp/hud-rtl
-          HUD_RENDERER_PATH=$PWD/.build/debug hudhost demo
-
-        \(exitCodeHelp)
-        """
+    static let out = Option.value("--out", "DIR", .directory, "where to write the SVGs (created if missing)")
+    static let noSVG = Option.flag("--no-svg", "terminal only")
+    static let symbolNames = Option.flag("--symbol-names", "print each slot's SF Symbol name under it in the SVGs")
+    static let columns = Option.value("--columns", "N", "width of the ascii pictures (default 40)")
+    static let quiet = Option.flag("--quiet", "only the summary lines")
+    static let options = [out, noSVG, symbolNames, columns, quiet] + EnvironmentOptions.options + RegistryOptions.options
+    static let help = HelpPage(
+        usage: "hudhost demo [--out DIR] [--no-svg] [--symbol-names] [--device ID] [--rtl] [options]",
+        description: """
+            Rebuilds the seed's example: list.bullet, ellipsis.circle, gearshape,
+            rectangle.3.group and the accent center circle.grid.2x2, whose long-press
+            modes come from the registry — one per registered renderer, so a plugin
+            style shows up with no code change. The demo shows the shell in the
+            terminal, long-presses the center, picks each style in turn, then shows
+            the control deck (summon on demand) on the tray, resting and expanded
+            ("tap pivot"), and writes one SVG per step to DIR (default
+            ./hudhost-demo), named at the end.
+            A style that cannot be shown (its renderer fails, or its mode does not
+            switch to it) is named on stderr with the reason, the demo goes on,
+            and it exits 1; styles filtered out or plugins that failed to load are
+            noted on stderr.
+            """,
+        sections: [
+            .options(options),
+            RegistryOptions.environment,
+            .examples("""
+                hudhost demo
+                hudhost demo --device iphone-se --rtl --out /tmp/hud-rtl
+                HUD_RENDERER_PATH=$PWD/.build/debug hudhost demo
+                """),
+            .exitCodes(),
+        ])
 
     let registryOptions: RegistryOptions
     let environmentOptions: EnvironmentOptions
@@ -62,10 +59,10 @@ struct DemoCommand: Command {
         environmentOptions = try EnvironmentOptions(arguments, defaultTitle: nil)
         // Resolved now, before any plugin code runs: a renderer that changes
         // the working directory cannot move where the files land.
-        outDirectory = arguments.flag("--no-svg") ? nil : Output.absolute(arguments.value("--out") ?? "hudhost-demo")
-        columns = try arguments.value("--columns", accepted: "a whole number from 20 to 400") { Int($0).flatMap { (20...400).contains($0) ? $0 : nil } } ?? 40
-        quiet = arguments.flag("--quiet")
-        symbolNames = arguments.flag("--symbol-names")
+        outDirectory = arguments.flag(Self.noSVG) ? nil : Output.absolute(arguments.value(Self.out) ?? "hudhost-demo")
+        columns = try arguments.value(Self.columns, accepted: "a whole number from 20 to 400") { Int($0).flatMap { (20...400).contains($0) ? $0 : nil } } ?? 40
+        quiet = arguments.flag(Self.quiet)
+        symbolNames = arguments.flag(Self.symbolNames)
     }
 
     func run() -> ExitCode {

@@ -8,45 +8,42 @@ import HudHTTPServer
 struct DoctorCommand: Command {
     static let name = "doctor"
     static let summary = "Check this machine: search paths, cache, libffi, and each sandbox layer"
-    static let options: [Arguments.Option] = [.flag("--json"), .flag("--help")] + ColorOptions.options
-    static let help = """
-        USAGE: hudhost doctor [--json]
-
-        Reports the plugin search path (and entries refused), the registry
-        cache directory, whether libffi can make action thunks, whether
-        libmicrohttpd (the server of `hudhost preview`, loaded only when
-        needed) loads, where the sandbox helper (hudsandbox) is, and every
-        isolation layer a sandboxed child applies before plugin code runs
-        (limits, no-new-privs, closed descriptors, namespaces, Landlock,
-        seccomp, its process group), each active or not, with what it
-        covers or why it is missing. The layers are probed by starting the
-        helper, exactly as a scan starts it. hud-isolation(7) says what
-        each layer stops.
-
-        OPTIONS
-          --json              one JSON document:
-                              {"schemaVersion", "searchPath", "refusedPaths", "cache",
-                               "libffi", "preview", "helper", "isolation": {"layers": [{"name",
-                               "active", "detail"}], "complete"}}
-        \(ColorOptions.help)
-
-        EXAMPLES
-          hudhost doctor
-          HUD_REQUIRE_SANDBOX=1 hudhost doctor   # exit 1 unless every layer is active
-
-        \(exitCodeHelp)
-          For doctor: 0 checked (a layer may be missing; see "complete"); 1
-          HUD_REQUIRE_SANDBOX=1 and a layer is missing, or no helper, or libffi
-          fails (a missing libmicrohttpd is reported, not a failure: only
-          preview needs it). doctor names no target, so it never exits 3.
-        """
+    static let json = Option.flag("--json", #"one JSON document: {"schemaVersion", "searchPath", "refusedPaths", "cache", "libffi", "preview", "helper", "isolation": {"layers": [{"name", "active", "detail"}], "complete"}}"#)
+    static let options = [json, ColorOptions.color]
+    static let help = HelpPage(
+        usage: "hudhost doctor [--json]",
+        description: """
+            Reports the plugin search path (and entries refused), the registry
+            cache directory, whether libffi can make action thunks, whether
+            libmicrohttpd (the server of `hudhost preview`, loaded only when
+            needed) loads, where the sandbox helper (hudsandbox) is, and every
+            isolation layer a sandboxed child applies before plugin code runs
+            (limits, no-new-privs, closed descriptors, namespaces, Landlock,
+            seccomp, its process group), each active or not, with what it
+            covers or why it is missing. The layers are probed by starting the
+            helper, exactly as a scan starts it. hud-isolation(7) says what
+            each layer stops.
+            """,
+        sections: [
+            .options(options),
+            .examples("""
+                hudhost doctor
+                HUD_REQUIRE_SANDBOX=1 hudhost doctor   # exit 1 unless every layer is active
+                """),
+            .exitCodes("""
+                For doctor: 0 checked (a layer may be missing; see "complete"); 1
+                HUD_REQUIRE_SANDBOX=1 and a layer is missing, or no helper, or libffi
+                fails (a missing libmicrohttpd is reported, not a failure: only
+                preview needs it). doctor names no target, so it never exits 3.
+                """),
+        ])
 
     let json: Bool
     let color: ColorOptions
 
     init(_ arguments: Arguments) throws(UsageError) {
         guard arguments.positionals.isEmpty else { throw UsageError("doctor takes no arguments") }
-        json = arguments.flag("--json")
+        json = arguments.flag(Self.json)
         color = try ColorOptions(arguments)
     }
 

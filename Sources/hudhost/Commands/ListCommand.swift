@@ -12,37 +12,36 @@ import HudUnsafe
 struct ListCommand: Command {
     static let name = "list"
     static let summary = "List every renderer and every plugin that failed (runs no plugin code)"
-    static let options: [Arguments.Option] = RegistryOptions.options + [.flag("--json"), .flag("--failed"), .flag("--all"), .flag("--help")]
-    static let help = """
-        USAGE: hudhost list [--json] [--failed] [--all] [--plugin PATH]... [--builtin-only]
-
-        Lists the built-in renderers, then every plugin found on the search path
-        (HUD_RENDERER_PATH, ~/.local/lib/hud/renderers, /usr/local/lib/hud/renderers,
-        /usr/lib/hud/renderers) with id, name, version, ABI version and origin.
-        No plugin code runs in this process: metadata is read from the file's
-        .hud_renderers ELF section or the registry cache; a file without the
-        section is loaded once in a sandboxed child process (time and memory
-        limits) and the outcome cached until the file changes. Files that
-        failed, were refused (unsafe permissions) or are duplicates are listed
-        with the reason. Failures on the search path do not change the exit
-        code; a --plugin file that cannot be used does (exit 3, also said on
-        stderr).
-
-        OPTIONS
-          --json              machine-readable output (schemaVersion 1)
-          --failed            only the failure records
-          --all               also list renderers filtered out by
-                              HUD_RENDERERS_DISABLE / HUD_RENDERERS_SELECT
-        \(RegistryOptions.help)
-
-        EXAMPLES
-          hudhost list
-          HUD_RENDERER_PATH=$PWD/plugins hudhost list --json
-          hudhost list --failed
-          hudhost list --plugin ./libExampleRing.so
-
-        \(exitCodeHelp)
-        """
+    static let json = Option.flag("--json", "machine-readable output (schemaVersion 1)")
+    static let failed = Option.flag("--failed", "only the failure records")
+    static let all = Option.flag("--all", "also list renderers filtered out by HUD_RENDERERS_DISABLE / HUD_RENDERERS_SELECT")
+    static let options = [json, failed, all] + RegistryOptions.options
+    static let help = HelpPage(
+        usage: "hudhost list [--json] [--failed] [--all] [--plugin PATH]... [--builtin-only]",
+        description: """
+            Lists the built-in renderers, then every plugin found on the search path
+            (HUD_RENDERER_PATH, ~/.local/lib/hud/renderers, /usr/local/lib/hud/renderers,
+            /usr/lib/hud/renderers) with id, name, version, ABI version and origin.
+            No plugin code runs in this process: metadata is read from the file's
+            .hud_renderers ELF section or the registry cache; a file without the
+            section is loaded once in a sandboxed child process (time and memory
+            limits) and the outcome cached until the file changes. Files that
+            failed, were refused (unsafe permissions) or are duplicates are listed
+            with the reason. Failures on the search path do not change the exit
+            code; a --plugin file that cannot be used does (exit 3, also said on
+            stderr).
+            """,
+        sections: [
+            .options(options),
+            RegistryOptions.environment,
+            .examples("""
+                hudhost list
+                HUD_RENDERER_PATH=$PWD/plugins hudhost list --json
+                hudhost list --failed
+                hudhost list --plugin ./libExampleRing.so
+                """),
+            .exitCodes(),
+        ])
 
     let registryOptions: RegistryOptions
     let json: Bool
@@ -52,9 +51,9 @@ struct ListCommand: Command {
     init(_ arguments: Arguments) throws(UsageError) {
         guard arguments.positionals.isEmpty else { throw UsageError("list takes no arguments; got '\(arguments.positionals[0])'") }
         registryOptions = try RegistryOptions(arguments)
-        json = arguments.flag("--json")
-        failedOnly = arguments.flag("--failed")
-        all = arguments.flag("--all")
+        json = arguments.flag(Self.json)
+        failedOnly = arguments.flag(Self.failed)
+        all = arguments.flag(Self.all)
     }
 
     /// One row of the listing.

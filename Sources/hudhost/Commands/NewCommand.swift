@@ -10,43 +10,39 @@ import HudUnsafe
 struct NewCommand: Command {
     static let name = "new"
     static let summary = "Create a renderer plugin project (C, Rust or Swift) that builds and validates"
-    static let arguments: Arguments.Option.Value? = .directory
+    static let arguments: Option.Value? = .directory
     static let languages = ["c", "rust", "swift"]
-    static let options: [Arguments.Option] = [
-        .value("--lang", .choices(languages)), .value("--id"), .value("--name"), .flag("--help"),
-    ]
-    static let help = """
-        USAGE: hudhost new [--lang c|rust|swift] [--id ID] [--name NAME] <directory>
+    static let lang = Option.value("--lang", "L", .choices(languages), "c (default), rust or swift")
+    static let id = Option.value("--id", "ID", "the renderer id, lowercase reverse-DNS (default org.example.<directory name>)")
+    static let displayName = Option.value("--name", "NAME", "the display name (default: the id's last label, capitalised)")
+    static let options = [lang, id, displayName]
+    static let help = HelpPage(
+        usage: "hudhost new [--lang c|rust|swift] [--id ID] [--name NAME] <directory>",
+        description: """
+            Creates <directory> (it must not exist, or be empty) holding a renderer
+            plugin project: the "Starter" style, a small but complete renderer
+            (every slot at its position, secondary chips, the long-press mode
+            picker, RTL, accessibility labels) that passes `hudhost validate
+            --profile strict` as it is. Change it from there.
 
-        Creates <directory> (it must not exist, or be empty) holding a renderer
-        plugin project: the "Starter" style, a small but complete renderer
-        (every slot at its position, secondary chips, the long-press mode
-        picker, RTL, accessibility labels) that passes `hudhost validate
-        --profile strict` as it is. Change it from there.
-
-        The project is wired to this hudhost's SDK (`hudhost sdk`): C gets
-        sdk/hud-renderer.pc for pkg-config, Rust a copy of the generated
-        #[repr(C)] bindings (src/hud_renderer.rs), Swift a module map naming
-        the SDK's header. Each builds with one command:
-          c       make                               -> lib<name>.so
-          rust    cargo build --release --offline    -> target/release/lib<name>.so
-          swift   swift build -c release             -> .build/release/lib<name>.so
-        and its README says how to validate and install it.
-
-        OPTIONS
-          --lang L            c (default), rust or swift
-          --id ID             the renderer id, lowercase reverse-DNS (default
-                              org.example.<directory name>)
-          --name NAME         the display name (default: the id's last label,
-                              capitalised)
-
-        EXAMPLES
-          hudhost new --lang c --id com.example.glow glow && make -C glow
-          hudhost new --lang rust rings && (cd rings && cargo build --release --offline)
-          hudhost new --lang swift --name "Night Shift" nightshift
-
-        \(exitCodeHelp)
-        """
+            The project is wired to this hudhost's SDK (`hudhost sdk`): C gets
+            sdk/hud-renderer.pc for pkg-config, Rust a copy of the generated
+            #[repr(C)] bindings (src/hud_renderer.rs), Swift a module map naming
+            the SDK's header. Each builds with one command:
+              c       make                               -> lib<name>.so
+              rust    cargo build --release --offline    -> target/release/lib<name>.so
+              swift   swift build -c release             -> .build/release/lib<name>.so
+            and its README says how to validate and install it.
+            """,
+        sections: [
+            .options(options),
+            .examples("""
+                hudhost new --lang c --id com.example.glow glow && make -C glow
+                hudhost new --lang rust rings && (cd rings && cargo build --release --offline)
+                hudhost new --lang swift --name "Night Shift" nightshift
+                """),
+            .exitCodes(),
+        ])
 
     let language: String
     let directory: String
@@ -55,10 +51,10 @@ struct NewCommand: Command {
 
     init(_ arguments: Arguments) throws(UsageError) {
         guard arguments.positionals.count == 1 else { throw UsageError("new takes one directory; got \(arguments.positionals.count) arguments") }
-        language = try arguments.value("--lang", accepted: Self.languages.joined(separator: ", ")) { Self.languages.contains($0) ? $0 : nil } ?? "c"
+        language = try arguments.value(Self.lang, accepted: Self.languages.joined(separator: ", ")) { Self.languages.contains($0) ? $0 : nil } ?? "c"
         directory = Output.absolute(arguments.positionals[0])
         let base = String(directory.split(separator: "/").last ?? "")
-        if let chosen = arguments.value("--id") {
+        if let chosen = arguments.value(Self.id) {
             id = chosen
         } else {
             id = "org.example." + Self.label(from: base)
@@ -66,7 +62,7 @@ struct NewCommand: Command {
         if let problem = RendererInfo.idProblem(id) { throw UsageError("invalid --id: \(problem)") }
         guard id.utf8.count < 64 else { throw UsageError("invalid --id: '\(id)' is longer than 63 bytes") }
         let last = String(id.split(separator: ".").last ?? "starter")
-        displayName = arguments.value("--name") ?? (last.prefix(1).uppercased() + last.dropFirst())
+        displayName = arguments.value(Self.displayName) ?? (last.prefix(1).uppercased() + last.dropFirst())
         guard !displayName.isEmpty, displayName.utf8.count < 128, displayName.allSatisfy({ !$0.isNewline && $0 != "\"" && $0 != "\\" }) else {
             throw UsageError("invalid --name '\(displayName)': 1 to 127 bytes, no quotes, backslashes or line breaks")
         }

@@ -12,76 +12,72 @@ import HudUnsafe
 struct PreviewCommand: Command {
     static let name = "preview"
     static let summary = "Serve a live, clickable preview of the HUD on 127.0.0.1 (reloads on rebuild)"
-    static let options: [Arguments.Option] = RegistryOptions.options + EnvironmentOptions.options + [
-        .value("--style"), .value("--scene", .file), .value("--port"), .flag("--open"), .value("--long-press"), .value("--request-timeout"), .flag("--help"),
-    ]
-    static let help = """
-        USAGE: hudhost preview [--scene FILE] [--plugin PATH]... [--style ID] [--device ID]
-                               [--port N] [--open] [options]
+    static let scene = Option.value("--scene", "FILE", .file, "a JSON scene (hud-scenes(5)) instead of the demo set; reloaded when it changes")
+    static let style = Option.value("--style", "ID", "tray (default), scattered, minimal, or any renderer id")
+    static let port = Option.value("--port", "N", "the port on 127.0.0.1 (default 0: a free one)")
+    static let open = Option.flag("--open", "also open the page with xdg-open (through a private launcher file: the token is in no command line)")
+    static let longPress = Option.value("--long-press", "S", "long-press threshold in seconds (default 0.45)")
+    static let requestTimeout = Option.value("--request-timeout", "S", "a connection must send each whole request within S seconds of opening or of its previous answer, or it is closed (default 10)")
+    static let options = [scene, style, port, open, longPress, requestTimeout] + EnvironmentOptions.options + RegistryOptions.options
+    static let help = HelpPage(
+        usage: """
+            hudhost preview [--scene FILE] [--plugin PATH]... [--style ID] [--device ID]
+                                   [--port N] [--open] [options]
+            """,
+        description: """
+            Serves a live preview of the HUD on 127.0.0.1 only. The first line on
+            stdout is the page's URL, with this run's random access token
+            (http://127.0.0.1:PORT/?token=…); every request without the token is
+            refused (401, or 403 for a wrong one), and so is any request whose Host
+            header is not 127.0.0.1:PORT or localhost:PORT (DNS rebinding).
 
-        Serves a live preview of the HUD on 127.0.0.1 only. The first line on
-        stdout is the page's URL, with this run's random access token
-        (http://127.0.0.1:PORT/?token=…); every request without the token is
-        refused (401, or 403 for a wrong one), and so is any request whose Host
-        header is not 127.0.0.1:PORT or localhost:PORT (DNS rebinding).
+            The page shows the current frame (the SVG picture, in its device frame)
+            and controls for the style (every registered renderer), device,
+            orientation, direction, text size, appearance and scheme, the control
+            deck and the page stack, and lists the actions fired. Mouse and touch
+            input become the shell's pointer events with their times, so taps,
+            long presses (0.45 s), slop (10 pt) and mode picks behave as in
+            --events scripts (hud-events(7)); Escape is sent as `key escape`.
 
-        The page shows the current frame (the SVG picture, in its device frame)
-        and controls for the style (every registered renderer), device,
-        orientation, direction, text size, appearance and scheme, the control
-        deck and the page stack, and lists the actions fired. Mouse and touch
-        input become the shell's pointer events with their times, so taps,
-        long presses (0.45 s), slop (10 pt) and mode picks behave as in
-        --events scripts (hud-events(7)); Escape is sent as `key escape`.
+            When a --plugin file (or any plugin file on the search path) or the
+            --scene file changes, the plugin's renderer host is restarted on the new
+            file, or the scene is read again, and the page updates; the page stack,
+            revealed modes and style are kept. A rebuild that cannot be used (load
+            failure, crash, invalid layout, broken scene) is shown in the page with
+            the reason, over the last good frame. Stop it with Ctrl-C.
+            """,
+        sections: [
+            HelpSection("HTTP API", remark: "the token as ?token=… or in an X-Hud-Token header", [.text("""
+                GET /api/state: the state as JSON (style, device, revealed position,
+                deck, page stack, actions fired, renderers, and a version that grows
+                with every change of the frame or reload).
 
-        When a --plugin file (or any plugin file on the search path) or the
-        --scene file changes, the plugin's renderer host is restarted on the new
-        file, or the scene is read again, and the page updates; the page stack,
-        revealed modes and style are kept. A rebuild that cannot be used (load
-        failure, crash, invalid layout, broken scene) is shown in the page with
-        the reason, over the last good frame. Stop it with Ctrl-C.
+                GET /api/frame.svg: the current frame.
 
-        HTTP API (the token as ?token=… or in an X-Hud-Token header)
-          GET /api/state: the state as JSON (style, device, revealed position,
-          deck, page stack, actions fired, renderers, and a version that grows
-          with every change of the frame or reload).
+                POST /api/events: a body in the --events grammar, e.g.
+                "longpress center"; answers the new state.
 
-          GET /api/frame.svg: the current frame.
+                POST /api/settings: a JSON object with any of style, device,
+                orientation, direction, textSize, appearance, scheme, push, pop.
 
-          POST /api/events: a body in the --events grammar, e.g.
-          "longpress center"; answers the new state.
-
-          POST /api/settings: a JSON object with any of style, device,
-          orientation, direction, textSize, appearance, scheme, push, pop.
-
-          GET /api/stream: server-sent events, one per new version.
-
-        OPTIONS
-          --scene FILE        a JSON scene (hud-scenes(5)) instead of the demo set;
-                              reloaded when it changes
-          --style ID          tray (default), scattered, minimal, or any renderer id
-          --port N            the port on 127.0.0.1 (default 0: a free one)
-          --open              also open the page with xdg-open (through a private
-                              launcher file: the token is in no command line)
-          --long-press S      long-press threshold in seconds (default 0.45)
-          --request-timeout S a connection must send each whole request within S
-                              seconds of opening or of its previous answer, or it
-                              is closed (default 10)
-        \(EnvironmentOptions.help)
-        \(RegistryOptions.help)
-                              (preview needs process isolation: reloading a
-                              plugin restarts its renderer host)
-
-        EXAMPLES
-          hudhost preview
-          hudhost preview --plugin ./libmyhud.so --style org.example.myhud
-          hudhost preview --scene "$(hudhost sdk --doc-dir)/examples/home.json" --device iphone-se --rtl
-          curl -s -X POST --data 'longpress center' "http://127.0.0.1:PORT/api/events?token=TOKEN"
-
-        \(exitCodeHelp)
-          For preview: 1 also when the server cannot start: the port is in
-          use, or libmicrohttpd.so.12 (Debian package libmicrohttpd12) is
-          missing (it is loaded when preview starts, by no other command).
-        """
+                GET /api/stream: server-sent events, one per new version.
+                """)]),
+            .options(options),
+            HelpSection("ENVIRONMENT", RegistryOptions.environment.blocks + [
+                .text("Preview needs process isolation: reloading a plugin restarts its renderer host."),
+            ]),
+            .examples("""
+                hudhost preview
+                hudhost preview --plugin ./libmyhud.so --style org.example.myhud
+                hudhost preview --scene "$(hudhost sdk --doc-dir)/examples/home.json" --device iphone-se --rtl
+                curl -s -X POST --data 'longpress center' "http://127.0.0.1:PORT/api/events?token=TOKEN"
+                """),
+            .exitCodes("""
+                For preview: 1 also when the server cannot start: the port is in
+                use, or libmicrohttpd.so.12 (Debian package libmicrohttpd12) is
+                missing (it is loaded when preview starts, by no other command).
+                """),
+        ])
 
     /// The daemon of the running preview, kept for the process's life.
     private static let running = ThreadLock<HTTPDaemon?>(nil)
@@ -104,12 +100,12 @@ struct PreviewCommand: Command {
             throw UsageError("preview reloads a plugin by restarting its renderer host; --isolation in-process (or HUD_ISOLATION=in-process) cannot reload, use process")
         }
         environmentOptions = try EnvironmentOptions(arguments, defaultTitle: nil)
-        style = arguments.value("--style").map(HudPhoneComplicationsStyle.init(name:))
-        scenePath = arguments.value("--scene").map(Output.absolute)
-        port = try arguments.value("--port", accepted: "a port number from 0 to 65535") { UInt16($0) } ?? 0
-        open = arguments.flag("--open")
-        longPress = try arguments.seconds("--long-press", atLeast: 0.05, atMost: 10)
-        requestTimeout = try arguments.seconds("--request-timeout", atLeast: 0.5, atMost: 600)
+        style = arguments.value(Self.style).map(HudPhoneComplicationsStyle.init(name:))
+        scenePath = arguments.value(Self.scene).map(Output.absolute)
+        port = try arguments.value(Self.port, accepted: "a port number from 0 to 65535") { UInt16($0) } ?? 0
+        open = arguments.flag(Self.open)
+        longPress = try arguments.seconds(Self.longPress, atLeast: 0.05, atMost: 10)
+        requestTimeout = try arguments.seconds(Self.requestTimeout, atLeast: 0.5, atMost: 600)
         let environment = environmentOptions.environment
         settings = PreviewSettings(device: environmentOptions.device, orientation: environmentOptions.orientation,
                                    direction: environment.layoutDirection, textSize: TextSizeCategory.allCases.first { $0.scale == environment.textScale } ?? .large,

@@ -11,37 +11,35 @@ import HudUnsafe
 struct ProbeCommand: Command {
     static let name = "probe"
     static let summary = "Load one plugin or renderer and describe it, with a sample layout"
-    static let arguments: Arguments.Option.Value? = .file
-    static let options: [Arguments.Option] = RegistryOptions.options + EnvironmentOptions.options + [
-        .flag("--json"), .flag("--no-sample"), .flag("--in-process"), .flag("--help"),
-    ]
-    static let help = """
-        USAGE: hudhost probe <path-to-.so | renderer-id> [--json] [--no-sample] [options]
-
-        With a path (anything containing '/' or ending in .so): loads that file
-        alone, through dlopen, in a sandboxed child process (time and memory
-        limits; a crash or hang is reported, never fatal), describes every
-        renderer it provides, and runs the sample layouts in a sandboxed
-        renderer host (as render --plugin does). With an id: finds the registered renderer
-        (built-in, or a plugin on the search path that passed its scan).
-        Prints the full descriptor (id, name, version, vendor, description, ABI
-        version, capabilities, supported positions, origin) and a sample layout
-        of the seed's demo complications on the chosen device.
-
-        OPTIONS
-          --json              machine-readable output (schemaVersion 1)
-          --no-sample         skip the sample layout
-          --in-process        load the file in this process (for debuggers)
-        \(EnvironmentOptions.help)
-        \(RegistryOptions.help)
-
-        EXAMPLES
-          hudhost probe com.hudson.tray
-          hudhost probe .build/debug/libBuiltinRenderers.so
-          hudhost probe ./libExampleRing.so --json
-
-        \(exitCodeHelp)
-        """
+    static let arguments: Option.Value? = .file
+    static let json = Option.flag("--json", "machine-readable output (schemaVersion 1)")
+    static let noSample = Option.flag("--no-sample", "skip the sample layout")
+    static let inProcess = Option.flag("--in-process", "load the file in this process (for debuggers)")
+    static let options = [json, noSample, inProcess] + EnvironmentOptions.options + RegistryOptions.options
+    static let help = HelpPage(
+        usage: "hudhost probe <path-to-.so | renderer-id> [--json] [--no-sample] [options]",
+        description: """
+            With a path (anything containing '/' or ending in .so): loads that file
+            alone, through dlopen, in a sandboxed child process (time and memory
+            limits; a crash or hang is reported, never fatal), describes every
+            renderer it provides, and runs the sample layouts in a sandboxed
+            renderer host (as render --plugin does). With an id: finds the
+            registered renderer (built-in, or a plugin on the search path that
+            passed its scan). Prints the full descriptor (id, name, version,
+            vendor, description, ABI version, capabilities, supported positions,
+            origin) and a sample layout of the seed's demo complications on the
+            chosen device.
+            """,
+        sections: [
+            .options(options),
+            RegistryOptions.environment,
+            .examples("""
+                hudhost probe com.hudson.tray
+                hudhost probe .build/debug/libBuiltinRenderers.so
+                hudhost probe ./libExampleRing.so --json
+                """),
+            .exitCodes(),
+        ])
 
     let target: String
     let registryOptions: RegistryOptions
@@ -57,9 +55,9 @@ struct ProbeCommand: Command {
         target = arguments.positionals[0]
         registryOptions = try RegistryOptions(arguments)
         environmentOptions = try EnvironmentOptions(arguments)
-        json = arguments.flag("--json")
-        sample = !arguments.flag("--no-sample")
-        inProcess = arguments.flag("--in-process")
+        json = arguments.flag(Self.json)
+        sample = !arguments.flag(Self.noSample)
+        inProcess = arguments.flag(Self.inProcess)
     }
 
     var isPath: Bool { target.contains("/") || target.hasSuffix(".so") }

@@ -12,90 +12,71 @@ import HudRaster
 struct RenderCommand: Command {
     static let name = "render"
     static let summary = "Lay out complications with a renderer and draw them (ascii, svg, png, json)"
-    static let options: [Arguments.Option] = RegistryOptions.options + EnvironmentOptions.options + [
-        .value("--style"), .value("--format", .choices(["ascii", "svg", "png", "json"])), .flag("--json"), .value("--scale"), .value("--scene", .file),
-        .value("--reveal", .choices(Position.allCases.map(\.description))), .value("--columns"),
-        .value("--events"), .value("--long-press"), .value("--presentation", .choices(["always", "on-demand"])), .value("--deck-timeout"), .value("--out", .file), .flag("--hit-regions"), .flag("--symbol-names"), .flag("--stats"), .flag("--help"),
-    ]
-    static let help = """
-        USAGE: hudhost render [--style ID] [--device ID] [--rtl] [--format ascii|svg|png|json]
-                              [--out FILE] [--scene FILE] [--reveal POSITION] [--events SCRIPT]
-                              [--presentation always|on-demand] [options]
-
-        Lays out the seed's demo complications (or the pages of a scene file) in
-        the headless shell with the chosen renderer, plays --events if given, and
-        draws the final layout: a to-scale terminal picture plus a legend
-        (ascii), an SVG picture of the screen (svg) or that picture drawn by
-        librsvg (png), or the full node list (json). All come from the same
-        layout nodes. With --events, every
-        step's actions, interaction changes and style changes are reported.
-
-        OPTIONS
-          --style ID          tray (default), scattered, minimal, or any renderer id
-          --format F          ascii (default), svg, png or json
-          --json              same as --format json
-          --scale S           png: pixels per point, 1 to 4 (default 2); the
-                              same input gives the same bytes on one machine
-          --out FILE          write the picture or document to FILE instead of
-                              stdout (png: stdout only when it is not a terminal)
-          --hit-regions       svg: outline every touch target
-          --symbol-names      svg: print each slot's SF Symbol name under it
-          --stats             also report action-thunk counts after the shell is
-                              released (created, live, calls caught)
-          --scene FILE        a JSON scene (hud-scenes(5)) instead of the demo set
-          --reveal POSITION   show POSITION's long-press modes revealed
-                              (topLeft, topRight, bottomLeft, bottomRight, center;
-                              a slot without modes is a usage error)
-          --events SCRIPT     pointer events to play, ';'-separated (hud-events(7)):
-                              tap|longpress|press|move T, release [T], wait SECONDS,
-                              T = a position, slot:/secondary:<position>, mode:<id>
-                              or x,y (points on the chosen screen); append
-                              @SECONDS for an explicit time; key escape;
-                              pivot, close, backdrop (the control deck's)
-          --long-press S      long-press threshold in seconds (default 0.45)
-          --presentation P    always (default: every slot shown) or on-demand
-                              (the control deck: a pivot button until tapped;
-                              render it expanded with --events "tap pivot");
-                              overrides a scene's presentation
-          --deck-timeout S    on-demand: seconds without interaction before the
-                              expanded deck collapses (default 6)
-          --columns N         width of the ascii picture in characters (default 48)
-        \(EnvironmentOptions.help)
-        \(RegistryOptions.help)
-
-        THE ASCII PICTURE
-          +---+ |             the screen's edge
-          ·······             the navigation bar's bottom edge, and the bottom
-                              safe-area edge
-          Home                the navigation title, centered in the bar
-          (P) (X)             the control deck's pivot and close buttons;
-                              ┄┄┄ the edge of a lane it reserves
-          (TL) (TR) (BL) (BR) (C)
-                              a slot by position (topLeft, topRight, bottomLeft,
-                              bottomRight, center; the leading corners are on
-                              the right in RTL); (*C*) while pressed; (?) a slot
-                              with no position
-          S  s                a secondary chip: S has an action, s is a badge
-          ╭──╮ │ ╰──╯         a container: the tray, a mode picker's card
-          [✓Tray] [Scat…]     a mode item, by label, cut with … to its width;
-                              ✓ the current mode
-          Below the picture, one line per node in emission order: position
-          (-- for none), kind, icon, "label", frame and hit region (x,y w×h in
-          pt), placement, material, fill; then the content insets and the
-          hidden positions.
-
-        EXAMPLES
-          hudhost render --style tray --format ascii
-          hudhost render --style scattered --device iphone-se --rtl
-          hudhost render --style minimal --json --text-size AX5
-          hudhost render --events "longpress center; tap mode:scattered"
-          hudhost render --format svg --out tray.svg --reveal center
-          hudhost render --format png --scale 3 --out tray.png
-          hudhost render --scene "$(hudhost sdk --doc-dir)/examples/home.json" --reveal center
-          hudhost render --presentation on-demand --events "tap pivot"
-
-        \(exitCodeHelp)
-        """
+    static let style = Option.value("--style", "ID", "tray (default), scattered, minimal, or any renderer id")
+    static let format = Option.value("--format", "F", .choices(["ascii", "svg", "png", "json"]), "ascii (default), svg, png or json")
+    static let json = Option.flag("--json", "same as --format json")
+    static let scale = Option.value("--scale", "S", "png: pixels per point, 1 to 4 (default 2); the same input gives the same bytes on one machine")
+    static let out = Option.value("--out", "FILE", .file, "write the picture or document to FILE instead of stdout (png: stdout only when it is not a terminal)")
+    static let hitRegions = Option.flag("--hit-regions", "svg: outline every touch target")
+    static let symbolNames = Option.flag("--symbol-names", "svg: print each slot's SF Symbol name under it")
+    static let stats = Option.flag("--stats", "also report action-thunk counts after the shell is released (created, live, calls caught)")
+    static let scene = Option.value("--scene", "FILE", .file, "a JSON scene (hud-scenes(5)) instead of the demo set")
+    static let reveal = Option.value("--reveal", "POSITION", .choices(Position.allCases.map(\.description)), "show POSITION's long-press modes revealed (topLeft, topRight, bottomLeft, bottomRight, center; a slot without modes is a usage error)")
+    static let events = Option.value("--events", "SCRIPT", "pointer events to play, ';'-separated (hud-events(7)): tap|longpress|press|move T, release [T], wait SECONDS, T = a position, slot:/secondary:<position>, mode:<id> or x,y (points on the chosen screen); append @SECONDS for an explicit time; key escape; pivot, close, backdrop (the control deck's)")
+    static let longPress = Option.value("--long-press", "S", "long-press threshold in seconds (default 0.45)")
+    static let presentation = Option.value("--presentation", "P", .choices(["always", "on-demand"]), #"always (default: every slot shown) or on-demand (the control deck: a pivot button until tapped; render it expanded with --events "tap pivot"); overrides a scene's presentation"#)
+    static let deckTimeout = Option.value("--deck-timeout", "S", "on-demand: seconds without interaction before the expanded deck collapses (default 6)")
+    static let columns = Option.value("--columns", "N", "width of the ascii picture in characters (default 48)")
+    static let options = [style, format, json, scale, out, hitRegions, symbolNames, stats, scene, reveal, events, longPress, presentation, deckTimeout, columns]
+        + EnvironmentOptions.options + RegistryOptions.options
+    static let help = HelpPage(
+        usage: """
+            hudhost render [--style ID] [--device ID] [--rtl] [--format ascii|svg|png|json]
+                                  [--out FILE] [--scene FILE] [--reveal POSITION] [--events SCRIPT]
+                                  [--presentation always|on-demand] [options]
+            """,
+        description: """
+            Lays out the seed's demo complications (or the pages of a scene file) in
+            the headless shell with the chosen renderer, plays --events if given, and
+            draws the final layout: a to-scale terminal picture plus a legend
+            (ascii), an SVG picture of the screen (svg) or that picture drawn by
+            librsvg (png), or the full node list (json). All come from the same
+            layout nodes. With --events, every step's actions, interaction changes
+            and style changes are reported.
+            """,
+        sections: [
+            .options(options),
+            RegistryOptions.environment,
+            HelpSection("THE ASCII PICTURE", [
+                .entries([
+                    HelpEntry(names: ["+---+ |"], text: "the screen's edge"),
+                    HelpEntry(names: ["·······"], text: "the navigation bar's bottom edge, and the bottom safe-area edge"),
+                    HelpEntry(names: ["Home"], text: "the navigation title, centered in the bar"),
+                    HelpEntry(names: ["(P) (X)"], text: "the control deck's pivot and close buttons; ┄┄┄ the edge of a lane it reserves"),
+                    HelpEntry(names: ["(TL) (TR) (BL) (BR) (C)"], text: "a slot by position (topLeft, topRight, bottomLeft, bottomRight, center; the leading corners are on the right in RTL); (*C*) while pressed; (?) a slot with no position"),
+                    HelpEntry(names: ["S  s"], text: "a secondary chip: S has an action, s is a badge"),
+                    HelpEntry(names: ["╭──╮ │ ╰──╯"], text: "a container: the tray, a mode picker's card"),
+                    HelpEntry(names: ["[✓Tray] [Scat…]"], text: "a mode item, by label, cut with … to its width; ✓ the current mode"),
+                ]),
+                .text("""
+                    Below the picture, one line per node in emission order: position
+                    (-- for none), kind, icon, "label", frame and hit region (x,y w×h in
+                    pt), placement, material, fill; then the content insets and the
+                    hidden positions.
+                    """),
+            ]),
+            .examples("""
+                hudhost render --style tray --format ascii
+                hudhost render --style scattered --device iphone-se --rtl
+                hudhost render --style minimal --json --text-size AX5
+                hudhost render --events "longpress center; tap mode:scattered"
+                hudhost render --format svg --out tray.svg --reveal center
+                hudhost render --format png --scale 3 --out tray.png
+                hudhost render --scene "$(hudhost sdk --doc-dir)/examples/home.json" --reveal center
+                hudhost render --presentation on-demand --events "tap pivot"
+                """),
+            .exitCodes(),
+        ])
 
     let registryOptions: RegistryOptions
     let environmentOptions: EnvironmentOptions
@@ -120,30 +101,30 @@ struct RenderCommand: Command {
     init(_ arguments: Arguments) throws(UsageError) {
         guard arguments.positionals.isEmpty else { throw UsageError("render takes no arguments; got '\(arguments.positionals[0])'") }
         registryOptions = try RegistryOptions(arguments)
-        let format = try arguments.value("--format", accepted: "ascii, svg, png or json") { ["ascii", "svg", "png", "json"].contains($0) ? $0 : nil } ?? "ascii"
+        let format = try arguments.value(Self.format, accepted: "ascii, svg, png or json") { ["ascii", "svg", "png", "json"].contains($0) ? $0 : nil } ?? "ascii"
         // --json is --format json: asking for another format too is a contradiction, not a choice to guess.
-        if arguments.flag("--json"), format != "json", arguments.value("--format") != nil {
+        if arguments.flag(Self.json), format != "json", arguments.value(Self.format) != nil {
             throw UsageError("--json and --format \(format) ask for two formats; use --format json (or --json) alone, or drop --json for \(format)")
         }
-        json = arguments.flag("--json") || format == "json"
+        json = arguments.flag(Self.json) || format == "json"
         svg = format == "svg" && !json
         png = format == "png" && !json
-        let scale = try arguments.value("--scale", accepted: "a number from 1 to 4") { Double($0).flatMap { (1...4).contains($0) ? $0 : nil } }
+        let scale = try arguments.value(Self.scale, accepted: "a number from 1 to 4") { Double($0).flatMap { (1...4).contains($0) ? $0 : nil } }
         if scale != nil, !png { throw UsageError("--scale sets the pixels per point of a PNG; add --format png, or drop --scale") }
         self.scale = scale ?? 2
-        outPath = arguments.value("--out").map(Output.absolute)  // before any plugin code runs
+        outPath = arguments.value(Self.out).map(Output.absolute)  // before any plugin code runs
         if png, outPath == nil, Output.standardOutputIsTerminal {
             throw UsageError("--format png writes binary data; give --out FILE, or redirect stdout to a file")
         }
-        hitRegions = arguments.flag("--hit-regions")
-        symbolNames = arguments.flag("--symbol-names")
-        stats = arguments.flag("--stats")
-        reveal = try arguments.value("--reveal", accepted: "topLeft, topRight, bottomLeft, bottomRight or center", Position.init(name:))
-        columns = try arguments.value("--columns", accepted: "a whole number from 20 to 400") { Int($0).flatMap { (20...400).contains($0) ? $0 : nil } } ?? 48
-        longPress = try arguments.seconds("--long-press", atLeast: 0.05, atMost: 10)
-        scenePath = arguments.value("--scene")
-        let mode = try arguments.value("--presentation", accepted: "always or on-demand") { ["always", "on-demand"].contains($0) ? $0 : nil }
-        let timeout = try arguments.seconds("--deck-timeout", atLeast: 0.1, atMost: HudPhoneControlDeckPolicy.maximumInactivityTimeout)
+        hitRegions = arguments.flag(Self.hitRegions)
+        symbolNames = arguments.flag(Self.symbolNames)
+        stats = arguments.flag(Self.stats)
+        reveal = try arguments.value(Self.reveal, accepted: "topLeft, topRight, bottomLeft, bottomRight or center", Position.init(name:))
+        columns = try arguments.value(Self.columns, accepted: "a whole number from 20 to 400") { Int($0).flatMap { (20...400).contains($0) ? $0 : nil } } ?? 48
+        longPress = try arguments.seconds(Self.longPress, atLeast: 0.05, atMost: 10)
+        scenePath = arguments.value(Self.scene)
+        let mode = try arguments.value(Self.presentation, accepted: "always or on-demand") { ["always", "on-demand"].contains($0) ? $0 : nil }
+        let timeout = try arguments.seconds(Self.deckTimeout, atLeast: 0.1, atMost: HudPhoneControlDeckPolicy.maximumInactivityTimeout)
         if let timeout, mode != "on-demand" {
             throw UsageError("--deck-timeout \(AsciiPresenter.number(timeout)) only applies with --presentation on-demand")
         }
@@ -152,7 +133,7 @@ struct RenderCommand: Command {
         case "on-demand": presentation = .summonOnDemand(HudPhoneControlDeckPolicy(inactivityTimeout: timeout ?? HudPhoneControlDeckPolicy.defaultInactivityTimeout))
         default: presentation = nil
         }
-        if let source = arguments.value("--events") {
+        if let source = arguments.value(Self.events) {
             do {
                 script = try EventScript(parsing: source)
             } catch {
@@ -162,7 +143,7 @@ struct RenderCommand: Command {
             script = nil
         }
         environmentOptions = try EnvironmentOptions(arguments, defaultTitle: nil)
-        style = arguments.value("--style").map(HudPhoneComplicationsStyle.init(name:))
+        style = arguments.value(Self.style).map(HudPhoneComplicationsStyle.init(name:))
         if let script { try Self.checkPoints(script, environmentOptions) }
     }
 

@@ -13,54 +13,41 @@ import HudRendererAPI
 struct SdkCommand: Command {
     static let name = "sdk"
     static let summary = "Print the compiler flags, include dir and ABI version for building plugins"
-    static let options: [Arguments.Option] = [
-        .flag("--cflags"), .flag("--include-dir"), .flag("--doc-dir"), .flag("--abi-version"), .flag("--pkg-config"), .value("--prefix", .directory),
-        .flag("--json"), .flag("--help"),
-    ]
-    static let help = """
-        USAGE: hudhost sdk [--cflags] [--include-dir] [--doc-dir] [--abi-version] [--pkg-config] [--json]
+    static let cflags = Option.flag("--cflags", "the compiler flags: -I<include dir>")
+    static let includeDir = Option.flag("--include-dir", "the directory holding hud_renderer.h")
+    static let docDir = Option.flag("--doc-dir", "the directory holding the documents (the guide, CONFORMANCE.md, …) and examples/ (the scenes the documents use): <prefix>/share/doc/hud installed, Docs in a source checkout")
+    static let printABIVersion = Option.flag("--abi-version", "the ABI version this host implements (major.minor)")
+    static let pkgConfig = Option.flag("--pkg-config", "a hud-renderer.pc file: Cflags, Version, and the variables abi_version, rendererdir (where plugins are installed) and helperdir (where hudsandbox is)")
+    static let prefix = Option.value("--prefix", "DIR", .directory, "with --pkg-config: the file for an install at DIR (<DIR>/include/hud, <DIR>/lib/hud/renderers, <DIR>/libexec/hud), as `make install` writes it")
+    static let json = Option.flag("--json", "everything above, and the Rust bindings' path, as JSON (schemaVersion 1); not combined with the other options")
+    static let options = [cflags, includeDir, docDir, printABIVersion, pkgConfig, prefix, json]
+    static let help = HelpPage(
+        usage: "hudhost sdk [--cflags] [--include-dir] [--doc-dir] [--abi-version] [--pkg-config] [--json]",
+        description: """
+            Tells a plugin build where the renderer ABI header (hud_renderer.h) is,
+            and a plugin author where the documents and example scenes are.
+            With no option, prints a summary. With options, prints only what they
+            ask for, one item per line in this order: ABI version, include dir,
+            cflags, doc dir, then the pkg-config file.
 
-        Tells a plugin build where the renderer ABI header (hud_renderer.h) is,
-        and a plugin author where the documents and example scenes are.
-        With no option, prints a summary. With options, prints only what they
-        ask for, one item per line in this order: ABI version, include dir,
-        cflags, doc dir, then the pkg-config file.
-
-        The header is looked up next to this hudhost binary:
-          1. installed:       <prefix>/include/hud/hud_renderer.h for <prefix>/bin/hudhost
-          2. source checkout: <dir>/Sources/HudRendererAPI/include/hud/hud_renderer.h,
-                              for the binary's directory and each one above it
-                              (swift build puts hudhost in <repo>/.build/<triple>/<config>)
-        If neither exists, it says where it looked and exits 1.
-
-        OPTIONS
-          --cflags            the compiler flags: -I<include dir>
-          --include-dir       the directory holding hud_renderer.h
-          --doc-dir           the directory holding the documents (the guide,
-                              CONFORMANCE.md, …) and examples/ (the scenes
-                              the documents use): <prefix>/share/doc/hud
-                              installed, Docs in a source checkout
-          --abi-version       the ABI version this host implements (major.minor)
-          --pkg-config        a hud-renderer.pc file: Cflags, Version, and the variables
-                              abi_version, rendererdir (where plugins are installed)
-                              and helperdir (where hudsandbox is)
-          --prefix DIR        with --pkg-config: the file for an install at DIR
-                              (<DIR>/include/hud, <DIR>/lib/hud/renderers,
-                              <DIR>/libexec/hud), as `make install` writes it
-          --json              everything above, and the Rust bindings'
-                              path, as JSON (schemaVersion 1); not combined
-                              with the other options
-
-        EXAMPLES
-          cc -std=c11 -O2 -shared -fPIC $(hudhost sdk --cflags) ring.c -o libring.so
-          swift run hudhost sdk --cflags        # from a source checkout, not installed
-          hudhost sdk --pkg-config > hud-renderer.pc && PKG_CONFIG_PATH=$PWD pkg-config --cflags hud-renderer
-          hudhost sdk --json
-          hudhost render --scene "$(hudhost sdk --doc-dir)/examples/home.json"
-
-        \(exitCodeHelp)
-          For sdk: 1 hud_renderer.h cannot be found next to this hudhost.
-        """
+            The header is looked up next to this hudhost binary:
+              1. installed:       <prefix>/include/hud/hud_renderer.h for <prefix>/bin/hudhost
+              2. source checkout: <dir>/Sources/HudRendererAPI/include/hud/hud_renderer.h,
+                                  for the binary's directory and each one above it
+                                  (swift build puts hudhost in <repo>/.build/<triple>/<config>)
+            If neither exists, it says where it looked and exits 1.
+            """,
+        sections: [
+            .options(options),
+            .examples("""
+                cc -std=c11 -O2 -shared -fPIC $(hudhost sdk --cflags) ring.c -o libring.so
+                swift run hudhost sdk --cflags        # from a source checkout, not installed
+                hudhost sdk --pkg-config > hud-renderer.pc && PKG_CONFIG_PATH=$PWD pkg-config --cflags hud-renderer
+                hudhost sdk --json
+                hudhost render --scene "$(hudhost sdk --doc-dir)/examples/home.json"
+                """),
+            .exitCodes("For sdk: 1 hud_renderer.h cannot be found next to this hudhost."),
+        ])
 
     /// The ABI version of the header this host was built with.
     static let abiVersion = "\(HUD_ABI_VERSION_MAJOR).\(HUD_ABI_VERSION_MINOR)"
@@ -77,13 +64,13 @@ struct SdkCommand: Command {
 
     init(_ arguments: Arguments) throws(UsageError) {
         guard arguments.positionals.isEmpty else { throw UsageError("sdk takes no arguments; got '\(arguments.positionals[0])'") }
-        cflags = arguments.flag("--cflags")
-        includeDir = arguments.flag("--include-dir")
-        docDir = arguments.flag("--doc-dir")
-        abiVersion = arguments.flag("--abi-version")
-        pkgConfig = arguments.flag("--pkg-config")
-        json = arguments.flag("--json")
-        prefix = arguments.value("--prefix")
+        cflags = arguments.flag(Self.cflags)
+        includeDir = arguments.flag(Self.includeDir)
+        docDir = arguments.flag(Self.docDir)
+        abiVersion = arguments.flag(Self.printABIVersion)
+        pkgConfig = arguments.flag(Self.pkgConfig)
+        json = arguments.flag(Self.json)
+        prefix = arguments.value(Self.prefix)
         if let prefix {
             guard pkgConfig, !(cflags || includeDir || docDir || abiVersion || json) else { throw UsageError("--prefix goes with --pkg-config alone") }
             guard prefix.hasPrefix("/") else { throw UsageError("--prefix must be an absolute directory; got '\(prefix)'") }

@@ -13,90 +13,73 @@ import HudUnsafe
 struct ValidateCommand: Command {
     static let name = "validate"
     static let summary = "Check plugins or renderers against the ABI and layout rules (conformance suite)"
-    static let arguments: Arguments.Option.Value? = .file
-    static let options: [Arguments.Option] = [
-        // Completion offers the names; P@1.N is typed (ConformanceProfileSelection.parse).
-        .value("--profile", .choices(ConformanceProfile.allCases.map(\.rawValue))), .value("--include", repeatable: true), .value("--exclude", repeatable: true), .value("--seed"),
-        .flag("--in-process"), .value("-j"), .value("--jobs"), .value("--format", .choices(["text", "json", "junit", "tap"])), .value("--output", .file), .flag("--werror"),
-        .flag("--list-checks"), .flag("--json"), .value("--timeout"), .value("--layout-timeout"), .value("--fuzz-iterations"), .value("--memory-mb"),
-        .value("--cpu-seconds"), .flag("--verbose"), .flag("--help"),
-    ] + ColorOptions.options
-    static let help = """
-        USAGE: hudhost validate <path.so | renderer-id>... [--profile basic|standard|strict|hudson[@1.N]]
-                                [--include REGEX]... [--exclude REGEX]... [--seed N] [--in-process]
-                                [-j N] [--format text|json|junit|tap] [--output FILE] [--werror]
-                                [--timeout SECONDS] [--layout-timeout SECONDS] [--fuzz-iterations N]
-               hudhost validate --list-checks [--json] [--profile P]
+    static let arguments: Option.Value? = .file
+    // Completion offers the names; P@1.N is typed (ConformanceProfileSelection.parse).
+    static let profile = Option.value("--profile", "P", .choices(ConformanceProfile.allCases.map(\.rawValue)), "basic, standard (default), strict, or hudson (strict plus the house style of Hudson's own renderers); P@1.N holds every plugin to version 1.N of the profile; P alone holds each plugin to the version of the ABI minor it was built against, so a new or tightened check never fails a plugin built before it (hud-compatibility(7))")
+    static let include = Option.value("--include", "REGEX", repeatable: true, "only checks whose id matches (repeatable)")
+    static let exclude = Option.value("--exclude", "REGEX", repeatable: true, "drop checks whose id matches (repeatable)")
+    static let seed = Option.value("--seed", "N", "seed for the randomized checks (default: random, printed in every report); the same seed reproduces a run exactly")
+    static let inProcess = Option.flag("--in-process", "run the checks in this process (for debugging with gdb or sanitizers; a crash ends the run)")
+    static let jobs = Option.value("--jobs", "N", aliases: ["-j"], "validate N targets in parallel (1…256, default 1)")
+    static let format = Option.value("--format", "F", .choices(Format.allCases.map(\.rawValue)), "text (default), json (schemaVersion 1), junit, tap")
+    static let output = Option.value("--output", "FILE", .file, "write the report to FILE instead of stdout")
+    static let werror = Option.flag("--werror", "warnings count as failures for the exit code")
+    static let timeout = Option.value("--timeout", "S", "seconds a single check may run (0 < S ≤ 3600, default 60)")
+    static let layoutTimeout = Option.value("--layout-timeout", "S", "seconds a single layout call may take, in the child and in the host's own run (0 < S ≤ 3600, default 2): a hang or crash is reported with its case and a command that reproduces it")
+    static let fuzzIterations = Option.value("--fuzz-iterations", "N", "random inputs per renderer for `fuzz` (0…1000000, default 150)")
+    static let memoryMB = Option.value("--memory-mb", "N", "address-space limit of the sandbox (256…1048576, default 4096)")
+    static let cpuSeconds = Option.value("--cpu-seconds", "N", "CPU-time limit of the sandbox (1…86400, default 600)")
+    static let verbose = Option.flag("--verbose", "text: show details of passed checks too")
+    static let listChecks = Option.flag("--list-checks", "list every check (id, profile, the version it joined, severity, summary) and the retired ids")
+    static let json = Option.flag("--json", "with --list-checks: as JSON, with each check's severity in every profile version")
+    static let options = [
+        profile, include, exclude, seed, inProcess, jobs, format, output, werror, timeout, layoutTimeout, fuzzIterations, memoryMB, cpuSeconds, verbose,
+        ColorOptions.color, listChecks, json,
+    ]
+    static let help = HelpPage(
+        usage: """
+            hudhost validate <path.so | renderer-id>... [--profile basic|standard|strict|hudson[@1.N]]
+                                    [--include REGEX]... [--exclude REGEX]... [--seed N] [--in-process]
+                                    [-j N] [--format text|json|junit|tap] [--output FILE] [--werror]
+                                    [--timeout SECONDS] [--layout-timeout SECONDS] [--fuzz-iterations N]
+                   hudhost validate --list-checks [--json] [--profile P]
+            """,
+        description: """
+            Runs the conformance checks on each plugin file (every renderer it
+            provides) or registered renderer id, and reports one result per check
+            and renderer: passed, failed, warning, skipped, crashed or timed-out.
+            Every check id is documented in hud-conformance(7) (rule and fix).
 
-        Runs the conformance checks on each plugin file (every renderer it
-        provides) or registered renderer id, and reports one result per check
-        and renderer: passed, failed, warning, skipped, crashed or timed-out.
-        Every check id is documented in hud-conformance(7) (rule and fix).
+            Each target runs in a child process (hudsandbox) with CPU and
+            address-space limits and a wall-clock timeout per check: a crash is
+            recorded as `crashed` with its signal, a hang as `timed-out`, the
+            checks that depend on it are skipped, and the run resumes after it.
+            """,
+        sections: [
+            .options(options),
+            .examples("""
+                hudhost validate ./libmy_style.so
+                hudhost validate com.hudson.tray com.hudson.scattered com.hudson.minimal --profile strict
+                hudhost validate ./libmy_style.so --profile strict --format junit --output conformance.xml
+                hudhost validate ./libmy_style.so --profile strict@1.1
+                hudhost validate ./libmy_style.so --profile hudson
+                hudhost validate ./libmy_style.so --include '^geometry-' --seed 42
+                hudhost validate --list-checks
+                """),
+            .exitCodes("""
+                For validate: 0 every check passed (warnings count only with
+                --werror); 1 a check failed, crashed or timed out (a file the
+                loader opens but that exports no entry symbol fails abi-entry-symbol:
+                1, where probe says 3); 3 a target file is missing, not a regular
+                file or cannot be loaded (dlopen fails), an id is unknown, or
+                --output cannot be written. With --format json a target
+                that cannot be used still gives one JSON document: the report (its
+                "unloadable" says why), or {schemaVersion, target, error} when no
+                check could start.
+                """),
+        ])
 
-        Each target runs in a child process (hudsandbox) with CPU and
-        address-space limits and a wall-clock timeout per check: a crash is
-        recorded as `crashed` with its signal, a hang as `timed-out`, the
-        checks that depend on it are skipped, and the run resumes after it.
-
-        OPTIONS
-          --profile P         basic, standard (default), strict, or hudson (strict
-                              plus the house style of Hudson's own renderers);
-                              P@1.N holds every plugin to version 1.N of the
-                              profile; P alone holds each plugin to the version
-                              of the ABI minor it was built against, so a new
-                              or tightened check never fails a plugin built
-                              before it (hud-compatibility(7))
-          --include REGEX     only checks whose id matches (repeatable)
-          --exclude REGEX     drop checks whose id matches (repeatable)
-          --seed N            seed for the randomized checks (default: random,
-                              printed in every report); the same seed reproduces
-                              a run exactly
-          --in-process        run the checks in this process (for debugging with
-                              gdb or sanitizers; a crash ends the run)
-          -j N, --jobs N      validate N targets in parallel (1…256, default 1)
-          --format F          text (default), json (schemaVersion 1), junit, tap
-          --output FILE       write the report to FILE instead of stdout
-          --werror            warnings count as failures for the exit code
-          --timeout S         seconds a single check may run (0 < S ≤ 3600, default 60)
-          --layout-timeout S  seconds a single layout call may take, in the
-                              child and in the host's own run (0 < S ≤ 3600,
-                              default 2): a hang or crash is reported with
-                              its case and a command that reproduces it
-          --fuzz-iterations N
-                              random inputs per renderer for `fuzz` (0…1000000,
-                              default 150)
-          --memory-mb N       address-space limit of the sandbox (256…1048576,
-                              default 4096)
-          --cpu-seconds N     CPU-time limit of the sandbox (1…86400, default 600)
-          --verbose           text: show details of passed checks too
-        \(ColorOptions.help)
-          --list-checks       list every check (id, profile, the version it
-                              joined, severity, summary) and the retired ids
-          --json              with --list-checks: as JSON, with each check's
-                              severity in every profile version
-
-        EXAMPLES
-          hudhost validate ./libmy_style.so
-          hudhost validate com.hudson.tray com.hudson.scattered com.hudson.minimal --profile strict
-          hudhost validate ./libmy_style.so --profile strict --format junit --output conformance.xml
-          hudhost validate ./libmy_style.so --profile strict@1.1
-          hudhost validate ./libmy_style.so --profile hudson
-          hudhost validate ./libmy_style.so --include '^geometry-' --seed 42
-          hudhost validate --list-checks
-
-        \(exitCodeHelp)
-          For validate: 0 every check passed (warnings count only with
-          --werror); 1 a check failed, crashed or timed out (a file the
-          loader opens but that exports no entry symbol fails abi-entry-symbol:
-          1, where probe says 3); 3 a target file is missing, not a regular
-          file or cannot be loaded (dlopen fails), an id is unknown, or
-          --output cannot be written. With --format json a target
-          that cannot be used still gives one JSON document: the report (its
-          "unloadable" says why), or {schemaVersion, target, error} when no
-          check could start.
-        """
-
-    enum Format: String { case text, json, junit, tap }
+    enum Format: String, CaseIterable { case text, json, junit, tap }
 
     let arguments: [String]
     let profile: ConformanceProfileSelection
@@ -119,7 +102,7 @@ struct ValidateCommand: Command {
 
     init(_ arguments: Arguments) throws(UsageError) {
         self.arguments = arguments.positionals
-        if let text = arguments.value("--profile") {
+        if let text = arguments.value(Self.profile) {
             switch ConformanceProfileSelection.parse(text) {
             case .success(let selection): profile = selection
             case .failure(let error): throw UsageError("invalid value '\(text)' for --profile: \(error)")
@@ -127,38 +110,36 @@ struct ValidateCommand: Command {
         } else {
             profile = ConformanceProfileSelection(profile: .standard)
         }
-        func regexes(_ option: String) throws(UsageError) -> [Regex<AnyRegexOutput>] {
+        func regexes(_ option: Option) throws(UsageError) -> [Regex<AnyRegexOutput>] {
             var result: [Regex<AnyRegexOutput>] = []
             for pattern in arguments.all(option) {
-                do { result.append(try Regex(pattern)) } catch { throw UsageError("invalid regular expression '\(pattern)' for \(option): \(error)") }
+                do { result.append(try Regex(pattern)) } catch { throw UsageError("invalid regular expression '\(pattern)' for \(option.name): \(error)") }
             }
             return result
         }
-        for pattern in arguments.all("--include") {
+        for pattern in arguments.all(Self.include) {
             if let retired = ConformanceCatalog.retiredCheck(pattern) {
                 throw UsageError("\(retired.id) is retired (\(retired.history))" + (retired.replacement.map { "; its rule lives on as \($0)" + (ConformanceCatalog.check($0).map { " in profile \($0.profile.rawValue)" } ?? "") } ?? ""))
             }
         }
-        let includes = try regexes("--include"), excludes = try regexes("--exclude")
+        let includes = try regexes(Self.include), excludes = try regexes(Self.exclude)
         checkIDs = profile.profile.checkIDs(at: profile.version ?? ConformanceProfile.versions.last!).filter { id in
             (includes.isEmpty || includes.contains { id.contains($0) }) && !excludes.contains { id.contains($0) }
         }
-        seed = try arguments.value("--seed", accepted: "an unsigned 64-bit integer") { UInt64($0) } ?? Self.randomSeed()
-        inProcess = arguments.flag("--in-process")
-        let jobValue = try arguments.integer("-j", in: Self.jobRange, what: "targets at a time")
-        let longJobValue = try arguments.integer("--jobs", in: Self.jobRange, what: "targets at a time")
-        jobs = jobValue ?? longJobValue ?? 1
-        format = try arguments.value("--format", accepted: "text, json, junit or tap") { Format(rawValue: $0) } ?? .text
-        output = arguments.value("--output").map(Output.absolute)  // before any plugin code runs
-        werror = arguments.flag("--werror")
-        listChecks = arguments.flag("--list-checks")
-        listJSON = arguments.flag("--json")
-        timeout = try arguments.seconds("--timeout", atMost: 3600) ?? 60
-        layoutTimeout = try arguments.seconds("--layout-timeout", atMost: 3600) ?? 2
-        fuzzIterations = try arguments.integer("--fuzz-iterations", in: 0...1_000_000, what: "random inputs per renderer") ?? 150
-        memoryMegabytes = try arguments.integer("--memory-mb", in: 256...1_048_576, what: "megabytes") ?? 4096
-        cpuSeconds = try arguments.integer("--cpu-seconds", in: 1...86_400, what: "seconds") ?? 600
-        verbose = arguments.flag("--verbose")
+        seed = try arguments.value(Self.seed, accepted: "an unsigned 64-bit integer") { UInt64($0) } ?? Self.randomSeed()
+        inProcess = arguments.flag(Self.inProcess)
+        jobs = try arguments.integer(Self.jobs, in: Self.jobRange, what: "targets at a time") ?? 1
+        format = try arguments.value(Self.format, accepted: "text, json, junit or tap") { Format(rawValue: $0) } ?? .text
+        output = arguments.value(Self.output).map(Output.absolute)  // before any plugin code runs
+        werror = arguments.flag(Self.werror)
+        listChecks = arguments.flag(Self.listChecks)
+        listJSON = arguments.flag(Self.json)
+        timeout = try arguments.seconds(Self.timeout, atMost: 3600) ?? 60
+        layoutTimeout = try arguments.seconds(Self.layoutTimeout, atMost: 3600) ?? 2
+        fuzzIterations = try arguments.integer(Self.fuzzIterations, in: 0...1_000_000, what: "random inputs per renderer") ?? 150
+        memoryMegabytes = try arguments.integer(Self.memoryMB, in: 256...1_048_576, what: "megabytes") ?? 4096
+        cpuSeconds = try arguments.integer(Self.cpuSeconds, in: 1...86_400, what: "seconds") ?? 600
+        verbose = arguments.flag(Self.verbose)
         color = try ColorOptions(arguments)
         if listChecks {
             guard self.arguments.isEmpty else { throw UsageError("--list-checks takes no targets") }

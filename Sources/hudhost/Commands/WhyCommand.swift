@@ -12,31 +12,31 @@ import HudUnsafe
 struct WhyCommand: Command {
     static let name = "why"
     static let summary = "Explain step by step why a renderer is or is not available"
-    static let arguments: Arguments.Option.Value? = .file
-    static let options: [Arguments.Option] = RegistryOptions.options + [.flag("--help")] + ColorOptions.options
-    static let help = """
-        USAGE: hudhost why <renderer-id | path-to-.so> [--allow-insecure-path] [--no-cache]
-
-        Explains where hudhost looked and what it found: the search path and
-        where each entry comes from, the file (canonical path, identity), the
-        security checks, the metadata (ELF section, sandboxed scan or cache), the
-        HUD_RENDERERS_DISABLE / HUD_RENDERERS_SELECT filters, the outcome of
-        loading the plugin now in a sandboxed child, and its last validation.
-
-        OPTIONS
-        \(ColorOptions.help)
-        \(RegistryOptions.help)
-
-        EXAMPLES
-          hudhost why com.hudson.tray
-          hudhost why org.hudson.example.ring
-          hudhost why ~/.local/lib/hud/renderers/libring.so
-
-        \(exitCodeHelp)
-          For why: 0 the renderer (or every renderer of the file) is available;
-          3 it is not — unknown, filtered out, refused or failing to load (the
-          output says which).
-        """
+    static let arguments: Option.Value? = .file
+    static let options = [ColorOptions.color] + RegistryOptions.options
+    static let help = HelpPage(
+        usage: "hudhost why <renderer-id | path-to-.so> [--allow-insecure-path] [--no-cache]",
+        description: """
+            Explains where hudhost looked and what it found: the search path and
+            where each entry comes from, the file (canonical path, identity), the
+            security checks, the metadata (ELF section, sandboxed scan or cache), the
+            HUD_RENDERERS_DISABLE / HUD_RENDERERS_SELECT filters, the outcome of
+            loading the plugin now in a sandboxed child, and its last validation.
+            """,
+        sections: [
+            .options(options),
+            RegistryOptions.environment,
+            .examples("""
+                hudhost why com.hudson.tray
+                hudhost why org.hudson.example.ring
+                hudhost why ~/.local/lib/hud/renderers/libring.so
+                """),
+            .exitCodes("""
+                For why: 0 the renderer (or every renderer of the file) is available;
+                3 it is not — unknown, filtered out, refused or failing to load (the
+                output says which).
+                """),
+        ])
 
     let target: String
     let registryOptions: RegistryOptions
