@@ -5,7 +5,7 @@
 //
 // Targets are split by who uses them (Docs/ARCHITECTURE.md):
 //   HudRegistry (+ HudModel, re-exported)  what a Swift host links
-//   HudPresentation / HudScenes / HudConformance   what the CLI adds on top
+//   HudPresentation (HudModel only) / HudScenes / HudConformance   what the CLI adds on top
 //   HudUnsafe   internal: every dl*, plugin-pointer, libffi and raw libc call
 //   HudHTTPServer  internal: every libmicrohttpd call (hudhost preview)
 //   HudRaster   internal: every librsvg/cairo call (render --format png)
@@ -166,7 +166,7 @@ let package = Package(
             path: "Sources/HudRegistry",
             swiftSettings: safe + lean
         ),
-        .target(name: "HudPresentation", dependencies: ["HudRegistry"], path: "Sources/HudPresentation", swiftSettings: safe + lean),
+        .target(name: "HudPresentation", dependencies: ["HudModel"], path: "Sources/HudPresentation", swiftSettings: safe + lean),
         .target(name: "HudScenes", dependencies: ["HudRegistry"], path: "Sources/HudScenes", swiftSettings: safe),
         .target(
             name: "HudConformance",

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-package import HudRegistry
+package import HudModel
 
 /// What a screen reader is given for one layout: every interactive node in
 /// emission order (the order the renderer chose to present them), with its

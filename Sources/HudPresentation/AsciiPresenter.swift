@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-public import HudRegistry
+public import HudModel
 /// Draws a layout to scale in the terminal, like the seed's diagram: the
 /// screen outline, the navigation bar with its title, containers (the tray,
 /// the mode picker) as boxes, slots as `(TL)`-style buttons, secondary chips

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-package import HudRegistry
+package import HudModel
 /// The JSON form of layouts and renderer descriptions. The schema is
 /// documented in Docs/JSON.md and Docs/schemas/; every document carries
 /// `schemaVersion` first.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-public import HudRegistry
+public import HudModel
 /// Draws a layout as a standalone SVG 1.1 picture of the screen at 1× points:
 /// the device outline with its display corner radius, the background (the
 /// whole screen, safe areas included), the status-bar band, the navigation

@@ -222,5 +222,20 @@ public struct HudInteraction: Sendable, Hashable {
         case slot(Position)
         case secondary(Position)
         case mode(Position, index: Int)
+
+        /// `slot:center`, `secondary:topLeft`, `mode:center#2`.
+        public var name: String {
+            switch self {
+            case .slot(let position): "slot:\(position)"
+            case .secondary(let position): "secondary:\(position)"
+            case .mode(let position, let index): "mode:\(position)#\(index)"
+            }
+        }
+
+        public var position: Position {
+            switch self {
+            case .slot(let position), .secondary(let position), .mode(let position, _): position
+            }
+        }
     }
 }

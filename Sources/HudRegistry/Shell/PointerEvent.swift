@@ -106,21 +106,6 @@ public enum ShellEvent: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension HudInteraction.Target {
-    /// `slot:center`, `secondary:topLeft`, `mode:center#2`.
-    public var name: String {
-        switch self {
-        case .slot(let position): "slot:\(position)"
-        case .secondary(let position): "secondary:\(position)"
-        case .mode(let position, let index): "mode:\(position)#\(index)"
-        }
-    }
-
-    public var position: Position {
-        switch self {
-        case .slot(let position), .secondary(let position), .mode(let position, _): position
-        }
-    }
-
     /// The target a node stands for, if it is pressable.
     init?(_ node: HudNode) {
         guard node.isInteractive, let position = node.position else { return nil }
