@@ -102,7 +102,7 @@ enum HudHost {
         let result: Result<ExitCode, UsageError>
         do {
             let parsed = try Arguments(Array(arguments.dropFirst()), options: command.options)
-            if parsed.flag(Option.help) {
+            if parsed.flag(Option.helpFlag) {
                 Output.out(command.help.plain + "\n")
                 return .ok
             }

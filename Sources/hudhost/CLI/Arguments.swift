@@ -45,7 +45,7 @@ struct Option: Sendable, Hashable {
 
     /// `-h`, `--help`: accepted by every command and never listed in its
     /// options.
-    static let help = Option(names: ["-h", "--help"], valueName: nil, value: nil, repeatable: false, help: "show this command's help")
+    static let helpFlag = Option(names: ["-h", "--help"], valueName: nil, value: nil, repeatable: false, help: "show this command's help")
 
     /// The entry in the help and the man page.
     var entry: HelpEntry { HelpEntry(names: names, valueName: valueName, text: help) }
@@ -58,7 +58,7 @@ struct Arguments {
     private(set) var positionals: [String] = []
 
     init(_ raw: [String], options: [Option]) throws(UsageError) {
-        let declared = options + [Option.help]
+        let declared = options + [Option.helpFlag]
         var byName: [String: Option] = [:]
         for option in declared {
             for name in option.names { byName[name] = option }

@@ -33,7 +33,7 @@ enum Completions {
         init(_ entry: CommandEntry) {
             name = entry.name
             summary = entry.summary
-            options = entry.options + [Option.help]
+            options = entry.options + [Option.helpFlag]
             arguments = entry.arguments
         }
     }
