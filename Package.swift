@@ -6,7 +6,9 @@
 // Targets are split by who uses them (Docs/ARCHITECTURE.md):
 //   HudRegistry (+ HudModel, re-exported)  what a Swift host links
 //   HudPresentation (HudModel only) / HudScenes / HudConformance   what the CLI adds on top
-//   HudUnsafe   internal: every dl*, plugin-pointer, libffi and raw libc call
+//   HudUnsafe   internal: every dl*, plugin-pointer, libffi and raw libc call of the host library
+//   HudHarness  internal: the raw-call harness of `validate` and the benchmarks (no host links it)
+//   HudSandboxChild  internal: the sandboxed child's side (hudsandbox only)
 //   HudHTTPServer  internal: every libmicrohttpd call (hudhost preview)
 //   HudRaster   internal: every librsvg/cairo call (render --format png)
 import PackageDescription
@@ -21,7 +23,8 @@ let upcoming: [SwiftSetting] = imports + [
     .enableUpcomingFeature("InternalImportsByDefault"),
     .enableUpcomingFeature("ExistentialAny"),
 ]
-/// Every Swift target but `HudUnsafe` and the built-in renderers (which
+/// Every Swift target but the unsafe ones (`HudUnsafe`, `HudHarness`,
+/// `HudHTTPServer`, `HudRaster`) and the built-in renderers (which
 /// implement C callbacks) is compiled with strict memory safety checking:
 /// an unsafe construct anywhere else is a warning, and the build has none.
 let safe: [SwiftSetting] = [.strictMemorySafety()] + upcoming
@@ -166,11 +169,29 @@ let package = Package(
             path: "Sources/HudRegistry",
             swiftSettings: safe + lean
         ),
+        // Internal (no product): the raw-call harness only `validate` and the
+        // benchmarks need (direct and guarded layout calls, raw entry and
+        // descriptor handles, input digests); no host links it.
+        .target(
+            name: "HudHarness",
+            dependencies: ["HudModel", "HudUnsafe", "HudRendererAPI", "BuiltinRenderers"],
+            path: "Sources/HudHarness",
+            swiftSettings: unsafe + lean
+        ),
+        // Internal (no product): the sandboxed child's entry points, run
+        // inside hudsandbox only: the scan and layers replies and the
+        // renderer host's serve loop (its raw frames through HudHarness).
+        .target(
+            name: "HudSandboxChild",
+            dependencies: ["HudModel", "HudRegistry", "HudUnsafe", "HudHarness", "HudRendererAPI"],
+            path: "Sources/HudSandboxChild",
+            swiftSettings: safe + lean
+        ),
         .target(name: "HudPresentation", dependencies: ["HudModel"], path: "Sources/HudPresentation", swiftSettings: safe + lean),
         .target(name: "HudScenes", dependencies: ["HudRegistry"], path: "Sources/HudScenes", swiftSettings: safe),
         .target(
             name: "HudConformance",
-            dependencies: ["HudRegistry", "HudUnsafe", "HudPresentation", "HudRendererAPI", "BuiltinRenderers"],
+            dependencies: ["HudRegistry", "HudUnsafe", "HudHarness", "HudPresentation", "HudRendererAPI", "BuiltinRenderers"],
             path: "Sources/HudConformance",
             swiftSettings: safe + lean
         ),
@@ -198,13 +219,13 @@ let package = Package(
         ),
         .executableTarget(
             name: "hudsandbox",
-            dependencies: ["HudRegistry", "HudUnsafe", "HudConformance"],
+            dependencies: ["HudRegistry", "HudUnsafe", "HudSandboxChild", "HudConformance"],
             path: "Sources/hudsandbox",
             swiftSettings: safe + lean
         ),
         .executableTarget(
             name: "hudbench",
-            dependencies: ["HudRegistry", "HudUnsafe", "HudScenes", "HudRendererAPI"],
+            dependencies: ["HudRegistry", "HudUnsafe", "HudHarness", "HudScenes", "HudRendererAPI"],
             path: "Sources/hudbench",
             swiftSettings: safe
         ),
@@ -224,7 +245,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HudRegistryTests",
-            dependencies: ["HudModel", "HudRegistry", "HudUnsafe", "HudRendererAPI", "BuiltinRenderers", "HudPresentation", "HudScenes",
+            dependencies: ["HudModel", "HudRegistry", "HudUnsafe", "HudHarness", "HudRendererAPI", "BuiltinRenderers", "HudPresentation", "HudScenes",
                            "HudTestSupport", "hudhost"],
             path: "Tests/HudRegistryTests",
             swiftSettings: imports

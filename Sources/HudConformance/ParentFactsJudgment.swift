@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import HudRegistry
 import HudRendererAPI
+import HudHarness
 import HudUnsafe
 
 /// The loading and extension checks the host judges from raw facts its

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import HudRegistry
 import HudRendererAPI
+import HudHarness
 import HudUnsafe
 
 /// The host's own judgment of a plugin file, made in the parent after a

@@ -155,7 +155,7 @@ package final class SharedRegion {
         return copy.withUnsafeBytes { $0.baseAddress.map { $0.bytes(differingFrom: byte, count: count) } ?? 0 }
     }
 
-    var raw: UnsafeMutableRawPointer { base }
+    package var raw: UnsafeMutableRawPointer { base }
 }
 
 /// The child's side of a layout: copies what the renderer wrote into the
@@ -336,5 +336,43 @@ extension PluginRenderer {
         let i = output.content_insets
         return ServedLayout(raw: raw, insets: HudInsets(top: i.top, left: i.left, bottom: i.bottom, right: i.right),
                             hiddenPositions: output.hidden_positions, stringBytes: exported)
+    }
+}
+
+// The raw and prepared calls' places in the region (the validator's
+// harness, HudHarness's SharedRawCall.swift, makes the calls; the parent
+// lays out and reads back their buffers).
+
+extension SharedLayoutArea {
+    /// Where a raw call's guarded buffer starts: the nodes and strings
+    /// areas, unused by a raw call (it exports nothing).
+    package static let rawOffset = nodesOffset
+    package static let rawCapacity = preparedInputsOffset - nodesOffset
+    /// This host's `hud_environment_t` size, the raw call's default `struct_size`.
+    package static let hostEnvironmentSize = MemoryLayout<hud_environment_t>.size
+
+    /// True when a raw call with these numbers fits the region and gives
+    /// the renderer a buffer it may be given (a stride of at least the 1.0
+    /// node, 8-byte aligned; a capacity of at most `HUD_MAX_NODES`).
+    package static func rawCallFits(capacity: Int, stride: Int, guardBytes: Int) -> Bool {
+        guard capacity >= 0, capacity <= Int(HUD_MAX_NODES), stride >= Int(HUD_NODE_SIZE_1_0), stride % 8 == 0,
+              stride <= 4096, guardBytes >= 0, guardBytes % 16 == 0, guardBytes <= 1 << 20 else { return false }
+        return 2 * guardBytes + capacity * stride <= rawCapacity
+    }
+}
+
+extension SharedLayoutArea {
+    /// Where a prepared call's inputs go: the end of the strings area,
+    /// unused by raw calls, and rewritten by a normal layout only after.
+    package static let preparedInputsCapacity = 1 << 20
+    package static let preparedInputsOffset = size - preparedInputsCapacity
+}
+
+extension SharedRegion {
+    /// Sets `count` bytes at `offset` to `byte`; false when out of bounds.
+    package func fill(_ byte: UInt8, at offset: Int, count: Int) -> Bool {
+        guard count >= 0, offset >= 0, offset + count <= size else { return false }
+        (raw + offset).setBytes(to: byte, count: count)
+        return true
     }
 }

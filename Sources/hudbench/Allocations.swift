@@ -2,6 +2,7 @@
 import Glibc
 import HudRegistry
 import HudScenes
+import HudHarness
 import HudUnsafe
 import HudRendererAPI
 

@@ -2,6 +2,7 @@
 import Glibc
 import HudRegistry
 import HudScenes
+import HudHarness
 import HudUnsafe
 
 /// The out-of-process renderer host, side by side with its floor:

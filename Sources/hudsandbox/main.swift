@@ -7,6 +7,7 @@
 import Glibc
 import HudConformance
 import HudRegistry
+import HudSandboxChild
 import HudUnsafe
 
 let request: SandboxRequest

@@ -3,6 +3,7 @@ import Foundation
 import HudRendererAPI
 import Testing
 @testable import HudRegistry
+import HudHarness
 @testable import HudUnsafe
 import HudTestSupport
 

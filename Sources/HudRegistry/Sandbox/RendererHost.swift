@@ -696,3 +696,18 @@ package struct RawHostCall: Sendable {
         self.actionCalls = actionCalls
     }
 }
+
+extension RendererHost {
+    /// One input of a concurrent run.
+    package struct ConcurrentInput {
+        package var snapshot: ComplicationsSnapshot
+        package var environment: HudEnvironment
+        package var interaction: HudInteraction
+
+        package init(_ snapshot: ComplicationsSnapshot, environment: HudEnvironment, interaction: HudInteraction) {
+            self.snapshot = snapshot
+            self.environment = environment
+            self.interaction = interaction
+        }
+    }
+}

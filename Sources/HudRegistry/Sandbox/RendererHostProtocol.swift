@@ -139,8 +139,8 @@ package enum RendererHostFrame: Sendable, Equatable {
             w.u32(hiddenPositions)
         }
 
-        init(sequence: UInt32, status: Int32, count: UInt32, capacity: UInt32, violations: UInt32, stringBytes: UInt32,
-             insets: HudInsets, hiddenPositions: UInt32) {
+        package init(sequence: UInt32, status: Int32, count: UInt32, capacity: UInt32, violations: UInt32, stringBytes: UInt32,
+                     insets: HudInsets, hiddenPositions: UInt32) {
             (self.sequence, self.status, self.count, self.capacity, self.violations, self.stringBytes, self.insets, self.hiddenPositions) =
                 (sequence, status, count, capacity, violations, stringBytes, insets, hiddenPositions)
         }
@@ -191,6 +191,10 @@ package enum RendererHostFrame: Sendable, Equatable {
         package var structSize: UInt32 = 0
         package var digest: UInt64 = 0
 
+        package init(step: ABIStep, value: Int64, pointer: UInt64 = 0, structSize: UInt32 = 0, digest: UInt64 = 0) {
+            (self.step, self.value, self.pointer, self.structSize, self.digest) = (step, value, pointer, structSize, digest)
+        }
+
         package static let missing = Int64.min
     }
 
@@ -207,6 +211,12 @@ package enum RendererHostFrame: Sendable, Equatable {
         /// Per served renderer (index order), per extension id (request
         /// order): true when get_extension returned non-NULL.
         package var extensions: [[Bool]]
+
+        package init(sequence: UInt32, loadNanoseconds: UInt64, abiVersion: UInt32, entryStructSize: UInt32,
+                     observations: [ABIObservation], extensions: [[Bool]]) {
+            (self.sequence, self.loadNanoseconds, self.abiVersion, self.entryStructSize) = (sequence, loadNanoseconds, abiVersion, entryStructSize)
+            (self.observations, self.extensions) = (observations, extensions)
+        }
     }
 
     /// The most script steps and extension probes one `abiFacts` exchange

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 package import HudModel
 import HudRendererAPI
+package import HudUnsafe
 import Glibc
 
 // A raw layout call whose node buffer lives in the shared region, laid out
@@ -12,24 +13,6 @@ import Glibc
 // and the node bytes itself after the reply (`validate`'s buffer checks,
 // Docs/ISOLATION.md "The parent judges"). Nothing here reads what the
 // renderer wrote.
-
-extension SharedLayoutArea {
-    /// Where a raw call's guarded buffer starts: the nodes and strings
-    /// areas, unused by a raw call (it exports nothing).
-    package static let rawOffset = nodesOffset
-    package static let rawCapacity = preparedInputsOffset - nodesOffset
-    /// This host's `hud_environment_t` size, the raw call's default `struct_size`.
-    package static let hostEnvironmentSize = MemoryLayout<hud_environment_t>.size
-
-    /// True when a raw call with these numbers fits the region and gives
-    /// the renderer a buffer it may be given (a stride of at least the 1.0
-    /// node, 8-byte aligned; a capacity of at most `HUD_MAX_NODES`).
-    package static func rawCallFits(capacity: Int, stride: Int, guardBytes: Int) -> Bool {
-        guard capacity >= 0, capacity <= Int(HUD_MAX_NODES), stride >= Int(HUD_NODE_SIZE_1_0), stride % 8 == 0,
-              stride <= 4096, guardBytes >= 0, guardBytes % 16 == 0, guardBytes <= 1 << 20 else { return false }
-        return 2 * guardBytes + capacity * stride <= rawCapacity
-    }
-}
 
 /// What the renderer returned from a raw call (its header fields only).
 package struct SharedRawReply: Sendable {
@@ -96,15 +79,6 @@ extension DirectRenderer {
     }
 }
 
-extension SharedRegion {
-    /// Sets `count` bytes at `offset` to `byte`; false when out of bounds.
-    package func fill(_ byte: UInt8, at offset: Int, count: Int) -> Bool {
-        guard count >= 0, offset >= 0, offset + count <= size else { return false }
-        (raw + offset).setBytes(to: byte, count: count)
-        return true
-    }
-}
-
 // A prepared call (`RendererHostFrame.preparedLayout`): the child builds the
 // call's C inputs — the complications with every slot, chip, mode and
 // string, the environment with its palette and title, the interaction —
@@ -115,13 +89,6 @@ extension SharedRegion {
 // addresses; the parent compares bytes and never follows them. During the
 // call an action through any of the child's thunks ends the child at once
 // (`ActionThunk.withFatalCalls`), which the parent sees as its exit status.
-
-extension SharedLayoutArea {
-    /// Where a prepared call's inputs go: the end of the strings area,
-    /// unused by raw calls, and rewritten by a normal layout only after.
-    package static let preparedInputsCapacity = 1 << 20
-    package static let preparedInputsOffset = size - preparedInputsCapacity
-}
 
 /// The C inputs of one prepared call, built in the shared region (child
 /// side). Owner: the region; valid until the next prepared call or layout

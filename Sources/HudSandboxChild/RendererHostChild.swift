@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: MIT
+import HudHarness
+import HudModel
+package import HudRegistry
 import HudUnsafe
 import Synchronization
 

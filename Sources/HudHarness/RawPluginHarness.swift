@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 package import HudModel
 import HudRendererAPI
+package import HudUnsafe
 import BuiltinRenderers
 import Glibc
 

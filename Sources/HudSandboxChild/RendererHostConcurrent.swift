@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
 import HudRendererAPI
+import HudHarness
+import HudModel
+import HudRegistry
 import HudUnsafe
 
 // `validate`'s thread-safety check in a renderer host: the child's side of
@@ -73,20 +76,5 @@ extension RendererHostChild {
     struct ConcurrentServeError: Error, CustomStringConvertible {
         let description: String
         init(_ description: String) { self.description = description }
-    }
-}
-
-extension RendererHost {
-    /// One input of a concurrent run.
-    package struct ConcurrentInput {
-        package var snapshot: ComplicationsSnapshot
-        package var environment: HudEnvironment
-        package var interaction: HudInteraction
-
-        package init(_ snapshot: ComplicationsSnapshot, environment: HudEnvironment, interaction: HudInteraction) {
-            self.snapshot = snapshot
-            self.environment = environment
-            self.interaction = interaction
-        }
     }
 }
