@@ -22,7 +22,8 @@ typedef struct hud_raster_opaque_surface cairo_surface_t;
 typedef struct { double x, y, width, height; } RsvgRectangle;
 typedef struct { uint32_t domain; int code; char *message; } GError;
 typedef int (*cairo_write_func_t)(void *closure, const unsigned char *data, unsigned int length);
-enum { CAIRO_FORMAT_ARGB32 = 0, CAIRO_STATUS_SUCCESS = 0, CAIRO_STATUS_WRITE_ERROR = 11 };
+typedef int (*cairo_read_func_t)(void *closure, unsigned char *data, unsigned int length);
+enum { CAIRO_FORMAT_ARGB32 = 0, CAIRO_STATUS_SUCCESS = 0, CAIRO_STATUS_READ_ERROR = 10, CAIRO_STATUS_WRITE_ERROR = 11 };
 
 // Resolved once inside pthread_once, read only after it.
 static struct {
@@ -39,6 +40,13 @@ static struct {
     void (*scale)(cairo_t *, double, double);
     void (*destroy)(cairo_t *);
     const char *(*status_to_string)(int);
+    cairo_surface_t *(*image_surface_create_from_png_stream)(cairo_read_func_t, void *);
+    void (*surface_flush)(cairo_surface_t *);
+    unsigned char *(*image_surface_get_data)(cairo_surface_t *);
+    int (*image_surface_get_format)(cairo_surface_t *);
+    int (*image_surface_get_width)(cairo_surface_t *);
+    int (*image_surface_get_height)(cairo_surface_t *);
+    int (*image_surface_get_stride)(cairo_surface_t *);
 } hud_raster;
 
 static pthread_once_t hud_raster_once = PTHREAD_ONCE_INIT;
@@ -88,6 +96,13 @@ static void hud_raster_load_once(void) {
     HUD_RASTER_RESOLVE(cairo, scale, "cairo_scale");
     HUD_RASTER_RESOLVE(cairo, destroy, "cairo_destroy");
     HUD_RASTER_RESOLVE(cairo, status_to_string, "cairo_status_to_string");
+    HUD_RASTER_RESOLVE(cairo, image_surface_create_from_png_stream, "cairo_image_surface_create_from_png_stream");
+    HUD_RASTER_RESOLVE(cairo, surface_flush, "cairo_surface_flush");
+    HUD_RASTER_RESOLVE(cairo, image_surface_get_data, "cairo_image_surface_get_data");
+    HUD_RASTER_RESOLVE(cairo, image_surface_get_format, "cairo_image_surface_get_format");
+    HUD_RASTER_RESOLVE(cairo, image_surface_get_width, "cairo_image_surface_get_width");
+    HUD_RASTER_RESOLVE(cairo, image_surface_get_height, "cairo_image_surface_get_height");
+    HUD_RASTER_RESOLVE(cairo, image_surface_get_stride, "cairo_image_surface_get_stride");
     hud_raster_loaded = 1;
 }
 
@@ -170,3 +185,80 @@ done:
 }
 
 void hud_raster_free(unsigned char *png) { free(png); }
+
+// A PNG in memory as cairo reads it: the bytes not yet handed over.
+typedef struct {
+    const unsigned char *bytes;
+    size_t left;
+} hud_raster_source_t;
+
+static int hud_raster_read(void *closure, unsigned char *data, unsigned int length) {
+    hud_raster_source_t *source = closure;
+    if (length > source->left) return CAIRO_STATUS_READ_ERROR;
+    memcpy(data, source->bytes, length);
+    source->bytes += length;
+    source->left -= length;
+    return CAIRO_STATUS_SUCCESS;
+}
+
+// The PNG decoded as a 32-bit image, or NULL with the reason in `error`.
+static cairo_surface_t *hud_raster_decode(const unsigned char *png, size_t size, const char *which, char *error, size_t error_size) {
+    hud_raster_source_t source = {png, size};
+    cairo_surface_t *surface = hud_raster.image_surface_create_from_png_stream(hud_raster_read, &source);
+    int status = hud_raster.surface_status(surface);
+    if (status != CAIRO_STATUS_SUCCESS) {
+        snprintf(error, error_size, "the %s image is not a PNG cairo can read (%s)", which, hud_raster.status_to_string(status));
+        hud_raster.surface_destroy(surface);
+        return NULL;
+    }
+    hud_raster.surface_flush(surface);
+    int format = hud_raster.image_surface_get_format(surface);
+    if (format != CAIRO_FORMAT_ARGB32 && format != 1 /* CAIRO_FORMAT_RGB24 */) {
+        snprintf(error, error_size, "the %s image decodes to cairo format %d, not 32-bit RGB", which, format);
+        hud_raster.surface_destroy(surface);
+        return NULL;
+    }
+    return surface;
+}
+
+int hud_raster_compare(const unsigned char *a, size_t a_size, const unsigned char *b, size_t b_size, int tolerance,
+                       hud_raster_difference_t *difference, char *error, size_t error_size) {
+    pthread_once(&hud_raster_once, hud_raster_load_once);
+    if (!hud_raster_loaded) {
+        snprintf(error, error_size, "cairo could not be loaded (%s)", hud_raster_reason);
+        return -1;
+    }
+    cairo_surface_t *first = hud_raster_decode(a, a_size, "baseline", error, error_size);
+    if (first == NULL) return -1;
+    cairo_surface_t *second = hud_raster_decode(b, b_size, "new", error, error_size);
+    if (second == NULL) {
+        hud_raster.surface_destroy(first);
+        return -1;
+    }
+    int width = hud_raster.image_surface_get_width(first), height = hud_raster.image_surface_get_height(first);
+    *difference = (hud_raster_difference_t){width, height, hud_raster.image_surface_get_width(second),
+                                            hud_raster.image_surface_get_height(second), 0, width, height, -1, -1};
+    if (difference->width == difference->new_width && difference->height == difference->new_height) {
+        const unsigned char *rows_a = hud_raster.image_surface_get_data(first), *rows_b = hud_raster.image_surface_get_data(second);
+        int stride_a = hud_raster.image_surface_get_stride(first), stride_b = hud_raster.image_surface_get_stride(second);
+        for (int y = 0; y < height; y++) {
+            const unsigned char *row_a = rows_a + (size_t)y * (size_t)stride_a, *row_b = rows_b + (size_t)y * (size_t)stride_b;
+            for (int x = 0; x < width; x++) {
+                int changed = 0;
+                for (int channel = 0; channel < 4; channel++) {
+                    int delta = (int)row_a[4 * x + channel] - (int)row_b[4 * x + channel];
+                    if (delta > tolerance || delta < -tolerance) changed = 1;
+                }
+                if (!changed) continue;
+                difference->changed_pixels++;
+                if (x < difference->min_x) difference->min_x = x;
+                if (y < difference->min_y) difference->min_y = y;
+                if (x > difference->max_x) difference->max_x = x;
+                if (y > difference->max_y) difference->max_y = y;
+            }
+        }
+    }
+    hud_raster.surface_destroy(first);
+    hud_raster.surface_destroy(second);
+    return 0;
+}

@@ -27,4 +27,21 @@ int hud_raster_png(const char *svg, size_t svg_size, double width, double height
 /* Frees a PNG buffer from hud_raster_png. */
 void hud_raster_free(unsigned char *png);
 
+/* How two images differ: each one's size and, when the sizes are equal,
+ * how many pixels differ and the box around them (min > max: none). */
+typedef struct {
+    int width, height;         /* the baseline's */
+    int new_width, new_height; /* the new image's */
+    long changed_pixels;
+    int min_x, min_y, max_x, max_y;
+} hud_raster_difference_t;
+
+/* Decodes the PNGs `a` (the baseline) and `b` with cairo and counts the
+ * pixels where any channel (premultiplied ARGB, 0...255) differs by more
+ * than `tolerance`. Returns 0 with *difference set, or -1 with the reason
+ * in `error`. The bytes are read during the call only. Thread: as
+ * hud_raster_png. */
+int hud_raster_compare(const unsigned char *a, size_t a_size, const unsigned char *b, size_t b_size, int tolerance,
+                       hud_raster_difference_t *difference, char *error, size_t error_size);
+
 #endif

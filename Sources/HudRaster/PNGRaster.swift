@@ -7,7 +7,8 @@
 // call only, read by librsvg. `png`: malloc'd by hud_raster_png, copied into
 // a Swift array at once and freed with hud_raster_free before returning.
 // `error`: a stack buffer the C side writes a NUL-terminated reason into.
-// Thread: the caller's; one call at a time (the CLI draws once).
+// `a`, `b` of `compare`: the arrays' bytes, valid during the call only,
+// read by cairo. Thread: the caller's; one call at a time.
 import CRaster
 
 /// SVG to PNG with librsvg and cairo (Debian's librsvg2-2), loaded on first
@@ -42,5 +43,45 @@ package enum PNGRaster {
         }
         defer { hud_raster_free(bytes) }
         return .success(Array(UnsafeBufferPointer(start: bytes, count: size)))
+    }
+
+    /// How two pictures differ, pixel by pixel.
+    package struct Difference: Sendable, Equatable {
+        package var width: Int, height: Int
+        package var newWidth: Int, newHeight: Int
+        /// Pixels where a channel differs by more than the tolerance
+        /// (0 when the sizes differ: see `sizeChanged`).
+        package var changedPixels: Int
+        /// The box around the changed pixels, nil when none changed.
+        package var box: (x: Int, y: Int, width: Int, height: Int)?
+
+        package var sizeChanged: Bool { width != newWidth || height != newHeight }
+        package var isEmpty: Bool { !sizeChanged && changedPixels == 0 }
+
+        package static func == (a: Difference, b: Difference) -> Bool {
+            (a.width, a.height, a.newWidth, a.newHeight, a.changedPixels) == (b.width, b.height, b.newWidth, b.newHeight, b.changedPixels)
+                && a.box?.x == b.box?.x && a.box?.y == b.box?.y && a.box?.width == b.box?.width && a.box?.height == b.box?.height
+        }
+    }
+
+    /// The PNGs `baseline` and `new` decoded by cairo and compared: a pixel
+    /// counts as changed when a channel differs by more than `tolerance`.
+    package static func compare(_ baseline: [UInt8], _ new: [UInt8], tolerance: Int) -> Result<Difference, Failure> {
+        var reason = [CChar](repeating: 0, count: 512)
+        var raw = hud_raster_difference_t()
+        let status = baseline.withUnsafeBufferPointer { a in
+            new.withUnsafeBufferPointer { b in
+                reason.withUnsafeMutableBufferPointer { buffer in
+                    hud_raster_compare(a.baseAddress, a.count, b.baseAddress, b.count, Int32(tolerance), &raw, buffer.baseAddress, buffer.count)
+                }
+            }
+        }
+        guard status == 0 else {
+            return .failure(Failure(description: reason.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }))
+        }
+        let box = raw.max_x >= raw.min_x && raw.max_y >= raw.min_y
+            ? (x: Int(raw.min_x), y: Int(raw.min_y), width: Int(raw.max_x - raw.min_x + 1), height: Int(raw.max_y - raw.min_y + 1)) : nil
+        return .success(Difference(width: Int(raw.width), height: Int(raw.height), newWidth: Int(raw.new_width), newHeight: Int(raw.new_height),
+                                   changedPixels: raw.changed_pixels, box: box))
     }
 }

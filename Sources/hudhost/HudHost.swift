@@ -21,6 +21,7 @@ enum HudHost {
         CommandEntry(DoctorCommand.self),
         CommandEntry(SdkCommand.self),
         CommandEntry(ValidateCommand.self),
+        CommandEntry(SnapshotCommand.self),
         CommandEntry(NewCommand.self),
         CommandEntry(CompletionsCommand.self),
         CommandEntry(ManCommand.self),

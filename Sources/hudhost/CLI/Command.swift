@@ -145,9 +145,14 @@ struct RegistryOptions {
     /// there is never loaded into this process), then the explicit
     /// `--plugin` files. Errors loading an explicit plugin are returned
     /// separately: the user asked for it, so it is fatal (exit 3).
-    func makeRegistry() -> (registry: RendererRegistry, explicitFailures: [RegistryError], catalog: PluginCatalog.Report?) {
+    /// `settings` adjusts the renderer hosts' settings (`snapshot` restarts
+    /// a crashed host at once, for its next case).
+    func makeRegistry(settings: (inout RendererHostSettings) -> Void = { _ in })
+        -> (registry: RendererRegistry, explicitFailures: [RegistryError], catalog: PluginCatalog.Report?) {
         let registry = RendererRegistry.withBuiltins(security: security, filters: .fromEnvironment(), isolation: isolation)
-        registry.hostSettings = hostSettings
+        var adjusted = hostSettings
+        settings(&adjusted)
+        registry.hostSettings = adjusted
         var report: PluginCatalog.Report?
         if !builtinOnly {
             report = registry.loadPlugins(from: catalog())

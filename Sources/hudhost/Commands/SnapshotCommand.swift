@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: MIT
+import HudRegistry
+import HudPresentation
+import HudRaster
+import HudScenes
+import HudUnsafe
+
+/// `hudhost snapshot record|verify`: snapshot tests for renderers. Each
+/// case of the matrix (SnapshotMatrix) is laid out in the headless shell
+/// and stored as its layout (JSON) and its picture (PNG, drawn by librsvg);
+/// `verify` compares both with the stored baselines, node by node
+/// (LayoutDiff) and pixel by pixel (PNGRaster.compare).
+struct SnapshotCommand: Command {
+    static let name = "snapshot"
+    static let summary = "Record or verify snapshots (layout JSON and PNG) of renderers across devices and states"
+    static let arguments: Option.Value? = .file
+    static let directory = Option.value("--dir", "DIR", .directory, "where the baselines are: DIR/<renderer id>/<case>.json and .png (required)")
+    static let matrix = Option.value("--matrix", "M", .choices(SnapshotMatrix.allCases.map(\.rawValue)), "default (144 cases per renderer) or full (3,072): hud-snapshot cases below")
+    static let scene = Option.value("--scene", "FILE", .file, "a JSON scene (hud-scenes(5)) whose first page replaces the demo complications")
+    static let filter = Option.value("--filter", "TEXT", repeatable: true, "only the cases whose name contains TEXT (repeatable: every TEXT; `--filter iphone-se_portrait --filter _revealed`)")
+    static let recordMissing = Option.flag("--record-missing", "verify: record a case that has no baseline yet (it is still reported) instead of failing it")
+    static let json = Option.flag("--json", "one JSON document (schemaVersion 1): every case with its status and changes, and the time spent")
+    static let options = [directory, matrix, filter, scene, recordMissing, json] + RegistryOptions.options
+    static let help = HelpPage(
+        usage: """
+            hudhost snapshot record <renderer-id | path.so>... --dir DIR [--matrix default|full] [--scene FILE]
+                   hudhost snapshot verify <renderer-id | path.so>... --dir DIR [--record-missing] [--json]
+            """,
+        description: """
+            Snapshot tests for renderers. Every case of the matrix (a device, an
+            orientation, a direction, a text size, a scheme and a state: resting,
+            revealed — the center's long-press modes —, deck — the control deck
+            collapsed — or deck-expanded) is laid out in the headless shell with
+            each renderer of each target, and stored as DIR/<renderer id>/<case>.json
+            (the layout, as render --format json writes it) and <case>.png (its
+            picture drawn by librsvg at 1 pixel per point).
+
+            record writes every case. verify lays every case out again and compares
+            it with its baseline: structurally, node by node (matched by kind,
+            position, part and mode index), field by field, geometry equal within
+            0.5 pt; and visually, pixel by pixel, a pixel changed when a channel
+            differs by more than 2 of 255. A changed case is named with what
+            changed ("slot bottomRight: frame.x 326 → 318", "412 pixels in
+            x 300…340, y 780…830") and its new files are written beside the
+            baseline as <case>.new.json and <case>.new.png; a case without a
+            baseline is reported as missing, never recorded silently. A renderer
+            that crashes or fails in one case fails that case; the rest still run.
+            """,
+        sections: [
+            .options(options),
+            RegistryOptions.environment,
+            .examples("""
+                hudhost snapshot record ./libmy_style.so --dir snapshots
+                hudhost snapshot verify ./libmy_style.so --dir snapshots
+                hudhost snapshot verify com.hudson.tray --dir snapshots --matrix full --json
+                """),
+            .exitCodes("""
+                For snapshot: 0 every case recorded, or verified unchanged; 1 a case
+                changed, failed or has no baseline (without --record-missing); 3 a
+                target cannot be used, the scene cannot be read or DIR cannot be
+                written.
+                """),
+        ])
+
+    enum Mode: String { case record, verify }
+
+    let mode: Mode
+    let targets: [String]
+    let directoryPath: String
+    let cases: [SnapshotCase]
+    let scenePath: String?
+    let recordsMissing: Bool
+    let wantsJSON: Bool
+    let registryOptions: RegistryOptions
+
+    init(_ arguments: Arguments) throws(UsageError) {
+        guard let first = arguments.positionals.first else { throw UsageError("snapshot needs record or verify, then renderer ids or plugin files") }
+        guard let mode = Mode(rawValue: first) else { throw UsageError("unknown snapshot action '\(first)'; expected record or verify") }
+        self.mode = mode
+        targets = Array(arguments.positionals.dropFirst())
+        guard !targets.isEmpty else { throw UsageError("snapshot \(mode.rawValue) needs at least one renderer id or plugin file") }
+        guard let directory = arguments.value(Self.directory) else { throw UsageError("snapshot \(mode.rawValue) needs --dir DIR (where the baselines are)") }
+        directoryPath = Output.absolute(directory)  // before any plugin code runs
+        let matrix = try arguments.value(Self.matrix, accepted: "default or full", SnapshotMatrix.init(rawValue:)) ?? .standard
+        let filters = arguments.all(Self.filter)
+        cases = matrix.cases.filter { testCase in filters.allSatisfy { testCase.name.contains($0) } }
+        guard !cases.isEmpty else { throw UsageError("--filter \(filters.joined(separator: " ")) leaves none of the \(matrix.rawValue) matrix's cases (e.g. \(matrix.cases[0].name))") }
+        scenePath = arguments.value(Self.scene).map(Output.absolute)
+        recordsMissing = arguments.flag(Self.recordMissing)
+        if recordsMissing, mode == .record { throw UsageError("--record-missing goes with verify; record writes every case") }
+        wantsJSON = arguments.flag(Self.json)
+        registryOptions = try RegistryOptions(arguments)
+    }
+
+    /// What became of one case.
+    enum Status: String { case recorded, unchanged, changed, missing, failed }
+
+    struct Outcome {
+        var renderer: String
+        var name: String
+        var status: Status
+        var changes: [LayoutDiff.Change] = []
+        var pixels: PNGRaster.Difference?
+        var reason: String?
+    }
+
+    /// Nanoseconds spent laying out, rasterizing and comparing.
+    struct Timings {
+        var layout: UInt64 = 0
+        var raster: UInt64 = 0
+        var diff: UInt64 = 0
+    }
+
+    func run() -> ExitCode {
+        var scene: SceneFile?
+        if let scenePath {
+            switch SceneLoader.load(scenePath) {
+            case .success(let loaded): scene = loaded
+            case .failure(let failure): return fail(failure)
+            }
+        }
+        if let problem = Output.prepareDirectory(directoryPath) {
+            return fail(.unwritableOutput(problem))
+        }
+        // Every case is its own test: a renderer host that crashed in one is
+        // restarted for the next at once, however often.
+        let (registry, explicit, catalog) = registryOptions.makeRegistry { settings in
+            settings.backoffSeconds = 0
+            settings.maxConsecutiveFailures = .max
+        }
+        if let first = explicit.first {
+            explicit.forEach(report)
+            return fail(CommandFailure(first))
+        }
+        var renderers: [RendererInfo] = []
+        for target in targets {
+            if target.contains("/") || target.hasSuffix(".so") {
+                do {
+                    renderers += try registry.load(checking: Output.absolute(target))
+                } catch {
+                    return fail(CommandFailure(error))
+                }
+            } else if let info = registry.info(id: target) {
+                renderers.append(info)
+            } else {
+                return fail(RendererLookup(id: target, registry: registry, report: catalog).failure)
+            }
+        }
+        var outcomes: [Outcome] = []
+        var timings = Timings()
+        for info in renderers {
+            let folder = directoryPath + "/" + info.id
+            if let problem = Output.makeDirectory(folder) { return fail(.unwritableOutput(problem)) }
+            for testCase in cases {
+                guard let outcome = snapshot(testCase, of: info, registry: registry, scene: scene, folder: folder, timings: &timings) else { continue }
+                if !wantsJSON, outcome.status != .unchanged, outcome.status != .recorded { Output.line(describe(outcome)) }
+                outcomes.append(outcome)
+            }
+        }
+        let counts = Dictionary(grouping: outcomes, by: \.status).mapValues(\.count)
+        let failed = outcomes.contains { [.changed, .failed].contains($0.status) || ($0.status == .missing && !recordsMissing) }
+        if wantsJSON {
+            Output.out(document(outcomes, counts: counts, timings: timings).serialized() + "\n")
+        } else {
+            let order: [Status] = [.recorded, .unchanged, .changed, .missing, .failed]
+            let summary = order.compactMap { status in counts[status].map { "\($0) \(status.rawValue)" } }.joined(separator: ", ")
+            Output.line("\(mode.rawValue): \(outcomes.count) cases of \(renderers.map(\.id).joined(separator: ", ")) in \(directoryPath): \(summary)")
+            Output.line("time: layout \(milliseconds(timings.layout)) ms, rasterizing \(milliseconds(timings.raster)) ms, comparing \(milliseconds(timings.diff)) ms")
+        }
+        return failed ? .failure : .ok
+    }
+
+    /// One case of one renderer: laid out, drawn, then written (record) or
+    /// compared (verify). Nil when the case does not apply (nothing to reveal).
+    private func snapshot(_ testCase: SnapshotCase, of info: RendererInfo, registry: RendererRegistry, scene: SceneFile?, folder: String,
+                          timings: inout Timings) -> Outcome? {
+        var outcome = Outcome(renderer: info.id, name: testCase.name, status: .failed)
+        var start = SystemCalls.monotonicNanoseconds()
+        let drawn: (json: String, svg: String, height: Double)
+        switch draw(testCase, info: info, registry: registry, scene: scene) {
+        case .success(let made?): drawn = made
+        case .success(nil): return nil
+        case .failure(let error):
+            outcome.reason = "\(error)"
+            return outcome
+        }
+        var now = SystemCalls.monotonicNanoseconds()
+        timings.layout += now - start
+        start = now
+        let png: [UInt8]
+        switch PNGRaster.png(svg: drawn.svg, width: testCase.environment.screen.width, height: drawn.height, scale: 1) {
+        case .success(let bytes): png = bytes
+        case .failure(let failure):
+            outcome.reason = "the picture could not be drawn: \(failure)"
+            return outcome
+        }
+        now = SystemCalls.monotonicNanoseconds()
+        timings.raster += now - start
+        start = now
+        defer { timings.diff += SystemCalls.monotonicNanoseconds() - start }
+        let base = folder + "/" + testCase.name
+        let baselineJSON = Output.readRegularFile(base + ".json"), baselinePNG = Output.readRegularFile(base + ".png")
+        if mode == .verify {
+            guard case .success(let oldJSON) = baselineJSON, case .success(let oldPNG) = baselinePNG else {
+                outcome.status = .missing
+                outcome.reason = "no baseline (\(testCase.name).json and .png in \(folder))"
+                if recordsMissing {
+                    outcome.reason! += "; recorded now"
+                    if let problem = write(base, json: drawn.json, png: png) { outcome.status = .failed; outcome.reason = problem }
+                }
+                return outcome
+            }
+            do {
+                let before = try JSONParser.parse(bytes: oldJSON), after = try JSONParser.parse(drawn.json)
+                outcome.changes = LayoutDiff.changes(baseline: before["layout"] ?? .null, new: after["layout"] ?? .null)
+            } catch {
+                outcome.reason = "the baseline \(base).json is not JSON (\(error)); record it again"
+                return outcome
+            }
+            switch PNGRaster.compare(oldPNG, png, tolerance: 2) {
+            case .success(let difference): outcome.pixels = difference
+            case .failure(let failure):
+                outcome.reason = "the pictures could not be compared: \(failure)"
+                return outcome
+            }
+            let changed = !outcome.changes.isEmpty || outcome.pixels?.isEmpty == false
+            outcome.status = changed ? .changed : .unchanged
+            if changed {
+                if let problem = write(base + ".new", json: drawn.json, png: png) { outcome.reason = problem }
+            } else {
+                _ = SystemCalls.removeFile(base + ".new.json")
+                _ = SystemCalls.removeFile(base + ".new.png")
+            }
+            return outcome
+        }
+        if let problem = write(base, json: drawn.json, png: png) {
+            outcome.reason = problem
+            return outcome
+        }
+        outcome.status = .recorded
+        return outcome
+    }
+
+    /// The case's layout document and SVG picture (and the picture's
+    /// height), nil when the state does not apply.
+    private func draw(_ testCase: SnapshotCase, info: RendererInfo, registry: RendererRegistry,
+                      scene: SceneFile?) -> Result<(json: String, svg: String, height: Double)?, CaseFailure> {
+        let environment = testCase.environment
+        let style = HudPhoneComplicationsStyle(name: info.id)
+        let presentation: HudPhoneComplicationsPresentation = [.deck, .deckExpanded].contains(testCase.state) ? .summonOnDemand() : .alwaysVisible
+        let background = environment.chromePalette.bg
+        let shell = scene?.makeShell(style: style, presentation: presentation, registry: registry, environment: environment,
+                                     appearance: environment.appearance, background: background)
+            ?? DemoComplications.makeShell(style: style, presentation: presentation, registry: registry, environment: environment,
+                                           appearance: environment.appearance, background: background)
+        shell.updateTop { $0.title = "Home" }
+        do throws(RegistryError) {
+            switch testCase.state {
+            case .resting, .deck: break
+            case .revealed:
+                let withModes = ([Position.center] + Position.allCases).first { (try? shell.modeIDs(at: $0).isEmpty) == false }
+                guard let position = withModes else { return .success(nil) }
+                try shell.reveal(position)
+            case .deckExpanded:
+                guard let tap = try? EventScript(parsing: "tap pivot") else { return .failure(CaseFailure(description: "tap pivot does not parse")) }
+                do {
+                    _ = try EventScriptRunner(shell: shell).run(tap)
+                } catch .registry(let error) {
+                    throw error
+                } catch {
+                    return .failure(CaseFailure(description: "tap pivot: \(error)"))
+                }
+            }
+            let layout = try shell.layout()
+            if let failure = shell.rendererFailure { throw failure }
+            let document = JSONValue.object([
+                ("schemaVersion", .number(Double(LayoutJSON.schemaVersion))),
+                ("case", .string(testCase.name)),
+                ("renderer", LayoutJSON.renderer(info)),
+                ("environment", LayoutJSON.environment(shell.environment)),
+                ("interaction", LayoutJSON.interaction(shell.interaction)),
+                ("layout", LayoutJSON.layout(layout)),
+            ]).serialized() + "\n"
+            let svg = SvgPresenter().render(layout, environment: shell.environment, device: testCase.device, background: shell.background,
+                                            caption: "\(info.id) · \(testCase.name)")
+            return .success((document, svg, environment.screen.height + SvgPresenter.captionHeight))
+        } catch {
+            return .failure(CaseFailure(description: "\(error)"))
+        }
+    }
+
+    /// Why a case could not be laid out or drawn.
+    struct CaseFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private func write(_ base: String, json: String, png: [UInt8]) -> String? {
+        (Output.writeFile(base + ".json", json) ?? Output.writeFile(base + ".png", bytes: png))?.description
+    }
+
+    private func describe(_ outcome: Outcome) -> String {
+        var lines = ["\(outcome.status.rawValue.uppercased()) \(outcome.renderer) \(outcome.name)" + (outcome.reason.map { ": \($0)" } ?? "")]
+        lines += outcome.changes.prefix(20).map { "  \($0)" }
+        if outcome.changes.count > 20 { lines.append("  … and \(outcome.changes.count - 20) more changes") }
+        if let pixels = outcome.pixels, !pixels.isEmpty { lines.append("  " + Self.describe(pixels)) }
+        return lines.map(TextChecks.escapingControls).joined(separator: "\n")
+    }
+
+    static func describe(_ pixels: PNGRaster.Difference) -> String {
+        if pixels.sizeChanged { return "picture: \(pixels.width)×\(pixels.height) → \(pixels.newWidth)×\(pixels.newHeight) pixels" }
+        guard let box = pixels.box else { return "picture: unchanged" }
+        return "picture: \(pixels.changedPixels) pixels changed in x \(box.x)…\(box.x + box.width - 1), y \(box.y)…\(box.y + box.height - 1)"
+    }
+
+    private func document(_ outcomes: [Outcome], counts: [Status: Int], timings: Timings) -> JSONValue {
+        .object([
+            ("schemaVersion", .number(1)),
+            ("action", .string(mode.rawValue)),
+            ("directory", .string(directoryPath)),
+            ("cases", .array(outcomes.map { outcome in
+                var members: [(String, JSONValue)] = [("renderer", .string(outcome.renderer)), ("case", .string(outcome.name)),
+                                                      ("status", .string(outcome.status.rawValue))]
+                if let reason = outcome.reason { members.append(("reason", .string(reason))) }
+                if outcome.status == .changed {
+                    members.append(("changes", .array(outcome.changes.map(\.json))))
+                    if let pixels = outcome.pixels {
+                        members.append(("pixels", .object([("changed", .number(Double(pixels.changedPixels))), ("summary", .string(Self.describe(pixels)))])))
+                    }
+                }
+                return .object(members)
+            })),
+            ("summary", .object([Status.recorded, .unchanged, .changed, .missing, .failed].map { ($0.rawValue, .number(Double(counts[$0] ?? 0))) })),
+            ("milliseconds", .object([("layout", .number(milliseconds(timings.layout))), ("rasterizing", .number(milliseconds(timings.raster))),
+                                      ("comparing", .number(milliseconds(timings.diff)))])),
+        ])
+    }
+
+    private func milliseconds(_ nanoseconds: UInt64) -> Double { (Double(nanoseconds) / 1e5).rounded() / 10 }
+
+    private func fail(_ failure: CommandFailure) -> ExitCode {
+        if wantsJSON { Output.out(failure.document()) }
+        failure.report()
+        return failure.exit
+    }
+}

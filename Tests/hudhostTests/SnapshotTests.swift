@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+import Foundation
+import Testing
+import HudModel
+import HudTestSupport
+
+/// `hudhost snapshot record|verify` with real plugins, real PNGs drawn by
+/// librsvg and compared by cairo: a moved slot is caught node by node and
+/// pixel by pixel and named; a missing baseline is reported, not recorded;
+/// a case that crashes fails alone. Each test takes a few cases of the
+/// matrix (`--filter`) to stay short.
+@Suite struct SnapshotTests {
+    /// ExampleRing as shipped, and the same ring with its corner slots
+    /// 12 pt further out (`RING_RADIUS` 110 → 122): one renderer id, moved slots.
+    static func rings() async throws -> (original: String, moved: String) {
+        let directory = try FixturePlugins.makeScratchDirectory("snapshot-rings")
+        let source = try String(contentsOfFile: FixturePlugins.repositoryRoot + "/Plugins/ExampleRing/ring.c", encoding: .utf8)
+        let moved = source.replacingOccurrences(of: "#define RING_RADIUS 110.0", with: "#define RING_RADIUS 122.0")
+        #expect(moved != source, "ring.c no longer defines RING_RADIUS 110.0; move a slot another way")
+        var paths: [String] = []
+        for (name, text) in [("original", source), ("moved", moved)] {
+            try FileManager.default.createDirectory(atPath: directory + "/" + name, withIntermediateDirectories: true)
+            try text.write(toFile: directory + "/\(name)/ring.c", atomically: true, encoding: .utf8)
+            try await FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + ["-I", FixturePlugins.headerDirectory,
+                                                     "-o", directory + "/\(name)/libring.so", directory + "/\(name)/ring.c"])
+            paths.append(directory + "/\(name)/libring.so")
+        }
+        return (paths[0], paths[1])
+    }
+
+    static let cases = ["--filter", "iphone-16_portrait_ltr_L_"]
+
+    @Test func aMovedSlotIsCaughtStructurallyAndVisuallyAndNamed() async throws {
+        let (original, moved) = try await Self.rings()
+        let directory = try FixturePlugins.makeScratchDirectory("snapshot-moved")
+        let recorded = try await HudHost.run(["snapshot", "record", original, "--dir", directory] + Self.cases)
+        #expect(recorded.status == 0, "\(recorded.transcript)")
+        #expect(recorded.stdout.contains("record: 4 cases of org.hudson.example.ring in \(directory): 4 recorded\n"), "\(recorded.stdout)")
+        let folder = directory + "/org.hudson.example.ring"
+        #expect(FileManager.default.fileExists(atPath: folder + "/iphone-16_portrait_ltr_L_dark_resting.png"))
+
+        let same = try await HudHost.run(["snapshot", "verify", original, "--dir", directory] + Self.cases)
+        #expect(same.status == 0, "\(same.transcript)")
+        #expect(same.stdout.contains(": 4 unchanged"), "\(same.stdout)")
+
+        let changed = try await HudHost.run(["snapshot", "verify", moved, "--dir", directory] + Self.cases)
+        #expect(changed.status == 1, "\(changed.transcript)")
+        #expect(changed.stdout.contains("CHANGED org.hudson.example.ring iphone-16_portrait_ltr_L_dark_resting\n"), "\(changed.stdout)")
+        #expect(changed.stdout.contains("  slot bottomRight: frame.x 280.83 → 292.65\n"), "\(changed.stdout)")
+        #expect(changed.stdout.contains(" pixels changed in x "), "\(changed.stdout)")
+        // The collapsed deck hides the corner slots: that case is unchanged.
+        #expect(changed.stdout.contains(": 1 unchanged, 3 changed"), "\(changed.stdout)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/iphone-16_portrait_ltr_L_dark_resting.new.png"))
+        #expect(!FileManager.default.fileExists(atPath: folder + "/iphone-16_portrait_ltr_L_dark_deck.new.png"))
+
+        let document = try HudHost.json(try await HudHost.run(["snapshot", "verify", moved, "--dir", directory, "--json"] + Self.cases))
+        let resting = try #require(document["cases"]?.arrayValue?.first { $0["case"]?.stringValue == "iphone-16_portrait_ltr_L_dark_resting" })
+        #expect(resting["status"]?.stringValue == "changed")
+        let changes = resting["changes"]?.arrayValue ?? []
+        #expect(changes.contains { $0["node"]?.stringValue == "slot bottomRight" && $0["field"]?.stringValue == "frame.x" }, "\(resting)")
+        #expect((resting["pixels"]?["changed"]?.numberValue ?? 0) > 0, "\(resting)")
+    }
+
+    @Test func aMissingBaselineIsReportedAndRecordedOnlyWhenAsked() async throws {
+        let directory = try FixturePlugins.makeScratchDirectory("snapshot-missing")
+        let missing = try await HudHost.run(["snapshot", "verify", "com.hudson.minimal", "--dir", directory] + Self.cases)
+        #expect(missing.status == 1, "\(missing.transcript)")
+        #expect(missing.stdout.contains("MISSING com.hudson.minimal iphone-16_portrait_ltr_L_dark_resting: no baseline"), "\(missing.stdout)")
+        let written = (try? FileManager.default.contentsOfDirectory(atPath: directory + "/com.hudson.minimal")) ?? []
+        #expect(written.isEmpty, "verify wrote \(written)")
+
+        let recorded = try await HudHost.run(["snapshot", "verify", "com.hudson.minimal", "--dir", directory, "--record-missing"] + Self.cases)
+        #expect(recorded.status == 0, "\(recorded.transcript)")
+        #expect(recorded.stdout.contains("; recorded now"), "\(recorded.stdout)")
+        let again = try await HudHost.run(["snapshot", "verify", "com.hudson.minimal", "--dir", directory] + Self.cases)
+        #expect(again.status == 0, "\(again.transcript)")
+        #expect(again.stdout.contains(": 4 unchanged"), "\(again.stdout)")
+    }
+
+    /// `crash_with_center_revealed` crashes only with the center's modes
+    /// revealed: that case fails, naming the crash, and the other three are
+    /// recorded.
+    @Test func aCaseThatCrashesFailsAloneAndTheRestRun() async throws {
+        let plugin = FixturePlugins.workDirectory + "/snapshot-crash_with_center_revealed.so"
+        try await FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + [
+            "-I", FixturePlugins.headerDirectory, "-I", FixturePlugins.sourceDirectory,
+            "-o", plugin, FixturePlugins.repositoryRoot + "/Tests/Fixtures/validate/crash_with_center_revealed.c",
+        ])
+        let directory = try FixturePlugins.makeScratchDirectory("snapshot-crash")
+        let result = try await HudHost.run(["snapshot", "record", plugin, "--dir", directory] + Self.cases)
+        #expect(result.status == 1, "\(result.transcript)")
+        let failed = result.stdout.split(separator: "\n").filter { $0.hasPrefix("FAILED ") }
+        #expect(failed.count == 1 && failed[0].contains("_revealed: ") && failed[0].contains("crash"), "\(result.stdout)")
+        #expect(result.stdout.contains(": 3 recorded, 1 failed"), "\(result.stdout)")
+    }
+
+    @Test(arguments: [
+        (["snapshot"], 2, "needs record or verify"),
+        (["snapshot", "check", "com.hudson.tray", "--dir", "/tmp"], 2, "unknown snapshot action 'check'"),
+        (["snapshot", "verify", "com.hudson.tray"], 2, "needs --dir DIR"),
+        (["snapshot", "record", "com.hudson.tray", "--dir", "/tmp", "--record-missing"], 2, "--record-missing goes with verify"),
+        (["snapshot", "verify", "com.hudson.nope", "--dir", "/tmp/hud-snapshot-unused"], 3, "com.hudson.nope"),
+    ])
+    func badInputIsASpecificError(arguments: [String], status: Int32, message: String) async throws {
+        let result = try await HudHost.run(arguments)
+        #expect(result.status == status, "\(result.transcript)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+}
