@@ -42,6 +42,7 @@ static struct {
     const char *(*status_to_string)(int);
     cairo_surface_t *(*image_surface_create_from_png_stream)(cairo_read_func_t, void *);
     void (*surface_flush)(cairo_surface_t *);
+    void (*surface_mark_dirty)(cairo_surface_t *);
     unsigned char *(*image_surface_get_data)(cairo_surface_t *);
     int (*image_surface_get_format)(cairo_surface_t *);
     int (*image_surface_get_width)(cairo_surface_t *);
@@ -98,6 +99,7 @@ static void hud_raster_load_once(void) {
     HUD_RASTER_RESOLVE(cairo, status_to_string, "cairo_status_to_string");
     HUD_RASTER_RESOLVE(cairo, image_surface_create_from_png_stream, "cairo_image_surface_create_from_png_stream");
     HUD_RASTER_RESOLVE(cairo, surface_flush, "cairo_surface_flush");
+    HUD_RASTER_RESOLVE(cairo, surface_mark_dirty, "cairo_surface_mark_dirty");
     HUD_RASTER_RESOLVE(cairo, image_surface_get_data, "cairo_image_surface_get_data");
     HUD_RASTER_RESOLVE(cairo, image_surface_get_format, "cairo_image_surface_get_format");
     HUD_RASTER_RESOLVE(cairo, image_surface_get_width, "cairo_image_surface_get_width");
@@ -222,7 +224,8 @@ static cairo_surface_t *hud_raster_decode(const unsigned char *png, size_t size,
 }
 
 int hud_raster_compare(const unsigned char *a, size_t a_size, const unsigned char *b, size_t b_size, int tolerance,
-                       hud_raster_difference_t *difference, char *error, size_t error_size) {
+                       hud_raster_difference_t *difference, unsigned char **diff_png, size_t *diff_size, char *error,
+                       size_t error_size) {
     pthread_once(&hud_raster_once, hud_raster_load_once);
     if (!hud_raster_loaded) {
         snprintf(error, error_size, "cairo could not be loaded (%s)", hud_raster_reason);
@@ -238,9 +241,21 @@ int hud_raster_compare(const unsigned char *a, size_t a_size, const unsigned cha
     int width = hud_raster.image_surface_get_width(first), height = hud_raster.image_surface_get_height(first);
     *difference = (hud_raster_difference_t){width, height, hud_raster.image_surface_get_width(second),
                                             hud_raster.image_surface_get_height(second), 0, width, height, -1, -1};
+    int result = 0;
+    cairo_surface_t *marked = NULL;
     if (difference->width == difference->new_width && difference->height == difference->new_height) {
         const unsigned char *rows_a = hud_raster.image_surface_get_data(first), *rows_b = hud_raster.image_surface_get_data(second);
         int stride_a = hud_raster.image_surface_get_stride(first), stride_b = hud_raster.image_surface_get_stride(second);
+        unsigned char *rows_d = NULL;
+        int stride_d = 0;
+        if (diff_png != NULL) {
+            marked = hud_raster.image_surface_create(CAIRO_FORMAT_ARGB32, width, height);
+            if (hud_raster.surface_status(marked) == CAIRO_STATUS_SUCCESS) {
+                hud_raster.surface_flush(marked);
+                rows_d = hud_raster.image_surface_get_data(marked);
+                stride_d = hud_raster.image_surface_get_stride(marked);
+            }
+        }
         for (int y = 0; y < height; y++) {
             const unsigned char *row_a = rows_a + (size_t)y * (size_t)stride_a, *row_b = rows_b + (size_t)y * (size_t)stride_b;
             for (int x = 0; x < width; x++) {
@@ -248,6 +263,17 @@ int hud_raster_compare(const unsigned char *a, size_t a_size, const unsigned cha
                 for (int channel = 0; channel < 4; channel++) {
                     int delta = (int)row_a[4 * x + channel] - (int)row_b[4 * x + channel];
                     if (delta > tolerance || delta < -tolerance) changed = 1;
+                }
+                if (rows_d != NULL) {
+                    // The diff picture: a changed pixel opaque red, the rest
+                    // the baseline's gray level at a quarter of its opacity.
+                    unsigned char *pixel = rows_d + (size_t)y * (size_t)stride_d + 4 * (size_t)x;
+                    if (changed) {
+                        pixel[0] = 0, pixel[1] = 0, pixel[2] = 255, pixel[3] = 255;  // B, G, R, A (little-endian ARGB32)
+                    } else {
+                        unsigned char gray = (unsigned char)((row_a[4 * x] + row_a[4 * x + 1] + row_a[4 * x + 2]) / 12);
+                        pixel[0] = gray, pixel[1] = gray, pixel[2] = gray, pixel[3] = (unsigned char)(row_a[4 * x + 3] / 4);
+                    }
                 }
                 if (!changed) continue;
                 difference->changed_pixels++;
@@ -258,7 +284,21 @@ int hud_raster_compare(const unsigned char *a, size_t a_size, const unsigned cha
             }
         }
     }
+    if (diff_png != NULL && marked != NULL && hud_raster.surface_status(marked) == CAIRO_STATUS_SUCCESS) {
+        hud_raster_buffer_t buffer = {0};
+        hud_raster.surface_mark_dirty(marked);
+        int written = hud_raster.surface_write_to_png_stream(marked, hud_raster_write, &buffer);
+        if (written != CAIRO_STATUS_SUCCESS) {
+            snprintf(error, error_size, "cairo could not encode the diff PNG: %s", hud_raster.status_to_string(written));
+            free(buffer.bytes);
+            result = -1;
+        } else {
+            *diff_png = buffer.bytes;
+            *diff_size = buffer.size;
+        }
+    }
+    if (marked != NULL) hud_raster.surface_destroy(marked);
     hud_raster.surface_destroy(first);
     hud_raster.surface_destroy(second);
-    return 0;
+    return result;
 }

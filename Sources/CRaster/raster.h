@@ -38,10 +38,14 @@ typedef struct {
 
 /* Decodes the PNGs `a` (the baseline) and `b` with cairo and counts the
  * pixels where any channel (premultiplied ARGB, 0...255) differs by more
- * than `tolerance`. Returns 0 with *difference set, or -1 with the reason
- * in `error`. The bytes are read during the call only. Thread: as
- * hud_raster_png. */
+ * than `tolerance`. With `diff_png` (not NULL) and images of one size,
+ * also encodes a diff picture — changed pixels red, the rest a faint gray
+ * baseline — into *diff_png (malloc'd; free it with hud_raster_free) and
+ * *diff_size; *diff_png stays untouched otherwise. Returns 0 with
+ * *difference set, or -1 with the reason in `error`. The bytes are read
+ * during the call only. Thread: as hud_raster_png. */
 int hud_raster_compare(const unsigned char *a, size_t a_size, const unsigned char *b, size_t b_size, int tolerance,
-                       hud_raster_difference_t *difference, char *error, size_t error_size);
+                       hud_raster_difference_t *difference, unsigned char **diff_png, size_t *diff_size, char *error,
+                       size_t error_size);
 
 #endif

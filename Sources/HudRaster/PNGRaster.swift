@@ -54,6 +54,9 @@ package enum PNGRaster {
         package var changedPixels: Int
         /// The box around the changed pixels, nil when none changed.
         package var box: (x: Int, y: Int, width: Int, height: Int)?
+        /// The diff picture (PNG: changed pixels red over a faint baseline),
+        /// when asked for and the sizes are equal.
+        package var picture: [UInt8]?
 
         package var sizeChanged: Bool { width != newWidth || height != newHeight }
         package var isEmpty: Bool { !sizeChanged && changedPixels == 0 }
@@ -66,22 +69,31 @@ package enum PNGRaster {
 
     /// The PNGs `baseline` and `new` decoded by cairo and compared: a pixel
     /// counts as changed when a channel differs by more than `tolerance`.
-    package static func compare(_ baseline: [UInt8], _ new: [UInt8], tolerance: Int) -> Result<Difference, Failure> {
+    /// With `picture`, the diff picture too.
+    package static func compare(_ baseline: [UInt8], _ new: [UInt8], tolerance: Int, picture: Bool = false) -> Result<Difference, Failure> {
         var reason = [CChar](repeating: 0, count: 512)
         var raw = hud_raster_difference_t()
+        var diff: UnsafeMutablePointer<UInt8>?
+        var diffSize = 0
         let status = baseline.withUnsafeBufferPointer { a in
             new.withUnsafeBufferPointer { b in
                 reason.withUnsafeMutableBufferPointer { buffer in
-                    hud_raster_compare(a.baseAddress, a.count, b.baseAddress, b.count, Int32(tolerance), &raw, buffer.baseAddress, buffer.count)
+                    picture
+                        ? hud_raster_compare(a.baseAddress, a.count, b.baseAddress, b.count, Int32(tolerance), &raw, &diff, &diffSize,
+                                             buffer.baseAddress, buffer.count)
+                        : hud_raster_compare(a.baseAddress, a.count, b.baseAddress, b.count, Int32(tolerance), &raw, nil, nil,
+                                             buffer.baseAddress, buffer.count)
                 }
             }
         }
+        defer { if let diff { hud_raster_free(diff) } }
         guard status == 0 else {
             return .failure(Failure(description: reason.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }))
         }
         let box = raw.max_x >= raw.min_x && raw.max_y >= raw.min_y
             ? (x: Int(raw.min_x), y: Int(raw.min_y), width: Int(raw.max_x - raw.min_x + 1), height: Int(raw.max_y - raw.min_y + 1)) : nil
         return .success(Difference(width: Int(raw.width), height: Int(raw.height), newWidth: Int(raw.new_width), newHeight: Int(raw.new_height),
-                                   changedPixels: raw.changed_pixels, box: box))
+                                   changedPixels: raw.changed_pixels, box: box,
+                                   picture: diff.map { Array(UnsafeBufferPointer(start: $0, count: diffSize)) }))
     }
 }

@@ -61,6 +61,34 @@ import HudTestSupport
         #expect((resting["pixels"]?["changed"]?.numberValue ?? 0) > 0, "\(resting)")
     }
 
+    /// The review page and JUnit file name the changed cases; `accept`
+    /// promotes the new files, and the next verify is clean.
+    @Test func aReportNamesTheChangesAndAcceptingMakesThemTheBaseline() async throws {
+        let (original, moved) = try await Self.rings()
+        let directory = try FixturePlugins.makeScratchDirectory("snapshot-accept")
+        let review = try FixturePlugins.makeScratchDirectory("snapshot-review")
+        #expect(try await HudHost.run(["snapshot", "record", original, "--dir", directory] + Self.cases).status == 0)
+        let changed = try await HudHost.run(["snapshot", "verify", moved, "--dir", directory, "--report", review] + Self.cases)
+        #expect(changed.status == 1, "\(changed.transcript)")
+        let page = try String(contentsOfFile: review + "/index.html", encoding: .utf8)
+        #expect(page.contains("data-kind=\"both\""), "the page has no changed row")
+        #expect(page.contains("<rect data-node=\"slot bottomRight\""), "the moved slot is not outlined")
+        #expect(page.contains("<li>slot bottomRight: frame.x 280.83 → 292.65</li>"))
+        #expect(page.components(separatedBy: "src=\"data:image/png;base64,").count - 1 == 9, "3 changed cases × baseline, new, diff")
+        let junit = try String(contentsOfFile: review + "/junit.xml", encoding: .utf8)
+        #expect(junit.contains("<testsuite name=\"org.hudson.example.ring\" tests=\"4\" failures=\"3\">"), "\(junit)")
+        #expect(junit.contains("<failure message=\"changed\">"))
+
+        let one = try await HudHost.run(["snapshot", "accept", "--dir", directory, "org.hudson.example.ring/iphone-16_portrait_ltr_L_dark_resting"])
+        #expect(one.status == 0 && one.stdout.contains("accept: 1 case in"), "\(one.transcript)")
+        let rest = try await HudHost.run(["snapshot", "accept", "--dir", directory, "--all"])
+        #expect(rest.status == 0 && rest.stdout.contains("accept: 2 cases in"), "\(rest.transcript)")
+        let clean = try await HudHost.run(["snapshot", "verify", moved, "--dir", directory] + Self.cases)
+        #expect(clean.status == 0 && clean.stdout.contains(": 4 unchanged"), "\(clean.transcript)")
+        let nothing = try await HudHost.run(["snapshot", "accept", "--dir", directory, "iphone-16_portrait_ltr_L_dark_resting"])
+        #expect(nothing.status == 3 && nothing.stderr.contains("has no new files"), "\(nothing.transcript)")
+    }
+
     @Test func aMissingBaselineIsReportedAndRecordedOnlyWhenAsked() async throws {
         let directory = try FixturePlugins.makeScratchDirectory("snapshot-missing")
         let missing = try await HudHost.run(["snapshot", "verify", "com.hudson.minimal", "--dir", directory] + Self.cases)
@@ -97,6 +125,8 @@ import HudTestSupport
     @Test(arguments: [
         (["snapshot"], 2, "needs record or verify"),
         (["snapshot", "check", "com.hudson.tray", "--dir", "/tmp"], 2, "unknown snapshot action 'check'"),
+        (["snapshot", "accept", "--dir", "/tmp"], 2, "needs the cases to accept"),
+        (["snapshot", "record", "com.hudson.tray", "--dir", "/tmp", "--report", "/tmp"], 2, "--report goes with verify"),
         (["snapshot", "verify", "com.hudson.tray"], 2, "needs --dir DIR"),
         (["snapshot", "record", "com.hudson.tray", "--dir", "/tmp", "--record-missing"], 2, "--record-missing goes with verify"),
         (["snapshot", "verify", "com.hudson.nope", "--dir", "/tmp/hud-snapshot-unused"], 3, "com.hudson.nope"),

@@ -19,12 +19,15 @@ struct SnapshotCommand: Command {
     static let scene = Option.value("--scene", "FILE", .file, "a JSON scene (hud-scenes(5)) whose first page replaces the demo complications")
     static let filter = Option.value("--filter", "TEXT", repeatable: true, "only the cases whose name contains TEXT (repeatable: every TEXT; `--filter iphone-se_portrait --filter _revealed`)")
     static let recordMissing = Option.flag("--record-missing", "verify: record a case that has no baseline yet (it is still reported) instead of failing it")
+    static let reportDirectory = Option.value("--report", "DIR", .directory, "verify: also write DIR/index.html, a self-contained review page of every case that changed, is missing or failed (baseline, new and diff pictures, the changed nodes outlined and listed, filters), and DIR/junit.xml")
+    static let all = Option.flag("--all", "accept: every case that has new files")
     static let json = Option.flag("--json", "one JSON document (schemaVersion 1): every case with its status and changes, and the time spent")
-    static let options = [directory, matrix, filter, scene, recordMissing, json] + RegistryOptions.options
+    static let options = [directory, matrix, filter, scene, recordMissing, reportDirectory, all, json] + RegistryOptions.options
     static let help = HelpPage(
         usage: """
             hudhost snapshot record <renderer-id | path.so>... --dir DIR [--matrix default|full] [--scene FILE]
-                   hudhost snapshot verify <renderer-id | path.so>... --dir DIR [--record-missing] [--json]
+                   hudhost snapshot verify <renderer-id | path.so>... --dir DIR [--record-missing] [--report DIR] [--json]
+                   hudhost snapshot accept <renderer-id/case | case>... --dir DIR | --all --dir DIR
             """,
         description: """
             Snapshot tests for renderers. Every case of the matrix (a device, an
@@ -45,6 +48,9 @@ struct SnapshotCommand: Command {
             baseline as <case>.new.json and <case>.new.png; a case without a
             baseline is reported as missing, never recorded silently. A renderer
             that crashes or fails in one case fails that case; the rest still run.
+
+            accept promotes the new files of the named cases (or of every case with
+            --all) over their baselines: the change was meant.
             """,
         sections: [
             .options(options),
@@ -53,6 +59,8 @@ struct SnapshotCommand: Command {
                 hudhost snapshot record ./libmy_style.so --dir snapshots
                 hudhost snapshot verify ./libmy_style.so --dir snapshots
                 hudhost snapshot verify com.hudson.tray --dir snapshots --matrix full --json
+                hudhost snapshot verify ./libmy_style.so --dir snapshots --report review   # open review/index.html
+                hudhost snapshot accept --dir snapshots iphone-se_portrait_ltr_L_dark_resting
                 """),
             .exitCodes("""
                 For snapshot: 0 every case recorded, or verified unchanged; 1 a case
@@ -62,7 +70,7 @@ struct SnapshotCommand: Command {
                 """),
         ])
 
-    enum Mode: String { case record, verify }
+    enum Mode: String { case record, verify, accept }
 
     let mode: Mode
     let targets: [String]
@@ -70,15 +78,23 @@ struct SnapshotCommand: Command {
     let cases: [SnapshotCase]
     let scenePath: String?
     let recordsMissing: Bool
+    let acceptsAll: Bool
+    let reportPath: String?
     let wantsJSON: Bool
     let registryOptions: RegistryOptions
 
     init(_ arguments: Arguments) throws(UsageError) {
         guard let first = arguments.positionals.first else { throw UsageError("snapshot needs record or verify, then renderer ids or plugin files") }
-        guard let mode = Mode(rawValue: first) else { throw UsageError("unknown snapshot action '\(first)'; expected record or verify") }
+        guard let mode = Mode(rawValue: first) else { throw UsageError("unknown snapshot action '\(first)'; expected record, verify or accept") }
         self.mode = mode
         targets = Array(arguments.positionals.dropFirst())
-        guard !targets.isEmpty else { throw UsageError("snapshot \(mode.rawValue) needs at least one renderer id or plugin file") }
+        acceptsAll = arguments.flag(Self.all)
+        if mode == .accept {
+            guard !targets.isEmpty != acceptsAll else { throw UsageError("snapshot accept needs the cases to accept (<renderer-id>/<case> or <case>) or --all, not both") }
+        } else {
+            guard !acceptsAll else { throw UsageError("--all goes with accept") }
+            guard !targets.isEmpty else { throw UsageError("snapshot \(mode.rawValue) needs at least one renderer id or plugin file") }
+        }
         guard let directory = arguments.value(Self.directory) else { throw UsageError("snapshot \(mode.rawValue) needs --dir DIR (where the baselines are)") }
         directoryPath = Output.absolute(directory)  // before any plugin code runs
         let matrix = try arguments.value(Self.matrix, accepted: "default or full", SnapshotMatrix.init(rawValue:)) ?? .standard
@@ -88,6 +104,8 @@ struct SnapshotCommand: Command {
         scenePath = arguments.value(Self.scene).map(Output.absolute)
         recordsMissing = arguments.flag(Self.recordMissing)
         if recordsMissing, mode == .record { throw UsageError("--record-missing goes with verify; record writes every case") }
+        reportPath = arguments.value(Self.reportDirectory).map(Output.absolute)
+        if reportPath != nil, mode == .record { throw UsageError("--report goes with verify") }
         wantsJSON = arguments.flag(Self.json)
         registryOptions = try RegistryOptions(arguments)
     }
@@ -102,6 +120,8 @@ struct SnapshotCommand: Command {
         var changes: [LayoutDiff.Change] = []
         var pixels: PNGRaster.Difference?
         var reason: String?
+        /// Its row of the review page (verify --report), when not unchanged.
+        var row: SnapshotReport.Row?
     }
 
     /// Nanoseconds spent laying out, rasterizing and comparing.
@@ -112,6 +132,7 @@ struct SnapshotCommand: Command {
     }
 
     func run() -> ExitCode {
+        if mode == .accept { return accept() }
         var scene: SceneFile?
         if let scenePath {
             switch SceneLoader.load(scenePath) {
@@ -119,8 +140,8 @@ struct SnapshotCommand: Command {
             case .failure(let failure): return fail(failure)
             }
         }
-        if let problem = Output.prepareDirectory(directoryPath) {
-            return fail(.unwritableOutput(problem))
+        for path in [directoryPath] + (reportPath.map { [$0] } ?? []) {
+            if let problem = Output.prepareDirectory(path) { return fail(.unwritableOutput(problem)) }
         }
         // Every case is its own test: a renderer host that crashed in one is
         // restarted for the next at once, however often.
@@ -158,6 +179,15 @@ struct SnapshotCommand: Command {
             }
         }
         let counts = Dictionary(grouping: outcomes, by: \.status).mapValues(\.count)
+        if let reportPath {
+            let rows = outcomes.compactMap(\.row)
+            let summary = "\(outcomes.count) cases of \(renderers.map(\.id).joined(separator: ", ")): " + [Status.unchanged, .changed, .missing, .failed]
+                .compactMap { status in counts[status].map { "\($0) \(status.rawValue)" } }.joined(separator: ", ")
+            if let problem = Output.writeFile(reportPath + "/index.html", SnapshotReport.html(rows, summary: summary))
+                ?? Output.writeFile(reportPath + "/junit.xml", SnapshotReport.junit(outcomes)) {
+                return fail(.unwritableOutput(problem))
+            }
+        }
         let failed = outcomes.contains { [.changed, .failed].contains($0.status) || ($0.status == .missing && !recordsMissing) }
         if wantsJSON {
             Output.out(document(outcomes, counts: counts, timings: timings).serialized() + "\n")
@@ -182,6 +212,7 @@ struct SnapshotCommand: Command {
         case .success(nil): return nil
         case .failure(let error):
             outcome.reason = "\(error)"
+            outcome.row = row(outcome, testCase, kind: "failed")
             return outcome
         }
         var now = SystemCalls.monotonicNanoseconds()
@@ -208,6 +239,7 @@ struct SnapshotCommand: Command {
                     outcome.reason! += "; recorded now"
                     if let problem = write(base, json: drawn.json, png: png) { outcome.status = .failed; outcome.reason = problem }
                 }
+                outcome.row = row(outcome, testCase, kind: "missing", new: png)
                 return outcome
             }
             do {
@@ -217,7 +249,7 @@ struct SnapshotCommand: Command {
                 outcome.reason = "the baseline \(base).json is not JSON (\(error)); record it again"
                 return outcome
             }
-            switch PNGRaster.compare(oldPNG, png, tolerance: 2) {
+            switch PNGRaster.compare(oldPNG, png, tolerance: 2, picture: reportPath != nil) {
             case .success(let difference): outcome.pixels = difference
             case .failure(let failure):
                 outcome.reason = "the pictures could not be compared: \(failure)"
@@ -225,6 +257,18 @@ struct SnapshotCommand: Command {
             }
             let changed = !outcome.changes.isEmpty || outcome.pixels?.isEmpty == false
             outcome.status = changed ? .changed : .unchanged
+            if changed, reportPath != nil {
+                let structural = !outcome.changes.isEmpty, visual = outcome.pixels?.isEmpty == false
+                let kind = structural && visual ? "both" : structural ? "structure" : "pictures"
+                let frames = LayoutDiff.frames(of: (try? JSONParser.parse(drawn.json))?["layout"] ?? .null)
+                let oldFrames = LayoutDiff.frames(of: (try? JSONParser.parse(bytes: oldJSON))?["layout"] ?? .null)
+                let nodes = outcome.changes.map(\.node).uniqued()
+                func outlines(_ frames: [String: (x: Double, y: Double, width: Double, height: Double)]) -> [SnapshotReport.Outline] {
+                    nodes.compactMap { node in frames[node].map { (node, $0.x, $0.y, $0.width, $0.height) } }
+                }
+                outcome.row = row(outcome, testCase, kind: kind, baseline: oldPNG, new: png, diff: outcome.pixels?.picture,
+                                  outlines: (outlines(oldFrames), outlines(frames)))
+            }
             if changed {
                 if let problem = write(base + ".new", json: drawn.json, png: png) { outcome.reason = problem }
             } else {
@@ -292,6 +336,56 @@ struct SnapshotCommand: Command {
     /// Why a case could not be laid out or drawn.
     struct CaseFailure: Error, CustomStringConvertible {
         var description: String
+    }
+
+    /// `accept`: each named case's (or with --all every) `<case>.new.json`
+    /// and `.new.png` renamed over its baseline. No plugin code runs.
+    private func accept() -> ExitCode {
+        let folders: [String]
+        switch SystemCalls.directoryEntries(directoryPath) {
+        case .success(let entries): folders = entries.filter(\.isDirectory).map(\.name).sorted()
+        case .failure(let error): return fail(.unwritableOutput(Output.FileError(path: directoryPath, reason: error.description)))
+        }
+        var pending: [(folder: String, name: String)] = []
+        for folder in folders {
+            guard case .success(let files) = SystemCalls.directoryEntries(directoryPath + "/" + folder) else { continue }
+            pending += files.map(\.name).filter { $0.hasSuffix(".new.png") }.map { (folder, String($0.dropLast(".new.png".count))) }.sorted { $0.name < $1.name }
+        }
+        var chosen = pending
+        if !acceptsAll {
+            chosen = pending.filter { targets.contains($0.name) || targets.contains($0.folder + "/" + $0.name) }
+            for target in targets where !chosen.contains(where: { target == $0.name || target == $0.folder + "/" + $0.name }) {
+                return fail(CommandFailure(code: "no-new-files", message: "\(target) has no new files in \(directoryPath) to accept (verify writes them for a changed case)",
+                                           exit: .unusableTarget))
+            }
+        }
+        for (folder, name) in chosen {
+            let base = directoryPath + "/" + folder + "/" + name
+            for suffix in [".json", ".png"] {
+                if case .failure(let error) = SystemCalls.rename(base + ".new" + suffix, to: base + suffix) {
+                    return fail(.unwritableOutput(Output.FileError(path: base + suffix, reason: error.description, writing: true)))
+                }
+            }
+            if !wantsJSON { Output.line("accepted \(folder)/\(name)") }
+        }
+        if wantsJSON {
+            Output.out(JSONValue.object([("schemaVersion", .number(1)), ("action", .string("accept")),
+                                         ("accepted", .array(chosen.map { .string($0.folder + "/" + $0.name) }))]).serialized() + "\n")
+        } else {
+            Output.line("accept: \(chosen.count) case\(chosen.count == 1 ? "" : "s") in \(directoryPath)")
+        }
+        return .ok
+    }
+
+    /// The case's row of the review page, when there is one.
+    private func row(_ outcome: Outcome, _ testCase: SnapshotCase, kind: String, baseline: [UInt8]? = nil, new: [UInt8]? = nil,
+                     diff: [UInt8]? = nil, outlines: (baseline: [SnapshotReport.Outline], new: [SnapshotReport.Outline]) = ([], [])) -> SnapshotReport.Row? {
+        guard reportPath != nil else { return nil }
+        let screen = testCase.environment.screen
+        return SnapshotReport.Row(renderer: outcome.renderer, name: outcome.name, device: testCase.device.id, kind: kind, changes: outcome.changes,
+                                  pixels: outcome.pixels.map(Self.describe), reason: outcome.reason, baseline: baseline, new: new, diff: diff,
+                                  outlines: outlines, width: Int(screen.width.rounded(.up)),
+                                  height: Int((screen.height + SvgPresenter.captionHeight).rounded(.up)))
     }
 
     private func write(_ base: String, json: String, png: [UInt8]) -> String? {

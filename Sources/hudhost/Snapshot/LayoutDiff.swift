@@ -52,6 +52,19 @@ enum LayoutDiff {
         return changes
     }
 
+    /// Each node's frame by the name `changes` gives it, in points.
+    static func frames(of layout: JSONValue) -> [String: (x: Double, y: Double, width: Double, height: Double)] {
+        var frames: [String: (x: Double, y: Double, width: Double, height: Double)] = [:]
+        for (key, fields) in keyed(nodes(of: layout)) {
+            let values = Dictionary(fields, uniquingKeysWith: { first, _ in first })
+            if case .number(let x)? = values["frame.x"], case .number(let y)? = values["frame.y"],
+               case .number(let width)? = values["frame.width"], case .number(let height)? = values["frame.height"] {
+                frames[key] = (x, y, width, height)
+            }
+        }
+        return frames
+    }
+
     private static func nodes(of layout: JSONValue) -> [JSONValue] {
         if case .array(let nodes)? = layout["nodes"] { return nodes }
         return []
