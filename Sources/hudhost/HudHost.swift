@@ -22,6 +22,7 @@ enum HudHost {
         CommandEntry(SdkCommand.self),
         CommandEntry(ValidateCommand.self),
         CommandEntry(SnapshotCommand.self),
+        CommandEntry(GalleryCommand.self),
         CommandEntry(NewCommand.self),
         CommandEntry(CompletionsCommand.self),
         CommandEntry(ManCommand.self),

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""A real browser on `hudhost snapshot verify --report` (Docs/PLUGIN_GUIDE.md).
+"""A real browser on `hudhost snapshot verify --report` and `hudhost gallery`
+(Docs/PLUGIN_GUIDE.md).
 
 Builds ExampleRing as shipped and with its corner slots moved (RING_RADIUS
 110 -> 122), records snapshots of the first and verifies the second with
@@ -8,7 +9,8 @@ Builds ExampleRing as shipped and with its corner slots moved (RING_RADIUS
 Playwright (no browser is downloaded) and checks that every picture loads,
 that the filters hide and show rows, and that the outline of the moved
 bottomRight slot sits on the new picture where the new layout JSON puts
-the slot's frame.
+the slot's frame. Then the gallery of the moved ring: every picture loads
+and the state filter shows one per device.
 
     python3 Tests/Browser/snapshot_report_browser_test.py HUDHOST
 
@@ -112,8 +114,19 @@ def main():
             if abs(centre[0] - expected[0]) > 1 or abs(centre[1] - expected[1]) > 1 \
                     or abs(outline["width"] - (frame["width"] + 3) * scale) > 1:
                 fail(f"the outline {outline} is not at the slot's frame {frame} (picture {picture}, scale {scale:.3f})")
+            gallery = os.path.join(work, "gallery")
+            run([hudhost, "gallery", moved, "--out", gallery] + CASES, 0)
+            page.goto("file://" + os.path.join(gallery, "index.html"))
+            page.wait_for_function("() => [...document.images].every(i => i.complete)")
+            images = page.eval_on_selector_all("img", "images => images.map(i => i.naturalWidth)")
+            if len(images) != 12 or 0 in images:
+                fail(f"the gallery's pictures: {images} (expected 12 loaded: 3 devices x 4 states)")
+            page.select_option("#state", "revealed")
+            shown = page.eval_on_selector_all(".row", "rows => rows.filter(r => r.style.display !== 'none').map(r => r.dataset.device)")
+            if sorted(shown) != ["iphone-16", "iphone-16-pro-max", "iphone-se"]:
+                fail(f"the state filter shows {shown}")
             browser.close()
-    print("snapshot report browser test: ok (pictures load, filters work, the moved slot is outlined at its frame)")
+    print("snapshot report browser test: ok (pictures load, filters work, the moved slot is outlined at its frame; the gallery)")
 
 
 if __name__ == "__main__":

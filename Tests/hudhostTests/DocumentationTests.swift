@@ -8,7 +8,7 @@ import HudTestSupport
 /// completion scripts must parse and complete; every source carries its
 /// licence line.
 @Suite struct DocumentationTests {
-    static let commands = ["list", "probe", "render", "demo", "preview", "why", "cache", "doctor", "sdk", "validate", "snapshot", "new", "completions"]
+    static let commands = ["list", "probe", "render", "demo", "preview", "why", "cache", "doctor", "sdk", "validate", "snapshot", "gallery", "new", "completions"]
 
     /// The options the fish script completes for `command`, each spelling
     /// (`-s j -l jobs`) with the option's description.

@@ -99,6 +99,10 @@ struct ExitCodeTests {
         Case(arguments: ["snapshot", "verify", "com.hudson.minimal", "--dir", "{scratch}", "--filter", "iphone-se_portrait_ltr_S_dark_resting"], status: 1, message: ""),
         Case(arguments: ["snapshot", "verify", "/nonexistent/x.so", "--dir", "{scratch}"], status: 3, message: "/nonexistent/x.so"),
         Case(arguments: ["snapshot", "record", "com.hudson.minimal", "--dir", "/proc/hud-snapshots"], status: 3, message: "cannot write /proc/hud-snapshots"),
+        // gallery
+        Case(arguments: ["gallery", "com.hudson.minimal", "--out", "{scratch}", "--filter", "iphone-se_portrait_ltr_S_dark_resting"], status: 0, message: ""),
+        Case(arguments: ["gallery", "com.hudson.minimal"], status: 2, message: "gallery needs --out DIR"),
+        Case(arguments: ["gallery", "com.hudson.tary", "--out", "{scratch}"], status: 3, message: "no renderer with id 'com.hudson.tary'"),
     ]
 
     static func resolve(_ arguments: [String]) throws -> [String] {
@@ -127,8 +131,8 @@ struct ExitCodeTests {
         let commands = usage.split(separator: "\n").compactMap { line -> String? in
             guard line.hasPrefix("  "), let word = line.split(separator: " ").first, !word.hasPrefix("-") else { return nil }
             return String(word)
-        }.filter { ["list", "probe", "render", "demo", "why", "cache", "doctor", "sdk", "validate", "snapshot", "new", "completions"].contains($0) }
-        #expect(commands.count == 12, "\(usage)")
+        }.filter { ["list", "probe", "render", "demo", "why", "cache", "doctor", "sdk", "validate", "snapshot", "gallery", "new", "completions"].contains($0) }
+        #expect(commands.count == 13, "\(usage)")
         for command in commands {
             let statuses = Set(Self.cases.filter { $0.command == command }.map(\.status))
             #expect(statuses.isSuperset(of: [0, 2]), "\(command): \(statuses)")

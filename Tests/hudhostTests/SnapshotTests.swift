@@ -89,6 +89,38 @@ import HudTestSupport
         #expect(nothing.status == 3 && nothing.stderr.contains("has no new files"), "\(nothing.transcript)")
     }
 
+    /// The gallery draws every registered style (the built-ins here) and
+    /// writes a page that shows each picture; a case a renderer fails in is
+    /// on the sheet with its reason, and the exit is 1.
+    @Test func theGalleryShowsEveryStyleAndNamesAFailedCase() async throws {
+        let directory = try FixturePlugins.makeScratchDirectory("gallery")
+        let result = try await HudHost.run(["gallery", "--builtin-only", "--out", directory] + Self.cases)
+        #expect(result.status == 0, "\(result.transcript)")
+        #expect(result.stdout.contains("gallery: 12 pictures of com.hudson.tray, com.hudson.scattered, com.hudson.minimal"), "\(result.stdout)")
+        let page = try String(contentsOfFile: directory + "/index.html", encoding: .utf8)
+        for style in ["com.hudson.tray", "com.hudson.scattered", "com.hudson.minimal"] {
+            let picture = "\(style)/iphone-16_portrait_ltr_L_dark_revealed.png"
+            #expect(page.contains("src=\"\(picture)\""), "\(style)")
+            #expect(FileManager.default.fileExists(atPath: directory + "/" + picture))
+        }
+
+        let plugin = try await Self.crashingFixture()
+        let failing = try await HudHost.run(["gallery", plugin, "--out", directory] + Self.cases)
+        #expect(failing.status == 1, "\(failing.transcript)")
+        let sheet = try String(contentsOfFile: directory + "/index.html", encoding: .utf8)
+        #expect(sheet.contains("<p class=\"failed\">failed: renderer &#39;org.fixture.validate.crash-revealed&#39;"), "\(sheet.prefix(3000))")
+    }
+
+    /// `crash_with_center_revealed`, compiled into a directory of the caller's own.
+    static func crashingFixture() async throws -> String {
+        let plugin = try FixturePlugins.makeScratchDirectory("snapshot-crash-fixture") + "/libcrash_with_center_revealed.so"
+        try await FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + [
+            "-I", FixturePlugins.headerDirectory, "-I", FixturePlugins.sourceDirectory,
+            "-o", plugin, FixturePlugins.repositoryRoot + "/Tests/Fixtures/validate/crash_with_center_revealed.c",
+        ])
+        return plugin
+    }
+
     @Test func aMissingBaselineIsReportedAndRecordedOnlyWhenAsked() async throws {
         let directory = try FixturePlugins.makeScratchDirectory("snapshot-missing")
         let missing = try await HudHost.run(["snapshot", "verify", "com.hudson.minimal", "--dir", directory] + Self.cases)
@@ -109,11 +141,7 @@ import HudTestSupport
     /// revealed: that case fails, naming the crash, and the other three are
     /// recorded.
     @Test func aCaseThatCrashesFailsAloneAndTheRestRun() async throws {
-        let plugin = FixturePlugins.workDirectory + "/snapshot-crash_with_center_revealed.so"
-        try await FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + [
-            "-I", FixturePlugins.headerDirectory, "-I", FixturePlugins.sourceDirectory,
-            "-o", plugin, FixturePlugins.repositoryRoot + "/Tests/Fixtures/validate/crash_with_center_revealed.c",
-        ])
+        let plugin = try await Self.crashingFixture()
         let directory = try FixturePlugins.makeScratchDirectory("snapshot-crash")
         let result = try await HudHost.run(["snapshot", "record", plugin, "--dir", directory] + Self.cases)
         #expect(result.status == 1, "\(result.transcript)")

@@ -97,10 +97,7 @@ struct SnapshotCommand: Command {
         }
         guard let directory = arguments.value(Self.directory) else { throw UsageError("snapshot \(mode.rawValue) needs --dir DIR (where the baselines are)") }
         directoryPath = Output.absolute(directory)  // before any plugin code runs
-        let matrix = try arguments.value(Self.matrix, accepted: "default or full", SnapshotMatrix.init(rawValue:)) ?? .standard
-        let filters = arguments.all(Self.filter)
-        cases = matrix.cases.filter { testCase in filters.allSatisfy { testCase.name.contains($0) } }
-        guard !cases.isEmpty else { throw UsageError("--filter \(filters.joined(separator: " ")) leaves none of the \(matrix.rawValue) matrix's cases (e.g. \(matrix.cases[0].name))") }
+        cases = try Self.cases(arguments)
         scenePath = arguments.value(Self.scene).map(Output.absolute)
         recordsMissing = arguments.flag(Self.recordMissing)
         if recordsMissing, mode == .record { throw UsageError("--record-missing goes with verify; record writes every case") }
@@ -108,6 +105,15 @@ struct SnapshotCommand: Command {
         if reportPath != nil, mode == .record { throw UsageError("--report goes with verify") }
         wantsJSON = arguments.flag(Self.json)
         registryOptions = try RegistryOptions(arguments)
+    }
+
+    /// The cases `--matrix` and `--filter` choose.
+    static func cases(_ arguments: Arguments) throws(UsageError) -> [SnapshotCase] {
+        let matrix = try arguments.value(Self.matrix, accepted: "default or full", SnapshotMatrix.init(rawValue:)) ?? .standard
+        let filters = arguments.all(Self.filter)
+        let cases = matrix.cases.filter { testCase in filters.allSatisfy { testCase.name.contains($0) } }
+        guard !cases.isEmpty else { throw UsageError("--filter \(filters.joined(separator: " ")) leaves none of the \(matrix.rawValue) matrix's cases (e.g. \(matrix.cases[0].name))") }
+        return cases
     }
 
     /// What became of one case.
@@ -124,56 +130,21 @@ struct SnapshotCommand: Command {
         var row: SnapshotReport.Row?
     }
 
-    /// Nanoseconds spent laying out, rasterizing and comparing.
-    struct Timings {
-        var layout: UInt64 = 0
-        var raster: UInt64 = 0
-        var diff: UInt64 = 0
-    }
-
     func run() -> ExitCode {
         if mode == .accept { return accept() }
-        var scene: SceneFile?
-        if let scenePath {
-            switch SceneLoader.load(scenePath) {
-            case .success(let loaded): scene = loaded
-            case .failure(let failure): return fail(failure)
-            }
-        }
-        for path in [directoryPath] + (reportPath.map { [$0] } ?? []) {
-            if let problem = Output.prepareDirectory(path) { return fail(.unwritableOutput(problem)) }
-        }
-        // Every case is its own test: a renderer host that crashed in one is
-        // restarted for the next at once, however often.
-        let (registry, explicit, catalog) = registryOptions.makeRegistry { settings in
-            settings.backoffSeconds = 0
-            settings.maxConsecutiveFailures = .max
-        }
-        if let first = explicit.first {
-            explicit.forEach(report)
-            return fail(CommandFailure(first))
-        }
-        var renderers: [RendererInfo] = []
-        for target in targets {
-            if target.contains("/") || target.hasSuffix(".so") {
-                do {
-                    renderers += try registry.load(checking: Output.absolute(target))
-                } catch {
-                    return fail(CommandFailure(error))
-                }
-            } else if let info = registry.info(id: target) {
-                renderers.append(info)
-            } else {
-                return fail(RendererLookup(id: target, registry: registry, report: catalog).failure)
-            }
+        let camera: SnapshotCamera, renderers: [RendererInfo]
+        switch SnapshotCamera.make(targets: targets, scenePath: scenePath, directories: [directoryPath] + (reportPath.map { [$0] } ?? []),
+                                   options: registryOptions) {
+        case .success(let made): (camera, renderers) = made
+        case .failure(let failure): return fail(failure)
         }
         var outcomes: [Outcome] = []
-        var timings = Timings()
+        var timings = SnapshotCamera.Timings()
         for info in renderers {
             let folder = directoryPath + "/" + info.id
             if let problem = Output.makeDirectory(folder) { return fail(.unwritableOutput(problem)) }
             for testCase in cases {
-                guard let outcome = snapshot(testCase, of: info, registry: registry, scene: scene, folder: folder, timings: &timings) else { continue }
+                guard let outcome = snapshot(testCase, of: info, camera: camera, folder: folder, timings: &timings) else { continue }
                 if !wantsJSON, outcome.status != .unchanged, outcome.status != .recorded { Output.line(describe(outcome)) }
                 outcomes.append(outcome)
             }
@@ -202,32 +173,20 @@ struct SnapshotCommand: Command {
 
     /// One case of one renderer: laid out, drawn, then written (record) or
     /// compared (verify). Nil when the case does not apply (nothing to reveal).
-    private func snapshot(_ testCase: SnapshotCase, of info: RendererInfo, registry: RendererRegistry, scene: SceneFile?, folder: String,
-                          timings: inout Timings) -> Outcome? {
+    private func snapshot(_ testCase: SnapshotCase, of info: RendererInfo, camera: SnapshotCamera, folder: String,
+                          timings: inout SnapshotCamera.Timings) -> Outcome? {
         var outcome = Outcome(renderer: info.id, name: testCase.name, status: .failed)
-        var start = SystemCalls.monotonicNanoseconds()
-        let drawn: (json: String, svg: String, height: Double)
-        switch draw(testCase, info: info, registry: registry, scene: scene) {
-        case .success(let made?): drawn = made
+        let drawn: SnapshotCamera.Shot
+        switch camera.shoot(testCase, of: info, timings: &timings) {
+        case .success(let shot?): drawn = shot
         case .success(nil): return nil
         case .failure(let error):
-            outcome.reason = "\(error)"
+            outcome.reason = error.description
             outcome.row = row(outcome, testCase, kind: "failed")
             return outcome
         }
-        var now = SystemCalls.monotonicNanoseconds()
-        timings.layout += now - start
-        start = now
-        let png: [UInt8]
-        switch PNGRaster.png(svg: drawn.svg, width: testCase.environment.screen.width, height: drawn.height, scale: 1) {
-        case .success(let bytes): png = bytes
-        case .failure(let failure):
-            outcome.reason = "the picture could not be drawn: \(failure)"
-            return outcome
-        }
-        now = SystemCalls.monotonicNanoseconds()
-        timings.raster += now - start
-        start = now
+        let png = drawn.png
+        let start = SystemCalls.monotonicNanoseconds()
         defer { timings.diff += SystemCalls.monotonicNanoseconds() - start }
         let base = folder + "/" + testCase.name
         let baselineJSON = Output.readRegularFile(base + ".json"), baselinePNG = Output.readRegularFile(base + ".png")
@@ -283,59 +242,6 @@ struct SnapshotCommand: Command {
         }
         outcome.status = .recorded
         return outcome
-    }
-
-    /// The case's layout document and SVG picture (and the picture's
-    /// height), nil when the state does not apply.
-    private func draw(_ testCase: SnapshotCase, info: RendererInfo, registry: RendererRegistry,
-                      scene: SceneFile?) -> Result<(json: String, svg: String, height: Double)?, CaseFailure> {
-        let environment = testCase.environment
-        let style = HudPhoneComplicationsStyle(name: info.id)
-        let presentation: HudPhoneComplicationsPresentation = [.deck, .deckExpanded].contains(testCase.state) ? .summonOnDemand() : .alwaysVisible
-        let background = environment.chromePalette.bg
-        let shell = scene?.makeShell(style: style, presentation: presentation, registry: registry, environment: environment,
-                                     appearance: environment.appearance, background: background)
-            ?? DemoComplications.makeShell(style: style, presentation: presentation, registry: registry, environment: environment,
-                                           appearance: environment.appearance, background: background)
-        shell.updateTop { $0.title = "Home" }
-        do throws(RegistryError) {
-            switch testCase.state {
-            case .resting, .deck: break
-            case .revealed:
-                let withModes = ([Position.center] + Position.allCases).first { (try? shell.modeIDs(at: $0).isEmpty) == false }
-                guard let position = withModes else { return .success(nil) }
-                try shell.reveal(position)
-            case .deckExpanded:
-                guard let tap = try? EventScript(parsing: "tap pivot") else { return .failure(CaseFailure(description: "tap pivot does not parse")) }
-                do {
-                    _ = try EventScriptRunner(shell: shell).run(tap)
-                } catch .registry(let error) {
-                    throw error
-                } catch {
-                    return .failure(CaseFailure(description: "tap pivot: \(error)"))
-                }
-            }
-            let layout = try shell.layout()
-            if let failure = shell.rendererFailure { throw failure }
-            let document = JSONValue.object([
-                ("schemaVersion", .number(Double(LayoutJSON.schemaVersion))),
-                ("case", .string(testCase.name)),
-                ("renderer", LayoutJSON.renderer(info)),
-                ("environment", LayoutJSON.environment(shell.environment)),
-                ("interaction", LayoutJSON.interaction(shell.interaction)),
-                ("layout", LayoutJSON.layout(layout)),
-            ]).serialized() + "\n"
-            let svg = SvgPresenter().render(layout, environment: shell.environment, device: testCase.device, background: shell.background,
-                                            caption: "\(info.id) · \(testCase.name)")
-            return .success((document, svg, environment.screen.height + SvgPresenter.captionHeight))
-        } catch {
-            return .failure(CaseFailure(description: "\(error)"))
-        }
-    }
-
-    /// Why a case could not be laid out or drawn.
-    struct CaseFailure: Error, CustomStringConvertible {
-        var description: String
     }
 
     /// `accept`: each named case's (or with --all every) `<case>.new.json`
@@ -406,7 +312,7 @@ struct SnapshotCommand: Command {
         return "picture: \(pixels.changedPixels) pixels changed in x \(box.x)…\(box.x + box.width - 1), y \(box.y)…\(box.y + box.height - 1)"
     }
 
-    private func document(_ outcomes: [Outcome], counts: [Status: Int], timings: Timings) -> JSONValue {
+    private func document(_ outcomes: [Outcome], counts: [Status: Int], timings: SnapshotCamera.Timings) -> JSONValue {
         .object([
             ("schemaVersion", .number(1)),
             ("action", .string(mode.rawValue)),

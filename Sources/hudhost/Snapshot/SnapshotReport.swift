@@ -31,36 +31,44 @@ enum SnapshotReport {
         var height: Int
     }
 
-    static func html(_ rows: [Row], summary: String) -> String {
-        let renderers = Array(Set(rows.map(\.renderer))).sorted(), devices = Array(Set(rows.map(\.device))).sorted()
-        let kinds = ["structure", "pictures", "both", "missing", "failed"].filter { kind in rows.contains { $0.kind == kind } }
-        func select(_ id: String, _ label: String, _ values: [String]) -> String {
-            "<label>\(label) <select id=\"\(id)\"><option value=\"\">all</option>"
-                + values.map { "<option>\(escaped($0))</option>" }.joined() + "</select></label>"
-        }
-        var page = """
-            <!DOCTYPE html>
-            <html lang="en"><head><meta charset="utf-8"><title>Snapshot review</title>
-            <style>
-            body { font: 14px system-ui, sans-serif; margin: 16px; background: #f6f6f6; color: #111; }
-            .row { background: #fff; border: 1px solid #ddd; border-radius: 8px; padding: 12px; margin: 12px 0; }
-            .row h2 { font-size: 15px; margin: 0 0 8px; }
-            .kind { font-weight: normal; color: #a00; }
-            .pictures { display: flex; gap: 12px; align-items: flex-start; }
-            figure { margin: 0; }
-            figcaption { font-size: 12px; color: #555; }
-            .frame { position: relative; display: inline-block; border: 1px solid #ccc; }
-            .frame img { display: block; width: 260px; height: auto; }
-            .frame svg { position: absolute; left: 0; top: 0; width: 100%; height: 100%; pointer-events: none; }
-            .frame rect { fill: none; stroke: #ff00c8; stroke-width: 3; }
-            ul { margin: 8px 0 0; font-family: ui-monospace, monospace; font-size: 12px; }
-            </style></head><body>
-            <h1>Snapshot review</h1>
-            <p id="summary">\(escaped(summary))</p>
-            <p>\(select("renderer", "Renderer", renderers)) \(select("device", "Device", devices)) \(select("kind", "Change", kinds))
-            <span id="shown"></span></p>
+    /// One picture of the gallery.
+    struct Cell {
+        var renderer: String
+        var name: String
+        var device: String
+        var state: String
+        /// The picture's path relative to the page; nil when the case failed.
+        var picture: String?
+        var reason: String?
+    }
 
-            """
+    /// The gallery's contact sheet: every picture, filters by renderer,
+    /// device and state.
+    static func gallery(_ cells: [Cell], summary: String) -> String {
+        var page = head(title: "Gallery", summary: summary, filters: [
+            ("renderer", "Renderer", cells.map(\.renderer).uniqued()), ("device", "Device", cells.map(\.device).uniqued()),
+            ("state", "State", cells.map(\.state).uniqued()),
+        ])
+        page += "<div class=\"sheet\">\n"
+        for cell in cells {
+            page += "<figure class=\"row\" id=\"\(escaped(cell.renderer + "/" + cell.name))\" data-renderer=\"\(escaped(cell.renderer))\""
+                + " data-device=\"\(escaped(cell.device))\" data-state=\"\(escaped(cell.state))\">"
+            if let picture = cell.picture {
+                page += "<img alt=\"\(escaped(cell.name))\" loading=\"lazy\" src=\"\(escaped(picture))\">"
+            } else {
+                page += "<p class=\"failed\">failed: \(escaped(cell.reason ?? ""))</p>"
+            }
+            page += "<figcaption>\(escaped(cell.renderer))<br>\(escaped(cell.name))</figcaption></figure>\n"
+        }
+        return page + "</div>\n" + script(["renderer", "device", "state"])
+    }
+
+    static func html(_ rows: [Row], summary: String) -> String {
+        let kinds = ["structure", "pictures", "both", "missing", "failed"].filter { kind in rows.contains { $0.kind == kind } }
+        var page = head(title: "Snapshot review", summary: summary, filters: [
+            ("renderer", "Renderer", Array(Set(rows.map(\.renderer))).sorted()), ("device", "Device", Array(Set(rows.map(\.device))).sorted()),
+            ("kind", "Change", kinds),
+        ])
         for row in rows {
             page += "<div class=\"row\" id=\"\(escaped(row.renderer + "/" + row.name))\" data-renderer=\"\(escaped(row.renderer))\""
                 + " data-device=\"\(escaped(row.device))\" data-kind=\"\(row.kind)\">\n"
@@ -85,10 +93,52 @@ enum SnapshotReport {
             if !lines.isEmpty { page += "<ul>" + lines.map { "<li>\(escaped($0))</li>" }.joined() + "</ul>\n" }
             page += "</div>\n"
         }
-        page += """
+        return page + script(["renderer", "device", "kind"])
+    }
+
+    /// The page up to its rows: style, title, summary and one filter per
+    /// `(id, label, values)`.
+    private static func head(title: String, summary: String, filters: [(id: String, label: String, values: [String])]) -> String {
+        let selects = filters.map { filter in
+            "<label>\(filter.label) <select id=\"\(filter.id)\"><option value=\"\">all</option>"
+                + filter.values.map { "<option>\(escaped($0))</option>" }.joined() + "</select></label>"
+        }
+        return """
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8"><title>\(title)</title>
+            <style>
+            body { font: 14px system-ui, sans-serif; margin: 16px; background: #f6f6f6; color: #111; }
+            .row { background: #fff; border: 1px solid #ddd; border-radius: 8px; padding: 12px; margin: 12px 0; }
+            .row h2 { font-size: 15px; margin: 0 0 8px; }
+            .kind { font-weight: normal; color: #a00; }
+            .pictures { display: flex; gap: 12px; align-items: flex-start; }
+            figure { margin: 0; }
+            figcaption { font-size: 12px; color: #555; }
+            .frame { position: relative; display: inline-block; border: 1px solid #ccc; }
+            .frame img { display: block; width: 260px; height: auto; }
+            .frame svg { position: absolute; left: 0; top: 0; width: 100%; height: 100%; pointer-events: none; }
+            .frame rect { fill: none; stroke: #ff00c8; stroke-width: 3; }
+            ul { margin: 8px 0 0; font-family: ui-monospace, monospace; font-size: 12px; }
+            .sheet { display: flex; flex-wrap: wrap; gap: 8px; }
+            .sheet figure.row { margin: 0; padding: 6px; width: 200px; }
+            .sheet img { width: 100%; height: auto; display: block; }
+            .failed { color: #a00; }
+            </style></head><body>
+            <h1>\(title)</h1>
+            <p id="summary">\(escaped(summary))</p>
+            <p>\(selects.joined(separator: " ")) <span id="shown"></span></p>
+
+            """
+    }
+
+    /// The filters' script: a row shows when every chosen filter matches
+    /// its `data-` attribute.
+    private static func script(_ ids: [String]) -> String {
+        let list = ids.map { "\"\($0)\"" }.joined(separator: ", ")
+        return """
             <script>
             function filter() {
-              const chosen = ["renderer", "device", "kind"].map(id => [id, document.getElementById(id).value]);
+              const chosen = [\(list)].map(id => [id, document.getElementById(id).value]);
               let shown = 0;
               for (const row of document.querySelectorAll(".row")) {
                 const visible = chosen.every(([id, value]) => value === "" || row.dataset[id] === value);
@@ -97,13 +147,12 @@ enum SnapshotReport {
               }
               document.getElementById("shown").textContent = shown + " shown";
             }
-            for (const id of ["renderer", "device", "kind"]) document.getElementById(id).addEventListener("change", filter);
+            for (const id of [\(list)]) document.getElementById(id).addEventListener("change", filter);
             filter();
             </script>
             </body></html>
 
             """
-        return page
     }
 
     /// One `<testcase>` per case (a changed, missing or failed case has a
