@@ -99,6 +99,52 @@ struct ScaffoldTests {
         try await Self.buildAndValidate(["make"], in: directory, library: "libglow.so", id: "org.example.glow")
     }
 
+    /// The project's one test command (`make test`; `sh test.sh` for Rust
+    /// and Swift runs the same two hudhost lines): the first run records
+    /// the snapshots, the next verifies them, and a change to the style is
+    /// caught and named. A few cases of the matrix (SNAPSHOT_FLAGS) keep it short.
+    @Test func theCProjectsTestCommandRecordsOnItsFirstRunAndVerifiesAfter() async throws {
+        let (directory, output) = try await Self.scaffold("c", id: "org.example.ember")
+        try #require(output.status == 0, "\(output.stderr)")
+        func makeTest() async throws -> ProcessOutput {
+            try await FixturePlugins.run(["make", "-C", directory, "test", "HUDHOST=\(HudHost.path)",
+                                          "SNAPSHOT_FLAGS=--filter iphone-16_portrait_ltr_L_"])
+        }
+        let first = try await makeTest()
+        #expect(first.status == 0, "\(first.transcript)")
+        #expect(first.stdout.contains(": 4 recorded\n") && first.stdout.contains("recorded 4 cases that had no baseline; commit \(directory)/snapshots"),
+                "\(first.stdout)")
+        let second = try await makeTest()
+        #expect(second.status == 0 && second.stdout.contains(": 4 unchanged\n"), "\(second.transcript)")
+
+        // Every corner slot a little larger: caught, named, exit 1.
+        let source = directory + "/starter.c"
+        let text = try String(contentsOfFile: source, encoding: .utf8)
+        let changed = text.replacingOccurrences(of: "#define STARTER_CORNER_SIZE 48.0", with: "#define STARTER_CORNER_SIZE 52.0")
+        try #require(changed != text, "starter.c no longer defines STARTER_CORNER_SIZE 48.0")
+        try changed.write(toFile: source, atomically: true, encoding: .utf8)
+        let third = try await makeTest()
+        #expect(third.status != 0 && third.stdout.contains("CHANGED org.example.ember iphone-16_portrait_ltr_L_dark_resting"), "\(third.transcript)")
+    }
+
+    /// The Rust project's `sh test.sh`: build, validate, record on the
+    /// first run, verify on the next. (The Swift project's is the same
+    /// script with `swift build`.)
+    @Test(Requirement.when(cargo != nil, "needs cargo (rustup's ~/.cargo/bin/cargo)"))
+    func theRustProjectsTestScriptRecordsThenVerifies() async throws {
+        let (directory, output) = try await Self.scaffold("rust", id: "org.example.coil")
+        try #require(output.status == 0, "\(output.stderr)")
+        let cargoDirectory = String(try #require(Self.cargo).dropLast("/cargo".count))
+        func runScript() async throws -> ProcessOutput {
+            try await FixturePlugins.run(["sh", "-c", "cd '\(directory)' && PATH='\(cargoDirectory)':\"$PATH\" HUDHOST='\(HudHost.path)' "
+                                          + "SNAPSHOT_FLAGS='--filter iphone-se_portrait_ltr_L_' sh test.sh"])
+        }
+        let first = try await runScript()
+        #expect(first.status == 0 && first.stdout.contains(": 4 recorded\n"), "\(first.transcript)")
+        let second = try await runScript()
+        #expect(second.status == 0 && second.stdout.contains(": 4 unchanged\n"), "\(second.transcript)")
+    }
+
     @Test(Requirement.when(cargo != nil, "needs cargo (rustup's ~/.cargo/bin/cargo)"))
     func theRustProjectBuildsOfflineAndPassesStrict() async throws {
         let (directory, output) = try await Self.scaffold("rust", id: "org.example.rings")

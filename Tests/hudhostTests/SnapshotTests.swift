@@ -131,7 +131,8 @@ import HudTestSupport
 
         let recorded = try await HudHost.run(["snapshot", "verify", "com.hudson.minimal", "--dir", directory, "--record-missing"] + Self.cases)
         #expect(recorded.status == 0, "\(recorded.transcript)")
-        #expect(recorded.stdout.contains("; recorded now"), "\(recorded.stdout)")
+        #expect(recorded.stdout.contains(": 4 recorded\n"), "\(recorded.stdout)")
+        #expect(recorded.stdout.contains("recorded 4 cases that had no baseline; commit \(directory)"), "\(recorded.stdout)")
         let again = try await HudHost.run(["snapshot", "verify", "com.hudson.minimal", "--dir", directory] + Self.cases)
         #expect(again.status == 0, "\(again.transcript)")
         #expect(again.stdout.contains(": 4 unchanged"), "\(again.stdout)")

@@ -18,7 +18,7 @@ struct SnapshotCommand: Command {
     static let matrix = Option.value("--matrix", "M", .choices(SnapshotMatrix.allCases.map(\.rawValue)), "default (144 cases per renderer) or full (3,072): hud-snapshot cases below")
     static let scene = Option.value("--scene", "FILE", .file, "a JSON scene (hud-scenes(5)) whose first page replaces the demo complications")
     static let filter = Option.value("--filter", "TEXT", repeatable: true, "only the cases whose name contains TEXT (repeatable: every TEXT; `--filter iphone-se_portrait --filter _revealed`)")
-    static let recordMissing = Option.flag("--record-missing", "verify: record a case that has no baseline yet (it is still reported) instead of failing it")
+    static let recordMissing = Option.flag("--record-missing", "verify: record a case that has no baseline yet (counted as recorded) instead of failing it: a project's one test command records on its first run and verifies after")
     static let reportDirectory = Option.value("--report", "DIR", .directory, "verify: also write DIR/index.html, a self-contained review page of every case that changed, is missing or failed (baseline, new and diff pictures, the changed nodes outlined and listed, filters), and DIR/junit.xml")
     static let all = Option.flag("--all", "accept: every case that has new files")
     static let json = Option.flag("--json", "one JSON document (schemaVersion 1): every case with its status and changes, and the time spent")
@@ -159,7 +159,7 @@ struct SnapshotCommand: Command {
                 return fail(.unwritableOutput(problem))
             }
         }
-        let failed = outcomes.contains { [.changed, .failed].contains($0.status) || ($0.status == .missing && !recordsMissing) }
+        let failed = outcomes.contains { [.changed, .failed, .missing].contains($0.status) }
         if wantsJSON {
             Output.out(document(outcomes, counts: counts, timings: timings).serialized() + "\n")
         } else {
@@ -167,6 +167,9 @@ struct SnapshotCommand: Command {
             let summary = order.compactMap { status in counts[status].map { "\($0) \(status.rawValue)" } }.joined(separator: ", ")
             Output.line("\(mode.rawValue): \(outcomes.count) cases of \(renderers.map(\.id).joined(separator: ", ")) in \(directoryPath): \(summary)")
             Output.line("time: layout \(milliseconds(timings.layout)) ms, rasterizing \(milliseconds(timings.raster)) ms, comparing \(milliseconds(timings.diff)) ms")
+            if mode == .verify, let recorded = counts[.recorded] {
+                Output.line("recorded \(recorded) case\(recorded == 1 ? "" : "s") that had no baseline; commit \(directoryPath)")
+            }
         }
         return failed ? .failure : .ok
     }
@@ -195,8 +198,11 @@ struct SnapshotCommand: Command {
                 outcome.status = .missing
                 outcome.reason = "no baseline (\(testCase.name).json and .png in \(folder))"
                 if recordsMissing {
-                    outcome.reason! += "; recorded now"
+                    // The first run of a project's test command: its baseline.
+                    outcome.status = .recorded
+                    outcome.reason = "no baseline yet: recorded"
                     if let problem = write(base, json: drawn.json, png: png) { outcome.status = .failed; outcome.reason = problem }
+                    return outcome
                 }
                 outcome.row = row(outcome, testCase, kind: "missing", new: png)
                 return outcome

@@ -33,6 +33,8 @@ enum ScaffoldTemplates {
 #
 #   make              build lib@LIB@.so
 #   make validate     run the conformance suite on it (strict profile)
+#   make test         validate, then the snapshot tests: recorded into
+#                     snapshots/ on the first run, verified after
 #   make install      copy it into ~/.local/lib/hud/renderers (RENDERERDIR)
 #   make clean        remove what make built
 #
@@ -43,6 +45,8 @@ enum ScaffoldTemplates {
 LIB := @LIB@
 SOURCES := starter.c
 HUDHOST ?= hudhost
+# More `hudhost snapshot verify` options for `make test` ("--matrix full").
+SNAPSHOT_FLAGS ?=
 RENDERERDIR ?= $(HOME)/.local/lib/hud/renderers
 
 export PKG_CONFIG_PATH := $(CURDIR)/sdk$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
@@ -51,7 +55,7 @@ export PKG_CONFIG_PATH := $(CURDIR)/sdk$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PAT
 # the explicit PKG_CONFIG_PATH.
 HUD_CFLAGS := $(shell PKG_CONFIG_PATH='$(PKG_CONFIG_PATH)' pkg-config --cflags hud-renderer 2>/dev/null)
 
-.PHONY: all validate install clean
+.PHONY: all validate test install clean
 
 all: lib$(LIB).so
 
@@ -64,6 +68,13 @@ lib$(LIB).so: $(SOURCES) $(wildcard sdk/hud-renderer.pc)
 
 validate: lib$(LIB).so
 	$(HUDHOST) validate --profile strict ./lib$(LIB).so
+
+# snapshots/ holds each case's layout (JSON) and picture (PNG): commit it.
+# A change shows as CHANGED with what moved; `$(HUDHOST) snapshot verify
+# ./lib$(LIB).so --dir snapshots --report review` draws a review page, and
+# `$(HUDHOST) snapshot accept --dir snapshots --all` takes a change you meant.
+test: validate
+	$(HUDHOST) snapshot verify ./lib$(LIB).so --dir snapshots --record-missing $(SNAPSHOT_FLAGS)
 
 install: lib$(LIB).so
 	install -d -m 0755 $(RENDERERDIR)
@@ -89,6 +100,7 @@ generated.
 ```sh
 make                 # lib@LIB@.so
 make validate        # hudhost validate --profile strict ./lib@LIB@.so
+make test            # validate, then the snapshot tests (below)
 make install         # into ~/.local/lib/hud/renderers (RENDERERDIR=... to change)
 make clean
 ```
@@ -114,6 +126,18 @@ Once installed, `hudhost list` shows the renderer (read from the file's
 `hudhost render --plugin ./lib@LIB@.so --style @ID@ --reveal center`. The
 host refuses a plugin file or directory that others can write to
 (`chmod go-w`).
+
+## Snapshot tests
+
+`make test` validates, then lays the style out across devices, orientations,
+directions, text sizes and states (144 cases) and compares each layout and
+picture with `snapshots/`: the first run records them (commit the
+directory), every later run verifies, names what moved (`slot bottomRight:
+frame.x 280.83 → 292.65`) and exits 1. Then look at the review page,
+`hudhost snapshot verify ./lib@LIB@.so --dir snapshots --report review`
+(open `review/index.html`), and accept a change you meant with `hudhost
+snapshot accept --dir snapshots --all`. The plugin guide's "Snapshot tests"
+(`man 7 hud-plugin-guide`) says what is compared and how.
 
 ## Where to change things
 
@@ -714,6 +738,7 @@ that exports one symbol, `hud_renderer_get_entry`. It passes
 ```sh
 cargo build --release --offline                             # target/release/lib@LIB@.so
 hudhost validate --profile strict target/release/lib@LIB@.so
+sh test.sh                                                  # build, validate, snapshot tests (below)
 mkdir -p ~/.local/lib/hud/renderers
 install -m 0644 target/release/lib@LIB@.so ~/.local/lib/hud/renderers/
 hudhost list                                                # shows @ID@
@@ -722,6 +747,18 @@ hudhost list                                                # shows @ID@
 Without installing: `hudhost render --plugin target/release/lib@LIB@.so
 --style @ID@ --reveal center`. The host refuses a plugin file or directory
 that others can write to (`chmod go-w`).
+
+## Snapshot tests
+
+`sh test.sh` builds, validates, then lays the style out across devices,
+orientations, directions, text sizes and states (144 cases) and compares
+each layout and picture with `snapshots/`: the first run records them
+(commit the directory), every later run verifies, names what moved
+(`slot bottomRight: frame.x 280.83 → 292.65`) and exits 1. `hudhost
+snapshot verify LIB --dir snapshots --report review` draws a review page
+(`review/index.html`); `hudhost snapshot accept --dir snapshots --all`
+takes a change you meant. The plugin guide's "Snapshot tests" (`man 7
+hud-plugin-guide`) says what is compared and how.
 
 At run time the library needs only glibc and `libgcc_s`
 (`readelf -d target/release/lib@LIB@.so | grep NEEDED`: `libgcc_s.so.1`,
@@ -1412,6 +1449,21 @@ hud_declare_renderer!(STARTER, STARTER_METADATA {
 hud_define_entry!(STARTER);
 
 """#),
+        File(path: "test.sh", contents: #"""
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The project's one test command (sh test.sh): build, the conformance suite
+# (strict), then the snapshot tests: each case's layout and picture
+# recorded into snapshots/ on the first run (commit it), verified after.
+# HUDHOST=/path/to/hudhost uses another hudhost; SNAPSHOT_FLAGS adds options
+# to `hudhost snapshot verify` ("--matrix full").
+set -e
+hudhost=${HUDHOST:-hudhost}
+cargo build --release --offline
+"$hudhost" validate --profile strict target/release/lib@LIB@.so
+"$hudhost" snapshot verify target/release/lib@LIB@.so --dir snapshots --record-missing $SNAPSHOT_FLAGS
+
+"""#),
     ]
 
     static let swift: [File] = [
@@ -1471,6 +1523,7 @@ A Hudson HUD renderer plugin in Swift (renderer id `@ID@`), made by
 ```sh
 swift build -c release                                      # .build/release/lib@LIB@.so
 hudhost validate --profile strict .build/release/lib@LIB@.so
+sh test.sh                                                  # build, validate, snapshot tests (below)
 mkdir -p ~/.local/lib/hud/renderers
 install -m 0644 .build/release/lib@LIB@.so ~/.local/lib/hud/renderers/
 hudhost list                                                # shows @ID@
@@ -1479,6 +1532,18 @@ hudhost list                                                # shows @ID@
 Without installing: `hudhost render --plugin .build/release/lib@LIB@.so
 --style @ID@ --reveal center`. The host refuses a plugin file or directory
 that others can write to (`chmod go-w`).
+
+## Snapshot tests
+
+`sh test.sh` builds, validates, then lays the style out across devices,
+orientations, directions, text sizes and states (144 cases) and compares
+each layout and picture with `snapshots/`: the first run records them
+(commit the directory), every later run verifies, names what moved
+(`slot bottomRight: frame.x 280.83 → 292.65`) and exits 1. `hudhost
+snapshot verify LIB --dir snapshots --report review` draws a review page
+(`review/index.html`); `hudhost snapshot accept --dir snapshots --all`
+takes a change you meant. The plugin guide's "Snapshot tests" (`man 7
+hud-plugin-guide`) says what is compared and how.
 
 ## The package
 
@@ -2195,6 +2260,21 @@ func iconWord(_ icon: UnsafePointer<CChar>?, else fallback: UnsafePointer<CChar>
 func staticCString(_ text: StaticString) -> UnsafePointer<CChar> {
     UnsafeRawPointer(text.utf8Start).assumingMemoryBound(to: CChar.self)
 }
+
+"""#),
+        File(path: "test.sh", contents: #"""
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The project's one test command (sh test.sh): build, the conformance suite
+# (strict), then the snapshot tests: each case's layout and picture
+# recorded into snapshots/ on the first run (commit it), verified after.
+# HUDHOST=/path/to/hudhost uses another hudhost; SNAPSHOT_FLAGS adds options
+# to `hudhost snapshot verify` ("--matrix full").
+set -e
+hudhost=${HUDHOST:-hudhost}
+swift build -c release
+"$hudhost" validate --profile strict .build/release/lib@LIB@.so
+"$hudhost" snapshot verify .build/release/lib@LIB@.so --dir snapshots --record-missing $SNAPSHOT_FLAGS
 
 """#),
     ]
