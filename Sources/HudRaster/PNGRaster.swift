@@ -59,6 +59,19 @@ package enum PNGRaster {
         package var picture: [UInt8]?
 
         package var sizeChanged: Bool { width != newWidth || height != newHeight }
+
+        /// No difference: two byte-identical PNGs (whose size is read from
+        /// the IHDR chunk, bytes 16...23).
+        package init(identicalTo png: [UInt8]) {
+            func word(_ at: Int) -> Int { png.count >= at + 4 ? png[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } : 0 }
+            (width, height, newWidth, newHeight, changedPixels, box, picture) = (word(16), word(20), word(16), word(20), 0, nil, nil)
+        }
+
+        package init(width: Int, height: Int, newWidth: Int, newHeight: Int, changedPixels: Int, box: (x: Int, y: Int, width: Int, height: Int)?,
+                     picture: [UInt8]?) {
+            (self.width, self.height, self.newWidth, self.newHeight) = (width, height, newWidth, newHeight)
+            (self.changedPixels, self.box, self.picture) = (changedPixels, box, picture)
+        }
         package var isEmpty: Bool { !sizeChanged && changedPixels == 0 }
 
         package static func == (a: Difference, b: Difference) -> Bool {

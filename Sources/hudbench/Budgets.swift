@@ -90,6 +90,7 @@ enum Budgets {
         }
         scale(report, &budgets)
         isolation(report, &budgets)
+        snapshots(report, into: &budgets)
         report.budgets = budgets
     }
 
@@ -162,5 +163,23 @@ enum Budgets {
     /// "tray" for "com.hudson.tray".
     static func short(_ id: String) -> String {
         builtinIDs.contains(id) ? String(id.split(separator: ".").last!) : id
+    }
+
+    /// `snapshot verify` of one out-of-process plugin: the default matrix
+    /// (at least 100 cases) ≤ 10 s; the full matrix's peak RSS ≤ 200 MB.
+    private static func snapshots(_ report: Report, into budgets: inout [Report.Budget]) {
+        let standard = report.discovery.first { $0.mode.hasPrefix("snapshot verify, default matrix") }
+        let full = report.discovery.first { $0.mode.hasPrefix("snapshot verify, full matrix") }
+        if let standard {
+            budgets.append(.init(name: "snapshot verify, one plugin out of process, default matrix (median wall)", limit: "≤ 10 s, ≥ 100 cases",
+                                 measured: "\(fixed(standard.wallMilliseconds.median / 1000, 2)) s for \(standard.count) cases",
+                                 status: standard.wallMilliseconds.median <= 10_000 && standard.count >= 100 ? .pass : .miss))
+        } else {
+            budgets.append(.init(name: "snapshot verify, one plugin out of process, default matrix (median wall)", limit: "≤ 10 s, ≥ 100 cases",
+                                 measured: "not run", status: .notMeasured))
+        }
+        budgets.append(.init(name: "snapshot verify, full matrix: peak RSS", limit: "≤ 200 MB",
+                             measured: full.map { "\(fixed($0.peakRSSMiB, 1)) MiB for \($0.count) cases" } ?? "not run (--quick)",
+                             status: full.map { $0.peakRSSMiB <= 200 ? .pass : .miss } ?? .notMeasured))
     }
 }

@@ -77,6 +77,10 @@ struct HudBench {
             progress("discovery…")
             try Discovery.measure(options: options, into: &report)
         }
+        if options.selects("snapshot") {
+            progress("snapshot (hudhost snapshot verify)…")
+            try SnapshotBench.measure(options: options, into: &report)
+        }
         Budgets.evaluate(&report)
         if options.json {
             Console.out(report.json(machine: machine, error: nil).serialized())

@@ -25,19 +25,22 @@ struct Options {
         the out-of-process renderer host (round trip vs a bare socketpair
         ping-pong, start-up, hudhost render end to end vs in-process),
         discovery of 10/100/1000 generated plugins (hudhost list: wall time and
-        peak RSS), and heap allocations per steady-state layout (LD_PRELOAD
-        malloc counter). Prints a Markdown table, then the budgets.
+        peak RSS), heap allocations per steady-state layout (LD_PRELOAD
+        malloc counter), and hudhost snapshot verify of ExampleRing over the
+        default matrix (and, without --quick, the full one). Prints a Markdown
+        table, then the budgets.
 
         Renderers: the built-ins, every plugin on HUD_RENDERER_PATH and the
         standard search path, libExampleRing.so from this executable's directory
         when present, and each --plugin PATH.
 
         OPTIONS
-          --quick            a few seconds: fewer samples, discovery at N = 10 only
+          --quick            a few seconds: fewer samples, discovery at N = 10 only,
+                             no full snapshot matrix
           --json             JSON instead of Markdown (schemaVersion 1)
           --filter NAME      run only scenarios whose name contains NAME
                              (layout, frame, publish, thunk, hit, tap, growth,
-                             isolation, discovery, allocations); repeatable
+                             isolation, discovery, allocations, snapshot); repeatable
           --plugin PATH      also load this plugin; repeatable
           --builtin-only     only the built-in renderers
           --profile SCENARIO ID

@@ -130,7 +130,7 @@ struct Report {
             out += "\n"
         }
         if !discovery.isEmpty {
-            out += "## Discovery (generated plugins; subprocess wall time, peak RSS from wait4)\n\n"
+            out += "## Discovery and snapshots (generated plugins, `hudhost snapshot verify`; subprocess wall time, peak RSS from wait4)\n\n"
             out += "| N | what | median ms | p10 ms | p90 ms | runs | peak RSS MiB | renderers listed | note |\n|---:|---|---:|---:|---:|---:|---:|---:|---|\n"
             for d in discovery {
                 out += "| \(d.count) | \(d.mode) | \(fixed(d.wallMilliseconds.median, 1)) | \(fixed(d.wallMilliseconds.p10, 1)) | \(fixed(d.wallMilliseconds.p90, 1)) | \(d.wallMilliseconds.samples) | \(fixed(d.peakRSSMiB, 1)) | \(d.renderersListed) | \(d.note) |\n"
