@@ -108,7 +108,7 @@ import HudTestSupport
         let failing = try await HudHost.run(["gallery", plugin, "--out", directory] + Self.cases)
         #expect(failing.status == 1, "\(failing.transcript)")
         let sheet = try String(contentsOfFile: directory + "/index.html", encoding: .utf8)
-        #expect(sheet.contains("<p class=\"failed\">failed: renderer &#39;org.fixture.validate.crash-revealed&#39;"), "\(sheet.prefix(3000))")
+        #expect(sheet.contains("<p class=\"failed\">failed: renderer &apos;org.fixture.validate.crash-revealed&apos;"), "\(sheet.prefix(3000))")
     }
 
     /// `crash_with_center_revealed`, compiled into a directory of the caller's own.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HudPresentation
 import HudRegistry
 
 /// The review page and the JUnit file of `snapshot verify --report DIR`.
@@ -177,21 +178,9 @@ enum SnapshotReport {
         return xml + "</testsuites>\n"
     }
 
-    /// Text safe in HTML and XML content and attribute values.
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    /// Text safe in HTML and XML content and attribute values (the SVG
+    /// presenter's escaping: control characters XML cannot hold replaced).
+    static func escaped(_ text: String) -> String { SvgPresenter.escape(text) }
 
     private static func number(_ value: Double) -> String { JSONValue.format((value * 100).rounded() / 100) }
 
