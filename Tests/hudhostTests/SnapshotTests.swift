@@ -152,7 +152,7 @@ import HudTestSupport
     }
 
     @Test(arguments: [
-        (["snapshot"], 2, "needs record or verify"),
+        (["snapshot"], 2, "needs record, verify or accept"),
         (["snapshot", "check", "com.hudson.tray", "--dir", "/tmp"], 2, "unknown snapshot action 'check'"),
         (["snapshot", "accept", "--dir", "/tmp"], 2, "needs the cases to accept"),
         (["snapshot", "record", "com.hudson.tray", "--dir", "/tmp", "--report", "/tmp"], 2, "--report goes with verify"),

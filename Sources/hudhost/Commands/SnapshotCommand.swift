@@ -15,7 +15,7 @@ struct SnapshotCommand: Command {
     static let summary = "Record or verify snapshots (layout JSON and PNG) of renderers across devices and states"
     static let arguments: Option.Value? = .file
     static let directory = Option.value("--dir", "DIR", .directory, "where the baselines are: DIR/<renderer id>/<case>.json and .png (required)")
-    static let matrix = Option.value("--matrix", "M", .choices(SnapshotMatrix.allCases.map(\.rawValue)), "default (144 cases per renderer) or full (3,072): hud-snapshot cases below")
+    static let matrix = Option.value("--matrix", "M", .choices(SnapshotMatrix.allCases.map(\.rawValue)), "default (144 cases per renderer: iphone-se, iphone-16 and iphone-16-pro-max × portrait, landscape × ltr, rtl × text sizes S, L, AX3 × dark × the four states) or full (every device, text size and scheme: 3,072)")
     static let scene = Option.value("--scene", "FILE", .file, "a JSON scene (hud-scenes(5)) whose first page replaces the demo complications")
     static let filter = Option.value("--filter", "TEXT", repeatable: true, "only the cases whose name contains TEXT (repeatable: every TEXT; `--filter iphone-se_portrait --filter _revealed`)")
     static let recordMissing = Option.flag("--record-missing", "verify: record a case that has no baseline yet (counted as recorded) instead of failing it: a project's one test command records on its first run and verifies after")
@@ -46,7 +46,8 @@ struct SnapshotCommand: Command {
             changed ("slot bottomRight: frame.x 326 → 318", "412 pixels in
             x 300…340, y 780…830") and its new files are written beside the
             baseline as <case>.new.json and <case>.new.png; a case without a
-            baseline is reported as missing, never recorded silently. A renderer
+            baseline is reported as missing, never recorded silently (unless
+            --record-missing asks for it). A renderer
             that crashes or fails in one case fails that case; the rest still run.
 
             accept promotes the new files of the named cases (or of every case with
@@ -84,7 +85,7 @@ struct SnapshotCommand: Command {
     let registryOptions: RegistryOptions
 
     init(_ arguments: Arguments) throws(UsageError) {
-        guard let first = arguments.positionals.first else { throw UsageError("snapshot needs record or verify, then renderer ids or plugin files") }
+        guard let first = arguments.positionals.first else { throw UsageError("snapshot needs record, verify or accept, then renderer ids or plugin files (accept: cases)") }
         guard let mode = Mode(rawValue: first) else { throw UsageError("unknown snapshot action '\(first)'; expected record, verify or accept") }
         self.mode = mode
         targets = Array(arguments.positionals.dropFirst())
@@ -100,9 +101,9 @@ struct SnapshotCommand: Command {
         cases = try Self.cases(arguments)
         scenePath = arguments.value(Self.scene).map(Output.absolute)
         recordsMissing = arguments.flag(Self.recordMissing)
-        if recordsMissing, mode == .record { throw UsageError("--record-missing goes with verify; record writes every case") }
+        if recordsMissing, mode != .verify { throw UsageError("--record-missing goes with verify; record writes every case") }
         reportPath = arguments.value(Self.reportDirectory).map(Output.absolute)
-        if reportPath != nil, mode == .record { throw UsageError("--report goes with verify") }
+        if reportPath != nil, mode != .verify { throw UsageError("--report goes with verify") }
         wantsJSON = arguments.flag(Self.json)
         registryOptions = try RegistryOptions(arguments)
     }
