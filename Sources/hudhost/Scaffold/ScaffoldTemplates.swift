@@ -136,7 +136,7 @@ directory), every later run verifies, names what moved (`slot bottomRight:
 frame.x 280.83 → 292.65`) and exits 1. Then look at the review page,
 `hudhost snapshot verify ./lib@LIB@.so --dir snapshots --report review`
 (open `review/index.html`), and accept a change you meant with `hudhost
-snapshot accept --dir snapshots --all`. The plugin guide's "Snapshot tests"
+snapshot accept --dir snapshots --all`. The plugin guide's "Snapshot testing your renderer"
 (`man 7 hud-plugin-guide`) says what is compared and how.
 
 ## Where to change things
@@ -757,7 +757,7 @@ each layout and picture with `snapshots/`: the first run records them
 (`slot bottomRight: frame.x 280.83 → 292.65`) and exits 1. `hudhost
 snapshot verify LIB --dir snapshots --report review` draws a review page
 (`review/index.html`); `hudhost snapshot accept --dir snapshots --all`
-takes a change you meant. The plugin guide's "Snapshot tests" (`man 7
+takes a change you meant. The plugin guide's "Snapshot testing your renderer" (`man 7
 hud-plugin-guide`) says what is compared and how.
 
 At run time the library needs only glibc and `libgcc_s`
@@ -1542,7 +1542,7 @@ each layout and picture with `snapshots/`: the first run records them
 (`slot bottomRight: frame.x 280.83 → 292.65`) and exits 1. `hudhost
 snapshot verify LIB --dir snapshots --report review` draws a review page
 (`review/index.html`); `hudhost snapshot accept --dir snapshots --all`
-takes a change you meant. The plugin guide's "Snapshot tests" (`man 7
+takes a change you meant. The plugin guide's "Snapshot testing your renderer" (`man 7
 hud-plugin-guide`) says what is compared and how.
 
 ## The package
