@@ -86,6 +86,27 @@ struct PNGRenderTests {
         #expect(lines.count == 3 && Array(lines[2].prefix(3)) == expected && lines[2].last == 255, "pixel \(point): \(lines.dropFirst()) against \(fill)")
     }
 
+    /// `demo --png` writes each step's picture as PNG beside its SVG, at
+    /// 2 pixels per point (iphone-se: 375 × 667 pt and the 28 pt caption).
+    @Test(Requirement.when(librsvgInstalled && Requirement.installed("python3"), "needs librsvg2-2 and python3"))
+    func theDemoWritesAPNGBesideEverySVG() async throws {
+        let directory = try FixturePlugins.makeScratchDirectory("demo-png")
+        let demo = try await HudHost.run(["demo", "--builtin-only", "--quiet", "--png", "--device", "iphone-se", "--out", directory])
+        #expect(demo.status == 0 && demo.stdout.contains("Wrote 9 SVG files and 9 PNG files to \(directory)"), "\(demo.transcript)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory)
+        let svgs = files.filter { $0.hasSuffix(".svg") }
+        #expect(svgs.count == 9)
+        let script = directory + "/decode.py"
+        try Self.decoder.write(toFile: script, atomically: true, encoding: .utf8)
+        for svg in svgs {
+            let png = directory + "/" + svg.dropLast(4) + ".png"
+            let size = try await FixturePlugins.run(["python3", script, png])
+            #expect(size.status == 0 && size.stdout == "750 1390\n", "\(png): \(size.transcript)")
+        }
+        let refused = try await HudHost.run(["demo", "--png", "--no-svg"])
+        #expect(refused.status == 2 && refused.stderr.contains("--png writes pictures"), "\(refused.transcript)")
+    }
+
     @Test func aScaleWithoutPNGOrOutOfRangeIsAUsageError() async throws {
         for arguments in [["--scale", "2"], ["--format", "png", "--scale", "0.5", "--out", "/tmp/never.png"], ["--format", "png", "--scale", "x", "--out", "/tmp/never.png"]] {
             let output = try await HudHost.run(["render"] + arguments)

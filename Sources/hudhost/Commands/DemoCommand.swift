@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import HudRegistry
 import HudPresentation
+import HudRaster
 import HudScenes
 import HudConformance
 import HudUnsafe
@@ -16,11 +17,12 @@ struct DemoCommand: Command {
     static let out = Option.value("--out", "DIR", .directory, "where to write the SVGs (created if missing)")
     static let noSVG = Option.flag("--no-svg", "terminal only")
     static let symbolNames = Option.flag("--symbol-names", "print each slot's SF Symbol name under it in the SVGs")
+    static let png = Option.flag("--png", "also write each step as PNG (the SVG drawn by librsvg, 2 pixels per point)")
     static let columns = Option.value("--columns", "N", "width of the ascii pictures (default 40)")
     static let quiet = Option.flag("--quiet", "only the summary lines")
-    static let options = [out, noSVG, symbolNames, columns, quiet] + EnvironmentOptions.options + RegistryOptions.options
+    static let options = [out, noSVG, symbolNames, png, columns, quiet] + EnvironmentOptions.options + RegistryOptions.options
     static let help = HelpPage(
-        usage: "hudhost demo [--out DIR] [--no-svg] [--symbol-names] [--device ID] [--rtl] [options]",
+        usage: "hudhost demo [--out DIR] [--no-svg] [--png] [--symbol-names] [--device ID] [--rtl] [options]",
         description: """
             Rebuilds the seed's example: list.bullet, ellipsis.circle, gearshape,
             rectangle.3.group and the accent center circle.grid.2x2, whose long-press
@@ -52,6 +54,7 @@ struct DemoCommand: Command {
     let columns: Int
     let quiet: Bool
     let symbolNames: Bool
+    let writesPNG: Bool
 
     init(_ arguments: Arguments) throws(UsageError) {
         guard arguments.positionals.isEmpty else { throw UsageError("demo takes no arguments; got '\(arguments.positionals[0])'") }
@@ -63,6 +66,8 @@ struct DemoCommand: Command {
         columns = try arguments.value(Self.columns, accepted: "a whole number from 20 to 400") { Int($0).flatMap { (20...400).contains($0) ? $0 : nil } } ?? 40
         quiet = arguments.flag(Self.quiet)
         symbolNames = arguments.flag(Self.symbolNames)
+        writesPNG = arguments.flag(Self.png)
+        if writesPNG, outDirectory == nil { throw UsageError("--png writes pictures; it does not go with --no-svg") }
     }
 
     func run() -> ExitCode {
@@ -95,6 +100,7 @@ struct DemoCommand: Command {
         Output.line("\(renderers.count) style\(renderers.count == 1 ? "" : "s"), one long-press mode each: "
             + renderers.map { "\(DemoComplications.modeID(for: $0.id)) (\($0.name))" }.joined(separator: ", "))
         var written: [String] = []
+        var pictures: [String] = []
         var failed: [(id: String, reason: String)] = []
         var stepNumber = 0
         var writeFailure: CommandFailure?
@@ -122,9 +128,22 @@ struct DemoCommand: Command {
                                             background: shell.background, caption: caption)
             if let error = Output.writeFile(outDirectory + "/" + name, svg) {
                 writeFailure = .unwritableOutput(error)
-            } else {
-                written.append(name)
-                if !quiet { Output.line("  → \(name)") }
+                return nil
+            }
+            written.append(name)
+            if !quiet { Output.line("  → \(name)") }
+            if writesPNG {
+                let pictureName = String(name.dropLast(".svg".count)) + ".png"
+                switch PNGRaster.png(svg: svg, width: effective.screen.width, height: effective.screen.height + SvgPresenter.captionHeight, scale: 2) {
+                case .success(let bytes):
+                    if let error = Output.writeFile(outDirectory + "/" + pictureName, bytes: bytes) {
+                        writeFailure = .unwritableOutput(error)
+                    } else {
+                        pictures.append(pictureName)
+                        if !quiet { Output.line("  → \(pictureName)") }
+                    }
+                case .failure(let failure): writeFailure = .unrenderablePicture(failure.description)
+                }
             }
             return nil
         }
@@ -219,7 +238,7 @@ struct DemoCommand: Command {
         for info in renderers where !failedIDs.contains(info.id) { shownCount += 1 }
         Output.line("Shown \(shownCount) of \(renderers.count) styles\(failed.isEmpty ? "" : "; failed: " + failedIDs.joined(separator: ", ")).")
         if let outDirectory {
-            Output.line("Wrote \(written.count) SVG files to \(outDirectory)")
+            Output.line("Wrote \(written.count) SVG files" + (writesPNG ? " and \(pictures.count) PNG files" : "") + " to \(outDirectory)")
         }
         return failed.isEmpty ? .ok : .failure
     }
