@@ -298,6 +298,10 @@ import HudTestSupport
         let firstFrame = try await preview.request("/api/frame.svg")
         #expect(firstFrame.status == 200)
         #expect(firstFrame.headers["content-type"]?.hasPrefix("image/svg+xml") == true)
+        // The same frame as PNG (librsvg); its first bytes are not UTF-8, so the signature reads as U+FFFD "PNG".
+        let picture = try await preview.request("/api/frame.png")
+        #expect(picture.status == 200 && picture.headers["content-type"] == "image/png", "\(picture.status) \(picture.headers)")
+        #expect(picture.body.hasPrefix("\u{FFFD}PNG\r\n"), "\(picture.body.prefix(16))")
         #expect(firstFrame.body.contains("data-device=\"iphone-16-pro\""))
 
         let revealed = try await preview.request(method: "POST", "/api/events", body: "longpress center")

@@ -52,7 +52,8 @@ struct PreviewCommand: Command {
                 deck, page stack, actions fired, renderers, and a version that grows
                 with every change of the frame or reload).
 
-                GET /api/frame.svg: the current frame.
+                GET /api/frame.svg: the current frame; GET /api/frame.png: the same
+                frame drawn by librsvg at 2 pixels per point.
 
                 POST /api/events: a body in the --events grammar, e.g.
                 "longpress center"; answers the new state.

@@ -20,7 +20,7 @@ final class PreviewServer: Sendable {
     /// The paths served, and the methods each accepts.
     static let routes: [String: [String]] = [
         "/": ["GET", "HEAD"], "/preview.js": ["GET", "HEAD"], "/preview.css": ["GET", "HEAD"], "/preview-worker.js": ["GET", "HEAD"],
-        "/api/state": ["GET", "HEAD"], "/api/frame.svg": ["GET", "HEAD"], "/api/stream": ["GET"],
+        "/api/state": ["GET", "HEAD"], "/api/frame.svg": ["GET", "HEAD"], "/api/frame.png": ["GET", "HEAD"], "/api/stream": ["GET"],
         "/api/events": ["POST"], "/api/settings": ["POST"],
     ]
 

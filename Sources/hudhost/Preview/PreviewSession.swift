@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import HudRegistry
 import HudPresentation
+import HudRaster
 import HudScenes
 import HudHTTPServer
 import HudUnsafe
@@ -26,6 +27,8 @@ final class PreviewSession {
     private(set) var version: UInt64 = 1
     /// The last frame the chosen renderer drew, as SVG, and its layout.
     private var frame = ""
+    /// The frame's picture in points (the screen and the caption below it).
+    private var frameSize = (width: 1.0, height: 1.0)
     private var frameLayout: HudLayout?
     /// Why the frame shown is not the current one (load failure, crash,
     /// invalid layout, a broken scene file), or nil.
@@ -122,6 +125,15 @@ final class PreviewSession {
             response = HTTPResponse(status: 200, headers: PreviewServer.commonHeaders + [("Content-Type", "image/svg+xml; charset=utf-8"),
                                                                                           ("X-Hud-Version", "\(version)")],
                                     body: .bytes(Array(frame.utf8)))
+        case ("GET", "/api/frame.png"), ("HEAD", "/api/frame.png"):
+            // The same picture drawn by librsvg at 2 pixels per point.
+            switch PNGRaster.png(svg: frame, width: frameSize.width, height: frameSize.height, scale: 2) {
+            case .success(let bytes):
+                response = HTTPResponse(status: 200, headers: PreviewServer.commonHeaders + [("Content-Type", "image/png"), ("X-Hud-Version", "\(version)")],
+                                        body: .bytes(bytes))
+            case .failure(let failure):
+                response = PreviewServer.error(500, "unrenderable-picture", "the frame could not be drawn as PNG: \(failure)")
+            }
         case ("POST", "/api/events"):
             response = events(request.body)
         case ("POST", "/api/settings"):
@@ -157,6 +169,7 @@ final class PreviewSession {
                                                 caption: caption)
                 if svg != frame {
                     frame = svg
+                    frameSize = (environment.screen.width, environment.screen.height + SvgPresenter.captionHeight)
                     frameLayout = layout
                     version += 1
                 }
