@@ -146,9 +146,9 @@ import HudTestSupport
         let directory = try FixturePlugins.makeScratchDirectory("snapshot-crash")
         let result = try await HudHost.run(["snapshot", "record", plugin, "--dir", directory] + Self.cases)
         #expect(result.status == 1, "\(result.transcript)")
-        let failed = result.stdout.split(separator: "\n").filter { $0.hasPrefix("FAILED ") }
-        #expect(failed.count == 1 && failed[0].contains("_revealed: ") && failed[0].contains("crash"), "\(result.stdout)")
-        #expect(result.stdout.contains(": 3 recorded, 1 failed"), "\(result.stdout)")
+        let crashed = result.stdout.split(separator: "\n").filter { $0.hasPrefix("CRASHED ") }
+        #expect(crashed.count == 1 && crashed[0].contains("_revealed: ") && crashed[0].contains("killed by SIGSEGV"), "\(result.stdout)")
+        #expect(result.stdout.contains(": 3 recorded, 1 crashed"), "\(result.stdout)")
     }
 
     @Test(arguments: [

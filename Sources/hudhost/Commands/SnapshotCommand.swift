@@ -47,8 +47,9 @@ struct SnapshotCommand: Command {
             x 300…340, y 780…830") and its new files are written beside the
             baseline as <case>.new.json and <case>.new.png; a case without a
             baseline is reported as missing, never recorded silently (unless
-            --record-missing asks for it). A renderer
-            that crashes or fails in one case fails that case; the rest still run.
+            --record-missing asks for it). A case in which the renderer crashes or
+            hangs is reported as crashed (one that fails otherwise, as failed);
+            the rest still run.
 
             accept promotes the new files of the named cases (or of every case with
             --all) over their baselines: the change was meant.
@@ -65,7 +66,7 @@ struct SnapshotCommand: Command {
                 """),
             .exitCodes("""
                 For snapshot: 0 every case recorded, or verified unchanged; 1 a case
-                changed, failed or has no baseline (without --record-missing); 3 a
+                changed, crashed, failed or has no baseline (without --record-missing); 3 a
                 target cannot be used, the scene cannot be read or DIR cannot be
                 written.
                 """),
@@ -118,7 +119,7 @@ struct SnapshotCommand: Command {
     }
 
     /// What became of one case.
-    enum Status: String { case recorded, unchanged, changed, missing, failed }
+    enum Status: String { case recorded, unchanged, changed, missing, failed, crashed }
 
     struct Outcome {
         var renderer: String
@@ -153,18 +154,18 @@ struct SnapshotCommand: Command {
         let counts = Dictionary(grouping: outcomes, by: \.status).mapValues(\.count)
         if let reportPath {
             let rows = outcomes.compactMap(\.row)
-            let summary = "\(outcomes.count) cases of \(renderers.map(\.id).joined(separator: ", ")): " + [Status.unchanged, .changed, .missing, .failed]
+            let summary = "\(outcomes.count) cases of \(renderers.map(\.id).joined(separator: ", ")): " + [Status.unchanged, .changed, .missing, .failed, .crashed]
                 .compactMap { status in counts[status].map { "\($0) \(status.rawValue)" } }.joined(separator: ", ")
             if let problem = Output.writeFile(reportPath + "/index.html", SnapshotReport.html(rows, summary: summary))
                 ?? Output.writeFile(reportPath + "/junit.xml", SnapshotReport.junit(outcomes)) {
                 return fail(.unwritableOutput(problem))
             }
         }
-        let failed = outcomes.contains { [.changed, .failed, .missing].contains($0.status) }
+        let failed = outcomes.contains { [.changed, .failed, .crashed, .missing].contains($0.status) }
         if wantsJSON {
             Output.out(document(outcomes, counts: counts, timings: timings).serialized() + "\n")
         } else {
-            let order: [Status] = [.recorded, .unchanged, .changed, .missing, .failed]
+            let order: [Status] = [.recorded, .unchanged, .changed, .missing, .failed, .crashed]
             let summary = order.compactMap { status in counts[status].map { "\($0) \(status.rawValue)" } }.joined(separator: ", ")
             Output.line("\(mode.rawValue): \(outcomes.count) cases of \(renderers.map(\.id).joined(separator: ", ")) in \(directoryPath): \(summary)")
             Output.line("time: layout \(milliseconds(timings.layout)) ms, rasterizing \(milliseconds(timings.raster)) ms, comparing \(milliseconds(timings.diff)) ms")
@@ -185,8 +186,9 @@ struct SnapshotCommand: Command {
         case .success(let shot?): drawn = shot
         case .success(nil): return nil
         case .failure(let error):
+            outcome.status = error.crashed ? .crashed : .failed
             outcome.reason = error.description
-            outcome.row = row(outcome, testCase, kind: "failed")
+            outcome.row = row(outcome, testCase, kind: outcome.status.rawValue)
             return outcome
         }
         let png = drawn.png
@@ -338,7 +340,7 @@ struct SnapshotCommand: Command {
                 }
                 return .object(members)
             })),
-            ("summary", .object([Status.recorded, .unchanged, .changed, .missing, .failed].map { ($0.rawValue, .number(Double(counts[$0] ?? 0))) })),
+            ("summary", .object([Status.recorded, .unchanged, .changed, .missing, .failed, .crashed].map { ($0.rawValue, .number(Double(counts[$0] ?? 0))) })),
             ("milliseconds", .object([("layout", .number(milliseconds(timings.layout))), ("rasterizing", .number(milliseconds(timings.raster))),
                                       ("comparing", .number(milliseconds(timings.diff)))])),
         ])

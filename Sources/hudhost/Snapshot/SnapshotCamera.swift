@@ -133,12 +133,22 @@ struct SnapshotCamera {
                                             caption: "\(info.id) · \(testCase.name)")
             return .success((document, svg, environment.screen.height + SvgPresenter.captionHeight))
         } catch {
-            return .failure(CaseFailure(description: "\(error)"))
+            return .failure(CaseFailure(description: "\(error)", code: error.code))
         }
     }
 
     /// Why a case could not be laid out or drawn.
     struct CaseFailure: Error, CustomStringConvertible {
         var description: String
+        /// The registry's code when the renderer failed (`crashed`, `timed-out`, …).
+        var code: FailureCode?
+
+        init(description: String, code: FailureCode? = nil) {
+            self.description = description
+            self.code = code
+        }
+
+        /// The renderer (its host process) crashed or hung.
+        var crashed: Bool { code == .crashed || code == .timedOut }
     }
 }

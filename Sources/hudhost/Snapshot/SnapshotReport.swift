@@ -17,7 +17,7 @@ enum SnapshotReport {
         var renderer: String
         var name: String
         var device: String
-        /// `structure`, `pictures`, `both`, `missing` or `failed`.
+        /// `structure`, `pictures`, `both`, `missing`, `failed` or `crashed`.
         var kind: String
         var changes: [LayoutDiff.Change]
         var pixels: String?
@@ -65,7 +65,7 @@ enum SnapshotReport {
     }
 
     static func html(_ rows: [Row], summary: String) -> String {
-        let kinds = ["structure", "pictures", "both", "missing", "failed"].filter { kind in rows.contains { $0.kind == kind } }
+        let kinds = ["structure", "pictures", "both", "missing", "failed", "crashed"].filter { kind in rows.contains { $0.kind == kind } }
         var page = head(title: "Snapshot review", summary: summary, filters: [
             ("renderer", "Renderer", Array(Set(rows.map(\.renderer))).sorted()), ("device", "Device", Array(Set(rows.map(\.device))).sorted()),
             ("kind", "Change", kinds),
