@@ -119,7 +119,7 @@ struct SnapshotCommand: Command {
     }
 
     /// What became of one case.
-    enum Status: String { case recorded, unchanged, changed, missing, failed, crashed }
+    enum Status: String, CaseIterable { case recorded, unchanged, changed, missing, failed, crashed }
 
     struct Outcome {
         var renderer: String
@@ -152,11 +152,12 @@ struct SnapshotCommand: Command {
             }
         }
         let counts = Dictionary(grouping: outcomes, by: \.status).mapValues(\.count)
+        /// "141 unchanged, 3 changed": the statuses that occurred, in a fixed order.
+        let tally = Status.allCases.compactMap { status in counts[status].map { "\($0) \(status.rawValue)" } }.joined(separator: ", ")
+        let ids = renderers.map(\.id).joined(separator: ", ")
         if let reportPath {
-            let rows = outcomes.compactMap(\.row)
-            let summary = "\(outcomes.count) cases of \(renderers.map(\.id).joined(separator: ", ")): " + [Status.unchanged, .changed, .missing, .failed, .crashed]
-                .compactMap { status in counts[status].map { "\($0) \(status.rawValue)" } }.joined(separator: ", ")
-            if let problem = Output.writeFile(reportPath + "/index.html", SnapshotReport.html(rows, summary: summary))
+            let summary = "\(outcomes.count) cases of \(ids): \(tally)"
+            if let problem = Output.writeFile(reportPath + "/index.html", SnapshotReport.html(outcomes.compactMap(\.row), summary: summary))
                 ?? Output.writeFile(reportPath + "/junit.xml", SnapshotReport.junit(outcomes)) {
                 return fail(.unwritableOutput(problem))
             }
@@ -165,9 +166,7 @@ struct SnapshotCommand: Command {
         if wantsJSON {
             Output.out(document(outcomes, counts: counts, timings: timings).serialized() + "\n")
         } else {
-            let order: [Status] = [.recorded, .unchanged, .changed, .missing, .failed, .crashed]
-            let summary = order.compactMap { status in counts[status].map { "\($0) \(status.rawValue)" } }.joined(separator: ", ")
-            Output.line("\(mode.rawValue): \(outcomes.count) cases of \(renderers.map(\.id).joined(separator: ", ")) in \(directoryPath): \(summary)")
+            Output.line("\(mode.rawValue): \(outcomes.count) cases of \(ids) in \(directoryPath): \(tally)")
             Output.line("time: layout \(milliseconds(timings.layout)) ms, rasterizing \(milliseconds(timings.raster)) ms, comparing \(milliseconds(timings.diff)) ms")
             if mode == .verify, let recorded = counts[.recorded] {
                 Output.line("recorded \(recorded) case\(recorded == 1 ? "" : "s") that had no baseline; commit \(directoryPath)")
@@ -340,7 +339,7 @@ struct SnapshotCommand: Command {
                 }
                 return .object(members)
             })),
-            ("summary", .object([Status.recorded, .unchanged, .changed, .missing, .failed, .crashed].map { ($0.rawValue, .number(Double(counts[$0] ?? 0))) })),
+            ("summary", .object(Status.allCases.map { ($0.rawValue, .number(Double(counts[$0] ?? 0))) })),
             ("milliseconds", .object([("layout", .number(milliseconds(timings.layout))), ("rasterizing", .number(milliseconds(timings.raster))),
                                       ("comparing", .number(milliseconds(timings.diff)))])),
         ])
