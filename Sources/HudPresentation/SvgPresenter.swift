@@ -90,6 +90,12 @@ public struct SvgPresenter {
     ///   - title: the document's `<title>`; nil makes one from the page title.
     ///   - caption: a strip under the screen (see `caption(style:device:environment:)`);
     ///     it makes the picture `captionHeight` taller. nil: no strip.
+    /// The size in points of a picture `render` draws with a caption: the
+    /// screen and the strip under it (what a rasterizer is given).
+    public static func captionedSize(_ environment: HudEnvironment) -> (width: Double, height: Double) {
+        (environment.screen.width, environment.screen.height + captionHeight)
+    }
+
     public func render(_ layout: HudLayout, environment: HudEnvironment, device: DevicePreset? = nil,
                        background: HudColor = HudPalette.bg, title: String? = nil, caption: String? = nil) -> String {
         let screen = environment.screen

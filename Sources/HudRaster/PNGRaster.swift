@@ -46,7 +46,7 @@ package enum PNGRaster {
     }
 
     /// How two pictures differ, pixel by pixel.
-    package struct Difference: Sendable, Equatable {
+    package struct Difference: Sendable {
         package var width: Int, height: Int
         package var newWidth: Int, newHeight: Int
         /// Pixels where a channel differs by more than the tolerance
@@ -72,12 +72,9 @@ package enum PNGRaster {
             (self.width, self.height, self.newWidth, self.newHeight) = (width, height, newWidth, newHeight)
             (self.changedPixels, self.box, self.picture) = (changedPixels, box, picture)
         }
+
         package var isEmpty: Bool { !sizeChanged && changedPixels == 0 }
 
-        package static func == (a: Difference, b: Difference) -> Bool {
-            (a.width, a.height, a.newWidth, a.newHeight, a.changedPixels) == (b.width, b.height, b.newWidth, b.newHeight, b.changedPixels)
-                && a.box?.x == b.box?.x && a.box?.y == b.box?.y && a.box?.width == b.box?.width && a.box?.height == b.box?.height
-        }
     }
 
     /// The PNGs `baseline` and `new` decoded by cairo and compared: a pixel

@@ -134,7 +134,8 @@ struct DemoCommand: Command {
             if !quiet { Output.line("  → \(name)") }
             if writesPNG {
                 let pictureName = String(name.dropLast(".svg".count)) + ".png"
-                switch PNGRaster.png(svg: svg, width: effective.screen.width, height: effective.screen.height + SvgPresenter.captionHeight, scale: 2) {
+                let size = SvgPresenter.captionedSize(effective)
+                switch PNGRaster.png(svg: svg, width: size.width, height: size.height, scale: 2) {
                 case .success(let bytes):
                     if let error = Output.writeFile(outDirectory + "/" + pictureName, bytes: bytes) {
                         writeFailure = .unwritableOutput(error)

@@ -268,8 +268,8 @@ struct RenderCommand: Command {
                 let picture = SvgPresenter(showHitRegions: hitRegions, showSymbolNames: symbolNames).render(
                     layout, environment: environment, device: environmentOptions.device, background: shell.background, caption: caption)
                 if png {
-                    switch PNGRaster.png(svg: picture, width: environment.screen.width,
-                                         height: environment.screen.height + SvgPresenter.captionHeight, scale: scale) {
+                    let size = SvgPresenter.captionedSize(environment)
+                    switch PNGRaster.png(svg: picture, width: size.width, height: size.height, scale: scale) {
                     case .success(let bytes): problem = emitBytes(bytes)
                     case .failure(let failure): problem = .unrenderablePicture(failure.description)
                     }

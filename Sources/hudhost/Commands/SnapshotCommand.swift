@@ -194,9 +194,8 @@ struct SnapshotCommand: Command {
         let start = SystemCalls.monotonicNanoseconds()
         defer { timings.diff += SystemCalls.monotonicNanoseconds() - start }
         let base = folder + "/" + testCase.name
-        let baselineJSON = Output.readRegularFile(base + ".json"), baselinePNG = Output.readRegularFile(base + ".png")
         if mode == .verify {
-            guard case .success(let oldJSON) = baselineJSON, case .success(let oldPNG) = baselinePNG else {
+            guard case .success(let oldJSON) = Output.readRegularFile(base + ".json"), case .success(let oldPNG) = Output.readRegularFile(base + ".png") else {
                 outcome.status = .missing
                 outcome.reason = "no baseline (\(testCase.name).json and .png in \(folder))"
                 if recordsMissing {
@@ -209,13 +208,14 @@ struct SnapshotCommand: Command {
                 outcome.row = row(outcome, testCase, kind: "missing", new: png)
                 return outcome
             }
+            let before: JSONValue
             do {
-                let before = try JSONParser.parse(bytes: oldJSON), after = try JSONParser.parse(drawn.json)
-                outcome.changes = LayoutDiff.changes(baseline: before["layout"] ?? .null, new: after["layout"] ?? .null)
+                before = try JSONParser.parse(bytes: oldJSON)["layout"] ?? .null
             } catch {
                 outcome.reason = "the baseline \(base).json is not JSON (\(error)); record it again"
                 return outcome
             }
+            outcome.changes = LayoutDiff.changes(baseline: before, new: drawn.layout)
             // librsvg and cairo draw the same input to the same bytes on one
             // machine: equal files need no decoding.
             switch oldPNG == png ? .success(PNGRaster.Difference(identicalTo: png)) : PNGRaster.compare(oldPNG, png, tolerance: 2, picture: reportPath != nil) {
@@ -229,14 +229,13 @@ struct SnapshotCommand: Command {
             if changed, reportPath != nil {
                 let structural = !outcome.changes.isEmpty, visual = outcome.pixels?.isEmpty == false
                 let kind = structural && visual ? "both" : structural ? "structure" : "pictures"
-                let frames = LayoutDiff.frames(of: (try? JSONParser.parse(drawn.json))?["layout"] ?? .null)
-                let oldFrames = LayoutDiff.frames(of: (try? JSONParser.parse(bytes: oldJSON))?["layout"] ?? .null)
                 let nodes = outcome.changes.map(\.node).uniqued()
-                func outlines(_ frames: [String: (x: Double, y: Double, width: Double, height: Double)]) -> [SnapshotReport.Outline] {
-                    nodes.compactMap { node in frames[node].map { (node, $0.x, $0.y, $0.width, $0.height) } }
+                func outlines(_ layout: JSONValue) -> [SnapshotReport.Outline] {
+                    let frames = LayoutDiff.frames(of: layout)
+                    return nodes.compactMap { node in frames[node].map { (node, $0.x, $0.y, $0.width, $0.height) } }
                 }
                 outcome.row = row(outcome, testCase, kind: kind, baseline: oldPNG, new: png, diff: outcome.pixels?.picture,
-                                  outlines: (outlines(oldFrames), outlines(frames)))
+                                  outlines: (outlines(before), outlines(drawn.layout)))
             }
             if changed {
                 if let problem = write(base + ".new", json: drawn.json, png: png) { outcome.reason = problem }
@@ -297,11 +296,10 @@ struct SnapshotCommand: Command {
     private func row(_ outcome: Outcome, _ testCase: SnapshotCase, kind: String, baseline: [UInt8]? = nil, new: [UInt8]? = nil,
                      diff: [UInt8]? = nil, outlines: (baseline: [SnapshotReport.Outline], new: [SnapshotReport.Outline]) = ([], [])) -> SnapshotReport.Row? {
         guard reportPath != nil else { return nil }
-        let screen = testCase.environment.screen
+        let size = SvgPresenter.captionedSize(testCase.environment)
         return SnapshotReport.Row(renderer: outcome.renderer, name: outcome.name, device: testCase.device.id, kind: kind, changes: outcome.changes,
                                   pixels: outcome.pixels.map(Self.describe), reason: outcome.reason, baseline: baseline, new: new, diff: diff,
-                                  outlines: outlines, width: Int(screen.width.rounded(.up)),
-                                  height: Int((screen.height + SvgPresenter.captionHeight).rounded(.up)))
+                                  outlines: outlines, width: Int(size.width.rounded(.up)), height: Int(size.height.rounded(.up)))
     }
 
     private func write(_ base: String, json: String, png: [UInt8]) -> String? {

@@ -169,7 +169,7 @@ final class PreviewSession {
                                                 caption: caption)
                 if svg != frame {
                     frame = svg
-                    frameSize = (environment.screen.width, environment.screen.height + SvgPresenter.captionHeight)
+                    frameSize = SvgPresenter.captionedSize(environment)
                     frameLayout = layout
                     version += 1
                 }
@@ -320,7 +320,7 @@ final class PreviewSession {
         let style = shell.complicationsStyle
         let revealed = shell.interaction.revealedPosition
         let modes = revealed.flatMap { try? shell.modeIDs(at: $0) } ?? []
-        let screen = environment.screenSize
+        let screen = environment.screenSize, picture = SvgPresenter.captionedSize(environment)
         return [
             ("schemaVersion", .number(1)),
             ("version", .number(Double(version))),
@@ -335,7 +335,7 @@ final class PreviewSession {
             ("choices", PreviewSettings.choicesJSON),
             ("environment", LayoutJSON.environment(environment)),
             ("screen", .object([("width", .number(screen.width)), ("height", .number(screen.height))])),
-            ("frameSize", .object([("width", .number(screen.width)), ("height", .number(screen.height + SvgPresenter.captionHeight))])),
+            ("frameSize", .object([("width", .number(picture.width)), ("height", .number(picture.height))])),
             ("interaction", LayoutJSON.interaction(shell.interaction)),
             ("revealedPosition", revealed.map { .string($0.description) } ?? .null),
             ("modes", .array(modes.map(JSONValue.string))),

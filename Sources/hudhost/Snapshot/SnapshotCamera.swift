@@ -14,9 +14,11 @@ struct SnapshotCamera {
     /// A scene whose first page replaces the demo complications.
     let scene: SceneFile?
 
-    /// One case's layout document and picture.
+    /// One case's layout document (as written, and its `layout` member as a
+    /// value, for the comparison) and picture.
     struct Shot {
         var json: String
+        var layout: JSONValue
         var png: [UInt8]
     }
 
@@ -74,7 +76,7 @@ struct SnapshotCamera {
     /// modes to reveal).
     func shoot(_ testCase: SnapshotCase, of info: RendererInfo, timings: inout Timings) -> Result<Shot?, CaseFailure> {
         var start = SystemCalls.monotonicNanoseconds()
-        let drawn: (json: String, svg: String, height: Double)
+        let drawn: (json: String, layout: JSONValue, svg: String)
         switch draw(testCase, info: info) {
         case .success(let made?): drawn = made
         case .success(nil): return .success(nil)
@@ -84,15 +86,16 @@ struct SnapshotCamera {
         timings.layout += now - start
         start = now
         defer { timings.raster += SystemCalls.monotonicNanoseconds() - start }
-        switch PNGRaster.png(svg: drawn.svg, width: testCase.environment.screen.width, height: drawn.height, scale: 1) {
-        case .success(let png): return .success(Shot(json: drawn.json, png: png))
+        let size = SvgPresenter.captionedSize(testCase.environment)
+        switch PNGRaster.png(svg: drawn.svg, width: size.width, height: size.height, scale: 1) {
+        case .success(let png): return .success(Shot(json: drawn.json, layout: drawn.layout, png: png))
         case .failure(let failure): return .failure(CaseFailure(description: "the picture could not be drawn: \(failure)"))
         }
     }
 
     /// The case's layout document and SVG picture (and the picture's
     /// height), nil when the state does not apply.
-    private func draw(_ testCase: SnapshotCase, info: RendererInfo) -> Result<(json: String, svg: String, height: Double)?, CaseFailure> {
+    private func draw(_ testCase: SnapshotCase, info: RendererInfo) -> Result<(json: String, layout: JSONValue, svg: String)?, CaseFailure> {
         let environment = testCase.environment
         let style = HudPhoneComplicationsStyle(name: info.id)
         let presentation: HudPhoneComplicationsPresentation = [.deck, .deckExpanded].contains(testCase.state) ? .summonOnDemand() : .alwaysVisible
@@ -121,17 +124,18 @@ struct SnapshotCamera {
             }
             let layout = try shell.layout()
             if let failure = shell.rendererFailure { throw failure }
+            let nodes = LayoutJSON.layout(layout)
             let document = JSONValue.object([
                 ("schemaVersion", .number(Double(LayoutJSON.schemaVersion))),
                 ("case", .string(testCase.name)),
                 ("renderer", LayoutJSON.renderer(info)),
                 ("environment", LayoutJSON.environment(shell.environment)),
                 ("interaction", LayoutJSON.interaction(shell.interaction)),
-                ("layout", LayoutJSON.layout(layout)),
+                ("layout", nodes),
             ]).serialized() + "\n"
             let svg = SvgPresenter().render(layout, environment: shell.environment, device: testCase.device, background: shell.background,
                                             caption: "\(info.id) · \(testCase.name)")
-            return .success((document, svg, environment.screen.height + SvgPresenter.captionHeight))
+            return .success((document, nodes, svg))
         } catch {
             return .failure(CaseFailure(description: "\(error)", code: error.code))
         }

@@ -6,7 +6,7 @@ import HudRegistry
 /// each named `<device>_<orientation>_<direction>_<text size>_<scheme>_<state>`
 /// (`iphone-16_portrait_ltr_L_dark_resting`), which is also its files'
 /// name. Docs/PLUGIN_GUIDE.md "Snapshot testing your renderer" lists them.
-struct SnapshotCase: Sendable, Hashable {
+struct SnapshotCase: Sendable {
     /// What the shell shows when the picture is taken.
     enum State: String, CaseIterable, Sendable {
         /// Every slot shown, nothing pressed.
@@ -35,9 +35,6 @@ struct SnapshotCase: Sendable, Hashable {
         HudEnvironment(device: device, orientation: orientation, layoutDirection: direction, colorScheme: scheme, textSize: textSize,
                        navigationTitle: "Home")
     }
-
-    static func == (a: SnapshotCase, b: SnapshotCase) -> Bool { a.name == b.name }
-    func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
 
 /// A named set of cases.
