@@ -23,13 +23,16 @@ let upcoming: [SwiftSetting] = imports + [
     .enableUpcomingFeature("InternalImportsByDefault"),
     .enableUpcomingFeature("ExistentialAny"),
 ]
-/// Every Swift target but the unsafe ones (`HudUnsafe`, `HudHarness`,
-/// `HudHTTPServer`, `HudRaster`) and the built-in renderers (which
-/// implement C callbacks) is compiled with strict memory safety checking:
-/// an unsafe construct anywhere else is a warning, and the build has none.
+/// Every Swift target is compiled with strict memory safety checking: an
+/// unsafe construct is a warning unless its expression is marked `unsafe`,
+/// and the build has none. Outside the targets that hold unsafe code
+/// (`HudUnsafe`, `HudHarness`, `HudHTTPServer`, `HudRaster` and the
+/// built-in renderers, which implement C callbacks) no file writes `unsafe`
+/// at all (DocumentationTests holds that).
 let safe: [SwiftSetting] = [.strictMemorySafety()] + upcoming
-/// The targets that hold unsafe code still get the upcoming features.
-let unsafe: [SwiftSetting] = upcoming
+/// The targets that hold unsafe code: the same checking, and each unsafe
+/// site marked where it is.
+let unsafe: [SwiftSetting] = safe
 
 /// The modules `hudsandbox` links are optimized in debug builds too (with
 /// `lean`, below): the tests drive them through real subprocesses

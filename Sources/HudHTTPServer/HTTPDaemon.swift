@@ -96,7 +96,7 @@ package enum HTTPDaemonError: Error, Sendable, CustomStringConvertible {
 
 /// What a streamed response's producer waits with, on its connection's
 /// thread (valid during `next` only).
-package struct HTTPStreamClient {
+@safe package struct HTTPStreamClient {
     fileprivate let connection: OpaquePointer
 
     package enum Wake: Sendable, Equatable {
@@ -111,7 +111,7 @@ package struct HTTPStreamClient {
     /// Waits up to `milliseconds` for `descriptor` to be readable or the
     /// client to go.
     package func wait(for descriptor: Int32, milliseconds: Int32) -> Wake {
-        switch hud_mhd_wait_for_wake(descriptor, connection, milliseconds) {
+        switch unsafe hud_mhd_wait_for_wake(descriptor, connection, milliseconds) {
         case 1: .woken
         case 0: .timedOut
         default: .departed
@@ -120,7 +120,7 @@ package struct HTTPStreamClient {
 }
 
 /// A running libmicrohttpd daemon on 127.0.0.1; stopped when released.
-package final class HTTPDaemon: @unchecked Sendable {
+@safe package final class HTTPDaemon: @unchecked Sendable {
     // @unchecked: `server` is written once in `init` and read only by
     // `deinit` (MHD's own calls on it are thread-safe); `handlerBox` is
     // immutable. Nothing else is stored.
@@ -136,7 +136,7 @@ package final class HTTPDaemon: @unchecked Sendable {
     /// return the first answer). `HTTPDaemon.init` calls it; `doctor` may too.
     package static func loadLibrary() -> Result<Void, HTTPDaemonError> {
         if hud_mhd_load() == 1 { return .success(()) }
-        return .failure(.libraryUnavailable(library: HUD_MHD_LIBRARY, package: HUD_MHD_PACKAGE,
+        return unsafe .failure(.libraryUnavailable(library: HUD_MHD_LIBRARY, package: HUD_MHD_PACKAGE,
                                             reason: String(cString: hud_mhd_load_error())))
     }
 
@@ -154,23 +154,23 @@ package final class HTTPDaemon: @unchecked Sendable {
                  admits: @escaping @Sendable (HTTPRequest) -> Bool,
                  handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws(HTTPDaemonError) {
         if case .failure(let error) = Self.loadLibrary() { throw error }
-        let box = Unmanaged.passRetained(HandlerBox(handler: handler, admits: admits, bodyLimit: bodyLimit))
+        let box = unsafe Unmanaged.passRetained(HandlerBox(handler: handler, admits: admits, bodyLimit: bodyLimit))
         errno = 0
-        guard let started = hud_mhd_start_loopback(port, connectionLimit, unadmittedLimit, requestDeadlineSeconds, idleTimeoutSeconds,
+        guard let started = unsafe hud_mhd_start_loopback(port, connectionLimit, unadmittedLimit, requestDeadlineSeconds, idleTimeoutSeconds,
                                                    accessHandler, box.toOpaque(), requestCompleted, box.toOpaque()) else {
             let code = errno
-            box.release()
-            let reason = code == 0 ? "libmicrohttpd could not start" : String(cString: strerror(code))
+            unsafe box.release()
+            let reason = unsafe code == 0 ? "libmicrohttpd could not start" : String(cString: strerror(code))
             throw .cannotListen(port: port, reason: reason)
         }
-        server = started
-        handlerBox = box
-        self.port = hud_mhd_bound_port(started)
+        unsafe server = unsafe started
+        unsafe handlerBox = unsafe box
+        self.port = unsafe hud_mhd_bound_port(started)
     }
 
     deinit {
-        hud_mhd_stop(server)
-        handlerBox.release()
+        unsafe hud_mhd_stop(server)
+        unsafe handlerBox.release()
     }
 }
 
@@ -193,7 +193,7 @@ private final class RequestContext {
 }
 
 /// One streamed response's state. Used by its connection's thread only.
-private final class StreamContext {
+@safe private final class StreamContext {
     let next: @Sendable (HTTPStreamClient) -> [UInt8]?
     let finished: @Sendable () -> Void
     /// The stream's connection (MHD's; it outlives the stream).
@@ -203,7 +203,7 @@ private final class StreamContext {
     init(next: @escaping @Sendable (HTTPStreamClient) -> [UInt8]?, finished: @escaping @Sendable () -> Void, connection: OpaquePointer) {
         self.next = next
         self.finished = finished
-        self.connection = connection
+        unsafe self.connection = unsafe connection
     }
 }
 
@@ -215,105 +215,105 @@ private final class ValueCollector {
 }
 
 private let collectValue: MHD_KeyValueIterator = { cls, _, key, value in
-    guard let cls, let key else { return .YES }
-    let collector = Unmanaged<ValueCollector>.fromOpaque(cls).takeUnretainedValue()
-    var name = String(cString: key)
+    guard let cls = unsafe cls, let key = unsafe key else { return .YES }
+    let collector = unsafe Unmanaged<ValueCollector>.fromOpaque(cls).takeUnretainedValue()
+    var name = unsafe String(cString: key)
     if collector.lowercase { name = name.lowercased() }
-    if collector.values[name] == nil { collector.values[name] = value.map { String(cString: $0) } ?? "" }
+    if collector.values[name] == nil { collector.values[name] = unsafe value.map { unsafe String(cString: $0) } ?? "" }
     return .YES
 }
 
 private func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind, lowercase: Bool) -> [String: String] {
     let collector = ValueCollector(lowercase: lowercase)
     withExtendedLifetime(collector) {
-        _ = hud_mhd_get_connection_values(connection, kind, collectValue, Unmanaged.passUnretained(collector).toOpaque())
+        _ = unsafe hud_mhd_get_connection_values(connection, kind, collectValue, Unmanaged.passUnretained(collector).toOpaque())
     }
     return collector.values
 }
 
 private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, conCls in
-    guard let cls, let connection, let uploadDataSize, let conCls else { return .NO }
-    let box = Unmanaged<HandlerBox>.fromOpaque(cls).takeUnretainedValue()
+    guard let cls = unsafe cls, let connection = unsafe connection, let uploadDataSize = unsafe uploadDataSize, let conCls = unsafe conCls else { return .NO }
+    let box = unsafe Unmanaged<HandlerBox>.fromOpaque(cls).takeUnretainedValue()
     // First call for this request: headers only. Make its context.
-    guard let existing = conCls.pointee else {
-        conCls.pointee = Unmanaged.passRetained(RequestContext()).toOpaque()
+    guard let existing = unsafe conCls.pointee else {
+        unsafe conCls.pointee = unsafe Unmanaged.passRetained(RequestContext()).toOpaque()
         return .YES
     }
-    let context = Unmanaged<RequestContext>.fromOpaque(existing).takeUnretainedValue()
+    let context = unsafe Unmanaged<RequestContext>.fromOpaque(existing).takeUnretainedValue()
     // A piece of the body: keep it (up to the limit) and ask for more.
-    if uploadDataSize.pointee > 0 {
-        let count = uploadDataSize.pointee
-        if let uploadData, !context.tooLarge {
+    if unsafe uploadDataSize.pointee > 0 {
+        let count = unsafe uploadDataSize.pointee
+        if let uploadData = unsafe uploadData, !context.tooLarge {
             if context.body.count + count > box.bodyLimit {
                 context.tooLarge = true
                 context.body = []
             } else {
-                uploadData.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
-                    context.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+                unsafe uploadData.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
+                    unsafe context.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
                 }
             }
         }
-        uploadDataSize.pointee = 0
+        unsafe uploadDataSize.pointee = 0
         return .YES
     }
     // The whole request is in: answer it.
-    let request = HTTPRequest(
-        method: method.map { String(cString: $0) } ?? "",
-        path: url.map { String(cString: $0) } ?? "/",
-        query: values(connection, .GET_ARGUMENT_KIND, lowercase: false),
-        headers: values(connection, .HEADER_KIND, lowercase: true),
+    let request = unsafe HTTPRequest(
+        method: method.map { unsafe String(cString: $0) } ?? "",
+        path: unsafe url.map { unsafe String(cString: $0) } ?? "/",
+        query: unsafe values(connection, .GET_ARGUMENT_KIND, lowercase: false),
+        headers: unsafe values(connection, .HEADER_KIND, lowercase: true),
         body: context.body, bodyTooLarge: context.tooLarge)
     context.body = []
-    hud_mhd_request_answering(connection, box.admits(request) ? 1 : 0)
+    unsafe hud_mhd_request_answering(connection, box.admits(request) ? 1 : 0)
     let response = box.handler(request)
     let made: OpaquePointer?
     switch response.body {
     case .bytes(let bytes):
-        made = bytes.withUnsafeBytes { raw in
-            hud_mhd_create_copied_response(raw.count, raw.baseAddress)
+        unsafe made = unsafe bytes.withUnsafeBytes { raw in
+            unsafe hud_mhd_create_copied_response(raw.count, raw.baseAddress)
         }
     case .stream(let next, let finished):
-        let stream = Unmanaged.passRetained(StreamContext(next: next, finished: finished, connection: connection))
-        made = hud_mhd_create_streamed_response(4096, readStream, stream.toOpaque(), streamFinished)
-        if made == nil {
+        let stream = unsafe Unmanaged.passRetained(StreamContext(next: next, finished: finished, connection: connection))
+        unsafe made = unsafe hud_mhd_create_streamed_response(4096, readStream, stream.toOpaque(), streamFinished)
+        if unsafe made == nil {
             // MHD did not take it: nothing will call streamFinished.
-            stream.takeRetainedValue().finished()
+            unsafe stream.takeRetainedValue().finished()
         }
     }
-    guard let made else { return .NO }
+    guard let made = unsafe made else { return .NO }
     for (name, value) in response.headers {
-        _ = hud_mhd_add_response_header(made, name, value)
+        _ = unsafe hud_mhd_add_response_header(made, name, value)
     }
-    let queued = hud_mhd_queue_response(connection, UInt32(response.status), made)
-    hud_mhd_destroy_response(made)  // the connection keeps its own reference
+    let queued = unsafe hud_mhd_queue_response(connection, UInt32(response.status), made)
+    unsafe hud_mhd_destroy_response(made)  // the connection keeps its own reference
     return queued
 }
 
 private let requestCompleted: MHD_RequestCompletedCallback = { _, _, conCls, _ in
-    guard let conCls, let existing = conCls.pointee else { return }
-    Unmanaged<RequestContext>.fromOpaque(existing).release()
-    conCls.pointee = nil
+    guard let conCls = unsafe conCls, let existing = unsafe conCls.pointee else { return }
+    unsafe Unmanaged<RequestContext>.fromOpaque(existing).release()
+    unsafe conCls.pointee = nil
 }
 
 private let readStream: MHD_ContentReaderCallback = { cls, _, buffer, max in
-    guard let cls, let buffer, max > 0 else { return hud_mhd_end_of_stream() }
-    let stream = Unmanaged<StreamContext>.fromOpaque(cls).takeUnretainedValue()
+    guard let cls = unsafe cls, let buffer = unsafe buffer, max > 0 else { return hud_mhd_end_of_stream() }
+    let stream = unsafe Unmanaged<StreamContext>.fromOpaque(cls).takeUnretainedValue()
     while stream.offset >= stream.pending.count {
         // Blocks until the producer has something (or ends the stream).
-        guard let chunk = stream.next(HTTPStreamClient(connection: stream.connection)) else { return hud_mhd_end_of_stream() }
+        guard let chunk = unsafe stream.next(HTTPStreamClient(connection: stream.connection)) else { return hud_mhd_end_of_stream() }
         stream.pending = chunk
         stream.offset = 0
     }
     let count = min(max, stream.pending.count - stream.offset)
-    stream.pending.withUnsafeBytes { raw in
+    unsafe stream.pending.withUnsafeBytes { raw in
         guard let base = raw.baseAddress else { return }
-        memcpy(buffer, base + stream.offset, count)
+        unsafe memcpy(buffer, base + stream.offset, count)
     }
     stream.offset += count
     return count
 }
 
 private let streamFinished: MHD_ContentReaderFreeCallback = { cls in
-    guard let cls else { return }
-    Unmanaged<StreamContext>.fromOpaque(cls).takeRetainedValue().finished()
+    guard let cls = unsafe cls else { return }
+    unsafe Unmanaged<StreamContext>.fromOpaque(cls).takeRetainedValue().finished()
 }

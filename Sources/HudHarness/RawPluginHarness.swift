@@ -25,81 +25,85 @@ package struct RawLibrary {
     /// True when `symbol` is defined in the plugin or a library it names
     /// (`DT_NEEDED`, transitively): `dlsym` on the plugin's own handle
     /// searches exactly that scope, not what the host happens to have loaded.
-    package func scopeDefines(_ symbol: String) -> Bool { (try? library.address(of: symbol)) != nil }
+    package func scopeDefines(_ symbol: String) -> Bool { unsafe (try? library.address(of: symbol)) != nil }
 
     /// Where `symbol` is in this process (`dlsym(RTLD_DEFAULT)`), as a
     /// number (to find the file it is in), if anything defines it.
     package static func processAddress(of symbol: String) -> UInt? {
-        DynamicLibrary.processSymbol(symbol).map { UInt(bitPattern: $0) }
+        unsafe DynamicLibrary.processSymbol(symbol).map { UInt(bitPattern: $0) }
     }
 
     /// The exported entry function (`dlsym` of `HUD_ENTRY_SYMBOL_NAME`).
     package func entryFunction() throws(RegistryError) -> RawEntryFunction {
-        RawEntryFunction(pointer: try library.address(of: HUD_ENTRY_SYMBOL_NAME))
+        unsafe RawEntryFunction(pointer: try library.address(of: HUD_ENTRY_SYMBOL_NAME))
     }
 }
 
 /// A plugin's `hud_renderer_get_entry`, callable again (the suite checks it
 /// returns the same entry every time).
-package struct RawEntryFunction {
+@safe package struct RawEntryFunction {
     fileprivate let pointer: UnsafeMutableRawPointer
 
     /// Where the function's code is, as a number (to find the file it is in).
-    package var address: UInt { UInt(bitPattern: pointer) }
+    package var address: UInt { unsafe UInt(bitPattern: pointer) }
 
-    package func call() -> RawEntry? { PluginCalls.entry(at: pointer).map(RawEntry.init) }
+    package func call() -> RawEntry? { unsafe PluginCalls.entry(at: pointer).map(RawEntry.init) }
 }
 
 /// A plugin's entry structure (plugin-owned, static). Equal when it is the
 /// same structure (same address).
-package struct RawEntry: Equatable, CustomStringConvertible {
+@safe package struct RawEntry: Equatable, CustomStringConvertible {
     fileprivate let pointer: UnsafePointer<hud_entry_t>
 
     /// The built-ins linked into this host.
-    package static var builtin: RawEntry { RawEntry(pointer: hudRendererGetEntry()) }
+    package static var builtin: RawEntry { unsafe RawEntry(pointer: hudRendererGetEntry()) }
 
     /// The header fields, read without trusting anything else.
-    package var abiVersion: ABIVersion { ABIVersion(packed: pointer.pointee.abi_version) }
-    package var structSize: Int { Int(pointer.pointee.struct_size) }
+    package var abiVersion: ABIVersion { unsafe ABIVersion(packed: pointer.pointee.abi_version) }
+    package var structSize: Int { unsafe Int(pointer.pointee.struct_size) }
 
     /// `init()`, or nil when the pointer is NULL.
-    package func initialize() -> Int32? { PluginCalls.initialize(pointer) }
-    package func deinitialize() { PluginCalls.deinitialize(pointer) }
-    package func rendererCount() -> UInt32? { PluginCalls.rendererCount(pointer) }
-    package func descriptor(at index: UInt32) -> RawDescriptor? { PluginCalls.renderer(pointer, at: index).map(RawDescriptor.init) }
+    package func initialize() -> Int32? { unsafe PluginCalls.initialize(pointer) }
+    package func deinitialize() { unsafe PluginCalls.deinitialize(pointer) }
+    package func rendererCount() -> UInt32? { unsafe PluginCalls.rendererCount(pointer) }
+    package func descriptor(at index: UInt32) -> RawDescriptor? { unsafe PluginCalls.renderer(pointer, at: index).map(RawDescriptor.init) }
 
     /// The host's own loader over this entry (handshake, init, validation).
-    package func loader(origin: RendererInfo.Origin) -> EntryLoader { EntryLoader(entry: pointer, origin: origin) }
+    package func loader(origin: RendererInfo.Origin) -> EntryLoader { unsafe EntryLoader(entry: pointer, origin: origin) }
 
-    package var description: String { String(describing: pointer) }
+    package var description: String { unsafe String(describing: pointer) }
+
+    package static func == (a: RawEntry, b: RawEntry) -> Bool { unsafe a.pointer == b.pointer }
 }
 
 /// One renderer descriptor (plugin-owned, static). Equal when it is the
 /// same structure (same address).
-package struct RawDescriptor: Equatable {
+@safe package struct RawDescriptor: Equatable {
     fileprivate let pointer: UnsafePointer<hud_renderer_descriptor_t>
 
-    package var structSize: Int { Int(pointer.pointee.struct_size) }
-    package var capabilities: UInt32 { pointer.pointee.capabilities }
+    package var structSize: Int { unsafe Int(pointer.pointee.struct_size) }
+    package var capabilities: UInt32 { unsafe pointer.pointee.capabilities }
     /// Where the descriptor is, as a number (a pointer identity the
     /// renderer host reports; never turned back into a pointer).
-    package var address: UInt64 { UInt64(UInt(bitPattern: pointer)) }
+    package var address: UInt64 { unsafe UInt64(UInt(bitPattern: pointer)) }
+
+    package static func == (a: RawDescriptor, b: RawDescriptor) -> Bool { unsafe a.pointer == b.pointer }
 
     /// The id, if it is a valid bounded UTF-8 string.
-    package var id: String? { try? CStringReader.read(pointer.pointee.id, limit: Int(HUD_MAX_ID_BYTES)) }
+    package var id: String? { unsafe try? CStringReader.read(pointer.pointee.id, limit: Int(HUD_MAX_ID_BYTES)) }
 
     /// The descriptor's bytes (its struct_size of them, at most this
     /// header's size: an older plugin's descriptor is shorter) plus the
     /// bytes of the strings it points to: equal fingerprints mean equal
     /// contents.
     package var fingerprint: [UInt8] {
-        let size = min(Int(pointer.pointee.struct_size), MemoryLayout<hud_renderer_descriptor_t>.size)
-        var bytes = Array(UnsafeRawBufferPointer(start: UnsafeRawPointer(pointer), count: size))
-        let d = pointer
-        for string in [d.pointee.id, d.pointee.name, d.pointee.version, d.pointee.vendor, d.pointee.description] {
-            guard let string else { bytes.append(0xFF); continue }
-            let length = strnlen(string, Int(HUD_MAX_DESCRIPTION_BYTES) + 1)
-            bytes += UnsafeRawBufferPointer(start: string, count: length)
+        let size = unsafe min(Int(pointer.pointee.struct_size), MemoryLayout<hud_renderer_descriptor_t>.size)
+        var bytes = unsafe Array(UnsafeRawBufferPointer(start: UnsafeRawPointer(pointer), count: size))
+        let d = unsafe pointer
+        for unsafe string in unsafe [d.pointee.id, d.pointee.name, d.pointee.version, d.pointee.vendor, d.pointee.description] {
+            guard let string = unsafe string else { bytes.append(0xFF); continue }
+            let length = unsafe strnlen(string, Int(HUD_MAX_DESCRIPTION_BYTES) + 1)
+            unsafe bytes += UnsafeRawBufferPointer(start: string, count: length)
             bytes.append(0)
         }
         return bytes
@@ -114,9 +118,9 @@ package struct RawDescriptor: Equatable {
     /// Whether `get_extension(self, id)` returns non-NULL. `id` is passed as
     /// raw bytes (NUL appended), so ids with odd bytes can be tried.
     package func hasExtension(idBytes: [UInt8]) -> Bool {
-        guard let lookup = pointer.pointee.get_extension else { return false }
+        guard let lookup = unsafe pointer.pointee.get_extension else { return false }
         let terminated = idBytes.map { CChar(bitPattern: $0) } + [0]
-        return terminated.withUnsafeBufferPointer { lookup(pointer, $0.baseAddress) != nil }
+        return unsafe terminated.withUnsafeBufferPointer { unsafe lookup(pointer, $0.baseAddress) != nil }
     }
 }
 
@@ -127,7 +131,7 @@ package enum RawPluginHarness {
     package static let guardBytes = 8192
     package static let guardPattern: UInt8 = 0xA5
     package static let poisonPattern: UInt8 = 0xCD
-    package static let nodeStride = MemoryLayout<hud_node_t>.stride
+    package static let nodeStride = unsafe MemoryLayout<hud_node_t>.stride
 
     /// What one raw layout call did.
     package struct Call {
@@ -157,8 +161,8 @@ package enum RawPluginHarness {
 
         /// Byte-identical comparison key: status, header fields, node bytes.
         package var outputBytes: [UInt8] {
-            var bytes = withUnsafeBytes(of: status) { Array($0) } + withUnsafeBytes(of: count) { Array($0) }
-            bytes += withUnsafeBytes(of: rawInsets) { Array($0) } + withUnsafeBytes(of: hiddenPositions) { Array($0) }
+            var bytes = unsafe withUnsafeBytes(of: status) { unsafe Array($0) } + withUnsafeBytes(of: count) { unsafe Array($0) }
+            unsafe bytes += withUnsafeBytes(of: rawInsets) { unsafe Array($0) } + withUnsafeBytes(of: hiddenPositions) { unsafe Array($0) }
             return bytes + nodeBytes
         }
     }
@@ -179,21 +183,21 @@ package enum RawPluginHarness {
                        capacity: Int, fill: UInt8 = 0, checksum: Bool = true, host: ABIVersion = .host) -> Call {
         let speaksMinor1 = host.minor >= 1
         let stride = speaksMinor1 ? nodeStride : Int(HUD_NODE_SIZE_1_0)
-        let environmentSize = speaksMinor1 ? MemoryLayout<hud_environment_t>.size : Int(HUD_ENVIRONMENT_SIZE_1_0)
+        let environmentSize = unsafe speaksMinor1 ? MemoryLayout<hud_environment_t>.size : Int(HUD_ENVIRONMENT_SIZE_1_0)
         let bodyBytes = capacity * stride
         let total = guardBytes * 2 + bodyBytes
         let raw = UnsafeMutableRawPointer.allocate(byteCount: total, alignment: 16)
-        defer { raw.deallocate() }
-        raw.setBytes(to: guardPattern, count: guardBytes)
-        (raw + guardBytes).setBytes(to: fill, count: bodyBytes)
-        (raw + guardBytes + bodyBytes).setBytes(to: guardPattern, count: guardBytes)
-        let nodes = raw + guardBytes
+        defer { unsafe raw.deallocate() }
+        unsafe raw.setBytes(to: guardPattern, count: guardBytes)
+        unsafe (raw + guardBytes).setBytes(to: fill, count: bodyBytes)
+        unsafe (raw + guardBytes + bodyBytes).setBytes(to: guardPattern, count: guardBytes)
+        let nodes = unsafe raw + guardBytes
 
-        var output = hud_layout_t()
-        output.struct_size = UInt32(MemoryLayout<hud_layout_t>.size)
-        output.node_stride = UInt32(stride)
-        output.nodes = nodes
-        output.capacity = UInt32(capacity)
+        var output = unsafe hud_layout_t()
+        unsafe output.struct_size = unsafe UInt32(MemoryLayout<hud_layout_t>.size)
+        unsafe output.node_stride = UInt32(stride)
+        unsafe output.nodes = unsafe nodes
+        unsafe output.capacity = UInt32(capacity)
 
         var changed: [String] = []
         var status: Int32 = 0
@@ -202,32 +206,32 @@ package enum RawPluginHarness {
         // The title must outlive the call: nodes may point at it, and they
         // are read (decoded) below.
         let titles = TitleStorage()
-        EnvironmentMarshaler.with(environment, titles: titles, structSize: environmentSize) { env in
+        unsafe EnvironmentMarshaler.with(environment, titles: titles, structSize: environmentSize) { env in
             var interactionView = InteractionMarshaler.make(interaction)
-            withUnsafePointer(to: &interactionView) { interactionPointer in
-                let before = checksum ? InputDigest(snapshot.view, env, interactionPointer) : nil
+            unsafe withUnsafePointer(to: &interactionView) { interactionPointer in
+                let before = unsafe checksum ? InputDigest(snapshot.view, env, interactionPointer) : nil
                 let start = SystemCalls.monotonicNanoseconds()
-                (status, violations) = PluginCalls.layout(descriptor.pointer, snapshot.view, env, interactionPointer, &output)
+                (status, violations) = unsafe PluginCalls.layout(descriptor.pointer, snapshot.view, env, interactionPointer, &output)
                 elapsed = SystemCalls.monotonicNanoseconds() &- start
                 if let before {
-                    changed = before.changes(comparedWith: InputDigest(snapshot.view, env, interactionPointer))
+                    changed = unsafe before.changes(comparedWith: InputDigest(snapshot.view, env, interactionPointer))
                 }
             }
         }
 
-        let written = min(Int(output.count), capacity)
-        let nodeBytes = Array(UnsafeRawBufferPointer(start: nodes, count: written * stride))
-        let damageBefore = UnsafeRawPointer(raw).bytes(differingFrom: guardPattern, count: guardBytes)
-        let damageAfter = UnsafeRawPointer(nodes + bodyBytes).bytes(differingFrom: guardPattern, count: guardBytes)
+        let written = unsafe min(Int(output.count), capacity)
+        let nodeBytes = unsafe Array(UnsafeRawBufferPointer(start: nodes, count: written * stride))
+        let damageBefore = unsafe UnsafeRawPointer(raw).bytes(differingFrom: guardPattern, count: guardBytes)
+        let damageAfter = unsafe UnsafeRawPointer(nodes + bodyBytes).bytes(differingFrom: guardPattern, count: guardBytes)
         var decoded: Result<HudLayout, RegistryError>?
-        if status == Int32(HUD_STATUS_OK), Int(output.count) <= capacity {
+        if status == Int32(HUD_STATUS_OK), unsafe Int(output.count) <= capacity {
             decoded = withExtendedLifetime(titles) {
                 Result { () throws(RegistryError) in
-                    try LayoutDecoder(info: info, environment: environment).decode(output, nodes: nodes, stride: stride, modes: snapshot.modeCounts)
+                    unsafe try LayoutDecoder(info: info, environment: environment).decode(output, nodes: nodes, stride: stride, modes: snapshot.modeCounts)
                 }
             }
         }
-        return Call(status: status, count: output.count, capacity: capacity, stride: stride, nodeBytes: nodeBytes,
+        return unsafe Call(status: status, count: output.count, capacity: capacity, stride: stride, nodeBytes: nodeBytes,
                     rawInsets: output.content_insets, hiddenPositions: output.hidden_positions,
                     guardDamageBefore: damageBefore, guardDamageAfter: damageAfter, changedInputs: changed,
                     actionCalls: violations, nanoseconds: elapsed, decoded: decoded)
@@ -239,14 +243,14 @@ package enum RawPluginHarness {
     package static func nonFiniteFields(in call: Call) -> [String] {
         var problems: [String] = []
         let count = call.nodeBytes.count / call.stride
-        call.nodeBytes.withUnsafeBytes { buffer in
+        unsafe call.nodeBytes.withUnsafeBytes { buffer in
             for index in 0..<count {
                 // The stride's bytes over a zeroed node: fields it does not cover read as zero.
-                var node = hud_node_t()
-                withUnsafeMutableBytes(of: &node) { target in
-                    target.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[(index * call.stride)..<(index * call.stride + min(call.stride, nodeStride))]))
+                var node = unsafe hud_node_t()
+                unsafe withUnsafeMutableBytes(of: &node) { target in
+                    unsafe target.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[(index * call.stride)..<(index * call.stride + min(call.stride, nodeStride))]))
                 }
-                let values: [(String, Double, Bool)] = [
+                let values: [(String, Double, Bool)] = unsafe [
                     ("frame.x", node.frame.x, false), ("frame.y", node.frame.y, false),
                     ("frame.width", node.frame.width, true), ("frame.height", node.frame.height, true),
                     ("hit.x", node.hit.x, false), ("hit.y", node.hit.y, false),
@@ -279,36 +283,36 @@ struct InputDigest: Equatable {
     package init(_ complications: UnsafePointer<hud_complications_t>, _ environment: UnsafePointer<hud_environment_t>,
          _ interaction: UnsafePointer<hud_interaction_t>) {
         var hash = FNV1a()
-        hash.add(complications)
-        let slots = withUnsafeBytes(of: complications.pointee.slots) { Array($0.bindMemory(to: UnsafePointer<hud_slot_t>?.self)) }
-        for case let slot? in slots {
-            hash.add(slot)
-            hash.add(string: slot.pointee.icon)
-            hash.add(string: slot.pointee.label)
-            if let secondary = slot.pointee.secondary {
-                hash.add(secondary)
-                hash.add(string: secondary.pointee.icon)
-                hash.add(string: secondary.pointee.label)
+        unsafe hash.add(complications)
+        let slots = unsafe withUnsafeBytes(of: complications.pointee.slots) { unsafe Array($0.bindMemory(to: UnsafePointer<hud_slot_t>?.self)) }
+        for unsafe case let slot? in unsafe slots {
+            unsafe hash.add(slot)
+            unsafe hash.add(string: slot.pointee.icon)
+            unsafe hash.add(string: slot.pointee.label)
+            if let secondary = unsafe slot.pointee.secondary {
+                unsafe hash.add(secondary)
+                unsafe hash.add(string: secondary.pointee.icon)
+                unsafe hash.add(string: secondary.pointee.label)
             }
-            if let modes = slot.pointee.modes {
-                for index in 0..<Int(min(slot.pointee.mode_count, UInt32(HUD_MAX_MODES))) {
-                    hash.add(pointerBits: modes[index])
-                    guard let mode = modes[index] else { continue }
-                    hash.add(mode)
-                    hash.add(string: mode.pointee.id)
-                    hash.add(string: mode.pointee.icon)
-                    hash.add(string: mode.pointee.label)
+            if let modes = unsafe slot.pointee.modes {
+                for index in unsafe 0..<Int(min(slot.pointee.mode_count, UInt32(HUD_MAX_MODES))) {
+                    unsafe hash.add(pointerBits: modes[index])
+                    guard let mode = unsafe modes[index] else { continue }
+                    unsafe hash.add(mode)
+                    unsafe hash.add(string: mode.pointee.id)
+                    unsafe hash.add(string: mode.pointee.icon)
+                    unsafe hash.add(string: mode.pointee.label)
                 }
             }
         }
         self.complications = hash.value
         var env = FNV1a()
-        env.add(environment)
-        if let palette = environment.pointee.palette { env.add(palette) }
-        env.add(string: environment.pointee.navigation_title)
+        unsafe env.add(environment)
+        if let palette = unsafe environment.pointee.palette { unsafe env.add(palette) }
+        unsafe env.add(string: environment.pointee.navigation_title)
         self.environment = env.value
         var ui = FNV1a()
-        ui.add(interaction)
+        unsafe ui.add(interaction)
         self.interaction = ui.value
     }
 
@@ -324,16 +328,16 @@ struct InputDigest: Equatable {
 /// FNV-1a over raw memory, for the input digests.
 extension FNV1a {
     mutating func add<T>(_ pointer: UnsafePointer<T>) {
-        add(bytes: UnsafeRawBufferPointer(start: pointer, count: MemoryLayout<T>.size))
+        unsafe add(bytes: UnsafeRawBufferPointer(start: pointer, count: MemoryLayout<T>.size))
     }
 
     mutating func add(pointerBits pointer: UnsafeRawPointer?) {
-        withUnsafeBytes(of: UInt(bitPattern: pointer)) { add(bytes: $0) }
+        unsafe withUnsafeBytes(of: UInt(bitPattern: pointer)) { unsafe add(bytes: $0) }
     }
 
     mutating func add(string: UnsafePointer<CChar>?) {
-        guard let string else { add(bytes: [0xFF]); return }
-        add(bytes: UnsafeRawBufferPointer(start: string, count: strnlen(string, 1 << 16) + 1))
+        guard let string = unsafe string else { add(bytes: [0xFF]); return }
+        unsafe add(bytes: UnsafeRawBufferPointer(start: string, count: strnlen(string, 1 << 16) + 1))
     }
 }
 
@@ -344,9 +348,9 @@ extension RawPluginHarness.Call {
                                          guardDamageBefore: 0, guardDamageAfter: 0, changedInputs: [], actionCalls: 0, nanoseconds: 0, decoded: nil)
         let header = MemoryLayout<Int32>.size + MemoryLayout<UInt32>.size + MemoryLayout<hud_insets_t>.size + MemoryLayout<UInt32>.size
         guard bytes.count >= header else { return call }
-        bytes.withUnsafeBytes { raw in
-            call.status = raw.loadUnaligned(as: Int32.self)
-            call.count = raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self)
+        unsafe bytes.withUnsafeBytes { raw in
+            call.status = unsafe raw.loadUnaligned(as: Int32.self)
+            call.count = unsafe raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self)
         }
         call.nodeBytes = Array(bytes[header...])
         return call
@@ -356,7 +360,7 @@ extension RawPluginHarness.Call {
 /// hud_node_t's fields by offset, for naming unwritten bytes.
 package enum NodeFields {
     package static let all: [(name: String, offset: Int)] = {
-        let list: [(String, PartialKeyPath<hud_node_t>)] = [
+        let list: [(String, PartialKeyPath<hud_node_t>)] = unsafe [
             ("kind", \.kind), ("position", \.position), ("part", \.part), ("mode_index", \.mode_index),
             ("frame", \.frame), ("hit", \.hit), ("shape", \.shape), ("material", \.material),
             ("corner_radius", \.corner_radius), ("stroke_width", \.stroke_width), ("font_size", \.font_size),
@@ -365,7 +369,7 @@ package enum NodeFields {
             ("icon", \.icon), ("label", \.label), ("accessibility_label", \.accessibility_label),
             ("glyph_size", \.glyph_size), ("accessibility_actions", \.accessibility_actions),
         ]
-        return list.compactMap { name, path in MemoryLayout<hud_node_t>.offset(of: path).map { (name, $0) } }.sorted { $0.1 < $1.1 }
+        return unsafe list.compactMap { name, path in unsafe MemoryLayout<hud_node_t>.offset(of: path).map { (name, $0) } }.sorted { $0.1 < $1.1 }
     }()
 
     /// The bytes of each node a renderer built for `abi` knows and must
@@ -393,9 +397,9 @@ package enum BenchmarkHooks {
         _ body: (LayoutInputs) -> R
     ) -> R {
         var interactionView = InteractionMarshaler.make(interaction)
-        return EnvironmentMarshaler.with(environment) { env in
-            withUnsafePointer(to: &interactionView) {
-                body(LayoutInputs(complications: UnsafePointer(snapshot.view), environment: env, interaction: $0))
+        return unsafe EnvironmentMarshaler.with(environment) { env in
+            unsafe withUnsafePointer(to: &interactionView) {
+                unsafe body(LayoutInputs(complications: UnsafePointer(snapshot.view), environment: env, interaction: $0))
             }
         }
     }
@@ -403,11 +407,11 @@ package enum BenchmarkHooks {
     /// The process's malloc counters (allocations, bytes) from the
     /// benchmark's LD_PRELOAD counter library, or nil when it is not loaded.
     package static func mallocCounts() -> (allocations: UInt64, bytes: UInt64)? {
-        guard let symbol = DynamicLibrary.processSymbol("hudbench_malloc_counts") else { return nil }
+        guard let symbol = unsafe DynamicLibrary.processSymbol("hudbench_malloc_counts") else { return nil }
         typealias Counts = @convention(c) (UnsafeMutablePointer<UInt64>?, UnsafeMutablePointer<UInt64>?, UnsafeMutablePointer<UInt64>?) -> Void
-        let counts = unsafeBitCast(symbol, to: Counts.self)
+        let counts = unsafe unsafeBitCast(symbol, to: Counts.self)
         var allocations: UInt64 = 0, bytes: UInt64 = 0
-        counts(&allocations, nil, &bytes)
+        unsafe counts(&allocations, nil, &bytes)
         return (allocations, bytes)
     }
 
@@ -419,7 +423,7 @@ package enum BenchmarkHooks {
 
 /// The three input pointers of one layout call, valid only inside the
 /// `withLayoutInputs` body that received them (do not store).
-package struct LayoutInputs {
+@safe package struct LayoutInputs {
     let complications: UnsafePointer<hud_complications_t>
     let environment: UnsafePointer<hud_environment_t>
     let interaction: UnsafePointer<hud_interaction_t>
@@ -431,7 +435,7 @@ package struct LayoutInputs {
 /// only, so nothing touches it concurrently.
 nonisolated(unsafe) package var benchmarkSink = 0
 @inline(never)
-package func consume(_ value: Int) { benchmarkSink &+= value }
+package func consume(_ value: Int) { unsafe benchmarkSink &+= value }
 
 /// Actions fired through the benchmark's thunks and reference function.
 /// `nonisolated(unsafe)`: as `benchmarkSink`, single-threaded by design.
@@ -439,16 +443,16 @@ nonisolated(unsafe) package var benchmarkActionsFired = 0
 
 /// What the benchmark's actions do: count one.
 @inline(never)
-package func noteBenchmarkAction() { benchmarkActionsFired &+= 1 }
+package func noteBenchmarkAction() { unsafe benchmarkActionsFired &+= 1 }
 
 /// A plain C function pointer, read from a global each call so the
 /// optimizer cannot inline the call it stands for (`thunk.call.reference`).
 /// `nonisolated(unsafe)`: written only here, read on hudbench's thread.
-nonisolated(unsafe) private var referenceFunction: @convention(c) () -> Void = { benchmarkActionsFired &+= 1 }
+nonisolated(unsafe) private var referenceFunction: @convention(c) () -> Void = { unsafe benchmarkActionsFired &+= 1 }
 
 /// `referenceFunction`, hidden from the optimizer.
 @_optimize(none)
-package func opaqueReferenceFunction() -> @convention(c) () -> Void { referenceFunction }
+package func opaqueReferenceFunction() -> @convention(c) () -> Void { unsafe referenceFunction }
 
 
 /// One action thunk, for measuring create, call and retire on their own.
@@ -468,7 +472,7 @@ package struct BenchmarkThunk {
 /// through their linked entry (`hudRendererGetEntry()`), plugins through
 /// their own `dlopen` + `dlsym` (the same, already loaded, image). All raw
 /// calls of the benchmark into renderer code live here.
-package struct DirectRenderer {
+@safe package struct DirectRenderer {
     let descriptor: UnsafePointer<hud_renderer_descriptor_t>
     let layout: hud_layout_fn
 
@@ -477,24 +481,24 @@ package struct DirectRenderer {
         let entry: UnsafePointer<hud_entry_t>
         switch info.origin {
         case .builtin:
-            entry = hudRendererGetEntry()
+            unsafe entry = unsafe hudRendererGetEntry()
         case .file(let path):
             // RTLD_NODELETE like the registry; the image is already loaded, so
             // this only takes another reference.
             guard let library = try? DynamicLibrary.open(path: path),
-                  let symbol = try? library.address(of: HUD_ENTRY_SYMBOL_NAME),
-                  let found = PluginCalls.entry(at: symbol) else { return nil }
-            entry = found
+                  let symbol = unsafe try? library.address(of: HUD_ENTRY_SYMBOL_NAME),
+                  let found = unsafe PluginCalls.entry(at: symbol) else { return nil }
+            unsafe entry = unsafe found
         }
         // Reference-counted: the registry's init already happened; one more
         // is harmless and keeps renderer_count() non-zero for us.
-        guard let initialize = entry.pointee.`init`, initialize() == Int32(HUD_STATUS_OK),
-              let count = entry.pointee.renderer_count, let at = entry.pointee.renderer_at else { return nil }
+        guard let initialize = unsafe entry.pointee.`init`, initialize() == Int32(HUD_STATUS_OK),
+              let count = unsafe entry.pointee.renderer_count, let at = unsafe entry.pointee.renderer_at else { return nil }
         for index in 0..<count() {
-            guard let descriptor = at(index), let id = descriptor.pointee.id,
-                  String(cString: id) == info.id, let layout = descriptor.pointee.layout else { continue }
-            self.descriptor = descriptor
-            self.layout = layout
+            guard let descriptor = unsafe at(index), let id = unsafe descriptor.pointee.id,
+                  unsafe String(cString: id) == info.id, let layout = unsafe descriptor.pointee.layout else { continue }
+            unsafe self.descriptor = unsafe descriptor
+            unsafe self.layout = unsafe layout
             return
         }
         return nil
@@ -505,30 +509,30 @@ package struct DirectRenderer {
 /// minimal hand-written caller does per frame (reset the header, call).
 /// The buffer is zeroed once; every node the renderers write is written
 /// whole by `hud_layout_push_node`, so the direct baseline skips re-zeroing.
-package final class DirectCall {
+@safe package final class DirectCall {
     let renderer: DirectRenderer
     private let nodes: UnsafeMutableRawPointer
     private let capacity = 64
-    private var output = hud_layout_t()
+    private var output = unsafe hud_layout_t()
 
     package init(_ renderer: DirectRenderer) {
         self.renderer = renderer
-        let bytes = capacity * MemoryLayout<hud_node_t>.stride
-        nodes = .allocate(byteCount: bytes, alignment: MemoryLayout<hud_node_t>.alignment)
-        nodes.setBytes(to: 0, count: bytes)
+        let bytes = unsafe capacity * MemoryLayout<hud_node_t>.stride
+        unsafe nodes = unsafe .allocate(byteCount: bytes, alignment: MemoryLayout<hud_node_t>.alignment)
+        unsafe nodes.setBytes(to: 0, count: bytes)
     }
 
-    deinit { nodes.deallocate() }
+    deinit { unsafe nodes.deallocate() }
 
     /// One layout call on prepared C inputs; returns the node count (or -1).
     @inline(__always)
     package func callAsFunction(_ inputs: LayoutInputs) -> Int {
-        output = hud_layout_t()
-        output.struct_size = UInt32(MemoryLayout<hud_layout_t>.size)
-        output.node_stride = UInt32(MemoryLayout<hud_node_t>.stride)
-        output.nodes = nodes
-        output.capacity = UInt32(capacity)
-        let status = renderer.layout(renderer.descriptor, inputs.complications, inputs.environment, inputs.interaction, &output)
-        return status == Int32(HUD_STATUS_OK) ? Int(output.count) : -1
+        unsafe output = unsafe hud_layout_t()
+        unsafe output.struct_size = unsafe UInt32(MemoryLayout<hud_layout_t>.size)
+        unsafe output.node_stride = unsafe UInt32(MemoryLayout<hud_node_t>.stride)
+        unsafe output.nodes = unsafe nodes
+        unsafe output.capacity = UInt32(capacity)
+        let status = unsafe renderer.layout(renderer.descriptor, inputs.complications, inputs.environment, inputs.interaction, &output)
+        return unsafe status == Int32(HUD_STATUS_OK) ? Int(output.count) : -1
     }
 }

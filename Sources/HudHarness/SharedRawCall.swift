@@ -35,18 +35,18 @@ extension DirectRenderer {
                          environmentSize: Int, capacity: Int, stride: Int, guardBytes: Int,
                          titles: TitleStorage, in region: SharedRegion) -> SharedRawReply? {
         guard SharedLayoutArea.rawCallFits(capacity: capacity, stride: stride, guardBytes: guardBytes),
-              environmentSize == MemoryLayout<hud_environment_t>.size || environmentSize == Int(HUD_ENVIRONMENT_SIZE_1_0) else { return nil }
-        var output = hud_layout_t()
-        output.struct_size = UInt32(MemoryLayout<hud_layout_t>.size)
-        output.node_stride = UInt32(stride)
-        output.nodes = region.raw + SharedLayoutArea.rawOffset + guardBytes
-        output.capacity = UInt32(capacity)
+              unsafe environmentSize == MemoryLayout<hud_environment_t>.size || environmentSize == Int(HUD_ENVIRONMENT_SIZE_1_0) else { return nil }
+        var output = unsafe hud_layout_t()
+        unsafe output.struct_size = unsafe UInt32(MemoryLayout<hud_layout_t>.size)
+        unsafe output.node_stride = UInt32(stride)
+        unsafe output.nodes = unsafe region.raw + SharedLayoutArea.rawOffset + guardBytes
+        unsafe output.capacity = UInt32(capacity)
         var interactionView = InteractionMarshaler.make(interaction)
-        let (status, violations) = EnvironmentMarshaler.with(environment, titles: titles, structSize: environmentSize) { env in
-            PluginCalls.layout(descriptor, snapshot.view, env, &interactionView, &output)
+        let (status, violations) = unsafe EnvironmentMarshaler.with(environment, titles: titles, structSize: environmentSize) { env in
+            unsafe PluginCalls.layout(descriptor, snapshot.view, env, &interactionView, &output)
         }
-        let i = output.content_insets
-        return SharedRawReply(status: status, count: output.count, violations: violations,
+        let i = unsafe output.content_insets
+        return unsafe SharedRawReply(status: status, count: output.count, violations: violations,
                               insets: HudInsets(top: i.top, left: i.left, bottom: i.bottom, right: i.right),
                               hiddenPositions: output.hidden_positions)
     }
@@ -61,19 +61,19 @@ extension DirectRenderer {
     /// has finished (`LayoutExport.exportSlot`).
     package func slotCall(_ snapshot: CComplications, environment: HudEnvironment, interaction: HudInteraction,
                           slot: Int, capacity: Int, titles: TitleStorage, in region: SharedRegion) -> SharedRawReply {
-        let nodes = region.raw + SharedLayoutArea.concurrentSlot(slot, capacity: capacity).nodes
-        nodes.setBytes(to: 0, count: capacity * SharedLayoutArea.nodeStride)
-        var output = hud_layout_t()
-        output.struct_size = UInt32(MemoryLayout<hud_layout_t>.size)
-        output.node_stride = UInt32(SharedLayoutArea.nodeStride)
-        output.nodes = nodes
-        output.capacity = UInt32(capacity)
+        let nodes = unsafe region.raw + SharedLayoutArea.concurrentSlot(slot, capacity: capacity).nodes
+        unsafe nodes.setBytes(to: 0, count: capacity * SharedLayoutArea.nodeStride)
+        var output = unsafe hud_layout_t()
+        unsafe output.struct_size = unsafe UInt32(MemoryLayout<hud_layout_t>.size)
+        unsafe output.node_stride = UInt32(SharedLayoutArea.nodeStride)
+        unsafe output.nodes = unsafe nodes
+        unsafe output.capacity = UInt32(capacity)
         var interactionView = InteractionMarshaler.make(interaction)
-        let (status, violations) = EnvironmentMarshaler.with(environment, titles: titles, structSize: MemoryLayout<hud_environment_t>.size) { env in
-            PluginCalls.layout(descriptor, snapshot.view, env, &interactionView, &output)
+        let (status, violations) = unsafe EnvironmentMarshaler.with(environment, titles: titles, structSize: MemoryLayout<hud_environment_t>.size) { env in
+            unsafe PluginCalls.layout(descriptor, snapshot.view, env, &interactionView, &output)
         }
-        let i = output.content_insets
-        return SharedRawReply(status: status, count: output.count, violations: violations,
+        let i = unsafe output.content_insets
+        return unsafe SharedRawReply(status: status, count: output.count, violations: violations,
                               insets: HudInsets(top: i.top, left: i.left, bottom: i.bottom, right: i.right),
                               hiddenPositions: output.hidden_positions)
     }
@@ -93,7 +93,7 @@ extension DirectRenderer {
 /// The C inputs of one prepared call, built in the shared region (child
 /// side). Owner: the region; valid until the next prepared call or layout
 /// rewrites that area. Thread: the child's serving thread.
-package struct PreparedInputs {
+@safe package struct PreparedInputs {
     let complications: UnsafePointer<hud_complications_t>
     let environment: UnsafePointer<hud_environment_t>
     let interaction: UnsafePointer<hud_interaction_t>
@@ -102,15 +102,15 @@ package struct PreparedInputs {
 }
 
 /// A bump allocator over the prepared-inputs area; nil once it is full.
-private struct RegionArena {
+@safe private struct RegionArena {
     let base: UnsafeMutableRawPointer
     let capacity: Int
     var used = 0
 
     mutating func place<T>(_ value: T) -> UnsafeMutablePointer<T>? {
-        place(count: 1, of: T.self).map { pointer in
-            pointer.initialize(to: value)
-            return pointer
+        unsafe place(count: 1, of: T.self).map { pointer in
+            unsafe pointer.initialize(to: value)
+            return unsafe pointer
         }
     }
 
@@ -119,16 +119,16 @@ private struct RegionArena {
         let start = (used + alignment - 1) & ~(alignment - 1)
         guard count >= 0, start + count * MemoryLayout<T>.stride <= capacity else { return nil }
         used = start + count * MemoryLayout<T>.stride
-        return (base + start).bindMemory(to: T.self, capacity: max(count, 1))
+        return unsafe (base + start).bindMemory(to: T.self, capacity: max(count, 1))
     }
 
     /// A copy of a host-made string (NULL stays NULL); nil when full.
     mutating func string(_ value: UnsafePointer<CChar>?) -> UnsafePointer<CChar>?? {
-        guard let value else { return .some(nil) }
-        let length = strlen(value)
-        guard let copy = place(count: length + 1, of: CChar.self) else { return nil }
-        copy.update(from: value, count: length + 1)
-        return .some(UnsafePointer(copy))
+        guard let value = unsafe value else { return unsafe .some(nil) }
+        let length = unsafe strlen(value)
+        guard let copy = unsafe place(count: length + 1, of: CChar.self) else { return nil }
+        unsafe copy.update(from: value, count: length + 1)
+        return unsafe .some(UnsafePointer(copy))
     }
 }
 
@@ -140,60 +140,60 @@ extension DirectRenderer {
     /// fit or the environment size is not one this host speaks.
     package static func prepareInputs(_ snapshot: CComplications, environment: HudEnvironment, interaction: HudInteraction,
                                       environmentSize: Int, titles: TitleStorage, in region: SharedRegion) -> PreparedInputs? {
-        guard environmentSize == MemoryLayout<hud_environment_t>.size || environmentSize == Int(HUD_ENVIRONMENT_SIZE_1_0) else { return nil }
-        let base = region.raw + SharedLayoutArea.preparedInputsOffset
-        base.setBytes(to: 0, count: SharedLayoutArea.preparedInputsCapacity)
-        var arena = RegionArena(base: base, capacity: SharedLayoutArea.preparedInputsCapacity)
-        var view = snapshot.view.pointee
+        guard unsafe environmentSize == MemoryLayout<hud_environment_t>.size || environmentSize == Int(HUD_ENVIRONMENT_SIZE_1_0) else { return nil }
+        let base = unsafe region.raw + SharedLayoutArea.preparedInputsOffset
+        unsafe base.setBytes(to: 0, count: SharedLayoutArea.preparedInputsCapacity)
+        var arena = unsafe RegionArena(base: base, capacity: SharedLayoutArea.preparedInputsCapacity)
+        var view = unsafe snapshot.view.pointee
         let positions = Int(HUD_POSITION_COUNT)
-        var slots = [UnsafePointer<hud_slot_t>?](repeating: nil, count: positions)
-        withUnsafePointer(to: &view.slots) { tuple in
-            tuple.withMemoryRebound(to: UnsafePointer<hud_slot_t>?.self, capacity: positions) { for i in 0..<positions { slots[i] = $0[i] } }
+        var slots = unsafe [UnsafePointer<hud_slot_t>?](repeating: nil, count: positions)
+        unsafe withUnsafePointer(to: &view.slots) { tuple in
+            unsafe tuple.withMemoryRebound(to: UnsafePointer<hud_slot_t>?.self, capacity: positions) { for i in 0..<positions { unsafe slots[i] = unsafe $0[i] } }
         }
-        var copied = [UnsafePointer<hud_slot_t>?](repeating: nil, count: positions)
-        for (position, original) in slots.enumerated() {
-            guard let original else { continue }
-            var slot = original.pointee
-            guard let icon = arena.string(slot.icon), let label = arena.string(slot.label) else { return nil }
-            (slot.icon, slot.label) = (icon, label)
-            if let secondary = slot.secondary {
-                var chip = secondary.pointee
-                guard let chipIcon = arena.string(chip.icon), let chipLabel = arena.string(chip.label) else { return nil }
-                (chip.icon, chip.label) = (chipIcon, chipLabel)
-                guard let placed = arena.place(chip) else { return nil }
-                slot.secondary = UnsafePointer(placed)
+        var copied = unsafe [UnsafePointer<hud_slot_t>?](repeating: nil, count: positions)
+        for unsafe (position, original) in unsafe slots.enumerated() {
+            guard let original = unsafe original else { continue }
+            var slot = unsafe original.pointee
+            guard let icon = unsafe arena.string(slot.icon), let label = unsafe arena.string(slot.label) else { return nil }
+            unsafe (slot.icon, slot.label) = unsafe (icon, label)
+            if let secondary = unsafe slot.secondary {
+                var chip = unsafe secondary.pointee
+                guard let chipIcon = unsafe arena.string(chip.icon), let chipLabel = unsafe arena.string(chip.label) else { return nil }
+                unsafe (chip.icon, chip.label) = unsafe (chipIcon, chipLabel)
+                guard let placed = unsafe arena.place(chip) else { return nil }
+                unsafe slot.secondary = unsafe UnsafePointer(placed)
             }
-            if let modes = slot.modes, slot.mode_count > 0 {
-                let count = Int(slot.mode_count)
-                guard let array = arena.place(count: count, of: UnsafePointer<hud_mode_t>?.self) else { return nil }
+            if let modes = unsafe slot.modes, unsafe slot.mode_count > 0 {
+                let count = unsafe Int(slot.mode_count)
+                guard let array = unsafe arena.place(count: count, of: UnsafePointer<hud_mode_t>?.self) else { return nil }
                 for index in 0..<count {
-                    array[index] = nil
-                    guard let original = modes[index] else { continue }
-                    var mode = original.pointee
-                    guard let id = arena.string(mode.id), let icon = arena.string(mode.icon), let label = arena.string(mode.label) else { return nil }
-                    (mode.id, mode.icon, mode.label) = (id, icon, label)
-                    guard let placed = arena.place(mode) else { return nil }
-                    array[index] = UnsafePointer(placed)
+                    unsafe array[index] = nil
+                    guard let original = unsafe modes[index] else { continue }
+                    var mode = unsafe original.pointee
+                    guard let id = unsafe arena.string(mode.id), let icon = unsafe arena.string(mode.icon), let label = unsafe arena.string(mode.label) else { return nil }
+                    unsafe (mode.id, mode.icon, mode.label) = unsafe (id, icon, label)
+                    guard let placed = unsafe arena.place(mode) else { return nil }
+                    unsafe array[index] = unsafe UnsafePointer(placed)
                 }
-                slot.modes = UnsafePointer(array)
+                unsafe slot.modes = unsafe UnsafePointer(array)
             }
-            guard let placed = arena.place(slot) else { return nil }
-            copied[position] = UnsafePointer(placed)
+            guard let placed = unsafe arena.place(slot) else { return nil }
+            unsafe copied[position] = unsafe UnsafePointer(placed)
         }
-        withUnsafeMutablePointer(to: &view.slots) { tuple in
-            tuple.withMemoryRebound(to: UnsafePointer<hud_slot_t>?.self, capacity: positions) { for i in 0..<positions { $0[i] = copied[i] } }
+        unsafe withUnsafeMutablePointer(to: &view.slots) { tuple in
+            unsafe tuple.withMemoryRebound(to: UnsafePointer<hud_slot_t>?.self, capacity: positions) { for i in 0..<positions { unsafe $0[i] = unsafe copied[i] } }
         }
-        guard let complications = arena.place(view) else { return nil }
-        let placedEnvironment: UnsafeMutablePointer<hud_environment_t>? = EnvironmentMarshaler.with(
+        guard let complications = unsafe arena.place(view) else { return nil }
+        let placedEnvironment: UnsafeMutablePointer<hud_environment_t>? = unsafe EnvironmentMarshaler.with(
             environment, titles: titles, structSize: environmentSize) { made in
-            var env = made.pointee
-            guard let palette = env.palette.flatMap({ arena.place($0.pointee) }), let title = arena.string(env.navigation_title) else { return nil }
-            env.palette = UnsafePointer(palette)
-            env.navigation_title = title
-            return arena.place(env)
+            var env = unsafe made.pointee
+            guard let palette = unsafe env.palette.flatMap({ unsafe arena.place($0.pointee) }), let title = unsafe arena.string(env.navigation_title) else { return nil }
+            unsafe env.palette = unsafe UnsafePointer(palette)
+            unsafe env.navigation_title = unsafe title
+            return unsafe arena.place(env)
         }
-        guard let placedEnvironment, let placedInteraction = arena.place(InteractionMarshaler.make(interaction)) else { return nil }
-        return PreparedInputs(complications: UnsafePointer(complications), environment: UnsafePointer(placedEnvironment),
+        guard let placedEnvironment = unsafe placedEnvironment, let placedInteraction = unsafe arena.place(InteractionMarshaler.make(interaction)) else { return nil }
+        return unsafe PreparedInputs(complications: UnsafePointer(complications), environment: UnsafePointer(placedEnvironment),
                               interaction: UnsafePointer(placedInteraction), bytes: arena.used)
     }
 
@@ -203,16 +203,16 @@ extension DirectRenderer {
     package func callPrepared(_ inputs: PreparedInputs, capacity: Int, stride: Int, guardBytes: Int, trapExitStatus: Int32,
                               in region: SharedRegion) -> SharedRawReply? {
         guard SharedLayoutArea.rawCallFits(capacity: capacity, stride: stride, guardBytes: guardBytes) else { return nil }
-        var output = hud_layout_t()
-        output.struct_size = UInt32(MemoryLayout<hud_layout_t>.size)
-        output.node_stride = UInt32(stride)
-        output.nodes = region.raw + SharedLayoutArea.rawOffset + guardBytes
-        output.capacity = UInt32(capacity)
+        var output = unsafe hud_layout_t()
+        unsafe output.struct_size = unsafe UInt32(MemoryLayout<hud_layout_t>.size)
+        unsafe output.node_stride = UInt32(stride)
+        unsafe output.nodes = unsafe region.raw + SharedLayoutArea.rawOffset + guardBytes
+        unsafe output.capacity = UInt32(capacity)
         let (status, violations) = ActionThunk.withFatalCalls(exitStatus: trapExitStatus) {
-            PluginCalls.layout(descriptor, inputs.complications, inputs.environment, inputs.interaction, &output)
+            unsafe PluginCalls.layout(descriptor, inputs.complications, inputs.environment, inputs.interaction, &output)
         }
-        let i = output.content_insets
-        return SharedRawReply(status: status, count: output.count, violations: violations,
+        let i = unsafe output.content_insets
+        return unsafe SharedRawReply(status: status, count: output.count, violations: violations,
                               insets: HudInsets(top: i.top, left: i.left, bottom: i.bottom, right: i.right),
                               hiddenPositions: output.hidden_positions)
     }

@@ -30,19 +30,19 @@ package enum PNGRaster {
         var bytes: UnsafeMutablePointer<UInt8>?
         var size = 0
         let status = svg.withUTF8 { text in
-            reason.withUnsafeMutableBufferPointer { buffer in
-                text.withMemoryRebound(to: CChar.self) { characters in
-                    hud_raster_png(characters.baseAddress, characters.count, width, height, scale, &bytes, &size,
+            unsafe reason.withUnsafeMutableBufferPointer { buffer in
+                unsafe text.withMemoryRebound(to: CChar.self) { characters in
+                    unsafe hud_raster_png(characters.baseAddress, characters.count, width, height, scale, &bytes, &size,
                                           buffer.baseAddress, buffer.count)
                 }
             }
         }
-        guard status == 0, let bytes = bytes else {
-            let text = reason.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        guard status == 0, let bytes = unsafe bytes else {
+            let text = unsafe reason.withUnsafeBufferPointer { unsafe String(cString: $0.baseAddress!) }
             return .failure(Failure(description: text))
         }
-        defer { hud_raster_free(bytes) }
-        return .success(Array(UnsafeBufferPointer(start: bytes, count: size)))
+        defer { unsafe hud_raster_free(bytes) }
+        return unsafe .success(Array(UnsafeBufferPointer(start: bytes, count: size)))
     }
 
     /// How two pictures differ, pixel by pixel.
@@ -85,10 +85,10 @@ package enum PNGRaster {
         var raw = hud_raster_difference_t()
         var diff: UnsafeMutablePointer<UInt8>?
         var diffSize = 0
-        let status = baseline.withUnsafeBufferPointer { a in
-            new.withUnsafeBufferPointer { b in
-                reason.withUnsafeMutableBufferPointer { buffer in
-                    picture
+        let status = unsafe baseline.withUnsafeBufferPointer { a in
+            unsafe new.withUnsafeBufferPointer { b in
+                unsafe reason.withUnsafeMutableBufferPointer { buffer in
+                    unsafe picture
                         ? hud_raster_compare(a.baseAddress, a.count, b.baseAddress, b.count, Int32(tolerance), &raw, &diff, &diffSize,
                                              buffer.baseAddress, buffer.count)
                         : hud_raster_compare(a.baseAddress, a.count, b.baseAddress, b.count, Int32(tolerance), &raw, nil, nil,
@@ -96,14 +96,14 @@ package enum PNGRaster {
                 }
             }
         }
-        defer { if let diff { hud_raster_free(diff) } }
+        defer { if let diff = unsafe diff { unsafe hud_raster_free(diff) } }
         guard status == 0 else {
-            return .failure(Failure(description: reason.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }))
+            return unsafe .failure(Failure(description: reason.withUnsafeBufferPointer { unsafe String(cString: $0.baseAddress!) }))
         }
         let box = raw.max_x >= raw.min_x && raw.max_y >= raw.min_y
             ? (x: Int(raw.min_x), y: Int(raw.min_y), width: Int(raw.max_x - raw.min_x + 1), height: Int(raw.max_y - raw.min_y + 1)) : nil
-        return .success(Difference(width: Int(raw.width), height: Int(raw.height), newWidth: Int(raw.new_width), newHeight: Int(raw.new_height),
+        return unsafe .success(Difference(width: Int(raw.width), height: Int(raw.height), newWidth: Int(raw.new_width), newHeight: Int(raw.new_height),
                                    changedPixels: raw.changed_pixels, box: box,
-                                   picture: diff.map { Array(UnsafeBufferPointer(start: $0, count: diffSize)) }))
+                                   picture: diff.map { unsafe Array(UnsafeBufferPointer(start: $0, count: diffSize)) }))
     }
 }

@@ -20,7 +20,7 @@ import Synchronization
 /// counters.
 ///
 /// All libffi calls in the package live in this file.
-package final class ActionThunk {
+@safe package final class ActionThunk {
     /// The C function pointer. Valid while live, and while quarantined.
     package let function: hud_action_fn
     private let closure: UnsafeMutableRawPointer
@@ -40,21 +40,21 @@ package final class ActionThunk {
 
     package init(_ action: @escaping () -> Void) throws(RegistryError) {
         var code: UnsafeMutableRawPointer?
-        guard let closure = ffi_closure_alloc(MemoryLayout<ffi_closure>.size, &code), let code else {
+        guard let closure = unsafe ffi_closure_alloc(MemoryLayout<ffi_closure>.size, &code), let code = unsafe code else {
             throw .thunkAllocationFailed(reason: "ffi_closure_alloc returned NULL")
         }
-        let box = Unmanaged.passRetained(Box(action))
-        let status = ffi_prep_closure_loc(
+        let box = unsafe Unmanaged.passRetained(Box(action))
+        let status = unsafe ffi_prep_closure_loc(
             closure.assumingMemoryBound(to: ffi_closure.self), ActionThunk.voidCIF.pointer,
             ActionThunk.trampoline, box.toOpaque(), code)
         guard status == FFI_OK else {
-            ffi_closure_free(closure)
-            box.release()
+            unsafe ffi_closure_free(closure)
+            unsafe box.release()
             throw .thunkAllocationFailed(reason: "ffi_prep_closure_loc returned \(status.rawValue)")
         }
-        self.closure = closure
-        self.box = box
-        self.function = unsafeBitCast(code, to: hud_action_fn.self)
+        unsafe self.closure = unsafe closure
+        unsafe self.box = unsafe box
+        self.function = unsafe unsafeBitCast(code, to: hud_action_fn.self)
         ActionThunk.counters.live.add(1, ordering: .relaxed)
         ActionThunk.counters.created.add(1, ordering: .relaxed)
     }
@@ -62,7 +62,7 @@ package final class ActionThunk {
     /// Points a live thunk at a new closure (same C pointer). Used when a
     /// republish has equal content: plugins keep the pointers they have.
     package func rebind(_ action: @escaping () -> Void) {
-        let value = box.takeUnretainedValue()
+        let value = unsafe box.takeUnretainedValue()
         guard !value.retired.load(ordering: .acquiring) else { return }
         value.action = action
     }
@@ -70,11 +70,11 @@ package final class ActionThunk {
     /// Ends the thunk's life: its action will never run again. The closure
     /// memory moves to the quarantine; the oldest quarantined one is freed.
     package func retire() {
-        let value = box.takeUnretainedValue()
+        let value = unsafe box.takeUnretainedValue()
         guard !value.retired.exchange(true, ordering: .acquiringAndReleasing) else { return }
         value.action = nil
         ActionThunk.counters.live.subtract(1, ordering: .relaxed)
-        ActionThunk.quarantine.withLock { $0.push(Retired(closure: closure, box: box)) }
+        ActionThunk.quarantine.withLock { unsafe $0.push(Retired(closure: closure, box: box)) }
     }
 
     deinit { retire() }
@@ -111,12 +111,12 @@ package final class ActionThunk {
     /// contract violation, not run, counted, and returned as `violations`.
     @inline(__always)
     package static func duringLayout<T>(_ body: () -> T) -> (result: T, violations: Int) {
-        let guardState = LayoutGuard.current()
-        let before = guardState.pointee.violations
-        guardState.pointee.depth += 1
+        let guardState = unsafe LayoutGuard.current()
+        let before = unsafe guardState.pointee.violations
+        unsafe guardState.pointee.depth += 1
         let result = body()
-        guardState.pointee.depth -= 1
-        return (result, guardState.pointee.violations - before)
+        unsafe guardState.pointee.depth -= 1
+        return unsafe (result, guardState.pointee.violations - before)
     }
 
     /// Runs `body` with every call through a live thunk, on any thread,
@@ -156,17 +156,17 @@ package final class ActionThunk {
     private enum LayoutGuard {
         @inline(__always)
         static func current() -> UnsafeMutablePointer<hud_hot_layout_guard_t> {
-            hud_hot_layout_guard()
+            unsafe hud_hot_layout_guard()
         }
     }
 
-    private struct Retired: @unchecked Sendable {
+    @safe private struct Retired: @unchecked Sendable {
         // Sendable: only touched under the quarantine lock.
         let closure: UnsafeMutableRawPointer
         let box: Unmanaged<Box>
         func free() {
-            ffi_closure_free(closure)
-            box.release()
+            unsafe ffi_closure_free(closure)
+            unsafe box.release()
         }
     }
     /// A fixed-size ring of retired thunks: pushing past the limit frees
@@ -197,10 +197,10 @@ package final class ActionThunk {
 
     /// One call interface for every `void (*)(void)`; prepared once and never
     /// mutated, so sharing it between closures and threads is safe.
-    private final class CIF: @unchecked Sendable {
+    @safe private final class CIF: @unchecked Sendable {
         let pointer = UnsafeMutablePointer<ffi_cif>.allocate(capacity: 1)
         init() {
-            let status = ffi_prep_cif(pointer, FFI_DEFAULT_ABI, 0, hud_cffi_type_void(), nil)
+            let status = unsafe ffi_prep_cif(pointer, FFI_DEFAULT_ABI, 0, hud_cffi_type_void(), nil)
             precondition(status == FFI_OK, "ffi_prep_cif for void(void) failed: \(status.rawValue)")
         }
     }
@@ -210,17 +210,17 @@ package final class ActionThunk {
         UnsafeMutablePointer<ffi_cif>?, UnsafeMutableRawPointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
         UnsafeMutableRawPointer?
     ) -> Void = { _, _, _, userData in
-        guard let userData else { return }
-        let box = Unmanaged<Box>.fromOpaque(userData).takeUnretainedValue()
+        guard let userData = unsafe userData else { return }
+        let box = unsafe Unmanaged<Box>.fromOpaque(userData).takeUnretainedValue()
         if box.retired.load(ordering: .acquiring) {
             ActionThunk.counters.retiredCalls.add(1, ordering: .relaxed)
             return
         }
         let fatal = ActionThunk.fatalExitStatus.load(ordering: .acquiring)
         if fatal != 0 { _exit(fatal) }
-        let guardState = LayoutGuard.current()
-        if guardState.pointee.depth > 0 {
-            guardState.pointee.violations += 1
+        let guardState = unsafe LayoutGuard.current()
+        if unsafe guardState.pointee.depth > 0 {
+            unsafe guardState.pointee.violations += 1
             ActionThunk.counters.duringLayout.add(1, ordering: .relaxed)
             return
         }

@@ -17,8 +17,8 @@ package enum ByteScan {
     package static func holds(_ input: Span<UInt8>, _ token: Span<UInt8>, at index: Int) -> Bool {
         guard index >= 0, index <= input.count, input.count - index >= token.count else { return false }
         guard !token.isEmpty else { return true }
-        return input.withUnsafeBufferPointer { haystack in
-            token.withUnsafeBufferPointer { needle in memcmp(haystack.baseAddress! + index, needle.baseAddress!, needle.count) == 0 }
+        return unsafe input.withUnsafeBufferPointer { haystack in
+            unsafe token.withUnsafeBufferPointer { needle in unsafe memcmp(haystack.baseAddress! + index, needle.baseAddress!, needle.count) == 0 }
         }
     }
 
@@ -26,8 +26,8 @@ package enum ByteScan {
     /// overlapping (C: `memchr` for its first byte, then `memcmp`).
     package static func occurrences(of token: Span<UInt8>, in input: Span<UInt8>) -> Int {
         guard !token.isEmpty, token.count <= input.count else { return 0 }
-        return input.withUnsafeBufferPointer { haystack in
-            token.withUnsafeBufferPointer { hud_hot_occurrences(haystack.baseAddress!, haystack.count, $0.baseAddress!, $0.count) }
+        return unsafe input.withUnsafeBufferPointer { haystack in
+            unsafe token.withUnsafeBufferPointer { unsafe hud_hot_occurrences(haystack.baseAddress!, haystack.count, $0.baseAddress!, $0.count) }
         }
     }
 
@@ -36,7 +36,7 @@ package enum ByteScan {
     /// 0x20, or at the end.
     package static func plainRun(_ input: Span<UInt8>, from start: Int) -> Int {
         guard start >= 0, start < input.count else { return max(start, 0) }
-        return input.withUnsafeBufferPointer { hud_hot_plain_run($0.baseAddress!, $0.count, start) }
+        return unsafe input.withUnsafeBufferPointer { unsafe hud_hot_plain_run($0.baseAddress!, $0.count, start) }
     }
 
     /// The value of the ASCII decimal digits from `start` and the index
@@ -46,7 +46,7 @@ package enum ByteScan {
         guard start >= 0, start < input.count else { return (0, max(start, 0)) }
         var value: UInt64 = 0
         var end = start
-        let overflow = input.withUnsafeBufferPointer { hud_hot_decimal($0.baseAddress!, $0.count, start, &value, &end) }
+        let overflow = unsafe input.withUnsafeBufferPointer { unsafe hud_hot_decimal($0.baseAddress!, $0.count, start, &value, &end) }
         return overflow == 0 ? (value, end) : nil
     }
 }

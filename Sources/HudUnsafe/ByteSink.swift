@@ -17,40 +17,40 @@ import HudModel
 /// `init`, replaced when it grows, freed in `deinit`); the caller's bytes
 /// are borrowed for one call on the calling thread. Not copyable, so one
 /// owner, one thread.
-package struct ByteSink: ~Copyable {
+@safe package struct ByteSink: ~Copyable {
     private var storage: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     package private(set) var count = 0
 
     package init(capacity: Int) {
         self.capacity = max(capacity, 64)
-        storage = .allocate(capacity: self.capacity)
+        unsafe storage = .allocate(capacity: self.capacity)
     }
 
-    deinit { storage.deallocate() }
+    deinit { unsafe storage.deallocate() }
 
     /// The bytes written since the last `take`, as an array; the sink goes
     /// on empty with the same capacity.
     package mutating func take() -> [UInt8] {
-        let bytes = Array(UnsafeBufferPointer(start: storage, count: count))
+        let bytes = unsafe Array(UnsafeBufferPointer(start: storage, count: count))
         count = 0
         return bytes
     }
 
     package mutating func append(_ bytes: [UInt8]) {
-        bytes.withUnsafeBufferPointer { append($0) }
+        unsafe bytes.withUnsafeBufferPointer { unsafe append($0) }
     }
 
     /// `value` as `JSONWriter.string(_:)` writes it: a quoted string
     /// literal, or `null`.
     package mutating func appendJSONString(_ value: String?) {
         guard let value else { return append(JSONWriter.nullBytes) }
-        let plain = value.utf8.span.withUnsafeBufferPointer { bytes -> Bool in
-            guard bytes.count == 0 || hud_hot_plain_run(bytes.baseAddress!, bytes.count, 0) == bytes.count else { return false }
+        let plain = unsafe value.utf8.span.withUnsafeBufferPointer { bytes -> Bool in
+            guard unsafe bytes.count == 0 || hud_hot_plain_run(bytes.baseAddress!, bytes.count, 0) == bytes.count else { return false }
             reserve(bytes.count + 2)
-            storage[count] = UInt8(ascii: "\"")
-            if bytes.count > 0 { (storage + count + 1).initialize(from: bytes.baseAddress!, count: bytes.count) }
-            storage[count + 1 + bytes.count] = UInt8(ascii: "\"")
+            unsafe storage[count] = UInt8(ascii: "\"")
+            if bytes.count > 0 { unsafe (storage + count + 1).initialize(from: bytes.baseAddress!, count: bytes.count) }
+            unsafe storage[count + 1 + bytes.count] = UInt8(ascii: "\"")
             count += bytes.count + 2
             return true
         }
@@ -60,7 +60,7 @@ package struct ByteSink: ~Copyable {
     private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard bytes.count > 0 else { return }
         reserve(bytes.count)
-        (storage + count).initialize(from: bytes.baseAddress!, count: bytes.count)
+        unsafe (storage + count).initialize(from: bytes.baseAddress!, count: bytes.count)
         count += bytes.count
     }
 
@@ -71,9 +71,9 @@ package struct ByteSink: ~Copyable {
         var grown = capacity * 2
         while grown < count + more { grown *= 2 }
         let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
-        larger.initialize(from: storage, count: count)
-        storage.deallocate()
-        storage = larger
+        unsafe larger.initialize(from: storage, count: count)
+        unsafe storage.deallocate()
+        unsafe storage = unsafe larger
         capacity = grown
     }
 }

@@ -18,7 +18,7 @@ import Glibc
 /// thunk per closure. All of it is freed (thunks retired) when the snapshot
 /// is released, which is why the ABI says input pointers are valid only
 /// during layout: in practice until the set is republished.
-package final class CComplications {
+@safe package final class CComplications {
     /// The marshaled structure plugins receive. Host-owned.
     package let view: UnsafeMutablePointer<hud_complications_t>
     /// Which positions hold a slot.
@@ -29,7 +29,7 @@ package final class CComplications {
     /// nodes' `accessibility_actions`).
     package let modeCounts: ModeCounts
 
-    private var allocations: [UnsafeMutableRawPointer] = []
+    private var allocations: [UnsafeMutableRawPointer] = unsafe []
     /// Every string of the view, NUL-terminated, back to back in one
     /// block (sized before marshaling), so the validator can tell a node
     /// string the host made by its address (`HostStrings`).
@@ -44,9 +44,9 @@ package final class CComplications {
     private var targets: [HudInteraction.Target: ActionThunk] = [:]
 
     package init(_ complications: HudPhoneComplications) throws(RegistryError) {
-        view = .allocate(capacity: 1)
-        view.initialize(to: hud_complications_t())
-        view.pointee.struct_size = UInt32(MemoryLayout<hud_complications_t>.size)
+        unsafe view = .allocate(capacity: 1)
+        unsafe view.initialize(to: hud_complications_t())
+        unsafe view.pointee.struct_size = UInt32(MemoryLayout<hud_complications_t>.size)
         occupiedPositions = Set(complications.occupiedPositions)
         modeIDs = Dictionary(uniqueKeysWithValues: complications.occupiedPositions.map { position in
             (position, complications[position]?.longPressModes?.map(\.id) ?? [])
@@ -56,20 +56,20 @@ package final class CComplications {
         arenaCapacity = bytes
         // Zeroed: bytes the marshaling does not write (none, unless it
         // throws) read as empty strings.
-        arena = bytes > 0 ? UnsafeMutablePointer<CChar>.allocate(capacity: bytes) : nil
-        if let arena {
-            UnsafeMutableRawPointer(arena).setBytes(to: 0, count: bytes)
-            allocations.append(UnsafeMutableRawPointer(arena))
+        unsafe arena = bytes > 0 ? UnsafeMutablePointer<CChar>.allocate(capacity: bytes) : nil
+        if let arena = unsafe arena {
+            unsafe UnsafeMutableRawPointer(arena).setBytes(to: 0, count: bytes)
+            unsafe allocations.append(UnsafeMutableRawPointer(arena))
         }
-        stringArena = HostStrings.Range(start: arena.map { UnsafeRawPointer($0) }, count: bytes, longest: longest)
+        stringArena = unsafe HostStrings.Range(start: arena.map { UnsafeRawPointer($0) }, count: bytes, longest: longest)
         // Every stored property is initialized here, so if marshaling throws,
         // deinit runs and frees what was made so far.
         for position in Position.allCases {
             guard let slot = complications[position] else { continue }
-            let pointer = try marshal(slot, at: position)
-            withUnsafeMutablePointer(to: &view.pointee.slots) { tuple in
-                tuple.withMemoryRebound(to: UnsafePointer<hud_slot_t>?.self, capacity: Int(HUD_POSITION_COUNT)) {
-                    $0[position.rawValue] = UnsafePointer(pointer)
+            let pointer = unsafe try marshal(slot, at: position)
+            unsafe withUnsafeMutablePointer(to: &view.pointee.slots) { tuple in
+                unsafe tuple.withMemoryRebound(to: UnsafePointer<hud_slot_t>?.self, capacity: Int(HUD_POSITION_COUNT)) {
+                    unsafe $0[position.rawValue] = unsafe UnsafePointer(pointer)
                 }
             }
         }
@@ -113,25 +113,25 @@ package final class CComplications {
 
     private func marshal(_ slot: HudPhoneComplications.Slot, at position: Position) throws(RegistryError) -> UnsafeMutablePointer<hud_slot_t> {
         let field = "\(position)"
-        let pointer = allocate(hud_slot_t.self)
-        pointer.pointee.struct_size = UInt32(MemoryLayout<hud_slot_t>.size)
-        pointer.pointee.role = hud_role_t(slot.role.rawValue)
-        pointer.pointee.icon = try string(slot.icon, field: "\(field).icon", limit: Int(HUD_MAX_ICON_BYTES), allowEmpty: false)
-        pointer.pointee.label = try slot.label.map { label throws(RegistryError) in
-            try string(label, field: "\(field).label", limit: Int(HUD_MAX_LABEL_BYTES))
+        let pointer = unsafe allocate(hud_slot_t.self)
+        unsafe pointer.pointee.struct_size = unsafe UInt32(MemoryLayout<hud_slot_t>.size)
+        unsafe pointer.pointee.role = hud_role_t(slot.role.rawValue)
+        unsafe pointer.pointee.icon = unsafe try string(slot.icon, field: "\(field).icon", limit: Int(HUD_MAX_ICON_BYTES), allowEmpty: false)
+        unsafe pointer.pointee.label = unsafe try slot.label.map { label throws(RegistryError) in
+            unsafe try string(label, field: "\(field).label", limit: Int(HUD_MAX_LABEL_BYTES))
         }
-        pointer.pointee.action = try thunk(slot.action, for: .slot(position))
+        unsafe pointer.pointee.action = try thunk(slot.action, for: .slot(position))
         if let secondary = slot.secondary {
-            let chip = allocate(hud_secondary_t.self)
-            chip.pointee.struct_size = UInt32(MemoryLayout<hud_secondary_t>.size)
-            chip.pointee.icon = try string(secondary.icon, field: "\(field).secondary.icon", limit: Int(HUD_MAX_ICON_BYTES), allowEmpty: false)
-            chip.pointee.label = try secondary.label.map { label throws(RegistryError) in
-                try string(label, field: "\(field).secondary.label", limit: Int(HUD_MAX_LABEL_BYTES))
+            let chip = unsafe allocate(hud_secondary_t.self)
+            unsafe chip.pointee.struct_size = unsafe UInt32(MemoryLayout<hud_secondary_t>.size)
+            unsafe chip.pointee.icon = unsafe try string(secondary.icon, field: "\(field).secondary.icon", limit: Int(HUD_MAX_ICON_BYTES), allowEmpty: false)
+            unsafe chip.pointee.label = unsafe try secondary.label.map { label throws(RegistryError) in
+                unsafe try string(label, field: "\(field).secondary.label", limit: Int(HUD_MAX_LABEL_BYTES))
             }
-            chip.pointee.action = try secondary.action.map { action throws(RegistryError) in
+            unsafe chip.pointee.action = try secondary.action.map { action throws(RegistryError) in
                 try thunk(action, for: .secondary(position))
             }
-            pointer.pointee.secondary = UnsafePointer(chip)
+            unsafe pointer.pointee.secondary = unsafe UnsafePointer(chip)
         }
         let modes = slot.longPressModes ?? []
         guard modes.count <= Int(HUD_MAX_MODES) else {
@@ -145,22 +145,22 @@ package final class CComplications {
             throw .invalidComplications(field: "\(field).longPressModes", reason: "marks \(modes.count(where: \.isCurrent)) modes current; at most one mode of a slot is current")
         }
         if !modes.isEmpty {
-            let array = allocateArray(UnsafePointer<hud_mode_t>?.self, count: modes.count)
+            let array = unsafe allocateArray(UnsafePointer<hud_mode_t>?.self, count: modes.count)
             for (index, mode) in modes.enumerated() {
                 let modeField = "\(field).longPressModes[\(index)]"
-                let item = allocate(hud_mode_t.self)
-                item.pointee.struct_size = UInt32(MemoryLayout<hud_mode_t>.size)
-                item.pointee.id = try string(mode.id, field: "\(modeField).id", limit: Int(HUD_MAX_ID_BYTES), allowEmpty: false)
-                item.pointee.icon = try string(mode.icon, field: "\(modeField).icon", limit: Int(HUD_MAX_ICON_BYTES), allowEmpty: false)
-                item.pointee.label = try string(mode.label, field: "\(modeField).label", limit: Int(HUD_MAX_LABEL_BYTES))
-                item.pointee.action = try thunk(mode.action, for: .mode(position, index: index))
-                item.pointee.flags = mode.isCurrent ? HUD_MODE_FLAG_CURRENT : 0
-                array[index] = UnsafePointer(item)
+                let item = unsafe allocate(hud_mode_t.self)
+                unsafe item.pointee.struct_size = unsafe UInt32(MemoryLayout<hud_mode_t>.size)
+                unsafe item.pointee.id = unsafe try string(mode.id, field: "\(modeField).id", limit: Int(HUD_MAX_ID_BYTES), allowEmpty: false)
+                unsafe item.pointee.icon = unsafe try string(mode.icon, field: "\(modeField).icon", limit: Int(HUD_MAX_ICON_BYTES), allowEmpty: false)
+                unsafe item.pointee.label = unsafe try string(mode.label, field: "\(modeField).label", limit: Int(HUD_MAX_LABEL_BYTES))
+                unsafe item.pointee.action = try thunk(mode.action, for: .mode(position, index: index))
+                unsafe item.pointee.flags = mode.isCurrent ? HUD_MODE_FLAG_CURRENT : 0
+                unsafe array[index] = unsafe UnsafePointer(item)
             }
-            pointer.pointee.modes = UnsafePointer(array)
-            pointer.pointee.mode_count = UInt32(modes.count)
+            unsafe pointer.pointee.modes = unsafe UnsafePointer(array)
+            unsafe pointer.pointee.mode_count = UInt32(modes.count)
         }
-        return pointer
+        return unsafe pointer
     }
 
     private func thunk(_ action: @escaping () -> Void, for target: HudInteraction.Target) throws(RegistryError) -> hud_action_fn {
@@ -185,19 +185,19 @@ package final class CComplications {
         // Into the arena (sized by `stringBytes` for exactly these strings);
         // a block of its own only if that sizing were ever short.
         let buffer: UnsafeMutablePointer<CChar>
-        if let arena, arenaUsed + bytes.count + 1 <= arenaCapacity {
-            buffer = arena + arenaUsed
+        if let arena = unsafe arena, arenaUsed + bytes.count + 1 <= arenaCapacity {
+            unsafe buffer = unsafe arena + arenaUsed
             arenaUsed += bytes.count + 1
         } else {
-            buffer = allocateArray(CChar.self, count: bytes.count + 1)
+            unsafe buffer = unsafe allocateArray(CChar.self, count: bytes.count + 1)
         }
         var index = 0
         for byte in bytes {
-            buffer[index] = CChar(bitPattern: byte)
+            unsafe buffer[index] = CChar(bitPattern: byte)
             index += 1
         }
-        buffer[index] = 0
-        return UnsafePointer(buffer)
+        unsafe buffer[index] = 0
+        return unsafe UnsafePointer(buffer)
     }
 
     /// The bytes `string(_:field:limit:)` will copy for `complications`
@@ -228,26 +228,26 @@ package final class CComplications {
 
     private func allocate<T>(_ type: T.Type) -> UnsafeMutablePointer<T> {
         let raw = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<T>.stride, alignment: MemoryLayout<T>.alignment)
-        raw.setBytes(to: 0, count: MemoryLayout<T>.stride)
-        allocations.append(raw)
-        return raw.assumingMemoryBound(to: T.self)
+        unsafe raw.setBytes(to: 0, count: MemoryLayout<T>.stride)
+        unsafe allocations.append(raw)
+        return unsafe raw.assumingMemoryBound(to: T.self)
     }
 
     private func allocateArray<T>(_ type: T.Type, count: Int) -> UnsafeMutablePointer<T> {
         let bytes = MemoryLayout<T>.stride * count
         let raw = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: MemoryLayout<T>.alignment)
-        raw.setBytes(to: 0, count: bytes)
-        allocations.append(raw)
-        return raw.assumingMemoryBound(to: T.self)
+        unsafe raw.setBytes(to: 0, count: bytes)
+        unsafe allocations.append(raw)
+        return unsafe raw.assumingMemoryBound(to: T.self)
     }
 
     private func release() {
         for thunk in thunks { thunk.retire() }
         thunks.removeAll()
         targets.removeAll()
-        for raw in allocations { raw.deallocate() }
-        allocations.removeAll()
-        view.deallocate()
+        for unsafe raw in unsafe allocations { unsafe raw.deallocate() }
+        unsafe allocations.removeAll()
+        unsafe view.deallocate()
     }
 }
 
@@ -256,11 +256,11 @@ package final class CComplications {
 /// ("into this call's inputs"), and the host validates and reads those
 /// nodes after the call returns. Reused while the title is unchanged, so a
 /// steady-state frame allocates nothing.
-package final class TitleStorage {
+@safe package final class TitleStorage {
     /// The title last asked for, its C string and that string's range.
     /// Kept behind a pointer: the per-call reads are plain loads, without
     /// the dynamic exclusivity checks a class's stored `var`s get.
-    private struct State {
+    @safe private struct State {
         var current: String?
         var bytes: UnsafeMutablePointer<CChar>?
         var range = HostStrings.Range.empty
@@ -268,38 +268,38 @@ package final class TitleStorage {
     private let state: UnsafeMutablePointer<State>
 
     package init() {
-        state = .allocate(capacity: 1)
-        state.initialize(to: State())
+        unsafe state = .allocate(capacity: 1)
+        unsafe state.initialize(to: State())
     }
 
     deinit {
-        state.pointee.bytes?.deallocate()
-        state.deinitialize(count: 1)
-        state.deallocate()
+        unsafe state.pointee.bytes?.deallocate()
+        unsafe state.deinitialize(count: 1)
+        unsafe state.deallocate()
     }
 
     /// The current title's bytes and NUL, host-made (see `HostStrings`).
-    package var range: HostStrings.Range { state.pointee.range }
+    package var range: HostStrings.Range { unsafe state.pointee.range }
 
     /// The C string for `title` (nil for no title), valid until the next
     /// call with a different title or until this storage is released.
     package func pointer(for title: String?) -> UnsafePointer<CChar>? {
         guard let title else { return nil }
-        if title != state.pointee.current || state.pointee.bytes == nil {
-            state.pointee.bytes?.deallocate()
+        if unsafe title != state.pointee.current || state.pointee.bytes == nil {
+            unsafe state.pointee.bytes?.deallocate()
             let utf8 = title.utf8
             let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: utf8.count + 1)
             var index = 0
             for byte in utf8 {
-                buffer[index] = CChar(bitPattern: byte)
+                unsafe buffer[index] = CChar(bitPattern: byte)
                 index += 1
             }
-            buffer[index] = 0
-            state.pointee.bytes = buffer
-            state.pointee.current = title
-            state.pointee.range = HostStrings.Range(start: UnsafeRawPointer(buffer), count: utf8.count + 1, longest: utf8.count)
+            unsafe buffer[index] = 0
+            unsafe state.pointee.bytes = unsafe buffer
+            unsafe state.pointee.current = title
+            unsafe state.pointee.range = unsafe HostStrings.Range(start: UnsafeRawPointer(buffer), count: utf8.count + 1, longest: utf8.count)
         }
-        return UnsafePointer(state.pointee.bytes)
+        return unsafe UnsafePointer(state.pointee.bytes)
     }
 }
 
@@ -316,7 +316,7 @@ package final class TitleStorage {
 /// inputs, valid during layout. The host reads node strings that point at
 /// the title after the call, which is why the title is kept here too.
 /// Thread: one thread at a time (the renderer's caller).
-package final class EnvironmentViews {
+@safe package final class EnvironmentViews {
     private let view: UnsafeMutablePointer<hud_environment_t>
     private let palette: UnsafeMutablePointer<hud_palette_t>
     private let titles = TitleStorage()
@@ -327,33 +327,33 @@ package final class EnvironmentViews {
     @exclusivity(unchecked) private var revision: UInt64 = 0
 
     package init() {
-        view = .allocate(capacity: 1)
-        view.initialize(to: hud_environment_t())
-        palette = .allocate(capacity: 1)
-        palette.initialize(to: hud_palette_t())
+        unsafe view = .allocate(capacity: 1)
+        unsafe view.initialize(to: hud_environment_t())
+        unsafe palette = .allocate(capacity: 1)
+        unsafe palette.initialize(to: hud_palette_t())
     }
 
     deinit {
-        view.deallocate()
-        palette.deallocate()
+        unsafe view.deallocate()
+        unsafe palette.deallocate()
     }
 
     /// The view of `environment` (this host's `struct_size`).
     @inline(__always)
     package func view(for environment: HudEnvironment) -> UnsafePointer<hud_environment_t> {
-        if revision != environment.revision.value { marshal(environment) }
-        return UnsafePointer(view)
+        if unsafe revision != environment.revision.value { marshal(environment) }
+        return unsafe UnsafePointer(view)
     }
 
     /// The title's bytes, host-made (see `HostStrings`).
     package var titleRange: HostStrings.Range { titles.range }
 
     private func marshal(_ environment: HudEnvironment) {
-        palette.pointee = EnvironmentMarshaler.palette(environment.complicationPalette)
-        view.pointee = EnvironmentMarshaler.make(environment, palette: UnsafePointer(palette),
+        unsafe palette.pointee = EnvironmentMarshaler.palette(environment.complicationPalette)
+        unsafe view.pointee = unsafe EnvironmentMarshaler.make(environment, palette: UnsafePointer(palette),
                                                  title: titles.pointer(for: environment.navigationTitle),
                                                  structSize: MemoryLayout<hud_environment_t>.size)
-        revision = environment.revision.value
+        unsafe revision = environment.revision.value
     }
 }
 
@@ -368,18 +368,18 @@ package enum EnvironmentMarshaler {
     /// `HUD_ENVIRONMENT_SIZE_1_0`); every field is filled either way, so a
     /// renderer that reads past `struct_size` is caught reading real values.
     package static func with<T>(_ environment: HudEnvironment, titles: TitleStorage? = nil,
-                                structSize: Int = MemoryLayout<hud_environment_t>.size,
+                                structSize: Int = unsafe MemoryLayout<hud_environment_t>.size,
                                 _ body: (UnsafePointer<hud_environment_t>) -> T) -> T {
         var palette = palette(environment.complicationPalette)
-        return withUnsafePointer(to: &palette) { palettePointer in
+        return unsafe withUnsafePointer(to: &palette) { palettePointer in
             func call(_ title: UnsafePointer<CChar>?) -> T {
-                withUnsafePointer(to: make(environment, palette: palettePointer, title: title, structSize: structSize), body)
+                unsafe withUnsafePointer(to: make(environment, palette: palettePointer, title: title, structSize: structSize), body)
             }
             if let titles {
-                return call(titles.pointer(for: environment.navigationTitle))
+                return unsafe call(titles.pointer(for: environment.navigationTitle))
             }
             if let title = environment.navigationTitle {
-                return title.withCString { call($0) }
+                return unsafe title.withCString { unsafe call($0) }
             }
             return call(nil)
         }
@@ -389,23 +389,23 @@ package enum EnvironmentMarshaler {
     /// must outlive the view's use.
     package static func make(_ environment: HudEnvironment, palette: UnsafePointer<hud_palette_t>,
                              title: UnsafePointer<CChar>?, structSize: Int) -> hud_environment_t {
-        var env = hud_environment_t()
-        env.struct_size = UInt32(structSize)
-        env.layout_direction = environment.layoutDirection == .rightToLeft ? Int32(HUD_LAYOUT_DIRECTION_RTL) : Int32(HUD_LAYOUT_DIRECTION_LTR)
-        env.screen_width = environment.screenSize.width
-        env.screen_height = environment.screenSize.height
-        env.safe_area = insets(environment.safeArea)
-        env.scale = environment.scale
-        env.text_scale = environment.textScale
-        env.color_scheme = environment.chromeScheme == .light ? Int32(HUD_COLOR_SCHEME_LIGHT) : Int32(HUD_COLOR_SCHEME_DARK)
-        env.appearance = environment.appearance == .system ? Int32(HUD_APPEARANCE_SYSTEM) : Int32(HUD_APPEARANCE_HUDSON)
-        env.palette = palette
-        env.navigation_bar = rect(environment.navigationBar)
-        env.navigation_title = title
-        env.accessibility = environment.accessibility.rawValue
-        env.presentation = hud_presentation_t(environment.presentation.rawValue)
-        env.reserved_lanes = insets(environment.reservedLanes)
-        return env
+        var env = unsafe hud_environment_t()
+        unsafe env.struct_size = UInt32(structSize)
+        unsafe env.layout_direction = environment.layoutDirection == .rightToLeft ? Int32(HUD_LAYOUT_DIRECTION_RTL) : Int32(HUD_LAYOUT_DIRECTION_LTR)
+        unsafe env.screen_width = environment.screenSize.width
+        unsafe env.screen_height = environment.screenSize.height
+        unsafe env.safe_area = insets(environment.safeArea)
+        unsafe env.scale = environment.scale
+        unsafe env.text_scale = environment.textScale
+        unsafe env.color_scheme = environment.chromeScheme == .light ? Int32(HUD_COLOR_SCHEME_LIGHT) : Int32(HUD_COLOR_SCHEME_DARK)
+        unsafe env.appearance = environment.appearance == .system ? Int32(HUD_APPEARANCE_SYSTEM) : Int32(HUD_APPEARANCE_HUDSON)
+        unsafe env.palette = unsafe palette
+        unsafe env.navigation_bar = rect(environment.navigationBar)
+        unsafe env.navigation_title = unsafe title
+        unsafe env.accessibility = environment.accessibility.rawValue
+        unsafe env.presentation = hud_presentation_t(environment.presentation.rawValue)
+        unsafe env.reserved_lanes = insets(environment.reservedLanes)
+        return unsafe env
     }
 
     package static func palette(_ p: HudPalette) -> hud_palette_t {
@@ -468,7 +468,7 @@ extension UnsafeMutableRawPointer {
     /// clearing a layout's buffers most of a debug renderer host's time).
     @inline(__always)
     package func setBytes(to byte: UInt8, count: Int) {
-        _ = memset(self, Int32(byte), count)
+        _ = unsafe memset(self, Int32(byte), count)
     }
 }
 
@@ -478,7 +478,7 @@ extension UnsafeRawPointer {
     /// (a guard band left intact, the usual case), counted otherwise.
     package func bytes(differingFrom byte: UInt8, count: Int) -> Int {
         guard count > 0 else { return 0 }
-        if load(as: UInt8.self) == byte, memcmp(self, self + 1, count - 1) == 0 { return 0 }
-        return UnsafeRawBufferPointer(start: self, count: count).reduce(0) { $0 + ($1 == byte ? 0 : 1) }
+        if unsafe load(as: UInt8.self) == byte, unsafe memcmp(self, self + 1, count - 1) == 0 { return 0 }
+        return unsafe UnsafeRawBufferPointer(start: self, count: count).reduce(0) { $0 + ($1 == byte ? 0 : 1) }
     }
 }

@@ -32,7 +32,7 @@ package struct HostStrings {
         /// A range over `count` bytes at `start` whose strings are at most
         /// `longest` bytes (the caller wrote them: see `HostStrings`).
         package init(start: UnsafeRawPointer?, count: Int, longest: Int) {
-            self.init(start: UInt(bitPattern: start), count: start == nil ? 0 : UInt(max(count, 0)), longest: longest)
+            unsafe self.init(start: UInt(bitPattern: start), count: start == nil ? 0 : UInt(max(count, 0)), longest: longest)
         }
 
         private init(start: UInt, count: UInt, longest: Int) {
@@ -69,7 +69,7 @@ package struct HostStrings {
     /// True when the C string at `pointer` is host-made, no longer than
     /// `limit` bytes and valid UTF-8 without reading past its first byte.
     package func vouches(for pointer: UnsafePointer<CChar>, limit: Int) -> Bool {
-        trusted(limit: limit).vouches(for: pointer)
+        unsafe trusted(limit: limit).vouches(for: pointer)
     }
 
     /// The ranges one field's limit allows (an empty range for one whose
@@ -88,7 +88,7 @@ package struct HostStrings {
         /// inline in the node loop; the title's range is checked after it).
         @inline(__always)
         package func arenaVouches(for pointer: UnsafePointer<CChar>) -> Bool {
-            UInt(bitPattern: pointer) &- arenaStart < arenaCount && UInt8(bitPattern: pointer.pointee) & 0xC0 != 0x80
+            unsafe UInt(bitPattern: pointer) &- arenaStart < arenaCount && UInt8(bitPattern: pointer.pointee) & 0xC0 != 0x80
         }
 
         @inline(__always)
@@ -96,7 +96,7 @@ package struct HostStrings {
             let address = UInt(bitPattern: pointer)
             guard address &- arenaStart < arenaCount || address &- titleStart < titleCount else { return false }
             // Not a UTF-8 continuation byte (0x80...0xBF): a character boundary.
-            return UInt8(bitPattern: pointer.pointee) & 0xC0 != 0x80
+            return unsafe UInt8(bitPattern: pointer.pointee) & 0xC0 != 0x80
         }
     }
 }

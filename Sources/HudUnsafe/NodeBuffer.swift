@@ -16,7 +16,7 @@ import Glibc
 /// Not thread-safe: one `PluginRenderer` serves one thread at a time (the
 /// shell's). The buffer is reused across calls, so a steady-state layout
 /// allocates nothing for the call itself.
-package final class PluginRenderer {
+@safe package final class PluginRenderer {
     package let info: RendererInfo
     private let descriptor: UnsafePointer<hud_renderer_descriptor_t>
     /// The node buffer, regrown in place (a `let`: the per-call path reads
@@ -32,7 +32,7 @@ package final class PluginRenderer {
 
     package init(info: RendererInfo, descriptor: UnsafePointer<hud_renderer_descriptor_t>) {
         self.info = info
-        self.descriptor = descriptor
+        unsafe self.descriptor = unsafe descriptor
         self.buffer = LayoutBuffer(capacity: 64)
     }
 
@@ -51,11 +51,11 @@ package final class PluginRenderer {
         // A layout requested from inside `body` (for the same renderer) must
         // not overwrite, or free, the buffer the outer frame is reading: it
         // gets a renderer of its own for that call.
-        if frameInUse {
-            return try PluginRenderer(info: info, descriptor: descriptor).withFrame(snapshot, environment: environment, interaction: interaction, body)
+        if unsafe frameInUse {
+            return unsafe try PluginRenderer(info: info, descriptor: descriptor).withFrame(snapshot, environment: environment, interaction: interaction, body)
         }
         let frame = try openFrame(snapshot, environment, interaction)
-        defer { frameInUse = false }
+        defer { unsafe frameInUse = false }
         return body(frame)
     }
 
@@ -67,30 +67,30 @@ package final class PluginRenderer {
     /// actions are refused while it runs.)
     fileprivate func openFrame(_ snapshot: CComplications, _ environment: HudEnvironment,
                                _ interaction: HudInteraction) throws(RegistryError) -> LayoutFrame {
-        var output = hud_layout_t()
-        let raw = inlinedRawCall(snapshot, environment, interaction, &output)
+        var output = unsafe hud_layout_t()
+        let raw = unsafe inlinedRawCall(snapshot, environment, interaction, &output)
         // The common case in one test; anything else is judged and named by
         // `RawLayoutResult.check`, the one place for that.
-        if raw.violations != 0 || raw.status != Int32(HUD_STATUS_OK) || Int(output.count) > buffer.capacity {
-            try judge(raw, count: output.count)
+        if unsafe raw.violations != 0 || raw.status != Int32(HUD_STATUS_OK) || Int(output.count) > buffer.capacity {
+            unsafe try judge(raw, count: output.count)
         }
         let contract = NodeContract(abi: info.abiVersion, stride: buffer.stride, modes: snapshot.modeCounts)
-        let nodes = UnsafeRawPointer(buffer.nodes)
+        let nodes = unsafe UnsafeRawPointer(buffer.nodes)
         do {
-            try LayoutValidator.validate(output, nodes: nodes, stride: buffer.stride, contract: contract,
+            unsafe try LayoutValidator.validate(output, nodes: nodes, stride: buffer.stride, contract: contract,
                                          trusting: HostStrings(arena: snapshot.stringArena, title: environments.titleRange))
         } catch {
             throw refusal(error)
         }
-        frameInUse = true
-        return LayoutFrame(validated: output, nodes: nodes, stride: buffer.stride, contract: contract)
+        unsafe frameInUse = true
+        return unsafe LayoutFrame(validated: output, nodes: nodes, stride: buffer.stride, contract: contract)
     }
 
     // The two ways out of `openFrame` with an error, kept out of line so
     // that the descriptor (`info`) is read only when something is wrong.
     @inline(never)
     private func judge(_ raw: (status: Int32, violations: Int), count: UInt32) throws(RegistryError) {
-        try RawLayoutResult(status: raw.status, count: count, capacity: UInt32(buffer.capacity), violations: raw.violations).check(info)
+        unsafe try RawLayoutResult(status: raw.status, count: count, capacity: UInt32(buffer.capacity), violations: raw.violations).check(info)
     }
 
     @inline(never)
@@ -100,8 +100,8 @@ package final class PluginRenderer {
 
     private func call(_ snapshot: CComplications, _ environment: HudEnvironment, _ interaction: HudInteraction,
                       _ output: inout hud_layout_t) throws(RegistryError) -> Int32 {
-        let raw = rawCall(snapshot, environment, interaction, &output)
-        try RawLayoutResult(status: raw.status, count: output.count, capacity: UInt32(buffer.capacity),
+        let raw = unsafe rawCall(snapshot, environment, interaction, &output)
+        unsafe try RawLayoutResult(status: raw.status, count: output.count, capacity: UInt32(buffer.capacity),
                             violations: raw.violations).check(info)
         return raw.status
     }
@@ -114,7 +114,7 @@ package final class PluginRenderer {
     /// `RawLayoutResult.check` exactly as `call` does here.
     package func rawCall(_ snapshot: CComplications, _ environment: HudEnvironment, _ interaction: HudInteraction,
                          _ output: inout hud_layout_t) -> (status: Int32, violations: Int) {
-        inlinedRawCall(snapshot, environment, interaction, &output)
+        unsafe inlinedRawCall(snapshot, environment, interaction, &output)
     }
 
     /// `rawCall`, inlined into `openFrame` (one call frame less per layout).
@@ -122,16 +122,16 @@ package final class PluginRenderer {
     private func inlinedRawCall(_ snapshot: CComplications, _ environment: HudEnvironment, _ interaction: HudInteraction,
                                 _ output: inout hud_layout_t) -> (status: Int32, violations: Int) {
         var interactionView = InteractionMarshaler.make(interaction)
-        let env = environments.view(for: environment)
+        let env = unsafe environments.view(for: environment)
         var attempts = 0
         while true {
             attempts += 1
-            buffer.prepare(&output)
-            let (status, violations) = PluginCalls.layout(descriptor, snapshot.view, env, &interactionView, &output)
-            buffer.noteWritten(status: status, count: output.count)
-            let needed = output.count
+            unsafe buffer.prepare(&output)
+            let (status, violations) = unsafe PluginCalls.layout(descriptor, snapshot.view, env, &interactionView, &output)
+            unsafe buffer.noteWritten(status: status, count: output.count)
+            let needed = unsafe output.count
             if violations == 0, status == Int32(HUD_STATUS_BUFFER_TOO_SMALL), attempts < 2,
-               needed > buffer.capacity, needed <= UInt32(ABILimits.maxNodes) {
+               unsafe needed > buffer.capacity, needed <= UInt32(ABILimits.maxNodes) {
                 buffer.regrow(capacity: Int(needed))
                 continue
             }
@@ -150,12 +150,12 @@ extension PluginRenderer {
     /// holds every renderer it registered and never removes one). Calling
     /// through it saves the retain/release pair a stored strong reference
     /// costs every frame.
-    package struct Unretained {
+    @safe package struct Unretained {
         private let reference: Unmanaged<PluginRenderer>
 
         /// `renderer` must outlive every use of this value.
         package init(_ renderer: PluginRenderer) {
-            reference = .passUnretained(renderer)
+            unsafe reference = unsafe .passUnretained(renderer)
         }
 
         /// `PluginRenderer.withFrame` on the renderer.
@@ -164,13 +164,13 @@ extension PluginRenderer {
                                   _ body: (LayoutFrame) -> R) throws(RegistryError) -> R {
             // A nested layout (from inside `body`): the renderer's own path
             // handles it (and retains it, off the frame loop).
-            if reference._withUnsafeGuaranteedRef({ $0.frameInUse }) {
-                return try reference.takeUnretainedValue().withFrame(snapshot, environment: environment, interaction: interaction, body)
+            if unsafe reference._withUnsafeGuaranteedRef({ unsafe $0.frameInUse }) {
+                return unsafe try reference.takeUnretainedValue().withFrame(snapshot, environment: environment, interaction: interaction, body)
             }
             // The error leaves through `failure`: `_withUnsafeGuaranteedRef`
             // rethrows untyped.
             var failure: RegistryError?
-            let opened: LayoutFrame? = reference._withUnsafeGuaranteedRef { renderer in
+            let opened: LayoutFrame? = unsafe reference._withUnsafeGuaranteedRef { renderer in
                 do throws(RegistryError) {
                     return try renderer.openFrame(snapshot, environment, interaction)
                 } catch {
@@ -179,7 +179,7 @@ extension PluginRenderer {
                 }
             }
             guard let frame = opened else { throw failure! }
-            defer { reference._withUnsafeGuaranteedRef { $0.frameInUse = false } }
+            defer { unsafe reference._withUnsafeGuaranteedRef { unsafe $0.frameInUse = false } }
             return body(frame)
         }
     }
@@ -231,7 +231,7 @@ package struct RawLayoutResult: Sendable {
 /// below `count`, so the renderer always starts from an all-zero buffer,
 /// and a steady-state call clears a few nodes instead of the whole
 /// capacity (64 nodes × 168 bytes).
-package final class LayoutBuffer {
+@safe package final class LayoutBuffer {
     // Unchecked exclusivity on the vars: they are plain words read and
     // written by the one thread driving the buffer, never through a
     // reference held across a call that could change them.
@@ -242,35 +242,35 @@ package final class LayoutBuffer {
     @exclusivity(unchecked) private var dirtyNodes: Int
 
     package init(capacity: Int) {
-        self.capacity = capacity
-        self.stride = MemoryLayout<hud_node_t>.stride
-        self.nodes = .allocate(byteCount: max(1, capacity * stride), alignment: MemoryLayout<hud_node_t>.alignment)
-        self.dirtyNodes = capacity
+        unsafe self.capacity = capacity
+        self.stride = unsafe MemoryLayout<hud_node_t>.stride
+        unsafe self.nodes = unsafe .allocate(byteCount: max(1, capacity * stride), alignment: MemoryLayout<hud_node_t>.alignment)
+        unsafe self.dirtyNodes = capacity
     }
 
-    deinit { nodes.deallocate() }
+    deinit { unsafe nodes.deallocate() }
 
     /// Replaces the nodes with `capacity` zeroed ones (no frame may be
     /// reading the old ones).
     package func regrow(capacity: Int) {
-        nodes.deallocate()
-        self.capacity = capacity
-        nodes = .allocate(byteCount: max(1, capacity * stride), alignment: MemoryLayout<hud_node_t>.alignment)
-        dirtyNodes = capacity
+        unsafe nodes.deallocate()
+        unsafe self.capacity = capacity
+        unsafe nodes = unsafe .allocate(byteCount: max(1, capacity * stride), alignment: MemoryLayout<hud_node_t>.alignment)
+        unsafe dirtyNodes = capacity
     }
 
     /// Zeroes the nodes the previous call may have written and fills the
     /// host's half of the layout header.
     package func prepare(_ output: inout hud_layout_t) {
-        if dirtyNodes > 0 {
-            nodes.setBytes(to: 0, count: dirtyNodes * stride)
-            dirtyNodes = 0
+        if unsafe dirtyNodes > 0 {
+            unsafe nodes.setBytes(to: 0, count: dirtyNodes * stride)
+            unsafe dirtyNodes = 0
         }
-        output = hud_layout_t()
-        output.struct_size = UInt32(MemoryLayout<hud_layout_t>.size)
-        output.node_stride = UInt32(stride)
-        output.nodes = nodes
-        output.capacity = UInt32(capacity)
+        unsafe output = unsafe hud_layout_t()
+        unsafe output.struct_size = unsafe UInt32(MemoryLayout<hud_layout_t>.size)
+        unsafe output.node_stride = UInt32(stride)
+        unsafe output.nodes = unsafe nodes
+        unsafe output.capacity = unsafe UInt32(capacity)
     }
 
     /// Validates the first `output.count` nodes in place and hands `body`
@@ -281,7 +281,7 @@ package final class LayoutBuffer {
     package func withValidatedFrame<R>(_ output: hud_layout_t, info: RendererInfo, modes: ModeCounts,
                                        trusting strings: HostStrings = .none,
                                        _ body: (LayoutFrame) -> R) throws(RegistryError) -> R {
-        let frame = try validatedFrame(output, info: info, modes: modes, trusting: strings)
+        let frame = unsafe try validatedFrame(output, info: info, modes: modes, trusting: strings)
         // `self` (the buffer the frame reads) stays alive until `body` returns.
         defer { withExtendedLifetime(self) {} }
         return body(frame)
@@ -294,17 +294,17 @@ package final class LayoutBuffer {
                                 trusting strings: HostStrings = .none) throws(RegistryError) -> LayoutFrame {
         let contract = NodeContract(abi: info.abiVersion, stride: stride, modes: modes)
         do {
-            try LayoutValidator.validate(output, nodes: UnsafeRawPointer(nodes), stride: stride, contract: contract, trusting: strings)
+            unsafe try LayoutValidator.validate(output, nodes: UnsafeRawPointer(nodes), stride: stride, contract: contract, trusting: strings)
         } catch {
             throw error.registryError(info)
         }
-        return LayoutFrame(validated: output, nodes: UnsafeRawPointer(nodes), stride: stride, contract: contract)
+        return unsafe LayoutFrame(validated: output, nodes: UnsafeRawPointer(nodes), stride: stride, contract: contract)
     }
 
     /// Records how much of the buffer a call may have written.
     package func noteWritten(status: Int32, count: UInt32) {
         let succeeded = status == Int32(HUD_STATUS_OK) || status == Int32(HUD_STATUS_BUFFER_TOO_SMALL)
-        dirtyNodes = succeeded ? min(Int(count), capacity) : capacity
+        unsafe dirtyNodes = unsafe succeeded ? min(Int(count), capacity) : capacity
     }
 }
 
@@ -328,11 +328,11 @@ package struct LayoutDecoder {
     package func decode(_ output: hud_layout_t, nodes: UnsafeMutableRawPointer, stride: Int, modes: ModeCounts) throws(RegistryError) -> HudLayout {
         let contract = NodeContract(abi: info.abiVersion, stride: stride, modes: modes)
         do {
-            try LayoutValidator.validate(output, nodes: UnsafeRawPointer(nodes), stride: stride, contract: contract)
+            unsafe try LayoutValidator.validate(output, nodes: UnsafeRawPointer(nodes), stride: stride, contract: contract)
         } catch {
             throw error.registryError(info)
         }
-        return LayoutFrame(validated: output, nodes: UnsafeRawPointer(nodes), stride: stride, contract: contract).decoded()
+        return unsafe LayoutFrame(validated: output, nodes: UnsafeRawPointer(nodes), stride: stride, contract: contract).decoded()
     }
 }
 
@@ -395,20 +395,20 @@ package enum LayoutValidator {
     /// it; every other string gets the full check.
     package static func validate(_ output: hud_layout_t, nodes: UnsafeRawPointer, stride: Int, contract: NodeContract,
                                  trusting strings: HostStrings = .none) throws(Violation) {
-        let insets = output.content_insets
+        let insets = unsafe output.content_insets
         try length(insets.top, nil, "content_insets.top")
         try length(insets.left, nil, "content_insets.left")
         try length(insets.bottom, nil, "content_insets.bottom")
         try length(insets.right, nil, "content_insets.right")
-        let unknownBits = output.hidden_positions & ~UInt32(HUD_POSITION_ALL_BITS)
+        let unknownBits = unsafe output.hidden_positions & ~UInt32(HUD_POSITION_ALL_BITS)
         guard unknownBits == 0 else {
             throw Violation(node: nil, field: "hidden_positions", problem: .unknownHiddenBits(unknownBits))
         }
         let iconTrust = strings.trusted(limit: Int(HUD_MAX_ICON_BYTES))
         let labelTrust = strings.trusted(limit: Int(HUD_MAX_LABEL_BYTES))
         let minor1 = contract.readsMinor1Fields
-        for index in 0..<Int(output.count) {
-            try node((nodes + index * stride).assumingMemoryBound(to: hud_node_t.self), index: index,
+        for index in unsafe 0..<Int(output.count) {
+            unsafe try node((nodes + index * stride).assumingMemoryBound(to: hud_node_t.self), index: index,
                      minor1: minor1, contract: contract, iconTrust, labelTrust)
         }
     }
@@ -417,51 +417,51 @@ package enum LayoutValidator {
     private static func node(_ node: UnsafePointer<hud_node_t>, index: Int, minor1: Bool,
                              contract: NodeContract, _ iconTrust: HostStrings.Trusted,
                              _ labelTrust: HostStrings.Trusted) throws(Violation) {
-        try scalars(node, index: index)
-        if minor1 { try length(node.pointee.glyph_size, index, "glyph_size") }
-        if minor1, node.pointee.accessibility_actions != 0 {
-            try accessibilityActions(node, index: index, contract: contract)
+        unsafe try scalars(node, index: index)
+        if minor1 { unsafe try length(node.pointee.glyph_size, index, "glyph_size") }
+        if minor1, unsafe node.pointee.accessibility_actions != 0 {
+            unsafe try accessibilityActions(node, index: index, contract: contract)
         }
-        try string(node.pointee.icon, index, "icon", limit: Int(HUD_MAX_ICON_BYTES), iconTrust)
-        try string(node.pointee.label, index, "label", limit: Int(HUD_MAX_LABEL_BYTES), labelTrust)
-        try string(node.pointee.accessibility_label, index, "accessibility_label", limit: Int(HUD_MAX_LABEL_BYTES), labelTrust)
+        unsafe try string(node.pointee.icon, index, "icon", limit: Int(HUD_MAX_ICON_BYTES), iconTrust)
+        unsafe try string(node.pointee.label, index, "label", limit: Int(HUD_MAX_LABEL_BYTES), labelTrust)
+        unsafe try string(node.pointee.accessibility_label, index, "accessibility_label", limit: Int(HUD_MAX_LABEL_BYTES), labelTrust)
     }
 
     /// The ordered, naming checks of a node's scalar fields.
     private static func scalars(_ pointer: UnsafePointer<hud_node_t>, index: Int) throws(Violation) {
-        let n = pointer.pointee
-        guard HudNode.Kind(rawValue: n.kind) != nil else {
-            throw Violation(node: index, field: "kind", problem: .notAnEnumValue(n.kind, family: "HUD_NODE_KIND_*"))
+        let n = unsafe pointer.pointee
+        guard unsafe HudNode.Kind(rawValue: n.kind) != nil else {
+            throw unsafe Violation(node: index, field: "kind", problem: .notAnEnumValue(n.kind, family: "HUD_NODE_KIND_*"))
         }
-        guard n.position == Int32(HUD_POSITION_NONE) || Position(rawValue: Int(n.position)) != nil else {
-            throw Violation(node: index, field: "position", problem: .notAnEnumValue(n.position, family: "HUD_POSITION_*"))
+        guard unsafe n.position == Int32(HUD_POSITION_NONE) || Position(rawValue: Int(n.position)) != nil else {
+            throw unsafe Violation(node: index, field: "position", problem: .notAnEnumValue(n.position, family: "HUD_POSITION_*"))
         }
-        guard n.part == Int32(HUD_PART_NONE) || HudNode.Part(rawValue: n.part) != nil else {
-            throw Violation(node: index, field: "part", problem: .notAnEnumValue(n.part, family: "HUD_PART_*"))
+        guard unsafe n.part == Int32(HUD_PART_NONE) || HudNode.Part(rawValue: n.part) != nil else {
+            throw unsafe Violation(node: index, field: "part", problem: .notAnEnumValue(n.part, family: "HUD_PART_*"))
         }
-        guard n.mode_index >= -1, n.mode_index < Int32(HUD_MAX_MODES) else {
-            throw Violation(node: index, field: "mode_index", problem: .modeIndex(n.mode_index))
+        guard unsafe n.mode_index >= -1, unsafe n.mode_index < Int32(HUD_MAX_MODES) else {
+            throw unsafe Violation(node: index, field: "mode_index", problem: .modeIndex(n.mode_index))
         }
-        guard HudNode.Shape(rawValue: n.shape) != nil else {
-            throw Violation(node: index, field: "shape", problem: .notAnEnumValue(n.shape, family: "HUD_SHAPE_*"))
+        guard unsafe HudNode.Shape(rawValue: n.shape) != nil else {
+            throw unsafe Violation(node: index, field: "shape", problem: .notAnEnumValue(n.shape, family: "HUD_SHAPE_*"))
         }
-        guard HudNode.Material(rawValue: n.material) != nil else {
-            throw Violation(node: index, field: "material", problem: .notAnEnumValue(n.material, family: "HUD_MATERIAL_*"))
+        guard unsafe HudNode.Material(rawValue: n.material) != nil else {
+            throw unsafe Violation(node: index, field: "material", problem: .notAnEnumValue(n.material, family: "HUD_MATERIAL_*"))
         }
-        guard HudNode.Placement(rawValue: n.placement) != nil else {
-            throw Violation(node: index, field: "placement", problem: .notAnEnumValue(n.placement, family: "HUD_PLACEMENT_*"))
+        guard unsafe HudNode.Placement(rawValue: n.placement) != nil else {
+            throw unsafe Violation(node: index, field: "placement", problem: .notAnEnumValue(n.placement, family: "HUD_PLACEMENT_*"))
         }
-        try coordinate(n.frame.x, index, "frame.x")
-        try coordinate(n.frame.y, index, "frame.y")
-        try length(n.frame.width, index, "frame.width")
-        try length(n.frame.height, index, "frame.height")
-        try coordinate(n.hit.x, index, "hit.x")
-        try coordinate(n.hit.y, index, "hit.y")
-        try length(n.hit.width, index, "hit.width")
-        try length(n.hit.height, index, "hit.height")
-        try length(n.corner_radius, index, "corner_radius")
-        try length(n.stroke_width, index, "stroke_width")
-        try length(n.font_size, index, "font_size")
+        unsafe try coordinate(n.frame.x, index, "frame.x")
+        unsafe try coordinate(n.frame.y, index, "frame.y")
+        unsafe try length(n.frame.width, index, "frame.width")
+        unsafe try length(n.frame.height, index, "frame.height")
+        unsafe try coordinate(n.hit.x, index, "hit.x")
+        unsafe try coordinate(n.hit.y, index, "hit.y")
+        unsafe try length(n.hit.width, index, "hit.width")
+        unsafe try length(n.hit.height, index, "hit.height")
+        unsafe try length(n.corner_radius, index, "corner_radius")
+        unsafe try length(n.stroke_width, index, "stroke_width")
+        unsafe try length(n.font_size, index, "font_size")
     }
 
     /// The fields ABI 1.1 appended, for a renderer that declared minor ≥ 1
@@ -470,11 +470,11 @@ package enum LayoutValidator {
     /// here when non-zero) only on slot nodes and only below the slot's
     /// mode count.
     private static func accessibilityActions(_ node: UnsafePointer<hud_node_t>, index: Int, contract: NodeContract) throws(Violation) {
-        let actions = node.pointee.accessibility_actions
-        guard node.pointee.kind == Int32(HUD_NODE_KIND_SLOT) else {
+        let actions = unsafe node.pointee.accessibility_actions
+        guard unsafe node.pointee.kind == Int32(HUD_NODE_KIND_SLOT) else {
             throw Violation(node: index, field: "accessibility_actions", problem: .actionsOnNonSlot(actions))
         }
-        let modeCount = contract.modes.count(at: node.pointee.position)
+        let modeCount = unsafe contract.modes.count(at: node.pointee.position)
         guard actions & ~ModeCounts.allModes(modeCount) == 0 else {
             throw Violation(node: index, field: "accessibility_actions", problem: .actionsBeyondModes(actions, modeCount: modeCount))
         }
@@ -500,26 +500,26 @@ package enum LayoutValidator {
     @inline(__always)
     private static func string(_ pointer: UnsafePointer<CChar>?, _ index: Int, _ field: String, limit: Int,
                                _ trusted: HostStrings.Trusted) throws(Violation) {
-        guard let pointer else { return }
+        guard let pointer = unsafe pointer else { return }
         // Inline only the common case, a string in the snapshot's arena;
         // the title's range and the full check are out of line.
-        guard !trusted.arenaVouches(for: pointer) else { return }
-        try otherString(pointer, index, field, limit: limit, trusted)
+        guard unsafe !trusted.arenaVouches(for: pointer) else { return }
+        unsafe try otherString(pointer, index, field, limit: limit, trusted)
     }
 
     /// A string outside the arena: in the title's range, or fully checked.
     @inline(never)
     private static func otherString(_ pointer: UnsafePointer<CChar>, _ index: Int, _ field: String, limit: Int,
                                     _ trusted: HostStrings.Trusted) throws(Violation) {
-        guard !trusted.vouches(for: pointer) else { return }
-        try fullString(pointer, index, field, limit: limit)
+        guard unsafe !trusted.vouches(for: pointer) else { return }
+        unsafe try fullString(pointer, index, field, limit: limit)
     }
 
     /// The full check of a string the host did not make.
     private static func fullString(_ pointer: UnsafePointer<CChar>, _ index: Int, _ field: String, limit: Int) throws(Violation) {
-        let length = strnlen(pointer, limit + 1)
+        let length = unsafe strnlen(pointer, limit + 1)
         guard length <= limit else { throw Violation(node: index, field: field, problem: .string(.tooLong(limit: limit))) }
-        guard UTF8Validation.isValid(UnsafeRawPointer(pointer), count: length) else {
+        guard unsafe UTF8Validation.isValid(UnsafeRawPointer(pointer), count: length) else {
             throw Violation(node: index, field: field, problem: .string(.invalidUTF8))
         }
     }
@@ -531,7 +531,7 @@ package enum LayoutValidator {
 /// rule `String(validating:as: UTF8.self)` applies.
 package enum UTF8Validation {
     package static func isValid(_ start: UnsafeRawPointer, count: Int) -> Bool {
-        isASCII(start, count: count) || isValidMultibyte(start, count: count)
+        unsafe isASCII(start, count: count) || isValidMultibyte(start, count: count)
     }
 
     /// True when no byte has its high bit set: eight bytes per load, the
@@ -544,27 +544,27 @@ package enum UTF8Validation {
             var bits: UInt64 = 0
             var i = 0
             while i + 8 < count {
-                bits |= start.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                unsafe bits |= start.loadUnaligned(fromByteOffset: i, as: UInt64.self)
                 i += 8
             }
-            bits |= start.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            unsafe bits |= start.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
             return bits & high == 0
         }
         var bits: UInt8 = 0
-        for i in 0..<count { bits |= start.load(fromByteOffset: i, as: UInt8.self) }
+        for i in 0..<count { unsafe bits |= start.load(fromByteOffset: i, as: UInt8.self) }
         return bits & 0x80 == 0
     }
 
     private static func isValidMultibyte(_ start: UnsafeRawPointer, count: Int) -> Bool {
-        let bytes = start.assumingMemoryBound(to: UInt8.self)
+        let bytes = unsafe start.assumingMemoryBound(to: UInt8.self)
         var i = 0
         while i < count {
             // ASCII runs, eight bytes at a time.
-            while i + 8 <= count, start.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+            while i + 8 <= count, unsafe start.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
                 i += 8
             }
             guard i < count else { return true }
-            let lead = bytes[i]
+            let lead = unsafe bytes[i]
             if lead < 0x80 {
                 i += 1
                 continue
@@ -582,11 +582,11 @@ package enum UTF8Validation {
             default: return false
             }
             guard i + width <= count else { return false }
-            let second = bytes[i + 1]
+            let second = unsafe bytes[i + 1]
             guard second >= low, second <= high else { return false }
             var k = 2
             while k < width {
-                guard bytes[i + k] & 0xC0 == 0x80 else { return false }
+                guard unsafe bytes[i + k] & 0xC0 == 0x80 else { return false }
                 k += 1
             }
             i += width
@@ -606,7 +606,7 @@ package enum UTF8Validation {
 /// only inside the `withLayout` closure that received it: the next layout
 /// call reuses the buffer, and node strings point into the renderer's inputs
 /// or static storage. Do not store it; call `decoded()` to keep a layout.
-package struct LayoutFrame: RandomAccessCollection {
+@safe package struct LayoutFrame: RandomAccessCollection {
     /// The renderer's nodes; already validated.
     private let nodes: UnsafeRawPointer
     private let stride: Int
@@ -621,13 +621,13 @@ package struct LayoutFrame: RandomAccessCollection {
 
     /// Wraps a layout that passed `LayoutValidator.validate` under `contract`.
     package init(validated output: hud_layout_t, nodes: UnsafeRawPointer, stride: Int, contract: NodeContract) {
-        self.nodes = nodes
+        unsafe self.nodes = unsafe nodes
         self.stride = stride
         self.contract = contract
-        self.count = Int(output.count)
-        let i = output.content_insets
+        self.count = unsafe Int(output.count)
+        let i = unsafe output.content_insets
         self.contentInsets = HudInsets(top: i.top, left: i.left, bottom: i.bottom, right: i.right)
-        self.hiddenBits = output.hidden_positions
+        self.hiddenBits = unsafe output.hidden_positions
     }
 
     package var startIndex: Int { 0 }
@@ -635,7 +635,7 @@ package struct LayoutFrame: RandomAccessCollection {
 
     package subscript(index: Int) -> LayoutNodeView {
         precondition(index >= 0 && index < count, "LayoutFrame index \(index) out of range 0..<\(count)")
-        return LayoutNodeView((nodes + index * stride).assumingMemoryBound(to: hud_node_t.self), contract: contract)
+        return unsafe LayoutNodeView((nodes + index * stride).assumingMemoryBound(to: hud_node_t.self), contract: contract)
     }
 
     /// True when the renderer reported `position` as published but not shown.
@@ -669,54 +669,54 @@ package struct LayoutFrame: RandomAccessCollection {
 
 /// One validated node of a `LayoutFrame`, read in place. Same fields as
 /// `HudNode`; valid only while its frame is.
-package struct LayoutNodeView: HitTestable {
+@safe package struct LayoutNodeView: HitTestable {
     private let node: UnsafePointer<hud_node_t>
     private let contract: NodeContract
 
     package init(_ node: UnsafePointer<hud_node_t>, contract: NodeContract) {
-        self.node = node
+        unsafe self.node = unsafe node
         self.contract = contract
     }
 
     // The enum initializers cannot fail: the validator checked every value.
-    package var kind: HudNode.Kind { HudNode.Kind(rawValue: node.pointee.kind)! }
+    package var kind: HudNode.Kind { unsafe HudNode.Kind(rawValue: node.pointee.kind)! }
     package var position: Position? {
-        node.pointee.position == Int32(HUD_POSITION_NONE) ? nil : Position(rawValue: Int(node.pointee.position))!
+        unsafe node.pointee.position == Int32(HUD_POSITION_NONE) ? nil : Position(rawValue: Int(node.pointee.position))!
     }
     package var part: HudNode.Part? {
-        node.pointee.part == Int32(HUD_PART_NONE) ? nil : HudNode.Part(rawValue: node.pointee.part)!
+        unsafe node.pointee.part == Int32(HUD_PART_NONE) ? nil : HudNode.Part(rawValue: node.pointee.part)!
     }
-    package var modeIndex: Int? { node.pointee.mode_index >= 0 ? Int(node.pointee.mode_index) : nil }
-    package var frame: HudRect { Self.rect(node.pointee.frame) }
-    package var hit: HudRect { Self.rect(node.pointee.hit) }
-    package var shape: HudNode.Shape { HudNode.Shape(rawValue: node.pointee.shape)! }
-    package var material: HudNode.Material { HudNode.Material(rawValue: node.pointee.material)! }
-    package var cornerRadius: Double { node.pointee.corner_radius }
-    package var strokeWidth: Double { node.pointee.stroke_width }
-    package var fontSize: Double { node.pointee.font_size }
-    package var fill: HudColor { HudColor(rgba: node.pointee.fill) }
-    package var stroke: HudColor { HudColor(rgba: node.pointee.stroke) }
-    package var iconColor: HudColor { HudColor(rgba: node.pointee.icon_color) }
-    package var textColor: HudColor { HudColor(rgba: node.pointee.text_color) }
-    package var placement: HudNode.Placement { HudNode.Placement(rawValue: node.pointee.placement)! }
-    package var z: Int { Int(node.pointee.z) }
-    package var isPressed: Bool { node.pointee.flags & HUD_NODE_FLAG_PRESSED != 0 }
-    package var isInteractive: Bool { node.pointee.flags & HUD_NODE_FLAG_INTERACTIVE != 0 }
+    package var modeIndex: Int? { unsafe node.pointee.mode_index >= 0 ? Int(node.pointee.mode_index) : nil }
+    package var frame: HudRect { unsafe Self.rect(node.pointee.frame) }
+    package var hit: HudRect { unsafe Self.rect(node.pointee.hit) }
+    package var shape: HudNode.Shape { unsafe HudNode.Shape(rawValue: node.pointee.shape)! }
+    package var material: HudNode.Material { unsafe HudNode.Material(rawValue: node.pointee.material)! }
+    package var cornerRadius: Double { unsafe node.pointee.corner_radius }
+    package var strokeWidth: Double { unsafe node.pointee.stroke_width }
+    package var fontSize: Double { unsafe node.pointee.font_size }
+    package var fill: HudColor { unsafe HudColor(rgba: node.pointee.fill) }
+    package var stroke: HudColor { unsafe HudColor(rgba: node.pointee.stroke) }
+    package var iconColor: HudColor { unsafe HudColor(rgba: node.pointee.icon_color) }
+    package var textColor: HudColor { unsafe HudColor(rgba: node.pointee.text_color) }
+    package var placement: HudNode.Placement { unsafe HudNode.Placement(rawValue: node.pointee.placement)! }
+    package var z: Int { unsafe Int(node.pointee.z) }
+    package var isPressed: Bool { unsafe node.pointee.flags & HUD_NODE_FLAG_PRESSED != 0 }
+    package var isInteractive: Bool { unsafe node.pointee.flags & HUD_NODE_FLAG_INTERACTIVE != 0 }
     /// A mode item the renderer drew as its slot's current mode (read only
     /// from a renderer built for ABI 1.2 or later, and only on mode items).
     package var isSelected: Bool {
-        contract.readsMinor2Flags && node.pointee.kind == Int32(HUD_NODE_KIND_MODE_ITEM) && node.pointee.flags & HUD_NODE_FLAG_SELECTED != 0
+        unsafe contract.readsMinor2Flags && node.pointee.kind == Int32(HUD_NODE_KIND_MODE_ITEM) && node.pointee.flags & HUD_NODE_FLAG_SELECTED != 0
     }
     /// The icon's glyph size in pt; 0 when the renderer did not say (a 1.0
     /// renderer, or a stride without the field).
-    package var glyphSize: Double { contract.readsMinor1Fields ? node.pointee.glyph_size : 0 }
+    package var glyphSize: Double { unsafe contract.readsMinor1Fields ? node.pointee.glyph_size : 0 }
     /// The `accessibility_actions` mask as the host applies it: the stated
     /// bits, or every mode of the slot when the renderer stated none (0, or
     /// a 1.0 renderer). Zero for nodes that are not slots.
     package var accessibilityActionBits: UInt64 {
-        guard node.pointee.kind == Int32(HUD_NODE_KIND_SLOT) else { return 0 }
-        let stated = contract.readsMinor1Fields ? node.pointee.accessibility_actions : 0
-        return stated != 0 ? stated : ModeCounts.allModes(contract.modes.count(at: node.pointee.position))
+        guard unsafe node.pointee.kind == Int32(HUD_NODE_KIND_SLOT) else { return 0 }
+        let stated = unsafe contract.readsMinor1Fields ? node.pointee.accessibility_actions : 0
+        return unsafe stated != 0 ? stated : ModeCounts.allModes(contract.modes.count(at: node.pointee.position))
     }
     /// The mode indices offered as named accessibility actions, ascending
     /// (allocates an array; empty for nodes that are not slots).
@@ -731,11 +731,11 @@ package struct LayoutNodeView: HitTestable {
     }
 
     /// The icon name (allocates a `String`).
-    package var icon: String? { Self.string(node.pointee.icon) }
+    package var icon: String? { unsafe Self.string(node.pointee.icon) }
     /// The visible text (allocates a `String` beyond 15 UTF-8 bytes).
-    package var label: String? { Self.string(node.pointee.label) }
+    package var label: String? { unsafe Self.string(node.pointee.label) }
     /// The accessibility label (allocates a `String` beyond 15 UTF-8 bytes).
-    package var accessibilityLabel: String? { Self.string(node.pointee.accessibility_label) }
+    package var accessibilityLabel: String? { unsafe Self.string(node.pointee.accessibility_label) }
 
     /// The pressable target this node stands for, if it is interactive.
     package var target: HudInteraction.Target? {
@@ -766,8 +766,8 @@ package struct LayoutNodeView: HitTestable {
 
     /// A validated node string (NUL-terminated, UTF-8, within its limit).
     private static func string(_ pointer: UnsafePointer<CChar>?) -> String? {
-        guard let pointer else { return nil }
-        return String(decoding: UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)), as: UTF8.self)
+        guard let pointer = unsafe pointer else { return nil }
+        return unsafe String(decoding: UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)), as: UTF8.self)
     }
 }
 

@@ -24,7 +24,7 @@ import Glibc
 /// closed: unloading a Swift image crashes the host at its next conformance
 /// lookup, and a renderer's descriptors must stay valid for the life of the
 /// registry anyway. The handle is kept only to look up the entry symbol.
-package struct DynamicLibrary {
+@safe package struct DynamicLibrary {
     package let path: String
     /// The name the loader was given (`path`, or a `/proc/self/fd` name),
     /// which its messages carry.
@@ -39,8 +39,8 @@ package struct DynamicLibrary {
     package static func open(path: String, through file: ReadOnlyFile? = nil) throws(RegistryError) -> DynamicLibrary {
         let name = file?.descriptorPath ?? path
         precondition(name.contains("/"), "DynamicLibrary.open needs a path, not a bare name")
-        _ = dlerror()  // clear any stale error
-        guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
+        _ = unsafe dlerror()  // clear any stale error
+        guard let handle = unsafe dlopen(name, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
             let reason = lastError() ?? "unknown dlopen failure"
             throw .openFailed(path: path, dlerror: file == nil ? reason : reason.replacingEvery(name, with: path))
         }
@@ -50,7 +50,7 @@ package struct DynamicLibrary {
         // file that gets the old library. Libraries are never closed, and
         // neither is the descriptor one was loaded through.
         if let file { heldFiles.withLock { $0.append(file) } }
-        return DynamicLibrary(path: path, loadedName: name, handle: handle)
+        return unsafe DynamicLibrary(path: path, loadedName: name, handle: handle)
     }
 
     /// The descriptors libraries were loaded through, open for the life of
@@ -59,30 +59,30 @@ package struct DynamicLibrary {
 
     /// The address of `symbol` in this library (or its dependencies).
     package func address(of symbol: String) throws(RegistryError) -> UnsafeMutableRawPointer {
-        _ = dlerror()
-        guard let address = dlsym(handle, symbol) else {
+        _ = unsafe dlerror()
+        guard let address = unsafe dlsym(handle, symbol) else {
             // The loader says "NAME: undefined symbol: …"; the message names
             // the path once, in front.
             var reason = Self.lastError() ?? "symbol resolves to NULL"
             if reason.hasPrefix(loadedName + ": ") { reason.removeFirst(loadedName.count + 2) }
             throw .missingEntrySymbol(path: path, symbol: symbol, dlerror: reason)
         }
-        return address
+        return unsafe address
     }
 
     /// True when `symbol` is defined anywhere in this process (the
     /// executable or a library already loaded); e.g. `__asan_init` tells
     /// that the process runs under AddressSanitizer.
-    package static func processDefines(_ symbol: String) -> Bool { processSymbol(symbol) != nil }
+    package static func processDefines(_ symbol: String) -> Bool { unsafe processSymbol(symbol) != nil }
 
     /// `dlsym(RTLD_DEFAULT, symbol)`: the symbol's address in this process.
     package static func processSymbol(_ symbol: String) -> UnsafeMutableRawPointer? {
-        dlsym(UnsafeMutableRawPointer(bitPattern: 0), symbol)
+        unsafe dlsym(UnsafeMutableRawPointer(bitPattern: 0), symbol)
     }
 
     private static func lastError() -> String? {
-        guard let message = dlerror() else { return nil }
-        return String(cString: message)
+        guard let message = unsafe dlerror() else { return nil }
+        return unsafe String(cString: message)
     }
 }
 
@@ -92,27 +92,27 @@ package struct DynamicLibrary {
 package enum PluginCalls {
     /// Calls a `hud_get_entry_fn` found by `dlsym` (or linked in).
     package static func entry(at address: UnsafeMutableRawPointer) -> UnsafePointer<hud_entry_t>? {
-        let function = unsafeBitCast(address, to: hud_get_entry_fn.self)
-        return function()
+        let function = unsafe unsafeBitCast(address, to: hud_get_entry_fn.self)
+        return unsafe function()
     }
 
     package static func initialize(_ entry: UnsafePointer<hud_entry_t>) -> Int32? {
-        guard let initialize = entry.pointee.`init` else { return nil }
+        guard let initialize = unsafe entry.pointee.`init` else { return nil }
         return initialize()
     }
 
     package static func deinitialize(_ entry: UnsafePointer<hud_entry_t>) {
-        entry.pointee.deinit?()
+        unsafe entry.pointee.deinit?()
     }
 
     package static func rendererCount(_ entry: UnsafePointer<hud_entry_t>) -> UInt32? {
-        guard let count = entry.pointee.renderer_count else { return nil }
+        guard let count = unsafe entry.pointee.renderer_count else { return nil }
         return count()
     }
 
     package static func renderer(_ entry: UnsafePointer<hud_entry_t>, at index: UInt32) -> UnsafePointer<hud_renderer_descriptor_t>? {
-        guard let at = entry.pointee.renderer_at else { return nil }
-        return at(index)
+        guard let at = unsafe entry.pointee.renderer_at else { return nil }
+        return unsafe at(index)
     }
 
     /// Runs the renderer's layout with the action-during-layout guard armed;
@@ -124,24 +124,24 @@ package enum PluginCalls {
         _ interaction: UnsafePointer<hud_interaction_t>,
         _ output: UnsafeMutablePointer<hud_layout_t>
     ) -> (status: Int32, violations: Int) {
-        guard let layout = descriptor.pointee.layout else { return (Int32(HUD_STATUS_INVALID_ARGUMENT), 0) }
+        guard let layout = unsafe descriptor.pointee.layout else { return (Int32(HUD_STATUS_INVALID_ARGUMENT), 0) }
         let (status, violations) = ActionThunk.duringLayout {
-            layout(descriptor, complications, environment, interaction, output)
+            unsafe layout(descriptor, complications, environment, interaction, output)
         }
         return (status, violations)
     }
 
     /// The extension with `id`, or nil. The result is only compared with nil.
     package static func hasExtension(_ descriptor: UnsafePointer<hud_renderer_descriptor_t>, id: String) -> Bool {
-        guard let lookup = descriptor.pointee.get_extension else { return false }
-        return id.withCString { lookup(descriptor, $0) } != nil
+        guard let lookup = unsafe descriptor.pointee.get_extension else { return false }
+        return unsafe id.withCString { unsafe lookup(descriptor, $0) } != nil
     }
 }
 
 /// Turns an entry structure (from a linked symbol or from `dlsym`) into
 /// validated renderers: version and size handshake, `init`, then every
 /// descriptor checked against the header's rules before anything is used.
-package struct EntryLoader {
+@safe package struct EntryLoader {
     package let entry: UnsafePointer<hud_entry_t>
     package let origin: RendererInfo.Origin
 
@@ -154,14 +154,14 @@ package struct EntryLoader {
     /// plugin built with the same header reports; unchanged since 1.0).
     package static let headerEntrySize = MemoryLayout<hud_entry_t>.size
 
-    package struct Result {
+    @safe package struct Result {
         package var entry: UnsafePointer<hud_entry_t>
         package var renderers: [PluginRenderer]
         package var failures: [RegistryError]
     }
 
     package init(entry: UnsafePointer<hud_entry_t>, origin: RendererInfo.Origin) {
-        self.entry = entry
+        unsafe self.entry = unsafe entry
         self.origin = origin
     }
 
@@ -169,25 +169,25 @@ package struct EntryLoader {
     /// renderers that fail validation are reported, the rest returned.
     package func load() throws(RegistryError) -> Result {
         let path = origin.description
-        let version = ABIVersion(packed: entry.pointee.abi_version)
+        let version = unsafe ABIVersion(packed: entry.pointee.abi_version)
         guard version.isLoadable() else {
             throw .incompatibleABI(path: path, pluginVersion: version, hostVersion: .host)
         }
-        let size = Int(entry.pointee.struct_size)
+        let size = unsafe Int(entry.pointee.struct_size)
         guard size >= Self.entrySize else {
             throw .structTooSmall(path: path, structure: "hud_entry_t", size: size, required: Self.entrySize)
         }
-        guard let status = PluginCalls.initialize(entry) else {
+        guard let status = unsafe PluginCalls.initialize(entry) else {
             throw .invalidDescriptor(path: path, index: -1, id: nil, field: "hud_entry_t.init", reason: "is NULL")
         }
         guard status == Int32(HUD_STATUS_OK) else { throw .initFailed(path: path, status: status) }
 
-        guard let count = PluginCalls.rendererCount(entry), count >= 1, count <= UInt32(HUD_MAX_RENDERERS) else {
-            let count = PluginCalls.rendererCount(entry) ?? 0
-            PluginCalls.deinitialize(entry)
+        guard let count = unsafe PluginCalls.rendererCount(entry), count >= 1, count <= UInt32(HUD_MAX_RENDERERS) else {
+            let count = unsafe PluginCalls.rendererCount(entry) ?? 0
+            unsafe PluginCalls.deinitialize(entry)
             throw .invalidRendererCount(path: path, count: count)
         }
-        var result = Result(entry: entry, renderers: [], failures: [])
+        var result = unsafe Result(entry: entry, renderers: [], failures: [])
         for index in 0..<count {
             do {
                 result.renderers.append(try descriptor(at: index, path: path, abiVersion: version))
@@ -195,16 +195,16 @@ package struct EntryLoader {
                 result.failures.append(error)
             }
         }
-        if result.renderers.isEmpty { PluginCalls.deinitialize(entry) }
+        if result.renderers.isEmpty { unsafe PluginCalls.deinitialize(entry) }
         return result
     }
 
     private func descriptor(at index: UInt32, path: String, abiVersion: ABIVersion) throws(RegistryError) -> PluginRenderer {
         let slot = Int(index)
-        guard let descriptor = PluginCalls.renderer(entry, at: index) else {
+        guard let descriptor = unsafe PluginCalls.renderer(entry, at: index) else {
             throw .invalidDescriptor(path: path, index: slot, id: nil, field: "renderer_at(\(index))", reason: "returned NULL although renderer_count() is larger")
         }
-        let size = Int(descriptor.pointee.struct_size)
+        let size = unsafe Int(descriptor.pointee.struct_size)
         guard size >= Self.descriptorSize else {
             throw .structTooSmall(path: path, structure: "hud_renderer_descriptor_t", size: size, required: Self.descriptorSize)
         }
@@ -212,29 +212,29 @@ package struct EntryLoader {
         // structure: a descriptor built against an older SDK is only as
         // long as its struct_size (72 bytes for 1.0 and 1.1), shorter than
         // this header's.
-        let d = descriptor
+        let d = unsafe descriptor
         func text(_ pointer: UnsafePointer<CChar>?, _ field: String, _ limit: Int32, id: String?) throws(RegistryError) -> String {
             do {
-                return try CStringReader.read(pointer, limit: Int(limit), allowEmpty: false, allowControls: false)
+                return unsafe try CStringReader.read(pointer, limit: Int(limit), allowEmpty: false, allowControls: false)
             } catch {
                 throw .invalidDescriptor(path: path, index: slot, id: id, field: field, reason: CStringReader.explain(error))
             }
         }
-        let id = try text(d.pointee.id, "id", HUD_MAX_ID_BYTES, id: nil)
+        let id = unsafe try text(d.pointee.id, "id", HUD_MAX_ID_BYTES, id: nil)
         if let problem = RendererInfo.idProblem(id) {
             throw .invalidDescriptor(path: path, index: slot, id: id, field: "id", reason: problem)
         }
-        let name = try text(d.pointee.name, "name", HUD_MAX_NAME_BYTES, id: id)
-        let version = try text(d.pointee.version, "version", HUD_MAX_VERSION_BYTES, id: id)
-        let vendor = try text(d.pointee.vendor, "vendor", HUD_MAX_NAME_BYTES, id: id)
-        let summary = try text(d.pointee.description, "description", HUD_MAX_DESCRIPTION_BYTES, id: id)
-        guard d.pointee.layout != nil else {
+        let name = unsafe try text(d.pointee.name, "name", HUD_MAX_NAME_BYTES, id: id)
+        let version = unsafe try text(d.pointee.version, "version", HUD_MAX_VERSION_BYTES, id: id)
+        let vendor = unsafe try text(d.pointee.vendor, "vendor", HUD_MAX_NAME_BYTES, id: id)
+        let summary = unsafe try text(d.pointee.description, "description", HUD_MAX_DESCRIPTION_BYTES, id: id)
+        guard unsafe d.pointee.layout != nil else {
             throw .invalidDescriptor(path: path, index: slot, id: id, field: "layout", reason: "is NULL; every renderer needs a layout function")
         }
-        guard d.pointee.get_extension != nil else {
+        guard unsafe d.pointee.get_extension != nil else {
             throw .invalidDescriptor(path: path, index: slot, id: id, field: "get_extension", reason: "is NULL; return NULL from it for unknown ids instead")
         }
-        let positions = d.pointee.supported_positions
+        let positions = unsafe d.pointee.supported_positions
         guard positions & ~UInt32(HUD_POSITION_ALL_BITS) == 0 else {
             throw .invalidDescriptor(path: path, index: slot, id: id, field: "supported_positions", reason: "has unknown bits 0x\(String(positions & ~UInt32(HUD_POSITION_ALL_BITS), radix: 16)); only the five position bits (0x1f) exist")
         }
@@ -243,11 +243,11 @@ package struct EntryLoader {
         }
         // ABI 1.2: read only when the descriptor's size covers it.
         var pickerIcon: String?
-        if size >= Int(HUD_RENDERER_DESCRIPTOR_SIZE_1_2), let pointer = d.pointee.picker_icon {
-            let icon = try text(pointer, "picker_icon", HUD_MAX_ICON_BYTES, id: id)
+        if size >= Int(HUD_RENDERER_DESCRIPTOR_SIZE_1_2), let pointer = unsafe d.pointee.picker_icon {
+            let icon = unsafe try text(pointer, "picker_icon", HUD_MAX_ICON_BYTES, id: id)
             pickerIcon = icon
         }
-        let info = RendererInfo(
+        let info = unsafe RendererInfo(
             id: id, name: name, version: version, vendor: vendor, summary: summary,
             supportedPositions: Set(Position.positions(in: positions)),
             capabilities: RendererInfo.Capabilities(rawValue: d.pointee.capabilities),
@@ -255,7 +255,7 @@ package struct EntryLoader {
             origin: origin,
             pickerIcon: pickerIcon
         )
-        return PluginRenderer(info: info, descriptor: descriptor)
+        return unsafe PluginRenderer(info: info, descriptor: descriptor)
     }
 
 }
@@ -274,19 +274,19 @@ package enum CStringReader {
     }
 
     package static func read(_ pointer: UnsafePointer<CChar>?, limit: Int, allowEmpty: Bool = true, allowControls: Bool = true) throws(Failure) -> String {
-        guard let pointer else { throw .null }
-        let length = strnlen(pointer, limit + 1)
+        guard let pointer = unsafe pointer else { throw .null }
+        let length = unsafe strnlen(pointer, limit + 1)
         guard length <= limit else { throw .tooLong(limit: limit) }
         guard allowEmpty || length > 0 else { throw .empty }
-        let bytes = UnsafeRawBufferPointer(start: pointer, count: length)
-        guard let string = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8 }
+        let bytes = unsafe UnsafeRawBufferPointer(start: pointer, count: length)
+        guard let string = unsafe String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8 }
         if !allowControls, let offset = TextChecks.firstControlCharacter(in: string) { throw .controlCharacter(offset: offset) }
         return string
     }
 
     package static func readOptional(_ pointer: UnsafePointer<CChar>?, limit: Int) throws(Failure) -> String? {
-        guard pointer != nil else { return nil }
-        return try read(pointer, limit: limit)
+        guard unsafe pointer != nil else { return nil }
+        return unsafe try read(pointer, limit: limit)
     }
 
     /// The failure as the tail of a sentence ("is NULL", ...).
@@ -305,7 +305,7 @@ extension EntryLoader {
     /// The built-ins linked into this host: the same entry structure a
     /// plugin exports, reached through a linked symbol instead of `dlsym`.
     package static func builtin() -> EntryLoader {
-        EntryLoader(entry: hudRendererGetEntry(), origin: .builtin)
+        unsafe EntryLoader(entry: hudRendererGetEntry(), origin: .builtin)
     }
 
     /// Opens the plugin file at `path` (`RTLD_NOW | RTLD_LOCAL |
@@ -318,13 +318,13 @@ extension EntryLoader {
     package static func open(path: String, through file: ReadOnlyFile? = nil, verify: () throws(RegistryError) -> Void) throws(RegistryError) -> EntryLoader {
         let library = try DynamicLibrary.open(path: path, through: file)
         try verify()
-        let address = try library.address(of: HUD_ENTRY_SYMBOL_NAME)
-        guard let entry = PluginCalls.entry(at: address) else { throw .nullEntry(path: path) }
-        return EntryLoader(entry: entry, origin: .file(path))
+        let address = unsafe try library.address(of: HUD_ENTRY_SYMBOL_NAME)
+        guard let entry = unsafe PluginCalls.entry(at: address) else { throw .nullEntry(path: path) }
+        return unsafe EntryLoader(entry: entry, origin: .file(path))
     }
 }
 
 extension EntryLoader.Result {
     /// Balances the plugin's `init()` when none of its renderers is kept.
-    package func deinitialize() { PluginCalls.deinitialize(entry) }
+    package func deinitialize() { unsafe PluginCalls.deinitialize(entry) }
 }

@@ -29,7 +29,7 @@ package enum SharedLayoutArea {
     package static let callCapacity = 64 << 10
     /// `ABILimits.maxNodes` nodes, as the renderer wrote them, strings as offsets.
     package static let nodesOffset = callOffset + callCapacity
-    package static let nodeStride = MemoryLayout<hud_node_t>.stride
+    package static let nodeStride = unsafe MemoryLayout<hud_node_t>.stride
     package static let nodesCapacity = ABILimits.maxNodes * nodeStride
     /// Every node string, NUL-terminated, at most its limit plus one byte
     /// (one too many, so the parent sees a string that is too long).
@@ -68,22 +68,22 @@ package enum SharedLayoutArea {
 }
 
 /// One shared mapping of `SharedLayoutArea.size` bytes.
-package final class SharedRegion {
+@safe package final class SharedRegion {
     private let base: UnsafeMutableRawPointer
     package let size: Int
 
     private init(base: UnsafeMutableRawPointer, size: Int) {
-        self.base = base
+        unsafe self.base = unsafe base
         self.size = size
     }
 
-    deinit { munmap(base, size) }
+    deinit { unsafe munmap(base, size) }
 
     /// Makes the memfd (close-on-exec), sizes and seals it, and maps it.
     /// Returns the region and the descriptor to hand the child (the caller
     /// closes it once the child has it).
     package static func create(size: Int = SharedLayoutArea.size) -> Result<(region: SharedRegion, descriptor: Int32), SystemError> {
-        let made = hud_system_memfd("hud-renderer-host")
+        let made = unsafe hud_system_memfd("hud-renderer-host")
         guard made >= 0 else { return .failure(.current) }
         // Numbered at 10 or above, so the child's dup2 onto 3 and 4 cannot clobber it.
         let fd = fcntl(made, F_DUPFD_CLOEXEC, 10)
@@ -108,16 +108,16 @@ package final class SharedRegion {
     package static func adopt(descriptor fd: Int32, size: Int = SharedLayoutArea.size) -> Result<SharedRegion, SystemError> {
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { return .failure(.current) }
+        guard unsafe fstat(fd, &info) == 0 else { return .failure(.current) }
         guard Int(info.st_size) == size, isSizeSealed(fd) else { return .failure(SystemError(code: EINVAL)) }
         return map(fd, size: size)
     }
 
     private static func map(_ fd: Int32, size: Int) -> Result<SharedRegion, SystemError> {
-        guard let pointer = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), pointer != MAP_FAILED else {
+        guard let pointer = unsafe mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), unsafe pointer != MAP_FAILED else {
             return .failure(.current)
         }
-        return .success(SharedRegion(base: pointer, size: size))
+        return unsafe .success(SharedRegion(base: pointer, size: size))
     }
 
     /// True when the descriptor's size can no longer change (both size seals set).
@@ -129,8 +129,8 @@ package final class SharedRegion {
     /// Copies `bytes` to `offset`; false if they do not fit in `capacity`.
     package func write(_ bytes: [UInt8], at offset: Int, capacity: Int) -> Bool {
         guard bytes.count <= capacity, offset >= 0, offset + capacity <= size else { return false }
-        bytes.withUnsafeBytes { source in
-            if let from = source.baseAddress { (base + offset).copyMemory(from: from, byteCount: bytes.count) }
+        unsafe bytes.withUnsafeBytes { source in
+            if let from = source.baseAddress { unsafe (base + offset).copyMemory(from: from, byteCount: bytes.count) }
         }
         return true
     }
@@ -142,8 +142,8 @@ package final class SharedRegion {
         // into the runtime's one shared empty-array storage, a data race
         // when two threads (validate -j) read empty answers at once.
         guard count > 0 else { return [] }
-        return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: base + offset, byteCount: count)
+        return unsafe [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            unsafe UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: base + offset, byteCount: count)
             initialized = count
         }
     }
@@ -152,10 +152,10 @@ package final class SharedRegion {
     /// band's damage), read from a copy: the child may be writing.
     package func bytes(at offset: Int, count: Int, differingFrom byte: UInt8) -> Int? {
         guard let copy = read(at: offset, count: count, capacity: count) else { return nil }
-        return copy.withUnsafeBytes { $0.baseAddress.map { $0.bytes(differingFrom: byte, count: count) } ?? 0 }
+        return unsafe copy.withUnsafeBytes { unsafe $0.baseAddress.map { unsafe $0.bytes(differingFrom: byte, count: count) } ?? 0 }
     }
 
-    package var raw: UnsafeMutableRawPointer { base }
+    package var raw: UnsafeMutableRawPointer { unsafe base }
 }
 
 /// The child's side of a layout: copies what the renderer wrote into the
@@ -166,8 +166,8 @@ package final class SharedRegion {
 package enum LayoutExport {
     /// Returns the number of string bytes written.
     package static func write(_ output: hud_layout_t, buffer: LayoutBuffer, to region: SharedRegion) -> Int {
-        let count = min(Int(output.count), buffer.capacity, ABILimits.maxNodes)
-        return export(count, from: buffer.nodes, stride: buffer.stride, to: region.raw + SharedLayoutArea.nodesOffset,
+        let count = unsafe min(Int(output.count), buffer.capacity, ABILimits.maxNodes)
+        return unsafe export(count, from: buffer.nodes, stride: buffer.stride, to: region.raw + SharedLayoutArea.nodesOffset,
                       strings: region.raw + SharedLayoutArea.stringsOffset, capacity: SharedLayoutArea.stringsCapacity) ?? 0
     }
 
@@ -176,7 +176,7 @@ package enum LayoutExport {
     /// turned into tokens. The string bytes, or nil when they do not fit.
     package static func exportSlot(_ slot: Int, capacity: Int, count: Int, in region: SharedRegion) -> Int? {
         let (nodes, strings) = SharedLayoutArea.concurrentSlot(slot, capacity: capacity)
-        return export(min(count, capacity), from: region.raw + nodes, stride: SharedLayoutArea.nodeStride, to: region.raw + nodes,
+        return unsafe export(min(count, capacity), from: region.raw + nodes, stride: SharedLayoutArea.nodeStride, to: region.raw + nodes,
                       strings: region.raw + strings, capacity: SharedLayoutArea.concurrentStringBytes)
     }
 
@@ -188,24 +188,24 @@ package enum LayoutExport {
         var used = 0
         var overflow = false
         func copy(_ pointer: UnsafePointer<CChar>?, limit: Int) -> UnsafePointer<CChar>? {
-            guard let pointer else { return nil }
-            let length = strnlen(pointer, limit + 1)
+            guard let pointer = unsafe pointer else { return nil }
+            let length = unsafe strnlen(pointer, limit + 1)
             guard used + length + 1 <= capacity else {
                 overflow = true
                 return nil
             }
-            (strings + used).copyMemory(from: pointer, byteCount: length)
-            (strings + used + length).storeBytes(of: 0, as: UInt8.self)
+            unsafe (strings + used).copyMemory(from: pointer, byteCount: length)
+            unsafe (strings + used + length).storeBytes(of: 0, as: UInt8.self)
             let token = used + 1
             used += length + 1
-            return UnsafePointer(bitPattern: token)
+            return unsafe UnsafePointer(bitPattern: token)
         }
         for index in 0..<count {
-            var node = (source + index * stride).load(as: hud_node_t.self)
-            node.icon = copy(node.icon, limit: Int(HUD_MAX_ICON_BYTES))
-            node.label = copy(node.label, limit: Int(HUD_MAX_LABEL_BYTES))
-            node.accessibility_label = copy(node.accessibility_label, limit: Int(HUD_MAX_LABEL_BYTES))
-            (nodes + index * SharedLayoutArea.nodeStride).storeBytes(of: node, as: hud_node_t.self)
+            var node = unsafe (source + index * stride).load(as: hud_node_t.self)
+            unsafe node.icon = unsafe copy(node.icon, limit: Int(HUD_MAX_ICON_BYTES))
+            unsafe node.label = unsafe copy(node.label, limit: Int(HUD_MAX_LABEL_BYTES))
+            unsafe node.accessibility_label = unsafe copy(node.accessibility_label, limit: Int(HUD_MAX_LABEL_BYTES))
+            unsafe (nodes + index * SharedLayoutArea.nodeStride).storeBytes(of: node, as: hud_node_t.self)
         }
         return overflow ? nil : used
     }
@@ -215,17 +215,17 @@ package enum LayoutExport {
 /// with string offsets turned back into pointers into the private copy,
 /// then validated by `LayoutValidator` exactly like an in-process layout.
 /// Reused across calls (no allocation once its buffers are large enough).
-package final class RemoteLayoutImport {
+@safe package final class RemoteLayoutImport {
     private var nodes = LayoutBuffer(capacity: 64)
     private var strings: UnsafeMutableRawPointer
     private var stringsCapacity: Int
 
     package init() {
         stringsCapacity = 16 << 10
-        strings = .allocate(byteCount: stringsCapacity, alignment: 16)
+        unsafe strings = .allocate(byteCount: stringsCapacity, alignment: 16)
     }
 
-    deinit { strings.deallocate() }
+    deinit { unsafe strings.deallocate() }
 
     /// Copies, translates and validates the reply's layout, then hands
     /// `body` a frame over the private copy (valid only inside `body`).
@@ -246,33 +246,33 @@ package final class RemoteLayoutImport {
             throw .invalidLayout(id: info.id, origin: info.origin.description, node: nil, field: "strings",
                                  reason: "the renderer host reported \(stringBytes) string bytes; the shared area holds \(areaCapacity)")
         }
-        if nodes.capacity < count { nodes = LayoutBuffer(capacity: count) }
+        if unsafe nodes.capacity < count { nodes = LayoutBuffer(capacity: count) }
         if stringsCapacity < stringBytes + 1 {
-            strings.deallocate()
+            unsafe strings.deallocate()
             stringsCapacity = max(stringBytes + 1, stringsCapacity * 2)
-            strings = .allocate(byteCount: stringsCapacity, alignment: 16)
+            unsafe strings = .allocate(byteCount: stringsCapacity, alignment: 16)
         }
-        var output = hud_layout_t()
-        nodes.prepare(&output)
-        output.count = UInt32(count)
-        output.content_insets = hud_insets_t(top: insets.top, left: insets.left, bottom: insets.bottom, right: insets.right)
-        output.hidden_positions = hiddenPositions
+        var output = unsafe hud_layout_t()
+        unsafe nodes.prepare(&output)
+        unsafe output.count = UInt32(count)
+        unsafe output.content_insets = hud_insets_t(top: insets.top, left: insets.left, bottom: insets.bottom, right: insets.right)
+        unsafe output.hidden_positions = hiddenPositions
         nodes.noteWritten(status: Int32(HUD_STATUS_OK), count: UInt32(count))
         guard nodesAt >= 0, nodesAt + count * SharedLayoutArea.nodeStride <= region.size, stringsAt >= 0, stringsAt + stringBytes <= region.size else {
             throw .invalidLayout(id: info.id, origin: info.origin.description, node: nil, field: "count",
                                  reason: "is \(count); the layout does not fit the shared region")
         }
-        nodes.nodes.copyMemory(from: region.raw + nodesAt, byteCount: count * SharedLayoutArea.nodeStride)
-        strings.copyMemory(from: region.raw + stringsAt, byteCount: stringBytes)
+        unsafe nodes.nodes.copyMemory(from: region.raw + nodesAt, byteCount: count * SharedLayoutArea.nodeStride)
+        unsafe strings.copyMemory(from: region.raw + stringsAt, byteCount: stringBytes)
         // Every string ends inside the copy: the validator's bounded reads stop here at the latest.
-        (strings + stringBytes).storeBytes(of: 0, as: UInt8.self)
+        unsafe (strings + stringBytes).storeBytes(of: 0, as: UInt8.self)
         for index in 0..<count {
-            let node = (nodes.nodes + index * nodes.stride).assumingMemoryBound(to: hud_node_t.self)
-            node.pointee.icon = try pointer(node.pointee.icon, index, "icon", stringBytes, info)
-            node.pointee.label = try pointer(node.pointee.label, index, "label", stringBytes, info)
-            node.pointee.accessibility_label = try pointer(node.pointee.accessibility_label, index, "accessibility_label", stringBytes, info)
+            let node = unsafe (nodes.nodes + index * nodes.stride).assumingMemoryBound(to: hud_node_t.self)
+            unsafe node.pointee.icon = unsafe try pointer(node.pointee.icon, index, "icon", stringBytes, info)
+            unsafe node.pointee.label = unsafe try pointer(node.pointee.label, index, "label", stringBytes, info)
+            unsafe node.pointee.accessibility_label = unsafe try pointer(node.pointee.accessibility_label, index, "accessibility_label", stringBytes, info)
         }
-        return try nodes.withValidatedFrame(output, info: info, modes: modes, body)
+        return unsafe try nodes.withValidatedFrame(output, info: info, modes: modes, body)
     }
 
     private func pointer(_ token: UnsafePointer<CChar>?, _ index: Int, _ field: String, _ stringBytes: Int,
@@ -283,7 +283,7 @@ package final class RemoteLayoutImport {
             throw .invalidLayout(id: info.id, origin: info.origin.description, node: index, field: field,
                                  reason: "points outside the strings the renderer host wrote (offset \(value - 1) of \(stringBytes))")
         }
-        return UnsafePointer((strings + Int(value - 1)).assumingMemoryBound(to: CChar.self))
+        return unsafe UnsafePointer((strings + Int(value - 1)).assumingMemoryBound(to: CChar.self))
     }
 }
 
@@ -291,7 +291,7 @@ extension SystemCalls {
     /// `socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC)`.
     package static func socketPair() -> Result<(Int32, Int32), SystemError> {
         var fds: [Int32] = [-1, -1]
-        guard hud_system_socketpair(&fds) == 0 else { return .failure(.current) }
+        guard unsafe hud_system_socketpair(&fds) == 0 else { return .failure(.current) }
         return moveAboveStandard(fds[0], fds[1])
     }
 
@@ -328,13 +328,13 @@ extension PluginRenderer {
     /// judged here; the parent does that.
     package func serve(_ snapshot: CComplications, environment: HudEnvironment, interaction: HudInteraction,
                        into region: SharedRegion) -> ServedLayout {
-        var output = hud_layout_t()
-        let (status, violations) = rawCall(snapshot, environment, interaction, &output)
+        var output = unsafe hud_layout_t()
+        let (status, violations) = unsafe rawCall(snapshot, environment, interaction, &output)
         let buffer = currentBuffer
-        let raw = RawLayoutResult(status: status, count: output.count, capacity: UInt32(buffer.capacity), violations: violations)
-        let exported = status == Int32(HUD_STATUS_OK) && violations == 0 ? LayoutExport.write(output, buffer: buffer, to: region) : 0
-        let i = output.content_insets
-        return ServedLayout(raw: raw, insets: HudInsets(top: i.top, left: i.left, bottom: i.bottom, right: i.right),
+        let raw = unsafe RawLayoutResult(status: status, count: output.count, capacity: UInt32(buffer.capacity), violations: violations)
+        let exported = unsafe status == Int32(HUD_STATUS_OK) && violations == 0 ? LayoutExport.write(output, buffer: buffer, to: region) : 0
+        let i = unsafe output.content_insets
+        return unsafe ServedLayout(raw: raw, insets: HudInsets(top: i.top, left: i.left, bottom: i.bottom, right: i.right),
                             hiddenPositions: output.hidden_positions, stringBytes: exported)
     }
 }
@@ -349,7 +349,7 @@ extension SharedLayoutArea {
     package static let rawOffset = nodesOffset
     package static let rawCapacity = preparedInputsOffset - nodesOffset
     /// This host's `hud_environment_t` size, the raw call's default `struct_size`.
-    package static let hostEnvironmentSize = MemoryLayout<hud_environment_t>.size
+    package static let hostEnvironmentSize = unsafe MemoryLayout<hud_environment_t>.size
 
     /// True when a raw call with these numbers fits the region and gives
     /// the renderer a buffer it may be given (a stride of at least the 1.0
@@ -372,7 +372,7 @@ extension SharedRegion {
     /// Sets `count` bytes at `offset` to `byte`; false when out of bounds.
     package func fill(_ byte: UInt8, at offset: Int, count: Int) -> Bool {
         guard count >= 0, offset >= 0, offset + count <= size else { return false }
-        (raw + offset).setBytes(to: byte, count: count)
+        unsafe (raw + offset).setBytes(to: byte, count: count)
         return true
     }
 }

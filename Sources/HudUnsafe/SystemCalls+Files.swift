@@ -9,23 +9,23 @@ import Glibc
 extension SystemCalls {
     /// `realpath(3)`: the canonical absolute path, symlinks resolved.
     package static func realPath(_ path: String) -> Result<String, SystemError> {
-        guard let resolved = realpath(path, nil) else { return .failure(.current) }
-        defer { free(resolved) }
-        return .success(String(cString: resolved))
+        guard let resolved = unsafe realpath(path, nil) else { return .failure(.current) }
+        defer { unsafe free(resolved) }
+        return unsafe .success(String(cString: resolved))
     }
 
     /// `stat(2)` (or `lstat(2)` when `followLinks` is false).
     package static func status(of path: String, followLinks: Bool = true) -> Result<FileStatus, SystemError> {
         var info = stat()
-        let result = followLinks ? stat(path, &info) : lstat(path, &info)
+        let result = unsafe followLinks ? stat(path, &info) : lstat(path, &info)
         return result == 0 ? .success(FileStatus(info)) : .failure(.current)
     }
 
     /// The working directory, or nil.
     package static func currentDirectory() -> String? {
-        guard let directory = getcwd(nil, 0) else { return nil }
-        defer { free(directory) }
-        return String(cString: directory)
+        guard let directory = unsafe getcwd(nil, 0) else { return nil }
+        defer { unsafe free(directory) }
+        return unsafe String(cString: directory)
     }
 
     /// This process's executable (`/proc/self/exe`, resolved), or nil.
@@ -36,20 +36,20 @@ extension SystemCalls {
     /// Why `access(path, W_OK)` (with `search`, `W_OK | X_OK`: creating
     /// files in a directory) fails, or nil when it succeeds.
     package static func writeAccessProblem(_ path: String, search: Bool = false) -> SystemError? {
-        access(path, search ? W_OK | X_OK : W_OK) == 0 ? nil : .current
+        unsafe access(path, search ? W_OK | X_OK : W_OK) == 0 ? nil : .current
     }
 
     /// `access(path, F_OK)` or, with `executable`, `access(path, X_OK)`.
     package static func isAccessible(_ path: String, executable: Bool = false) -> Bool {
-        access(path, executable ? X_OK : F_OK) == 0
+        unsafe access(path, executable ? X_OK : F_OK) == 0
     }
 
     /// The names in a directory (not `.` or `..`), in directory order.
     package static func directoryEntries(_ path: String) -> Result<[(name: String, isDirectory: Bool)], SystemError> {
         var names: [(String, Bool)] = []
-        return forEachEntry(of: path) { name, type in
-            if name.elementsEqual([UInt8(ascii: ".")]) || name.elementsEqual([UInt8(ascii: "."), UInt8(ascii: ".")]) { return }
-            names.append((String(decoding: name, as: UTF8.self), type == UInt8(DT_DIR)))
+        return unsafe forEachEntry(of: path) { name, type in
+            if unsafe name.elementsEqual([UInt8(ascii: ".")]) || name.elementsEqual([UInt8(ascii: "."), UInt8(ascii: ".")]) { return }
+            unsafe names.append((String(decoding: name, as: UTF8.self), type == UInt8(DT_DIR)))
         }.map { names }
     }
 
@@ -57,18 +57,18 @@ extension SystemCalls {
     /// them, valid only during the call: no copy of the 256-byte d_name
     /// array) and `d_type`, in directory order.
     private static func forEachEntry(of path: String, _ body: (UnsafeBufferPointer<UInt8>, UInt8) -> Void) -> Result<Void, SystemError> {
-        guard let directory = opendir(path) else { return .failure(.current) }
-        defer { closedir(directory) }
-        forEachEntry(of: directory, body)
+        guard let directory = unsafe opendir(path) else { return .failure(.current) }
+        defer { unsafe closedir(directory) }
+        unsafe forEachEntry(of: directory, body)
         return .success(())
     }
 
     /// `forEachEntry` of a directory stream the caller opened (and closes).
     private static func forEachEntry(of directory: OpaquePointer, _ body: (UnsafeBufferPointer<UInt8>, UInt8) -> Void) {
         let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
-        while let entry = readdir(directory) {
-            let name = (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: UInt8.self)
-            body(UnsafeBufferPointer(start: name, count: strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))), entry.pointee.d_type)
+        while let entry = unsafe readdir(directory) {
+            let name = unsafe (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: UInt8.self)
+            unsafe body(UnsafeBufferPointer(start: name, count: strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))), entry.pointee.d_type)
         }
     }
 
@@ -78,9 +78,9 @@ extension SystemCalls {
     private static func sortedNames(in directory: OpaquePointer, suffix: String) -> [String] {
         let suffix = Array(suffix.utf8)
         var names: [String] = []
-        forEachEntry(of: directory) { name, _ in
-            guard name.first != UInt8(ascii: "."), name.count >= suffix.count, name.suffix(suffix.count).elementsEqual(suffix) else { return }
-            names.append(String(decoding: name, as: UTF8.self))
+        unsafe forEachEntry(of: directory) { name, _ in
+            guard unsafe name.first != UInt8(ascii: "."), name.count >= suffix.count, unsafe name.suffix(suffix.count).elementsEqual(suffix) else { return }
+            unsafe names.append(String(decoding: name, as: UTF8.self))
         }
         names.sort()
         return names
@@ -103,9 +103,9 @@ extension SystemCalls {
     /// `String` is made, and each path is made once from bytes (a plugin
     /// directory is listed by every `hudhost list`).
     package static func sortedDirectoryFiles(_ path: String, suffix: String, prefixing base: String) -> Result<[String], SystemError> {
-        guard let directory = opendir(path) else { return .failure(.current) }
-        defer { closedir(directory) }
-        return .success(prefixed(sortedNames(in: directory, suffix: suffix), with: base))
+        guard let directory = unsafe opendir(path) else { return .failure(.current) }
+        defer { unsafe closedir(directory) }
+        return unsafe .success(prefixed(sortedNames(in: directory, suffix: suffix), with: base))
     }
 
     /// `sortedDirectoryFiles`, and each file's `lstat` made relative to the
@@ -116,10 +116,10 @@ extension SystemCalls {
     /// nil where the call failed (the entry went away).
     package static func sortedDirectoryFilesWithStatus(_ path: String, suffix: String,
                                                        prefixing base: String) -> Result<(paths: [String], statuses: [FileStatus?]), SystemError> {
-        guard let directory = opendir(path) else { return .failure(.current) }
-        defer { closedir(directory) }
-        let names = sortedNames(in: directory, suffix: suffix)
-        return .success((prefixed(names, with: base), linkStatuses(of: names, in: dirfd(directory))))
+        guard let directory = unsafe opendir(path) else { return .failure(.current) }
+        defer { unsafe closedir(directory) }
+        let names = unsafe sortedNames(in: directory, suffix: suffix)
+        return unsafe .success((prefixed(names, with: base), linkStatuses(of: names, in: dirfd(directory))))
     }
 
     /// `fstatat(descriptor, name, AT_SYMLINK_NOFOLLOW)` of each of `names`
@@ -127,7 +127,7 @@ extension SystemCalls {
     /// relative to the directory already open.
     private static func linkStatuses(of names: [String], in descriptor: Int32) -> [FileStatus?] {
         var info = stat()
-        return names.map { fstatat(descriptor, $0, &info, AT_SYMLINK_NOFOLLOW) == 0 ? FileStatus(info) : nil }
+        return names.map { unsafe fstatat(descriptor, $0, &info, AT_SYMLINK_NOFOLLOW) == 0 ? FileStatus(info) : nil }
     }
 
     /// The whole file, if it is at most `limit` bytes. `noFollow` refuses a
@@ -143,7 +143,7 @@ extension SystemCalls {
 
     /// Creates or truncates `path` with `mode` and writes `bytes`.
     package static func writeFile(_ path: String, _ bytes: [UInt8], mode: UInt32 = 0o644) -> Result<Void, SystemError> {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(mode))
+        let fd = unsafe open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(mode))
         guard fd >= 0 else { return .failure(.current) }
         let written = writeAll(fd, bytes)
         let error = SystemError.current
@@ -159,21 +159,21 @@ extension SystemCalls {
     package static func writeAtomically(_ path: String, _ bytes: [UInt8], mode: UInt32) -> Result<Void, AtomicWriteError> {
         // mkstemp's template: the path plus six "X" it replaces.
         var template = Array((path + "." + String(repeating: "X", count: 6)).utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let fd = unsafe template.withUnsafeMutableBufferPointer { unsafe mkstemp($0.baseAddress!) }
         guard fd >= 0 else { return .failure(AtomicWriteError(step: "create a temporary file for", path: path, error: .current)) }
-        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let temporary = unsafe template.withUnsafeBufferPointer { unsafe String(cString: $0.baseAddress!) }
         fchmod(fd, mode_t(mode))
         let written = writeAll(fd, bytes)
         let synced = written && fsync(fd) == 0
         let failure = SystemError.current
         close(fd)
         guard synced else {
-            unlink(temporary)
+            unsafe unlink(temporary)
             return .failure(AtomicWriteError(step: "write", path: path, error: failure))
         }
-        guard Glibc.rename(temporary, path) == 0 else {
+        guard unsafe Glibc.rename(temporary, path) == 0 else {
             let error = SystemError.current
-            unlink(temporary)
+            unsafe unlink(temporary)
             return .failure(AtomicWriteError(step: "rename into place", path: path, error: error))
         }
         return .success(())
@@ -191,35 +191,35 @@ extension SystemCalls {
     package static func makePrivateDirectory(in parent: String, prefix: String) -> Result<String, SystemError> {
         // mkdtemp's template: six "X" it replaces.
         var template = Array((parent + "/" + prefix + String(repeating: "X", count: 6)).utf8CString)
-        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else { return .failure(.current) }
-        return .success(template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+        guard unsafe template.withUnsafeMutableBufferPointer({ unsafe mkdtemp($0.baseAddress!) }) != nil else { return .failure(.current) }
+        return unsafe .success(template.withUnsafeBufferPointer { unsafe String(cString: $0.baseAddress!) })
     }
 
     /// `mkdir(2)`.
     package static func makeDirectory(_ path: String, mode: UInt32) -> Result<Void, SystemError> {
-        mkdir(path, mode_t(mode)) == 0 ? .success(()) : .failure(.current)
+        unsafe mkdir(path, mode_t(mode)) == 0 ? .success(()) : .failure(.current)
     }
 
     /// `chmod(2)`.
     @discardableResult
-    package static func changeMode(_ path: String, to mode: UInt32) -> Bool { chmod(path, mode_t(mode)) == 0 }
+    package static func changeMode(_ path: String, to mode: UInt32) -> Bool { unsafe chmod(path, mode_t(mode)) == 0 }
 
     /// `unlink(2)`.
     @discardableResult
-    package static func removeFile(_ path: String) -> Bool { unlink(path) == 0 }
+    package static func removeFile(_ path: String) -> Bool { unsafe unlink(path) == 0 }
 
     /// `rmdir(2)`.
     @discardableResult
-    package static func removeDirectory(_ path: String) -> Bool { rmdir(path) == 0 }
+    package static func removeDirectory(_ path: String) -> Bool { unsafe rmdir(path) == 0 }
 
     /// `rename(2)`.
     package static func rename(_ from: String, to: String) -> Result<Void, SystemError> {
-        Glibc.rename(from, to) == 0 ? .success(()) : .failure(.current)
+        unsafe Glibc.rename(from, to) == 0 ? .success(()) : .failure(.current)
     }
 
     /// `link(2)`: a hard link.
     package static func hardLink(_ existing: String, at path: String) -> Result<Void, SystemError> {
-        link(existing, path) == 0 ? .success(()) : .failure(.current)
+        unsafe link(existing, path) == 0 ? .success(()) : .failure(.current)
     }
 }
 
@@ -251,7 +251,7 @@ package final class ReadOnlyFile: Sendable {
     /// `nonBlocking` (`O_NONBLOCK`): opening a FIFO or a device does not
     /// block (check `status()` before reading).
     package static func open(_ path: String, noFollow: Bool = false, nonBlocking: Bool = false) -> Result<ReadOnlyFile, SystemError> {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | (noFollow ? O_NOFOLLOW : 0) | (nonBlocking ? O_NONBLOCK : 0))
+        let fd = unsafe Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | (noFollow ? O_NOFOLLOW : 0) | (nonBlocking ? O_NONBLOCK : 0))
         return fd >= 0 ? .success(ReadOnlyFile(fd: fd)) : .failure(.current)
     }
 
@@ -260,7 +260,7 @@ package final class ReadOnlyFile: Sendable {
     /// the descriptor itself (no race with a `stat` first). Anything but a
     /// regular file is closed again and refused, naming what it is.
     package static func openRegular(_ path: String) -> Result<ReadOnlyFile, RegularFileError> {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        let fd = unsafe Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else { return .failure(.system(.current)) }
         let file = ReadOnlyFile(fd: fd)
         switch file.status() {
@@ -282,7 +282,7 @@ package final class ReadOnlyFile: Sendable {
     /// `fstat(2)` of the open file.
     package func status() -> Result<FileStatus, SystemError> {
         var info = stat()
-        return fstat(fd, &info) == 0 ? .success(FileStatus(info)) : .failure(.current)
+        return unsafe fstat(fd, &info) == 0 ? .success(FileStatus(info)) : .failure(.current)
     }
 
     /// Exactly `count` bytes at `offset` (`pread`, retried on EINTR and
@@ -292,7 +292,7 @@ package final class ReadOnlyFile: Sendable {
         var buffer = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {
-            let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done)) }
+            let n = unsafe buffer.withUnsafeMutableBytes { unsafe pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done)) }
             if n < 0, errno == EINTR { continue }
             guard n > 0 else { return .failure(n < 0 ? .current : SystemError(code: 0)) }
             done += n
@@ -310,9 +310,9 @@ package final class ReadOnlyFile: Sendable {
         let first = max(65536, min(sizeHint, limit) + 1)
         var failure: SystemError?
         var atEnd = false
-        var bytes = [UInt8](unsafeUninitializedCapacity: first) { buffer, initialized in
+        var bytes = unsafe [UInt8](unsafeUninitializedCapacity: first) { buffer, initialized in
             while initialized < buffer.count {
-                let n = Glibc.read(fd, buffer.baseAddress! + initialized, buffer.count - initialized)
+                let n = unsafe Glibc.read(fd, buffer.baseAddress! + initialized, buffer.count - initialized)
                 if n < 0, errno == EINTR { continue }
                 guard n > 0 else {
                     if n < 0 { failure = .current }
@@ -342,9 +342,9 @@ package final class ReadOnlyFile: Sendable {
     /// empty at the end of the file.
     private func readChunk(maximum: Int) -> Result<[UInt8], SystemError> {
         var failure: SystemError?
-        let chunk = [UInt8](unsafeUninitializedCapacity: maximum) { buffer, initialized in
+        let chunk = unsafe [UInt8](unsafeUninitializedCapacity: maximum) { buffer, initialized in
             while true {
-                let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+                let n = unsafe Glibc.read(fd, buffer.baseAddress, buffer.count)
                 if n < 0, errno == EINTR { continue }
                 if n < 0 { failure = .current } else { initialized = n }
                 return
@@ -376,7 +376,7 @@ extension SystemCalls {
     /// Writes every byte to `fd` (retrying short writes and EINTR), or
     /// returns why not, as `write(_:_:)` for text.
     package static func write(_ fd: Int32, _ bytes: [UInt8]) -> Result<Void, SystemError> {
-        writeEvery(bytes, to: fd, waitWhenFull: false) { Glibc.write(fd, $0, $1) }
+        unsafe writeEvery(bytes, to: fd, waitWhenFull: false) { unsafe Glibc.write(fd, $0, $1) }
     }
 
     /// Hands `bytes` to `call` (a pointer and a length; it returns what
@@ -388,14 +388,14 @@ extension SystemCalls {
                                    _ call: (UnsafeRawPointer, Int) -> Int) -> Result<Void, SystemError> {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { call($0.baseAddress! + offset, bytes.count - offset) }
+            let n = unsafe bytes.withUnsafeBytes { unsafe call($0.baseAddress! + offset, bytes.count - offset) }
             if n > 0 {
                 offset += n
             } else if n < 0, errno == EINTR {
                 continue
             } else if n < 0, errno == EAGAIN, waitWhenFull {
                 var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                guard poll(&entry, 1, 2000) > 0 else { return .failure(SystemError(code: ETIMEDOUT)) }
+                guard unsafe poll(&entry, 1, 2000) > 0 else { return .failure(SystemError(code: ETIMEDOUT)) }
             } else {
                 return .failure(SystemError(code: n < 0 ? errno : EIO))
             }
@@ -408,7 +408,7 @@ extension SystemCalls {
     /// an EPIPE error here, never a SIGPIPE that ends this process. A full
     /// buffer is waited on for at most 2 s (then ETIMEDOUT).
     package static func sendAll(_ fd: Int32, _ bytes: [UInt8]) -> Result<Void, SystemError> {
-        writeEvery(bytes, to: fd, waitWhenFull: true) { Glibc.send(fd, $0, $1, Int32(MSG_NOSIGNAL)) }
+        unsafe writeEvery(bytes, to: fd, waitWhenFull: true) { unsafe Glibc.send(fd, $0, $1, Int32(MSG_NOSIGNAL)) }
     }
 
     /// True when `fd` is an open descriptor (`fcntl(F_GETFD)` does not fail with EBADF).
@@ -418,7 +418,7 @@ extension SystemCalls {
     /// closed), so no file opened later takes a standard descriptor's
     /// number. False if it cannot.
     package static func openNullDevice(as fd: Int32) -> Bool {
-        let null = open("/dev/null", O_RDWR)
+        let null = unsafe open("/dev/null", O_RDWR)
         guard null >= 0 else { return false }
         if null == fd { return true }
         defer { close(null) }
@@ -442,7 +442,7 @@ extension SystemCalls {
     /// a spawn's dup2 onto 1 or 3 always clears FD_CLOEXEC on the copy).
     package static func makePipe() -> Result<(read: Int32, write: Int32), SystemError> {
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { return .failure(.current) }
+        guard unsafe pipe(&fds) == 0 else { return .failure(.current) }
         return moveAboveStandard(fds[0], fds[1]).map { (read: $0.0, write: $0.1) }
     }
 
@@ -478,8 +478,8 @@ extension SystemCalls {
         while true {
             // One allocation, not zeroed: the array holds exactly what was read.
             var result = 0
-            let bytes = [UInt8](unsafeUninitializedCapacity: max(1, maximum)) { buffer, initialized in
-                result = Glibc.read(fd, buffer.baseAddress, maximum)
+            let bytes = unsafe [UInt8](unsafeUninitializedCapacity: max(1, maximum)) { buffer, initialized in
+                result = unsafe Glibc.read(fd, buffer.baseAddress, maximum)
                 initialized = max(0, result)
             }
             if result > 0 { return .bytes(bytes) }
@@ -505,18 +505,18 @@ extension SystemCalls {
     static func withBrokenPipeContained(_ body: () -> Int32) -> Int32 {
         var block = sigset_t()
         var previous = sigset_t()
-        sigemptyset(&block)
-        sigaddset(&block, SIGPIPE)
-        pthread_sigmask(SIG_BLOCK, &block, &previous)
-        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        unsafe sigemptyset(&block)
+        unsafe sigaddset(&block, SIGPIPE)
+        unsafe pthread_sigmask(SIG_BLOCK, &block, &previous)
+        defer { unsafe pthread_sigmask(SIG_SETMASK, &previous, nil) }
         var pending = sigset_t()
-        sigpending(&pending)
-        let alreadyPending = sigismember(&pending, SIGPIPE) == 1
+        unsafe sigpending(&pending)
+        let alreadyPending = unsafe sigismember(&pending, SIGPIPE) == 1
         let code = body()
-        sigpending(&pending)
-        if !alreadyPending, sigismember(&pending, SIGPIPE) == 1 {
+        unsafe sigpending(&pending)
+        if !alreadyPending, unsafe sigismember(&pending, SIGPIPE) == 1 {
             var now = timespec(tv_sec: 0, tv_nsec: 0)
-            _ = sigtimedwait(&block, nil, &now)
+            _ = unsafe sigtimedwait(&block, nil, &now)
         }
         return code
     }
@@ -534,7 +534,7 @@ extension SystemCalls {
     /// up or in error after at most `timeoutMilliseconds`.
     package static func pollReadable(_ fds: [Int32], timeoutMilliseconds: Int32) -> [Int32] {
         var entries = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        guard poll(&entries, nfds_t(entries.count), timeoutMilliseconds) > 0 else { return [] }
+        guard unsafe poll(&entries, nfds_t(entries.count), timeoutMilliseconds) > 0 else { return [] }
         return entries.filter { $0.revents != 0 }.map(\.fd)
     }
 }

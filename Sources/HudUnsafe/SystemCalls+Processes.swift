@@ -57,9 +57,9 @@ extension SystemCalls {
 
     /// `posix_spawn(p)`: starts `request`, returns the child's pid.
     package static func spawn(_ request: SpawnRequest) -> Result<Int32, SystemError> {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
+        var actions = unsafe posix_spawn_file_actions_t()
+        unsafe posix_spawn_file_actions_init(&actions)
+        defer { unsafe posix_spawn_file_actions_destroy(&actions) }
         for redirection in request.redirections {
             switch redirection {
             case .open(let descriptor, let path, let mode):
@@ -68,41 +68,41 @@ extension SystemCalls {
                 case .truncate: O_WRONLY | O_CREAT | O_TRUNC
                 case .append: O_WRONLY | O_CREAT | O_APPEND
                 }
-                posix_spawn_file_actions_addopen(&actions, descriptor, path, flags, 0o644)
+                unsafe posix_spawn_file_actions_addopen(&actions, descriptor, path, flags, 0o644)
             case .duplicate(let from, let to):
-                posix_spawn_file_actions_adddup2(&actions, from, to)
+                unsafe posix_spawn_file_actions_adddup2(&actions, from, to)
             }
         }
         var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
+        unsafe posix_spawnattr_init(&attributes)
+        defer { unsafe posix_spawnattr_destroy(&attributes) }
         var flags: Int32 = 0
         if request.defaultSignals {
             var noSignals = sigset_t()
-            sigemptyset(&noSignals)
+            unsafe sigemptyset(&noSignals)
             var defaults = sigset_t()
-            sigemptyset(&defaults)
-            for signal in [SIGPIPE, SIGINT, SIGTERM, SIGXCPU, SIGSEGV, SIGABRT, SIGBUS, SIGILL, SIGFPE] { sigaddset(&defaults, signal) }
-            posix_spawnattr_setsigmask(&attributes, &noSignals)
-            posix_spawnattr_setsigdefault(&attributes, &defaults)
+            unsafe sigemptyset(&defaults)
+            for signal in [SIGPIPE, SIGINT, SIGTERM, SIGXCPU, SIGSEGV, SIGABRT, SIGBUS, SIGILL, SIGFPE] { unsafe sigaddset(&defaults, signal) }
+            unsafe posix_spawnattr_setsigmask(&attributes, &noSignals)
+            unsafe posix_spawnattr_setsigdefault(&attributes, &defaults)
             flags |= Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
         }
         if request.newProcessGroup {
-            posix_spawnattr_setpgroup(&attributes, 0)
+            unsafe posix_spawnattr_setpgroup(&attributes, 0)
             flags |= Int32(POSIX_SPAWN_SETPGROUP)
         }
-        posix_spawnattr_setflags(&attributes, Int16(flags))
+        unsafe posix_spawnattr_setflags(&attributes, Int16(flags))
 
-        let argv = ([request.executable] + request.arguments).map { strdup($0) }
+        let argv = unsafe ([request.executable] + request.arguments).map { unsafe strdup($0) }
         let environment = request.environment ?? Self.environment()
-        let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") }
+        let envp = unsafe environment.sorted { $0.key < $1.key }.map { unsafe strdup("\($0.key)=\($0.value)") }
         defer {
-            for pointer in argv + envp { free(pointer) }
+            for unsafe pointer in unsafe argv + envp { unsafe free(pointer) }
         }
         var pid: pid_t = 0
-        let status = (argv + [nil]).withUnsafeBufferPointer { argvBuffer in
-            (envp + [nil]).withUnsafeBufferPointer { envpBuffer in
-                request.searchPath
+        let status = unsafe (argv + [nil]).withUnsafeBufferPointer { argvBuffer in
+            unsafe (envp + [nil]).withUnsafeBufferPointer { envpBuffer in
+                unsafe request.searchPath
                     ? posix_spawnp(&pid, request.executable, &actions, &attributes, argvBuffer.baseAddress!, envpBuffer.baseAddress!)
                     : posix_spawn(&pid, request.executable, &actions, &attributes, argvBuffer.baseAddress!, envpBuffer.baseAddress!)
             }
@@ -116,7 +116,7 @@ extension SystemCalls {
         var status: Int32 = 0
         var usage = rusage()
         while true {
-            let result = wait4(pid, &status, blocking ? 0 : WNOHANG, &usage)
+            let result = unsafe wait4(pid, &status, blocking ? 0 : WNOHANG, &usage)
             if result == pid { return (ExitStatus(status), Int(usage.ru_maxrss)) }
             if result < 0, errno == EINTR { continue }
             return nil
@@ -127,7 +127,7 @@ extension SystemCalls {
     package static func waitAny() -> (pid: Int32, status: ExitStatus)? {
         var status: Int32 = 0
         while true {
-            let pid = Glibc.wait(&status)
+            let pid = unsafe Glibc.wait(&status)
             if pid > 0 { return (pid, ExitStatus(status)) }
             if errno == EINTR { continue }
             return nil
@@ -150,11 +150,11 @@ extension SystemCalls {
         let kind = __rlimit_resource_t(resource.raw.rawValue)
         var limit = rlimit(rlim_cur: rlim_t(soft), rlim_max: rlim_t(hard))
         var current = rlimit()
-        if getrlimit(kind, &current) == 0, current.rlim_max != rlim_t.max {
+        if unsafe getrlimit(kind, &current) == 0, current.rlim_max != rlim_t.max {
             limit.rlim_max = min(limit.rlim_max, current.rlim_max)
             limit.rlim_cur = min(limit.rlim_cur, limit.rlim_max)
         }
-        _ = setrlimit(kind, &limit)
+        _ = unsafe setrlimit(kind, &limit)
     }
 
     package enum ResourceLimit {
@@ -185,8 +185,8 @@ extension SystemCalls {
     /// or `kill` even when its parent started it with them blocked.
     package static func unblockTerminationSignals() {
         var set = sigset_t()
-        sigemptyset(&set)
-        for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, signal) }
-        _ = pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        unsafe sigemptyset(&set)
+        for signal in [SIGINT, SIGTERM, SIGHUP] { unsafe sigaddset(&set, signal) }
+        _ = unsafe pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 }

@@ -34,7 +34,7 @@ extension SystemCalls {
         let flags = HUD_CLONE_NEWUSER | HUD_CLONE_NEWNET | HUD_CLONE_NEWIPC | HUD_CLONE_NEWUTS | HUD_CLONE_NEWNS
         guard hud_system_unshare(Int32(flags)) == 0 else { return .failure(.current) }
         for (file, text) in [("/proc/self/setgroups", "deny"), ("/proc/self/uid_map", "\(uid) \(uid) 1"), ("/proc/self/gid_map", "\(gid) \(gid) 1")] {
-            let fd = open(file, O_WRONLY | O_CLOEXEC)
+            let fd = unsafe open(file, O_WRONLY | O_CLOEXEC)
             guard fd >= 0 else { return .failure(.current) }
             let written = writeAll(fd, text)
             let error = SystemError.current
@@ -42,7 +42,7 @@ extension SystemCalls {
             guard written else { return .failure(error) }
         }
         guard hud_system_private_mounts() == 0 else { return .failure(.current) }
-        return .success(hud_system_mount_scratch(scratch) == 0 ? scratch : nil)
+        return unsafe .success(hud_system_mount_scratch(scratch) == 0 ? scratch : nil)
     }
 
     /// In this process's own mount namespace (`enterNamespaces`): every
@@ -50,7 +50,7 @@ extension SystemCalls {
     /// own). Fails on kernels before 5.12 (no `mount_setattr`).
     package static func makeMountsReadOnly(except writable: [String]) -> Result<Void, SystemError> {
         guard hud_system_readonly_mounts() == 0 else { return .failure(.current) }
-        for path in writable where hud_system_writable_again(path) != 0 {
+        for path in writable where unsafe hud_system_writable_again(path) != 0 {
             return .failure(.current)
         }
         return .success(())
@@ -100,11 +100,11 @@ extension SystemCalls {
         /// Allows `access` on `path` (a file) or beneath it (a directory:
         /// plus listing it); a path that does not exist is skipped.
         func allow(_ path: String, _ access: UInt64) -> Bool {
-            let fd = open(path, 0o10000000 | O_CLOEXEC)  // O_PATH (hidden without _GNU_SOURCE)
+            let fd = unsafe open(path, 0o10000000 | O_CLOEXEC)  // O_PATH (hidden without _GNU_SOURCE)
             guard fd >= 0 else { return true }
             defer { close(fd) }
             var info = stat()
-            let isDirectory = fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+            let isDirectory = unsafe fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
             let rights = isDirectory && access & readFile != 0 ? access | readDirectory : access
             return hud_system_landlock_allow_path(ruleset, rights, fd) == 0
         }
@@ -129,25 +129,25 @@ extension SystemCalls {
     /// purpose). Rules naming a call this architecture lacks are skipped.
     package static func exportSyscallFilter(allowed: [SyscallRule], denied: [SyscallRule], allowByDefault: Bool,
                                             to fd: Int32) -> Result<Void, SystemError> {
-        guard let filter = allowByDefault ? hud_seccomp_allow_by_default() : hud_seccomp_deny_by_default() else {
+        guard let filter = unsafe allowByDefault ? hud_seccomp_allow_by_default() : hud_seccomp_deny_by_default() else {
             return .failure(SystemError(code: ENOMEM))
         }
-        defer { hud_seccomp_release(filter) }
+        defer { unsafe hud_seccomp_release(filter) }
         for (rules, action) in [(allowed, hud_seccomp_allow_action()), (denied, hud_seccomp_errno(EPERM))] {
             for rule in rules {
                 let conditions = rule.conditions
-                let status = hud_seccomp_rule(filter, action, rule.name, UInt32(conditions.count), conditions.map(\.argument),
+                let status = unsafe hud_seccomp_rule(filter, action, rule.name, UInt32(conditions.count), conditions.map(\.argument),
                                               conditions.map(\.comparison.rawValue), conditions.map(\.mask), conditions.map(\.value))
                 guard status == 0 || status == -ENOENT else { return .failure(SystemError(code: -status)) }
             }
         }
-        return exportFilter(filter, to: fd)
+        return unsafe exportFilter(filter, to: fd)
     }
 
     /// Writes `filter` as BPF to `fd`, a pipe to a child that may already
     /// be gone (killed, or dead before it read): EPIPE then, never SIGPIPE.
     private static func exportFilter(_ filter: UnsafeMutableRawPointer, to fd: Int32) -> Result<Void, SystemError> {
-        let code = withBrokenPipeContained { -hud_seccomp_export(filter, fd) }
+        let code = withBrokenPipeContained { unsafe -hud_seccomp_export(filter, fd) }
         return code == 0 ? .success(()) : .failure(SystemError(code: code))
     }
 
@@ -155,7 +155,7 @@ extension SystemCalls {
     /// `exportSyscallFilter` wrote (this thread, for good; sets
     /// `PR_SET_NO_NEW_PRIVS` first, as libseccomp does).
     package static func installFilterProgram(_ program: [UInt8]) -> Result<Void, SystemError> {
-        let status = program.withUnsafeBytes { hud_seccomp_install_program($0.baseAddress, $0.count) }
+        let status = unsafe program.withUnsafeBytes { unsafe hud_seccomp_install_program($0.baseAddress, $0.count) }
         return status == 0 ? .success(()) : .failure(SystemError(code: -status))
     }
 
@@ -233,7 +233,7 @@ extension SystemCalls {
 
     /// Watches `path` (a directory) for `mask`; returns the watch number.
     package static func watch(_ fd: Int32, path: String, mask: UInt32) -> Result<Int32, SystemError> {
-        let watch = inotify_add_watch(fd, path, mask)
+        let watch = unsafe inotify_add_watch(fd, path, mask)
         return watch >= 0 ? .success(watch) : .failure(.current)
     }
 
@@ -246,7 +246,7 @@ extension SystemCalls {
         while case .bytes(let bytes) = read(fd, maximum: 64 * 1024) {
             var offset = 0
             while offset + headerSize <= bytes.count {
-                let header = bytes.withUnsafeBytes { raw in raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self) }
+                let header = unsafe bytes.withUnsafeBytes { raw in unsafe raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self) }
                 let nameStart = offset + headerSize
                 let nameEnd = min(bytes.count, nameStart + Int(header.len))
                 let nameBytes = bytes[nameStart..<nameEnd].prefix { $0 != 0 }

@@ -22,22 +22,22 @@ package final class UncheckedBox<T>: @unchecked Sendable {
 /// `@unchecked Sendable`: writes go to disjoint slots; reads happen after
 /// `pthread_join`, which orders
 /// them after every write.
-package final class WorkerSlots<Value>: @unchecked Sendable {
+@safe package final class WorkerSlots<Value>: @unchecked Sendable {
     private let storage: UnsafeMutableBufferPointer<Value?>
 
     package init(count: Int) {
-        storage = .allocate(capacity: max(count, 0))
-        storage.initialize(repeating: nil)
+        unsafe storage = .allocate(capacity: max(count, 0))
+        unsafe storage.initialize(repeating: nil)
     }
 
     deinit {
-        _ = storage.deinitialize()
-        storage.deallocate()
+        _ = unsafe storage.deinitialize()
+        unsafe storage.deallocate()
     }
 
     package subscript(index: Int) -> Value? {
-        get { storage[index] }
-        set { storage[index] = newValue }
+        get { unsafe storage[index] }
+        set { unsafe storage[index] = newValue }
     }
 }
 
@@ -54,20 +54,20 @@ package enum ConcurrentWorkers {
         var threads: [pthread_t] = []
         var unstarted: [Int] = []
         for index in 0..<count {
-            let box = Unmanaged.passRetained(UncheckedBox({
+            let box = unsafe Unmanaged.passRetained(UncheckedBox({
                 gate?.pass()
                 body(index)
             }))
             var thread = pthread_t()
-            let status = pthread_create(&thread, nil, { raw in
-                let work = Unmanaged<UncheckedBox<() -> Void>>.fromOpaque(raw!).takeRetainedValue()
+            let status = unsafe pthread_create(&thread, nil, { raw in
+                let work = unsafe Unmanaged<UncheckedBox<() -> Void>>.fromOpaque(raw!).takeRetainedValue()
                 work.value()
                 return nil
-            }, box.toOpaque())
+            }, unsafe box.toOpaque())
             if status == 0 {
                 threads.append(thread)
             } else {
-                box.release()
+                unsafe box.release()
                 unstarted.append(index)
             }
         }
@@ -77,7 +77,7 @@ package enum ConcurrentWorkers {
     }
 
     /// Closed until `open()`; `pass()` waits while it is closed.
-    private final class StartGate: @unchecked Sendable {
+    @safe private final class StartGate: @unchecked Sendable {
         // Behind pointers of their own, initialized once and never moved.
         private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         private let opened = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
@@ -85,28 +85,28 @@ package enum ConcurrentWorkers {
         private var isOpen = false
 
         init() {
-            pthread_mutex_init(mutex, nil)
-            pthread_cond_init(opened, nil)
+            unsafe pthread_mutex_init(mutex, nil)
+            unsafe pthread_cond_init(opened, nil)
         }
 
         deinit {
-            pthread_cond_destroy(opened)
-            pthread_mutex_destroy(mutex)
-            opened.deallocate()
-            mutex.deallocate()
+            unsafe pthread_cond_destroy(opened)
+            unsafe pthread_mutex_destroy(mutex)
+            unsafe opened.deallocate()
+            unsafe mutex.deallocate()
         }
 
         func pass() {
-            pthread_mutex_lock(mutex)
-            while !isOpen { pthread_cond_wait(opened, mutex) }
-            pthread_mutex_unlock(mutex)
+            unsafe pthread_mutex_lock(mutex)
+            while !isOpen { unsafe pthread_cond_wait(opened, mutex) }
+            unsafe pthread_mutex_unlock(mutex)
         }
 
         func open() {
-            pthread_mutex_lock(mutex)
+            unsafe pthread_mutex_lock(mutex)
             isOpen = true
-            pthread_cond_broadcast(opened)
-            pthread_mutex_unlock(mutex)
+            unsafe pthread_cond_broadcast(opened)
+            unsafe pthread_mutex_unlock(mutex)
         }
     }
 }
@@ -126,29 +126,29 @@ package enum ConcurrentWorkers {
 /// (`validate -j 3`, Docs/RELIABILITY.md). Through the pointer, TSan sees
 /// only the body's own loads and stores, all between lock and unlock.
 /// `@unchecked Sendable`: `storage` is only touched between lock and unlock.
-package final class ThreadLock<Value: ~Copyable>: @unchecked Sendable {
+@safe package final class ThreadLock<Value: ~Copyable>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let storage: UnsafeMutablePointer<Value>
 
     package init(_ value: consuming Value) {
-        storage = .allocate(capacity: 1)
-        storage.initialize(to: value)
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
+        unsafe storage = .allocate(capacity: 1)
+        unsafe storage.initialize(to: value)
+        unsafe mutex = .allocate(capacity: 1)
+        unsafe mutex.initialize(to: pthread_mutex_t())
+        unsafe pthread_mutex_init(mutex, nil)
     }
 
     deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
-        storage.deinitialize(count: 1)
-        storage.deallocate()
+        unsafe pthread_mutex_destroy(mutex)
+        unsafe mutex.deinitialize(count: 1)
+        unsafe mutex.deallocate()
+        unsafe storage.deinitialize(count: 1)
+        unsafe storage.deallocate()
     }
 
     package func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body(&storage.pointee)
+        unsafe pthread_mutex_lock(mutex)
+        defer { unsafe pthread_mutex_unlock(mutex) }
+        return unsafe try body(&storage.pointee)
     }
 }

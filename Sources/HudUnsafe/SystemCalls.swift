@@ -76,21 +76,21 @@ package struct FileStatus: Sendable, Hashable {
 
 extension SystemCalls {
     package static func errorText(_ code: Int32) -> String {
-        guard let text = strerror(code) else { return "error \(code)" }
-        return String(cString: text)
+        guard let text = unsafe strerror(code) else { return "error \(code)" }
+        return unsafe String(cString: text)
     }
 
     /// CLOCK_MONOTONIC in nanoseconds.
     package static func monotonicNanoseconds() -> UInt64 {
         var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
+        unsafe clock_gettime(CLOCK_MONOTONIC, &now)
         return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 
     /// Wall-clock time: seconds and nanoseconds since the Unix epoch.
     package static func realtime() -> (seconds: Int64, nanoseconds: Int64) {
         var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
+        unsafe clock_gettime(CLOCK_REALTIME, &now)
         return (Int64(now.tv_sec), Int64(now.tv_nsec))
     }
 
@@ -98,13 +98,13 @@ extension SystemCalls {
     /// (setuid, setgid, file capabilities: AT_SECURE), so an environment
     /// set by a less privileged caller is never trusted.
     package static func secureEnvironment(_ name: String) -> String? {
-        guard let value = hud_system_secure_getenv(name) else { return nil }
-        return String(cString: value)
+        guard let value = unsafe hud_system_secure_getenv(name) else { return nil }
+        return unsafe String(cString: value)
     }
 
     /// `setenv(name, value, 1)`. [main-thread], before any other thread
     /// exists: libc's environment is not safe against concurrent readers.
-    package static func setEnvironment(_ name: String, _ value: String) { setenv(name, value, 1) }
+    package static func setEnvironment(_ name: String, _ value: String) { unsafe setenv(name, value, 1) }
 
     /// True when the kernel marked this process as running elevated.
     package static var isElevated: Bool { hud_system_is_elevated() != 0 }
@@ -114,8 +114,8 @@ extension SystemCalls {
     package static func environment() -> [String: String] {
         var result: [String: String] = [:]
         var index = 0
-        while let entry = environ[index] {
-            let text = String(cString: entry)
+        while let entry = unsafe environ[index] {
+            let text = unsafe String(cString: entry)
             if let equals = text.firstIndex(of: "=") {
                 result[String(text[..<equals])] = String(text[text.index(after: equals)...])
             }
@@ -126,7 +126,7 @@ extension SystemCalls {
 
     /// `fnmatch(pattern, text, 0) == 0`: shell globs (`*`, `?`, `[...]`).
     package static func matches(pattern: String, _ text: String) -> Bool {
-        fnmatch(pattern, text, 0) == 0
+        unsafe fnmatch(pattern, text, 0) == 0
     }
 
     /// 64 random bits from the kernel (`/dev/urandom`), or nil.
@@ -139,9 +139,9 @@ extension SystemCalls {
     /// The kernel release (`uname -r`).
     package static func kernelRelease() -> String {
         var name = utsname()
-        guard uname(&name) == 0 else { return "unknown" }
-        return withUnsafeBytes(of: name.release) { raw in
-            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        guard unsafe uname(&name) == 0 else { return "unknown" }
+        return unsafe withUnsafeBytes(of: name.release) { raw in
+            unsafe String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }
     }
 
@@ -151,7 +151,7 @@ extension SystemCalls {
     /// `value` with `digits` decimals, as `printf("%.*f")` rounds it.
     package static func formatFixed(_ value: Double, digits: Int) -> String {
         var buffer = [CChar](repeating: 0, count: 64)
-        let count = withVaList([Int32(clamping: digits), value]) { vsnprintf(&buffer, buffer.count, "%.*f", $0) }
+        let count = unsafe withVaList([Int32(clamping: digits), value]) { unsafe vsnprintf(&buffer, buffer.count, "%.*f", $0) }
         let length = max(0, min(Int(count), buffer.count - 1))
         return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }

@@ -283,6 +283,39 @@ import HudTestSupport
         #expect(checked > 100)
     }
 
+    /// Every target is compiled with strict memory safety checking, so an
+    /// unsafe construct must be marked `unsafe` to build without a warning.
+    /// Only the targets that hold unsafe code (ARCHITECTURE.md) may mark
+    /// one: anywhere else the mark would silence the check.
+    @Test func unsafeCodeStaysInTheUnsafeTargets() throws {
+        let unsafeTargets: Set<String> = ["HudUnsafe", "HudHarness", "HudHTTPServer", "HudRaster", "BuiltinRenderers"]
+        let sources = FixturePlugins.repositoryRoot + "/Sources"
+        let marked = /(?:^|[^A-Za-z0-9_."])(?:unsafe [A-Za-z_(&\[]|@unsafe\b|@safe\b|for unsafe )/
+        var scanned = 0
+        var seen: [String: Int] = [:]
+        for target in try FileManager.default.contentsOfDirectory(atPath: sources).sorted() {
+            guard let files = FileManager.default.enumerator(atPath: sources + "/" + target) else { continue }
+            for case let file as String in files where file.hasSuffix(".swift") {
+                let text = try String(contentsOfFile: sources + "/" + target + "/" + file, encoding: .utf8)
+                var inLiteral = false
+                for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                    // Code only: not comments, not multi-line string literals (the scaffolds' Rust).
+                    let delimiters = line.matches(of: /"""/).count
+                    defer { if delimiters % 2 == 1 { inLiteral.toggle() } }
+                    guard !inLiteral, delimiters == 0 else { continue }
+                    let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+                    guard code.contains(marked) else { continue }
+                    seen[target, default: 0] += 1
+                    #expect(unsafeTargets.contains(target), "Sources/\(target)/\(file):\(number + 1) marks unsafe code outside the unsafe targets: \(line)")
+                }
+                scanned += 1
+            }
+        }
+        #expect(scanned > 100)
+        // The rule sees the marks where they belong.
+        for target in unsafeTargets { #expect(seen[target, default: 0] > 10, "no unsafe marks found in \(target)") }
+    }
+
     @Test func everySourceCarriesItsLicenceLine() async throws {
         let listing = try await FixturePlugins.run(["git", "-C", FixturePlugins.repositoryRoot, "ls-files"])
         try #require(listing.status == 0, "git ls-files: \(listing.stderr)")

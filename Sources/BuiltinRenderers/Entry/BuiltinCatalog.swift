@@ -14,7 +14,7 @@ enum BuiltinCatalog {
         let styles = BuiltinStyle.allCases
         let storage = UnsafeMutablePointer<hud_renderer_descriptor_t>.allocate(capacity: styles.count)
         for (index, style) in styles.enumerated() {
-            (storage + index).initialize(to: hud_renderer_descriptor_t(
+            unsafe (storage + index).initialize(to: hud_renderer_descriptor_t(
                 struct_size: LayoutRequest.structSize(hud_renderer_descriptor_t.self),
                 capabilities: UInt32(HUD_CAPABILITY_THREAD_SAFE),
                 id: LayoutRequest.cString(style.id),
@@ -26,10 +26,10 @@ enum BuiltinCatalog {
                 reserved: 0,
                 layout: layoutFunction(for: style),
                 get_extension: { _, _ in nil }, // No extensions yet.
-                picker_icon: LayoutRequest.cString(style.pickerIcon)
+                picker_icon: unsafe LayoutRequest.cString(style.pickerIcon)
             ))
         }
-        return UnsafePointer(storage)
+        return unsafe UnsafePointer(storage)
     }()
 
     static var count: Int { BuiltinStyle.allCases.count }
@@ -38,9 +38,9 @@ enum BuiltinCatalog {
     /// style gets its own literal.
     private static func layoutFunction(for style: BuiltinStyle) -> hud_layout_fn {
         switch style {
-        case .tray: { BuiltinStyle.tray.layout(descriptor: $0, complications: $1, environment: $2, interaction: $3, layout: $4) }
-        case .scattered: { BuiltinStyle.scattered.layout(descriptor: $0, complications: $1, environment: $2, interaction: $3, layout: $4) }
-        case .minimal: { BuiltinStyle.minimal.layout(descriptor: $0, complications: $1, environment: $2, interaction: $3, layout: $4) }
+        case .tray: { unsafe BuiltinStyle.tray.layout(descriptor: $0, complications: $1, environment: $2, interaction: $3, layout: $4) }
+        case .scattered: { unsafe BuiltinStyle.scattered.layout(descriptor: $0, complications: $1, environment: $2, interaction: $3, layout: $4) }
+        case .minimal: { unsafe BuiltinStyle.minimal.layout(descriptor: $0, complications: $1, environment: $2, interaction: $3, layout: $4) }
         }
     }
 }

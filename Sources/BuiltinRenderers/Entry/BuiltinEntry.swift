@@ -18,15 +18,15 @@ enum BuiltinEntry {
     /// entry every caller gets, so sharing it across threads is safe.
     nonisolated(unsafe) static let entry: UnsafePointer<hud_entry_t> = {
         let storage = UnsafeMutablePointer<hud_entry_t>.allocate(capacity: 1)
-        storage.initialize(to: hud_entry_t(
+        unsafe storage.initialize(to: hud_entry_t(
             abi_version: abiVersion,
             struct_size: LayoutRequest.structSize(hud_entry_t.self),
             init: { BuiltinEntry.initialize() },
             deinit: { BuiltinEntry.deinitialize() },
             renderer_count: { BuiltinEntry.rendererCount() },
-            renderer_at: { BuiltinEntry.renderer(at: $0) }
+            renderer_at: { unsafe BuiltinEntry.renderer(at: $0) }
         ))
-        return UnsafePointer(storage)
+        return unsafe UnsafePointer(storage)
     }()
 
     /// Nothing to prepare: the descriptors are static. Counts the reference.
@@ -53,7 +53,7 @@ enum BuiltinEntry {
 
     static func renderer(at index: UInt32) -> UnsafePointer<hud_renderer_descriptor_t>? {
         guard index < rendererCount() else { return nil }
-        return BuiltinCatalog.descriptors + Int(index)
+        return unsafe BuiltinCatalog.descriptors + Int(index)
     }
 }
 
@@ -61,5 +61,5 @@ enum BuiltinEntry {
 /// constant entry on every call, with no side effects.
 @_cdecl("hud_renderer_get_entry")
 package func hudRendererGetEntry() -> UnsafePointer<hud_entry_t> {
-    BuiltinEntry.entry
+    unsafe BuiltinEntry.entry
 }

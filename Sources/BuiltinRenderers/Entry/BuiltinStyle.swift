@@ -65,14 +65,14 @@ enum BuiltinStyle: CaseIterable {
     ) -> hud_status_t {
         let request: LayoutRequest
         do {
-            request = try LayoutRequest(
+            request = unsafe try LayoutRequest(
                 descriptor: descriptor, complications: complications,
                 environment: environment, interaction: interaction, layout: layout
             )
         } catch {
             return error.status
         }
-        guard let layout else { return hud_status_t(HUD_STATUS_INVALID_ARGUMENT) }
+        guard let layout = unsafe layout else { return hud_status_t(HUD_STATUS_INVALID_ARGUMENT) }
 
         var builder = LayoutBuilder(request: request, supportedPositions: supportedPositions)
         switch self {
@@ -81,6 +81,6 @@ enum BuiltinStyle: CaseIterable {
         case .minimal: MinimalRenderer.layout(into: &builder)
         }
         ModePicker(revealedIn: builder)?.append(to: &builder)
-        return builder.write(to: layout)
+        return unsafe builder.write(to: layout)
     }
 }

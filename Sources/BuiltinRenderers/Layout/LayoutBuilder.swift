@@ -6,11 +6,11 @@ import HudRendererAPI
 /// RTL, through the header's two-call idiom.
 ///
 /// Every layout() call builds its own; nothing is shared between calls.
-struct LayoutBuilder {
+@safe struct LayoutBuilder {
     let request: LayoutRequest
     /// Positions the style can show (HUD_POSITION_BIT mask).
     let supportedPositions: UInt32
-    private(set) var nodes: [hud_node_t] = []
+    private(set) var nodes: [hud_node_t] = unsafe []
     /// The slot frame of every position that was shown (working frame).
     private(set) var slotFrames: [hud_rect_t?] = Array(repeating: nil, count: Int(HUD_POSITION_COUNT))
     /// By physical edge in the working frame; swapped with the mirror.
@@ -22,7 +22,7 @@ struct LayoutBuilder {
     init(request: LayoutRequest, supportedPositions: UInt32) {
         self.request = request
         self.supportedPositions = supportedPositions
-        nodes.reserveCapacity(16)
+        unsafe nodes.reserveCapacity(16)
     }
 
     /// z-order of each node family.
@@ -36,7 +36,7 @@ struct LayoutBuilder {
 
     /// Appends a node; its `hit` is ignored and derived when written.
     mutating func append(_ node: hud_node_t) {
-        nodes.append(node)
+        unsafe nodes.append(node)
     }
 
     mutating func recordSlotFrame(_ frame: hud_rect_t, at position: hud_position_t) {
@@ -53,22 +53,22 @@ struct LayoutBuilder {
     /// and hidden positions. Returns the header's status for the two-call
     /// idiom, or INTERNAL_ERROR (writing nothing) if a value is not finite.
     func write(to layout: UnsafeMutablePointer<hud_layout_t>) -> hud_status_t {
-        var placed = nodes.map(sanitized)
-        separateChipHits(&placed)
-        var finished: [hud_node_t] = []
-        finished.reserveCapacity(placed.count)
-        for var node in placed {
-            stateGlyphAndActions(&node)
+        var placed = unsafe nodes.map(sanitized)
+        unsafe separateChipHits(&placed)
+        var finished: [hud_node_t] = unsafe []
+        unsafe finished.reserveCapacity(placed.count)
+        for unsafe var node in unsafe placed {
+            unsafe stateGlyphAndActions(&node)
             if request.isRightToLeft {
-                node.frame = node.frame.mirrored(inWidth: request.width)
-                if node.flags & UInt32(HUD_NODE_FLAG_INTERACTIVE) != 0 {
-                    node.hit = node.hit.mirrored(inWidth: request.width)
+                unsafe node.frame = unsafe node.frame.mirrored(inWidth: request.width)
+                if unsafe node.flags & UInt32(HUD_NODE_FLAG_INTERACTIVE) != 0 {
+                    unsafe node.hit = unsafe node.hit.mirrored(inWidth: request.width)
                 }
             }
-            guard node.frame.isFinite, node.hit.isFinite else {
+            guard unsafe node.frame.isFinite, unsafe node.hit.isFinite else {
                 return hud_status_t(HUD_STATUS_INTERNAL_ERROR)
             }
-            finished.append(node)
+            unsafe finished.append(node)
         }
 
         var insets = contentInsets
@@ -80,13 +80,13 @@ struct LayoutBuilder {
             if supportedPositions & (1 << UInt32(index)) == 0 { hidden |= 1 << UInt32(index) }
         }
 
-        layout.pointee.count = 0
-        for var node in finished {
-            _ = hud_layout_push_node(layout, &node)
+        unsafe layout.pointee.count = 0
+        for unsafe var node in unsafe finished {
+            _ = unsafe hud_layout_push_node(layout, &node)
         }
-        layout.pointee.content_insets = insets
-        layout.pointee.hidden_positions = hidden
-        return hud_layout_finish(layout)
+        unsafe layout.pointee.content_insets = insets
+        unsafe layout.pointee.hidden_positions = hidden
+        return unsafe hud_layout_finish(layout)
     }
 
     /// The ABI 1.1 node fields, in one place for every style: the original
@@ -95,25 +95,25 @@ struct LayoutBuilder {
     /// accessibility action. `hud_layout_push_node` drops both for a host
     /// whose node stride predates them (a 1.0 host).
     private func stateGlyphAndActions(_ node: inout hud_node_t) {
-        switch node.kind {
+        switch unsafe node.kind {
         case hud_node_kind_t(HUD_NODE_KIND_SLOT):
-            if node.position == hud_position_t(HUD_POSITION_CENTER) {
-                node.glyph_size = GlyphSize.center
-            } else if node.placement == hud_placement_t(HUD_PLACEMENT_BOTTOM_INSET) {
-                node.glyph_size = GlyphSize.trayCorner
+            if unsafe node.position == hud_position_t(HUD_POSITION_CENTER) {
+                unsafe node.glyph_size = GlyphSize.center
+            } else if unsafe node.placement == hud_placement_t(HUD_PLACEMENT_BOTTOM_INSET) {
+                unsafe node.glyph_size = GlyphSize.trayCorner
             } else {
-                node.glyph_size = GlyphSize.corner  // scattered corners and toolbar slots alike
+                unsafe node.glyph_size = GlyphSize.corner  // scattered corners and toolbar slots alike
             }
-            if node.position >= 0, Int(node.position) < request.slots.count, let slot = request.slots[Int(node.position)] {
+            if unsafe node.position >= 0, unsafe Int(node.position) < request.slots.count, let slot = unsafe request.slots[Int(node.position)] {
                 let count = min(slot.modes.count, Int(HUD_MAX_MODES))
-                node.accessibility_actions = count >= 64 ? ~0 : (UInt64(1) << UInt64(count)) &- 1
+                unsafe node.accessibility_actions = count >= 64 ? ~0 : (UInt64(1) << UInt64(count)) &- 1
             }
         case hud_node_kind_t(HUD_NODE_KIND_SECONDARY):
-            node.glyph_size = GlyphSize.chip
+            unsafe node.glyph_size = GlyphSize.chip
         case hud_node_kind_t(HUD_NODE_KIND_MODE_ITEM):
-            node.glyph_size = GlyphSize.modeItem
+            unsafe node.glyph_size = GlyphSize.modeItem
         default:
-            node.glyph_size = 0  // containers draw no glyph
+            unsafe node.glyph_size = 0  // containers draw no glyph
         }
     }
 
@@ -140,21 +140,21 @@ struct LayoutBuilder {
     /// it is clamped to the screen instead. Non-interactive nodes get a zero
     /// hit region. For every preset screen this is the identity on frames.
     private func sanitized(_ node: hud_node_t) -> hud_node_t {
-        var node = node
+        var node = unsafe node
         let screen = request.screenRect
-        node.frame = node.frame.clamped(into: screen)
-        guard node.flags & UInt32(HUD_NODE_FLAG_INTERACTIVE) != 0 else {
-            node.hit = .zero
-            return node
+        unsafe node.frame = unsafe node.frame.clamped(into: screen)
+        guard unsafe node.flags & UInt32(HUD_NODE_FLAG_INTERACTIVE) != 0 else {
+            unsafe node.hit = .zero
+            return unsafe node
         }
         let safe = request.safeRect
-        node.frame = node.frame.clampedPerAxis(into: safe)
-        let hit = node.frame.centeredRect(
+        unsafe node.frame = unsafe node.frame.clampedPerAxis(into: safe)
+        let hit = unsafe node.frame.centeredRect(
             width: max(Geometry.minimumHitSize, node.frame.width),
             height: max(Geometry.minimumHitSize, node.frame.height)
         )
-        node.hit = hit.clampedPerAxis(into: safe).clamped(into: screen)
-        return node
+        unsafe node.hit = hit.clampedPerAxis(into: safe).clamped(into: screen)
+        return unsafe node
     }
 }
 
@@ -173,28 +173,28 @@ extension LayoutBuilder {
     /// covered (frames clamped onto each other on a degenerate screen).
     fileprivate func separateChipHits(_ nodes: inout [hud_node_t]) {
         let interactive = UInt32(HUD_NODE_FLAG_INTERACTIVE)
-        for chipIndex in nodes.indices
-        where nodes[chipIndex].kind == hud_node_kind_t(HUD_NODE_KIND_SECONDARY) && nodes[chipIndex].flags & interactive != 0 {
-            let position = nodes[chipIndex].position
-            guard let slotIndex = nodes.indices.first(where: {
-                nodes[$0].kind == hud_node_kind_t(HUD_NODE_KIND_SLOT) && nodes[$0].position == position
+        for chipIndex in unsafe nodes.indices
+        where unsafe nodes[chipIndex].kind == hud_node_kind_t(HUD_NODE_KIND_SECONDARY) && nodes[chipIndex].flags & interactive != 0 {
+            let position = unsafe nodes[chipIndex].position
+            guard let slotIndex = unsafe nodes.indices.first(where: {
+                unsafe nodes[$0].kind == hud_node_kind_t(HUD_NODE_KIND_SLOT) && nodes[$0].position == position
             }) else { continue }
-            var chip = nodes[chipIndex], slot = nodes[slotIndex]
-            guard chip.hit.overlaps(slot.hit) else { continue }
-            if chip.frame.midX >= slot.frame.midX {
-                let line = (slot.frame.maxX + chip.frame.x) / 2
-                if slot.hit.maxX > line { slot.hit.x = line - slot.hit.width }
-                if chip.hit.x < line { chip.hit.x = line }
+            var chip = unsafe nodes[chipIndex], slot = unsafe nodes[slotIndex]
+            guard unsafe chip.hit.overlaps(slot.hit) else { continue }
+            if unsafe chip.frame.midX >= slot.frame.midX {
+                let line = unsafe (slot.frame.maxX + chip.frame.x) / 2
+                if unsafe slot.hit.maxX > line { unsafe slot.hit.x = unsafe line - slot.hit.width }
+                if unsafe chip.hit.x < line { unsafe chip.hit.x = line }
             } else {
-                let line = (chip.frame.maxX + slot.frame.x) / 2
-                if slot.hit.x < line { slot.hit.x = line }
-                if chip.hit.maxX > line { chip.hit.x = line - chip.hit.width }
+                let line = unsafe (chip.frame.maxX + slot.frame.x) / 2
+                if unsafe slot.hit.x < line { unsafe slot.hit.x = line }
+                if unsafe chip.hit.maxX > line { unsafe chip.hit.x = unsafe line - chip.hit.width }
             }
             // On a degenerate screen (frames clamped onto each other) the
             // split cannot keep both frames covered: keep the centred regions.
-            guard chip.hit.covers(chip.frame), slot.hit.covers(slot.frame) else { continue }
-            nodes[chipIndex] = chip
-            nodes[slotIndex] = slot
+            guard unsafe chip.hit.covers(chip.frame), unsafe slot.hit.covers(slot.frame) else { continue }
+            unsafe nodes[chipIndex] = unsafe chip
+            unsafe nodes[slotIndex] = unsafe slot
         }
     }
 }

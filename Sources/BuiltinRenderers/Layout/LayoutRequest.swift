@@ -20,7 +20,7 @@ struct LayoutRequest {
     }
 
     /// A long-press mode.
-    struct Mode {
+    @safe struct Mode {
         let icon: UnsafePointer<CChar>
         let label: UnsafePointer<CChar>
         let accessibilityLabel: UnsafePointer<CChar>
@@ -31,7 +31,7 @@ struct LayoutRequest {
     }
 
     /// A secondary chip.
-    struct Secondary {
+    @safe struct Secondary {
         let icon: UnsafePointer<CChar>
         let accessibilityLabel: UnsafePointer<CChar>
         /// It has an action: a control with its own hit region.
@@ -39,7 +39,7 @@ struct LayoutRequest {
     }
 
     /// A published slot.
-    struct Slot {
+    @safe struct Slot {
         let role: hud_role_t
         let icon: UnsafePointer<CChar>
         let accessibilityLabel: UnsafePointer<CChar>
@@ -94,56 +94,56 @@ struct LayoutRequest {
         interaction: UnsafePointer<hud_interaction_t>?,
         layout: UnsafeMutablePointer<hud_layout_t>?
     ) throws(Failure) {
-        guard descriptor != nil, let complications, let environment, let interaction, let layout else {
+        guard unsafe descriptor != nil, let complications = unsafe complications, let environment = unsafe environment, let interaction = unsafe interaction, let layout = unsafe layout else {
             throw .invalidArgument
         }
-        try Self.validate(layout: layout)
+        unsafe try Self.validate(layout: layout)
 
-        guard complications.pointee.struct_size >= HUD_COMPLICATIONS_SIZE_1_0 else { throw .invalidArgument }
-        guard environment.pointee.struct_size >= HUD_ENVIRONMENT_SIZE_1_0 else { throw .invalidArgument }
-        guard interaction.pointee.struct_size >= HUD_INTERACTION_SIZE_1_0 else { throw .invalidArgument }
-        let env = environment.pointee
-        let state = interaction.pointee
+        guard unsafe complications.pointee.struct_size >= HUD_COMPLICATIONS_SIZE_1_0 else { throw .invalidArgument }
+        guard unsafe environment.pointee.struct_size >= HUD_ENVIRONMENT_SIZE_1_0 else { throw .invalidArgument }
+        guard unsafe interaction.pointee.struct_size >= HUD_INTERACTION_SIZE_1_0 else { throw .invalidArgument }
+        let env = unsafe environment.pointee
+        let state = unsafe interaction.pointee
 
         // The screen: invalid (violates the header) before unsupported
         // (valid, but too large to lay out).
-        let sizes = [env.screen_width, env.screen_height]
-        let insets = env.safe_area
+        let sizes = unsafe [env.screen_width, env.screen_height]
+        let insets = unsafe env.safe_area
         let insetValues = [insets.top, insets.left, insets.bottom, insets.right]
         guard sizes.allSatisfy({ $0.isFinite && $0 > 0 }),
               insetValues.allSatisfy({ $0.isFinite && $0 >= 0 }),
-              env.text_scale.isFinite, env.text_scale > 0
+              unsafe env.text_scale.isFinite, unsafe env.text_scale > 0
         else { throw .invalidArgument }
-        guard let palette = env.palette,
-              palette.pointee.struct_size >= HUD_PALETTE_SIZE_1_0
+        guard let palette = unsafe env.palette,
+              unsafe palette.pointee.struct_size >= HUD_PALETTE_SIZE_1_0
         else { throw .invalidArgument }
-        let bar = env.navigation_bar
+        let bar = unsafe env.navigation_bar
         guard bar.isFinite, bar.width >= 0, bar.height >= 0 else { throw .invalidArgument }
         guard (sizes + insetValues).allSatisfy({ $0 <= Self.maximumLength }) else { throw .unsupported }
 
-        width = env.screen_width
-        height = env.screen_height
-        isRightToLeft = env.layout_direction == hud_layout_direction_t(HUD_LAYOUT_DIRECTION_RTL)
+        width = unsafe env.screen_width
+        height = unsafe env.screen_height
+        isRightToLeft = unsafe env.layout_direction == hud_layout_direction_t(HUD_LAYOUT_DIRECTION_RTL)
         safeArea = isRightToLeft
             ? hud_insets_t(top: insets.top, left: insets.right, bottom: insets.bottom, right: insets.left)
             : insets
-        textScale = min(env.text_scale, Self.maximumTextScale)
-        colors = ChromeColors(palette: palette.pointee, accessibility: env.accessibility)
+        textScale = unsafe min(env.text_scale, Self.maximumTextScale)
+        colors = unsafe ChromeColors(palette: palette.pointee, accessibility: env.accessibility)
         if bar.height > 0 {
-            navigationBarY = Geometry.clamp(bar.y, 0, env.screen_height)
-            navigationBarHeight = min(bar.height, env.screen_height - navigationBarY)
+            navigationBarY = unsafe Geometry.clamp(bar.y, 0, env.screen_height)
+            navigationBarHeight = unsafe min(bar.height, env.screen_height - navigationBarY)
         } else {
-            navigationBarY = min(insets.top, env.screen_height)
-            navigationBarHeight = min(Geometry.defaultNavigationBarHeight, env.screen_height - navigationBarY)
+            navigationBarY = unsafe min(insets.top, env.screen_height)
+            navigationBarHeight = unsafe min(Geometry.defaultNavigationBarHeight, env.screen_height - navigationBarY)
         }
 
         // The complications.
-        let published = complications.pointee.slots
+        let published = unsafe complications.pointee.slots
         var slots: [Slot?] = []
         slots.reserveCapacity(Int(HUD_POSITION_COUNT))
-        for (index, slot) in [published.0, published.1, published.2, published.3, published.4].enumerated() {
-            if let slot {
-                slots.append(try Self.read(slot: slot, position: hud_position_t(index)))
+        for unsafe (index, slot) in unsafe [published.0, published.1, published.2, published.3, published.4].enumerated() {
+            if let slot = unsafe slot {
+                unsafe slots.append(try Self.read(slot: slot, position: hud_position_t(index)))
             } else {
                 slots.append(nil)
             }
@@ -160,46 +160,46 @@ struct LayoutRequest {
     /// The output structure: big enough, a node stride that holds a v1.0
     /// node, and a buffer whenever there is capacity.
     private static func validate(layout: UnsafeMutablePointer<hud_layout_t>) throws(Failure) {
-        guard layout.pointee.struct_size >= HUD_LAYOUT_SIZE_1_0 else { throw .invalidArgument }
-        guard layout.pointee.node_stride >= HUD_NODE_SIZE_1_0,
-              layout.pointee.capacity == 0 || layout.pointee.nodes != nil
+        guard unsafe layout.pointee.struct_size >= HUD_LAYOUT_SIZE_1_0 else { throw .invalidArgument }
+        guard unsafe layout.pointee.node_stride >= HUD_NODE_SIZE_1_0,
+              unsafe layout.pointee.capacity == 0 || layout.pointee.nodes != nil
         else { throw .invalidArgument }
     }
 
     private static func read(slot pointer: UnsafePointer<hud_slot_t>, position: hud_position_t) throws(Failure) -> Slot {
-        guard pointer.pointee.struct_size >= HUD_SLOT_SIZE_1_0 else { throw .invalidArgument }
-        let slot = pointer.pointee
-        guard let icon = slot.icon, slot.action != nil else { throw .invalidArgument }
+        guard unsafe pointer.pointee.struct_size >= HUD_SLOT_SIZE_1_0 else { throw .invalidArgument }
+        let slot = unsafe pointer.pointee
+        guard let icon = unsafe slot.icon, unsafe slot.action != nil else { throw .invalidArgument }
 
         var secondary: Secondary?
-        if let chipPointer = slot.secondary {
-            guard chipPointer.pointee.struct_size >= HUD_SECONDARY_SIZE_1_0 else { throw .invalidArgument }
-            let chip = chipPointer.pointee
-            guard let chipIcon = chip.icon else { throw .invalidArgument }
-            secondary = Secondary(
+        if let chipPointer = unsafe slot.secondary {
+            guard unsafe chipPointer.pointee.struct_size >= HUD_SECONDARY_SIZE_1_0 else { throw .invalidArgument }
+            let chip = unsafe chipPointer.pointee
+            guard let chipIcon = unsafe chip.icon else { throw .invalidArgument }
+            secondary = unsafe Secondary(
                 icon: chipIcon,
                 accessibilityLabel: spokenLabel(chip.label, icon: chipIcon) ?? cString("Secondary action"),
                 isControl: chip.action != nil
             )
         }
 
-        guard slot.mode_count <= UInt32(HUD_MAX_MODES) else { throw .invalidArgument }
+        guard unsafe slot.mode_count <= UInt32(HUD_MAX_MODES) else { throw .invalidArgument }
         var modes: [Mode] = []
-        if slot.mode_count > 0 {
-            guard let list = slot.modes else { throw .invalidArgument }
-            modes.reserveCapacity(Int(slot.mode_count))
-            for index in 0..<Int(slot.mode_count) {
-                guard let modePointer = list[index],
-                      modePointer.pointee.struct_size >= HUD_MODE_SIZE_1_0
+        if unsafe slot.mode_count > 0 {
+            guard let list = unsafe slot.modes else { throw .invalidArgument }
+            unsafe modes.reserveCapacity(Int(slot.mode_count))
+            for index in unsafe 0..<Int(slot.mode_count) {
+                guard let modePointer = unsafe list[index],
+                      unsafe modePointer.pointee.struct_size >= HUD_MODE_SIZE_1_0
                 else { throw .invalidArgument }
                 // Field by field: a 1.0 or 1.1 host's mode is 40 bytes, so
                 // the 1.2 `flags` is read only when the size covers it.
-                let mode = modePointer
-                guard mode.pointee.id != nil, let modeIcon = mode.pointee.icon, let label = mode.pointee.label, mode.pointee.action != nil else {
+                let mode = unsafe modePointer
+                guard unsafe mode.pointee.id != nil, let modeIcon = unsafe mode.pointee.icon, let label = unsafe mode.pointee.label, unsafe mode.pointee.action != nil else {
                     throw .invalidArgument
                 }
-                let current = mode.pointee.struct_size >= HUD_MODE_SIZE_1_2 && mode.pointee.flags & HUD_MODE_FLAG_CURRENT != 0
-                modes.append(Mode(
+                let current = unsafe mode.pointee.struct_size >= HUD_MODE_SIZE_1_2 && mode.pointee.flags & HUD_MODE_FLAG_CURRENT != 0
+                unsafe modes.append(Mode(
                     icon: modeIcon,
                     label: label,
                     accessibilityLabel: spokenLabel(label, icon: modeIcon) ?? cString("Mode"),
@@ -209,7 +209,7 @@ struct LayoutRequest {
             }
         }
 
-        return Slot(
+        return unsafe Slot(
             role: slot.role,
             icon: icon,
             accessibilityLabel: spokenLabel(slot.label, icon: icon) ?? fallbackSlotLabel(position),
@@ -232,23 +232,23 @@ struct LayoutRequest {
     /// What an element is announced as: its label when given, else its
     /// icon's spoken name (never the raw symbol name); nil when neither.
     private static func spokenLabel(_ label: UnsafePointer<CChar>?, icon: UnsafePointer<CChar>) -> UnsafePointer<CChar>? {
-        firstNonEmpty(label) ?? (icon[0] == 0 ? nil : SpokenSymbolName.cString(for: icon))
+        unsafe firstNonEmpty(label) ?? (icon[0] == 0 ? nil : SpokenSymbolName.cString(for: icon))
     }
 
     /// The first string that is non-NULL and non-empty.
     private static func firstNonEmpty(_ candidates: UnsafePointer<CChar>?...) -> UnsafePointer<CChar>? {
-        candidates.first { $0 != nil && $0![0] != 0 } ?? nil
+        unsafe candidates.first { unsafe $0 != nil && $0![0] != 0 } ?? nil
     }
 
     /// Unicode scalars in a UTF-8 string: its bytes that are not
     /// continuation bytes, reading at most HUD_MAX_LABEL_BYTES (so an
     /// unterminated or oversized label cannot run the count away).
     private static func scalarCount(_ string: UnsafePointer<CChar>) -> Int {
-        let bytes = UnsafeRawPointer(string).assumingMemoryBound(to: UInt8.self)
+        let bytes = unsafe UnsafeRawPointer(string).assumingMemoryBound(to: UInt8.self)
         var count = 0
         var index = 0
-        while index < Int(HUD_MAX_LABEL_BYTES), bytes[index] != 0 {
-            if bytes[index] & 0xC0 != 0x80 { count += 1 }
+        while index < Int(HUD_MAX_LABEL_BYTES), unsafe bytes[index] != 0 {
+            if unsafe bytes[index] & 0xC0 != 0x80 { count += 1 }
             index += 1
         }
         return count
@@ -256,17 +256,17 @@ struct LayoutRequest {
 
     /// A static C string.
     static func cString(_ string: StaticString) -> UnsafePointer<CChar> {
-        UnsafeRawPointer(string.utf8Start).assumingMemoryBound(to: CChar.self)
+        unsafe UnsafeRawPointer(string.utf8Start).assumingMemoryBound(to: CChar.self)
     }
 
     /// Said for a slot whose label and icon are both empty.
     private static func fallbackSlotLabel(_ position: hud_position_t) -> UnsafePointer<CChar> {
         switch position {
-        case hud_position_t(HUD_POSITION_TOP_LEFT): cString("Top leading complication")
-        case hud_position_t(HUD_POSITION_TOP_RIGHT): cString("Top trailing complication")
-        case hud_position_t(HUD_POSITION_BOTTOM_LEFT): cString("Bottom leading complication")
-        case hud_position_t(HUD_POSITION_BOTTOM_RIGHT): cString("Bottom trailing complication")
-        default: cString("Center complication")
+        case hud_position_t(HUD_POSITION_TOP_LEFT): unsafe cString("Top leading complication")
+        case hud_position_t(HUD_POSITION_TOP_RIGHT): unsafe cString("Top trailing complication")
+        case hud_position_t(HUD_POSITION_BOTTOM_LEFT): unsafe cString("Bottom leading complication")
+        case hud_position_t(HUD_POSITION_BOTTOM_RIGHT): unsafe cString("Bottom trailing complication")
+        default: unsafe cString("Center complication")
         }
     }
 
@@ -275,11 +275,11 @@ struct LayoutRequest {
     /// built here.
     static func modePickerLabel(_ position: hud_position_t) -> UnsafePointer<CChar> {
         switch position {
-        case hud_position_t(HUD_POSITION_TOP_LEFT): cString("Top leading complication modes")
-        case hud_position_t(HUD_POSITION_TOP_RIGHT): cString("Top trailing complication modes")
-        case hud_position_t(HUD_POSITION_BOTTOM_LEFT): cString("Bottom leading complication modes")
-        case hud_position_t(HUD_POSITION_BOTTOM_RIGHT): cString("Bottom trailing complication modes")
-        default: cString("Center complication modes")
+        case hud_position_t(HUD_POSITION_TOP_LEFT): unsafe cString("Top leading complication modes")
+        case hud_position_t(HUD_POSITION_TOP_RIGHT): unsafe cString("Top trailing complication modes")
+        case hud_position_t(HUD_POSITION_BOTTOM_LEFT): unsafe cString("Bottom leading complication modes")
+        case hud_position_t(HUD_POSITION_BOTTOM_RIGHT): unsafe cString("Bottom trailing complication modes")
+        default: unsafe cString("Center complication modes")
         }
     }
 }

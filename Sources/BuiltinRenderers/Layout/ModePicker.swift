@@ -140,51 +140,51 @@ struct ModePicker {
 
         let colors = request.colors
         let cardStyle = colors.modePicker
-        var cardNode = hud_node_t()
-        cardNode.kind = hud_node_kind_t(HUD_NODE_KIND_CONTAINER)
-        cardNode.position = position
-        cardNode.part = hud_part_t(HUD_PART_CONTAINER)
-        cardNode.mode_index = -1
-        cardNode.frame = card
-        cardNode.shape = hud_shape_t(HUD_SHAPE_ROUNDED_RECTANGLE)
-        cardNode.material = colors.modePickerMaterial
-        cardNode.corner_radius = Geometry.modePickerCornerRadius
-        cardNode.stroke_width = Geometry.containerStrokeWidth
-        cardNode.fill = cardStyle.fill
-        cardNode.stroke = cardStyle.stroke
-        cardNode.placement = hud_placement_t(HUD_PLACEMENT_OVERLAY)
-        cardNode.z = LayoutBuilder.Layer.modePicker
-        cardNode.accessibility_label = LayoutRequest.modePickerLabel(position)
-        builder.append(cardNode)
+        var cardNode = unsafe hud_node_t()
+        unsafe cardNode.kind = hud_node_kind_t(HUD_NODE_KIND_CONTAINER)
+        unsafe cardNode.position = position
+        unsafe cardNode.part = hud_part_t(HUD_PART_CONTAINER)
+        unsafe cardNode.mode_index = -1
+        unsafe cardNode.frame = card
+        unsafe cardNode.shape = hud_shape_t(HUD_SHAPE_ROUNDED_RECTANGLE)
+        unsafe cardNode.material = colors.modePickerMaterial
+        unsafe cardNode.corner_radius = Geometry.modePickerCornerRadius
+        unsafe cardNode.stroke_width = Geometry.containerStrokeWidth
+        unsafe cardNode.fill = cardStyle.fill
+        unsafe cardNode.stroke = cardStyle.stroke
+        unsafe cardNode.placement = hud_placement_t(HUD_PLACEMENT_OVERLAY)
+        unsafe cardNode.z = LayoutBuilder.Layer.modePicker
+        unsafe cardNode.accessibility_label = unsafe LayoutRequest.modePickerLabel(position)
+        unsafe builder.append(cardNode)
 
         let itemStyle = colors.modeItem
         for (index, mode) in modes.enumerated() {
             let offset = arrangement.itemFrames[index]
-            var item = hud_node_t()
-            item.kind = hud_node_kind_t(HUD_NODE_KIND_MODE_ITEM)
-            item.position = position
-            item.part = hud_part_t(HUD_PART_MODE)
-            item.mode_index = Int32(index)
-            item.frame = hud_rect_t(x: card.x + offset.x, y: card.y + offset.y, width: offset.width, height: offset.height)
-            item.shape = hud_shape_t(HUD_SHAPE_ROUNDED_RECTANGLE)
-            item.material = hud_material_t(HUD_MATERIAL_NONE)
-            item.corner_radius = Geometry.modeItemCornerRadius
-            item.font_size = fontSize
-            item.fill = itemStyle.fill
-            item.stroke = itemStyle.stroke
-            item.icon_color = itemStyle.icon
-            item.text_color = colors.text
-            item.placement = hud_placement_t(HUD_PLACEMENT_OVERLAY)
-            item.z = LayoutBuilder.Layer.modeItem
-            item.flags = UInt32(HUD_NODE_FLAG_INTERACTIVE)
+            var item = unsafe hud_node_t()
+            unsafe item.kind = hud_node_kind_t(HUD_NODE_KIND_MODE_ITEM)
+            unsafe item.position = position
+            unsafe item.part = hud_part_t(HUD_PART_MODE)
+            unsafe item.mode_index = Int32(index)
+            unsafe item.frame = hud_rect_t(x: card.x + offset.x, y: card.y + offset.y, width: offset.width, height: offset.height)
+            unsafe item.shape = hud_shape_t(HUD_SHAPE_ROUNDED_RECTANGLE)
+            unsafe item.material = hud_material_t(HUD_MATERIAL_NONE)
+            unsafe item.corner_radius = Geometry.modeItemCornerRadius
+            unsafe item.font_size = fontSize
+            unsafe item.fill = itemStyle.fill
+            unsafe item.stroke = itemStyle.stroke
+            unsafe item.icon_color = itemStyle.icon
+            unsafe item.text_color = colors.text
+            unsafe item.placement = hud_placement_t(HUD_PLACEMENT_OVERLAY)
+            unsafe item.z = LayoutBuilder.Layer.modeItem
+            unsafe item.flags = UInt32(HUD_NODE_FLAG_INTERACTIVE)
             if builder.isPressed(position: position, part: hud_part_t(HUD_PART_MODE), modeIndex: Int32(index)) {
-                item.flags |= UInt32(HUD_NODE_FLAG_PRESSED)
+                unsafe item.flags |= UInt32(HUD_NODE_FLAG_PRESSED)
             }
-            if mode.isCurrent { item.flags |= HUD_NODE_FLAG_SELECTED }
-            item.icon = mode.icon
-            item.label = mode.label
-            item.accessibility_label = mode.accessibilityLabel
-            builder.append(item)
+            if mode.isCurrent { unsafe item.flags |= HUD_NODE_FLAG_SELECTED }
+            unsafe item.icon = unsafe mode.icon
+            unsafe item.label = unsafe mode.label
+            unsafe item.accessibility_label = unsafe mode.accessibilityLabel
+            unsafe builder.append(item)
         }
     }
 

@@ -40,56 +40,56 @@ struct SlotGroup {
         let frame = hud_rect_t(x: slotX, y: slotY, width: slotSize, height: slotSize)
         let style = colors.slot(role: slot.role)
 
-        var node = hud_node_t()
-        node.kind = hud_node_kind_t(HUD_NODE_KIND_SLOT)
-        node.position = position
-        node.part = hud_part_t(HUD_PART_SLOT)
-        node.mode_index = -1
-        node.frame = frame
-        node.shape = hud_shape_t(HUD_SHAPE_CIRCLE)
-        node.material = hud_material_t(HUD_MATERIAL_SOLID)
-        node.corner_radius = slotSize / 2
-        node.stroke_width = Geometry.slotStrokeWidth
-        node.fill = style.fill
-        node.stroke = style.stroke
-        node.icon_color = style.icon
-        node.placement = placement
-        node.z = LayoutBuilder.Layer.slot
-        node.flags = UInt32(HUD_NODE_FLAG_INTERACTIVE)
+        var node = unsafe hud_node_t()
+        unsafe node.kind = hud_node_kind_t(HUD_NODE_KIND_SLOT)
+        unsafe node.position = position
+        unsafe node.part = hud_part_t(HUD_PART_SLOT)
+        unsafe node.mode_index = -1
+        unsafe node.frame = frame
+        unsafe node.shape = hud_shape_t(HUD_SHAPE_CIRCLE)
+        unsafe node.material = hud_material_t(HUD_MATERIAL_SOLID)
+        unsafe node.corner_radius = slotSize / 2
+        unsafe node.stroke_width = Geometry.slotStrokeWidth
+        unsafe node.fill = style.fill
+        unsafe node.stroke = style.stroke
+        unsafe node.icon_color = style.icon
+        unsafe node.placement = placement
+        unsafe node.z = LayoutBuilder.Layer.slot
+        unsafe node.flags = UInt32(HUD_NODE_FLAG_INTERACTIVE)
         if builder.isPressed(position: position, part: hud_part_t(HUD_PART_SLOT)) {
-            node.flags |= UInt32(HUD_NODE_FLAG_PRESSED)
+            unsafe node.flags |= UInt32(HUD_NODE_FLAG_PRESSED)
         }
-        node.icon = slot.icon
-        node.accessibility_label = slot.accessibilityLabel
-        builder.append(node)
+        unsafe node.icon = unsafe slot.icon
+        unsafe node.accessibility_label = unsafe slot.accessibilityLabel
+        unsafe builder.append(node)
         builder.recordSlotFrame(frame, at: position)
 
         guard showsChip, let secondary = slot.secondary else { return }
         let chipStyle = colors.chip
         let chipX = chipIsOnRight ? slotX + slotSize + Geometry.chipGap : slotX - Geometry.chipGap - chipSize
-        var chip = hud_node_t()
-        chip.kind = hud_node_kind_t(HUD_NODE_KIND_SECONDARY)
-        chip.position = position
-        chip.part = hud_part_t(HUD_PART_SECONDARY)
-        chip.mode_index = -1
-        chip.frame = hud_rect_t(x: chipX, y: slotY + (slotSize - chipSize) / 2, width: chipSize, height: chipSize)
-        chip.shape = hud_shape_t(HUD_SHAPE_CIRCLE)
-        chip.material = hud_material_t(HUD_MATERIAL_SOLID)
-        chip.corner_radius = chipSize / 2
-        chip.stroke_width = Geometry.chipStrokeWidth
-        chip.fill = chipStyle.fill
-        chip.stroke = chipStyle.stroke
-        chip.icon_color = chipStyle.icon
-        chip.placement = placement
-        chip.z = LayoutBuilder.Layer.chip
+        var chip = unsafe hud_node_t()
+        unsafe chip.kind = hud_node_kind_t(HUD_NODE_KIND_SECONDARY)
+        unsafe chip.position = position
+        unsafe chip.part = hud_part_t(HUD_PART_SECONDARY)
+        unsafe chip.mode_index = -1
+        unsafe chip.frame = hud_rect_t(x: chipX, y: slotY + (slotSize - chipSize) / 2, width: chipSize, height: chipSize)
+        unsafe chip.shape = hud_shape_t(HUD_SHAPE_CIRCLE)
+        unsafe chip.material = hud_material_t(HUD_MATERIAL_SOLID)
+        unsafe chip.corner_radius = chipSize / 2
+        unsafe chip.stroke_width = Geometry.chipStrokeWidth
+        unsafe chip.fill = chipStyle.fill
+        unsafe chip.stroke = chipStyle.stroke
+        unsafe chip.icon_color = chipStyle.icon
+        unsafe chip.placement = placement
+        unsafe chip.z = LayoutBuilder.Layer.chip
         if secondary.isControl {
-            chip.flags = UInt32(HUD_NODE_FLAG_INTERACTIVE)
+            unsafe chip.flags = UInt32(HUD_NODE_FLAG_INTERACTIVE)
             if builder.isPressed(position: position, part: hud_part_t(HUD_PART_SECONDARY)) {
-                chip.flags |= UInt32(HUD_NODE_FLAG_PRESSED)
+                unsafe chip.flags |= UInt32(HUD_NODE_FLAG_PRESSED)
             }
         }
-        chip.icon = secondary.icon
-        chip.accessibility_label = secondary.accessibilityLabel
-        builder.append(chip)
+        unsafe chip.icon = unsafe secondary.icon
+        unsafe chip.accessibility_label = unsafe secondary.accessibilityLabel
+        unsafe builder.append(chip)
     }
 }

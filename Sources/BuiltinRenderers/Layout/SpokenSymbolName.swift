@@ -61,31 +61,31 @@ package enum SpokenSymbolName {
     /// Spoken names made so far, as NUL-terminated C strings that live as
     /// long as the library: node strings must have static lifetime.
     /// `nonisolated(unsafe)`: only touched while `internedLock` is held.
-    nonisolated(unsafe) private static var interned: [String: UnsafeMutablePointer<CChar>] = [:]
+    nonisolated(unsafe) private static var interned: [String: UnsafeMutablePointer<CChar>] = unsafe [:]
     /// A pthread mutex, not `Synchronization.Mutex`: parallel layouts
     /// contend here, and a contended Mutex locks in the kernel where
     /// ThreadSanitizer cannot see it (Docs/RELIABILITY.md). Never freed.
     nonisolated(unsafe) private static let internedLock: UnsafeMutablePointer<pthread_mutex_t> = {
         let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        lock.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(lock, nil)
-        return lock
+        unsafe lock.initialize(to: pthread_mutex_t())
+        unsafe pthread_mutex_init(lock, nil)
+        return unsafe lock
     }()
 
     /// The spoken name of the C string `symbol`, as a C string of static
     /// lifetime, or nil (empty name, or the cache is full).
     static func cString(for symbol: UnsafePointer<CChar>) -> UnsafePointer<CChar>? {
-        let name = String(cString: symbol)
-        if let exact = table[name] { return LayoutRequest.cString(exact) }
-        pthread_mutex_lock(internedLock)
-        defer { pthread_mutex_unlock(internedLock) }
-        if let known = interned[name] { return UnsafePointer(known) }
-        guard interned.count < capacity, let spoken = words(for: name) else { return nil }
+        let name = unsafe String(cString: symbol)
+        if let exact = table[name] { return unsafe LayoutRequest.cString(exact) }
+        unsafe pthread_mutex_lock(internedLock)
+        defer { unsafe pthread_mutex_unlock(internedLock) }
+        if let known = unsafe interned[name] { return unsafe UnsafePointer(known) }
+        guard unsafe interned.count < capacity, let spoken = words(for: name) else { return nil }
         let utf8 = Array(spoken.utf8.prefix(Int(HUD_MAX_LABEL_BYTES)))
         let storage = UnsafeMutablePointer<CChar>.allocate(capacity: utf8.count + 1)
-        for (index, byte) in utf8.enumerated() { storage[index] = CChar(bitPattern: byte) }
-        storage[utf8.count] = 0
-        interned[name] = storage
-        return UnsafePointer(storage)
+        for (index, byte) in utf8.enumerated() { unsafe storage[index] = CChar(bitPattern: byte) }
+        unsafe storage[utf8.count] = 0
+        unsafe interned[name] = unsafe storage
+        return unsafe UnsafePointer(storage)
     }
 }

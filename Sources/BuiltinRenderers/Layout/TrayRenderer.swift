@@ -66,24 +66,24 @@ enum TrayRenderer {
         )
         let colors = request.colors
         let style = colors.tray
-        var container = hud_node_t()
-        container.kind = hud_node_kind_t(HUD_NODE_KIND_CONTAINER)
-        container.position = hud_position_t(HUD_POSITION_NONE)
-        container.part = hud_part_t(HUD_PART_CONTAINER)
-        container.mode_index = -1
-        container.frame = bar
-        container.shape = hud_shape_t(HUD_SHAPE_CAPSULE)
-        container.material = colors.trayMaterial
+        var container = unsafe hud_node_t()
+        unsafe container.kind = hud_node_kind_t(HUD_NODE_KIND_CONTAINER)
+        unsafe container.position = hud_position_t(HUD_POSITION_NONE)
+        unsafe container.part = hud_part_t(HUD_PART_CONTAINER)
+        unsafe container.mode_index = -1
+        unsafe container.frame = bar
+        unsafe container.shape = hud_shape_t(HUD_SHAPE_CAPSULE)
+        unsafe container.material = colors.trayMaterial
         // A capsule's ends are fully rounded; the radius is stated for
         // readers that only know rounded rectangles.
-        container.corner_radius = barHeight / 2
-        container.stroke_width = Geometry.containerStrokeWidth
-        container.fill = style.fill
-        container.stroke = style.stroke
-        container.placement = hud_placement_t(HUD_PLACEMENT_BOTTOM_INSET)
-        container.z = LayoutBuilder.Layer.container
-        container.accessibility_label = LayoutRequest.cString("Complications tray")
-        builder.append(container)
+        unsafe container.corner_radius = barHeight / 2
+        unsafe container.stroke_width = Geometry.containerStrokeWidth
+        unsafe container.fill = style.fill
+        unsafe container.stroke = style.stroke
+        unsafe container.placement = hud_placement_t(HUD_PLACEMENT_BOTTOM_INSET)
+        unsafe container.z = LayoutBuilder.Layer.container
+        unsafe container.accessibility_label = unsafe LayoutRequest.cString("Complications tray")
+        unsafe builder.append(container)
         builder.contentInsets.bottom = barHeight + Geometry.trayBottomGap
 
         let placement = hud_placement_t(HUD_PLACEMENT_BOTTOM_INSET)
