@@ -186,7 +186,7 @@ let package = Package(
         // renderer host's serve loop (its raw frames through HudHarness).
         .target(
             name: "HudSandboxChild",
-            dependencies: ["HudModel", "HudRegistry", "HudUnsafe", "HudHarness", "HudRendererAPI"],
+            dependencies: ["HudModel", "HudRegistry", "HudUnsafe", "HudHarness", "HudConformance", "HudRendererAPI"],
             path: "Sources/HudSandboxChild",
             swiftSettings: safe + lean
         ),

@@ -50,9 +50,9 @@ extension ParentJudgment {
         let candidates = ExtensionIDScanner.candidates(for: .file(path: path, renderer: nil)) + ids.map { $0 + "/1" } + ["org.hudson.example/1"]
         let unknown = ConformanceChecks.unknownExtensionIDs
         let firstIDs = unknown.map(\.1) + ids.map { Array($0.utf8) } + candidates.map { Array($0.utf8) }
-        let first: RendererHostFrame.ABIFactsReply
+        let first: ValidationFrame.ABIFactsReply
         do {
-            first = try host.abiFacts(script: [.init(.rendererCount)], extensionIDs: Array(firstIDs.prefix(RendererHostFrame.maxExtensionIDs)))
+            first = try host.abiFacts(script: [.init(.rendererCount)], extensionIDs: Array(firstIDs.prefix(ValidationFrame.maxExtensionIDs)))
         } catch {
             for check in factChecks where claimed(check) {
                 let scope: [String?] = ConformanceCatalog.check(check)?.scope == .renderer ? ids : [nil]
@@ -61,7 +61,7 @@ extension ParentJudgment {
             report(outcomes, into: &results)
             return
         }
-        let probed = min(firstIDs.count, RendererHostFrame.maxExtensionIDs)
+        let probed = min(firstIDs.count, ValidationFrame.maxExtensionIDs)
         func found(_ renderer: Int, _ position: Int) -> Bool { position < probed && first.extensions[renderer][position] }
         var known: [[String]] = []
         for (index, id) in ids.enumerated() {
@@ -79,7 +79,7 @@ extension ParentJudgment {
         // Phase 2: the ABI sequence, and each known id's near misses.
         let count = UInt32(clamping: max(first.observations.first?.value ?? 0, 0))
         let walked = min(count, scriptedDescriptors)
-        var script: [RendererHostFrame.ABIStep] = []
+        var script: [ValidationFrame.ABIStep] = []
         func snapshot() { script.append(.init(.rendererCount)); script += (0..<walked).map { .init(.rendererAt, $0) } }
         snapshot()
         script += (0..<walked).map { .init(.rendererAt, $0) }
@@ -88,8 +88,8 @@ extension ParentJudgment {
         script += [.init(.deinitialize), .init(.deinitialize), .init(.initialize)]; snapshot()
         script += [.init(.rendererAt, count), .init(.rendererAt, count &+ 1), .init(.rendererAt, .max), .init(.rendererCount)]
         let variants = known.map { $0.flatMap { id in ConformanceChecks.exactVariants(of: id).map { (id, $0) } } }
-        let variantIDs = Array(Set(variants.joined().map(\.1))).sorted().prefix(RendererHostFrame.maxExtensionIDs)
-        let second: RendererHostFrame.ABIFactsReply
+        let variantIDs = Array(Set(variants.joined().map(\.1))).sorted().prefix(ValidationFrame.maxExtensionIDs)
+        let second: ValidationFrame.ABIFactsReply
         do {
             second = try host.abiFacts(script: script, extensionIDs: variantIDs.map { Array($0.utf8) })
         } catch {
@@ -168,7 +168,7 @@ extension ParentJudgment {
             let cases = preparedCases
             var made = 0
             let guardPattern = UInt8.random(in: 0x10...0x7F)
-            let buffer = RendererHostFrame.RawBuffer(capacity: 64, stride: UInt32(RawPluginHarness.nodeStride), guardBytes: UInt32(RawPluginHarness.guardBytes),
+            let buffer = ValidationFrame.RawBuffer(capacity: 64, stride: UInt32(RawPluginHarness.nodeStride), guardBytes: UInt32(RawPluginHarness.guardBytes),
                                                      environmentSize: UInt32(SharedLayoutArea.hostEnvironmentSize))
             let snapshots = SnapshotCache()
             for testCase in cases {
@@ -205,21 +205,21 @@ extension ParentJudgment {
     struct ScriptLog {
         struct Snapshot {
             var count: Int64
-            var descriptors: [RendererHostFrame.ABIObservation]
+            var descriptors: [ValidationFrame.ABIObservation]
             var digests: [UInt64] { descriptors.map(\.digest) }
         }
         /// 0: loaded; 1: after a second init; 2: after one deinit; 3: after
         /// deinit, an extra deinit and init again.
         var snapshots: [Snapshot] = []
-        var repeated: [RendererHostFrame.ABIObservation] = []
+        var repeated: [ValidationFrame.ABIObservation] = []
         var secondInit: Int64 = 0
         var reinit: Int64 = 0
-        var pastTheEnd: [RendererHostFrame.ABIObservation] = []
+        var pastTheEnd: [ValidationFrame.ABIObservation] = []
         var finalCount: Int64 = 0
 
-        init(_ observations: [RendererHostFrame.ABIObservation], walked: Int) {
+        init(_ observations: [ValidationFrame.ABIObservation], walked: Int) {
             var rest = observations[...]
-            func take(_ n: Int) -> [RendererHostFrame.ABIObservation] {
+            func take(_ n: Int) -> [ValidationFrame.ABIObservation] {
                 defer { rest = rest.dropFirst(n) }
                 return Array(rest.prefix(n))
             }
@@ -241,7 +241,7 @@ extension ParentJudgment {
     }
 
     static func statusText(_ value: Int64) -> String {
-        value == RendererHostFrame.ABIObservation.missing ? "nothing (init is NULL)" : ConformanceChecks.statusText(Int32(truncatingIfNeeded: value))
+        value == ValidationFrame.ABIObservation.missing ? "nothing (init is NULL)" : ConformanceChecks.statusText(Int32(truncatingIfNeeded: value))
     }
 
     /// init twice, deinit once (nothing released), deinit, an extra deinit
@@ -313,7 +313,7 @@ extension ParentJudgment {
         let hostStride = RawPluginHarness.nodeStride, frozen = Int(HUD_NODE_SIZE_1_0)
         let guardPattern = UInt8.random(in: 0x10...0x7F)
         func call(_ capacity: Int, stride: Int, environment: Int) throws(RegistryError) -> RawHostCall {
-            let buffer = RendererHostFrame.RawBuffer(capacity: UInt32(capacity), stride: UInt32(stride), guardBytes: UInt32(RawPluginHarness.guardBytes),
+            let buffer = ValidationFrame.RawBuffer(capacity: UInt32(capacity), stride: UInt32(stride), guardBytes: UInt32(RawPluginHarness.guardBytes),
                                                      environmentSize: UInt32(environment))
             return try host.rawCall(renderer: index, snapshot, environment: testCase.environment, interaction: testCase.interaction,
                                     buffer: buffer, guardPattern: guardPattern, fill: 0)

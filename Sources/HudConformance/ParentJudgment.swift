@@ -229,7 +229,7 @@ package enum ParentJudgment {
             let snapshot: ComplicationsSnapshot
             if let cached = made[testCase.name] { snapshot = cached } else { snapshot = try ComplicationsSnapshot(testCase.complications.make()) }
             func raw(_ nodes: Int) throws(RegistryError) -> RawHostCall {
-                let buffer = RendererHostFrame.RawBuffer(capacity: UInt32(nodes), stride: UInt32(RawPluginHarness.nodeStride),
+                let buffer = ValidationFrame.RawBuffer(capacity: UInt32(nodes), stride: UInt32(RawPluginHarness.nodeStride),
                                                          guardBytes: UInt32(RawPluginHarness.guardBytes),
                                                          environmentSize: UInt32(SharedLayoutArea.hostEnvironmentSize))
                 return try host.rawCall(renderer: index, snapshot, environment: testCase.environment, interaction: testCase.interaction,

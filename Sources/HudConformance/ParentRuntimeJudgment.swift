@@ -17,7 +17,7 @@ import HudUnsafe
 ///   crash or hang of the renderer host fails the check naming the case.
 /// - `thread-safety` (renderers declaring `HUD_CAPABILITY_THREAD_SAFE`):
 ///   the renderer host runs 8 threads × 8 calls at once, each call into
-///   its own slot of the shared region (`RendererHostFrame.concurrentLayout`);
+///   its own slot of the shared region (`ValidationFrame.concurrentLayout`);
 ///   the host decodes and validates every slot and compares it with the
 ///   serial layout of its input; up to `threadRounds` rounds.
 /// - `determinism-processes`: two fresh renderer hosts (the host stops its
@@ -234,7 +234,7 @@ private struct HostRun {
             return .notApplicable("not verified: no input laid out without an error in the host's own run (other checks report why)")
         }
         guard let (host, index) = host else { return .problem("no renderer host serves '\(id)'") }
-        let threads = min(configuration.threads, RendererHostFrame.ConcurrentRequest.maxThreads)
+        let threads = min(configuration.threads, ValidationFrame.ConcurrentRequest.maxThreads)
         let capacity = max(64, serial.map(\.nodes.count).max() ?? 0)
         var calls = ParentRuntimeJudgment.threadCalls
         while calls > 1, !SharedLayoutArea.concurrentFits(slots: threads * calls, capacity: capacity) { calls -= 1 }

@@ -79,7 +79,7 @@ extension DirectRenderer {
     }
 }
 
-// A prepared call (`RendererHostFrame.preparedLayout`): the child builds the
+// A prepared call (`ValidationFrame.preparedLayout`): the child builds the
 // call's C inputs — the complications with every slot, chip, mode and
 // string, the environment with its palette and title, the interaction —
 // inside the shared region (`preparedInputsOffset`), says how many bytes

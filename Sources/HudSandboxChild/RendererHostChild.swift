@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HudConformance
 import HudHarness
 import HudModel
 package import HudRegistry
@@ -49,7 +50,7 @@ package enum RendererHostChild {
         var direct = [DirectRenderer?](repeating: nil, count: renderers.count)
         let rawTitles = TitleStorage()
         // A prepared call waiting for `callPrepared`: its inputs are in the region.
-        var pending: (sequence: UInt32, renderer: Int, inputs: PreparedInputs, buffer: RendererHostFrame.RawBuffer)?
+        var pending: (sequence: UInt32, renderer: Int, inputs: PreparedInputs, buffer: ValidationFrame.RawBuffer)?
         while true {
             let payload: [UInt8]
             switch reader.next() {
@@ -61,51 +62,56 @@ package enum RendererHostChild {
                 continue
             }
             let call: RendererHostFrame.LayoutRequest
-            var rawBuffer: RendererHostFrame.RawBuffer?
+            var rawBuffer: ValidationFrame.RawBuffer?
             var prepare = false
+            // validate's frames (ValidationFrames.swift) come as `.validation`.
             switch try? RendererHostFrame(payload: payload) {
             case .layout(let request)?: call = request
-            case .rawLayout(let request, let buffer)?: (call, rawBuffer) = (request, buffer)
-            case .concurrentLayout(let request)?:
-                // validate's thread-safety check (RendererHostConcurrent.swift).
-                // The inputs overwrote the complications area: the next
-                // layout call's complications are decoded again.
-                current = nil
-                let index = Int(request.renderer)
-                if index < renderers.count, direct[index] == nil { direct[index] = DirectRenderer(renderers[index].info) }
-                guard index < renderers.count, let renderer = direct[index] else {
-                    send(.callFailed(sequence: request.sequence, reason: "renderer index \(request.renderer) cannot be reached"))
-                    continue
-                }
-                do {
-                    var reply = try serveConcurrent(request, renderer: renderer, region: region) { traps.calls.add(1, ordering: .relaxed) }
-                    if case .concurrentDone(let sequence, var slots) = reply, !slots.isEmpty {
-                        slots[0].violations &+= UInt32(clamping: traps.calls.exchange(0, ordering: .relaxed))
-                        reply = .concurrentDone(sequence: sequence, slots: slots)
+            case .validation(let kind, let body)?:
+                switch try? ValidationFrame(kind: kind, payload: body) {
+                case .rawLayout(let request, let buffer)?: (call, rawBuffer) = (request, buffer)
+                case .concurrentLayout(let request)?:
+                    // validate's thread-safety check (RendererHostConcurrent.swift).
+                    // The inputs overwrote the complications area: the next
+                    // layout call's complications are decoded again.
+                    current = nil
+                    let index = Int(request.renderer)
+                    if index < renderers.count, direct[index] == nil { direct[index] = DirectRenderer(renderers[index].info) }
+                    guard index < renderers.count, let renderer = direct[index] else {
+                        send(.callFailed(sequence: request.sequence, reason: "renderer index \(request.renderer) cannot be reached"))
+                        continue
                     }
-                    send(reply)
-                } catch {
-                    send(.callFailed(sequence: request.sequence, reason: error.description))
-                }
-                continue
-            case .preparedLayout(let request, let buffer)?: (call, rawBuffer, prepare) = (request, buffer, true)
-            case .callPrepared(let sequence)?:
-                guard let waiting = pending, waiting.sequence == sequence, let renderer = direct[waiting.renderer] else { return }
-                pending = nil
-                let b = waiting.buffer
-                guard let reply = renderer.callPrepared(waiting.inputs, capacity: Int(b.capacity), stride: Int(b.stride), guardBytes: Int(b.guardBytes),
-                                                        trapExitStatus: RendererHostFrame.actionTrapExitStatus, in: region) else {
-                    send(.callFailed(sequence: sequence, reason: "a prepared call the region cannot hold (\(b))"))
+                    do {
+                        var reply = try serveConcurrent(request, renderer: renderer, region: region) { traps.calls.add(1, ordering: .relaxed) }
+                        if case .concurrentDone(let sequence, var slots) = reply, !slots.isEmpty {
+                            slots[0].violations &+= UInt32(clamping: traps.calls.exchange(0, ordering: .relaxed))
+                            reply = .concurrentDone(sequence: sequence, slots: slots)
+                        }
+                        send(reply.frame)
+                    } catch {
+                        send(.callFailed(sequence: request.sequence, reason: error.description))
+                    }
                     continue
+                case .preparedLayout(let request, let buffer)?: (call, rawBuffer, prepare) = (request, buffer, true)
+                case .callPrepared(let sequence)?:
+                    guard let waiting = pending, waiting.sequence == sequence, let renderer = direct[waiting.renderer] else { return }
+                    pending = nil
+                    let b = waiting.buffer
+                    guard let reply = renderer.callPrepared(waiting.inputs, capacity: Int(b.capacity), stride: Int(b.stride), guardBytes: Int(b.guardBytes),
+                                                            trapExitStatus: RendererHostFrame.actionTrapExitStatus, in: region) else {
+                        send(.callFailed(sequence: sequence, reason: "a prepared call the region cannot hold (\(b))"))
+                        continue
+                    }
+                    send(.layoutDone(.init(sequence: sequence, status: reply.status, count: reply.count, capacity: b.capacity,
+                                           violations: UInt32(clamping: reply.violations), stringBytes: 0, insets: reply.insets,
+                                           hiddenPositions: reply.hiddenPositions)))
+                    continue
+                case .abiFacts(let request)?:
+                    let reply = abiFacts(request, path: loaded.path, loadNanoseconds: loaded.nanoseconds, served: renderers.map(\.info.id))
+                    send(reply)
+                    continue
+                case .abiFactsDone?, .inputsReady?, .concurrentDone?, nil: return  // the child's own frames, or malformed
                 }
-                send(.layoutDone(.init(sequence: sequence, status: reply.status, count: reply.count, capacity: b.capacity,
-                                       violations: UInt32(clamping: reply.violations), stringBytes: 0, insets: reply.insets,
-                                       hiddenPositions: reply.hiddenPositions)))
-                continue
-            case .abiFacts(let request)?:
-                let reply = abiFacts(request, path: loaded.path, loadNanoseconds: loaded.nanoseconds, served: renderers.map(\.info.id))
-                send(reply)
-                continue
             default: return
             }
             do throws(ServeError) {
@@ -140,7 +146,7 @@ package enum RendererHostChild {
                             throw ServeError("a prepared call whose inputs or buffer the region cannot hold, or whose renderer cannot be reached (\(buffer))")
                         }
                         pending = (call.sequence, index, inputs, buffer)
-                        send(.inputsReady(sequence: call.sequence, bytes: UInt32(inputs.bytes)))
+                        send(ValidationFrame.inputsReady(sequence: call.sequence, bytes: UInt32(inputs.bytes)).frame)
                         continue
                     }
                     guard let renderer = direct[index],
@@ -170,9 +176,9 @@ package enum RendererHostChild {
     /// Runs an `abiFacts` script on the plugin's entry and probes the
     /// extension ids, reporting what each call returned; nothing is judged
     /// here. The probes come first: a script may deinit the plugin.
-    private static func abiFacts(_ request: RendererHostFrame.ABIFactsRequest, path: String, loadNanoseconds: UInt64,
+    private static func abiFacts(_ request: ValidationFrame.ABIFactsRequest, path: String, loadNanoseconds: UInt64,
                                  served: [String]) -> RendererHostFrame {
-        guard request.extensionIDs.count * served.count <= RendererHostFrame.maxExtensionProbes,
+        guard request.extensionIDs.count * served.count <= ValidationFrame.maxExtensionProbes,
               let library = try? RawLibrary.open(path: path), let function = try? library.entryFunction(), let entry = function.call() else {
             return .callFailed(sequence: request.sequence, reason: "the entry could not be reached again, or \(request.extensionIDs.count) ids × \(served.count) renderers is too many probes")
         }
@@ -182,25 +188,25 @@ package enum RendererHostChild {
             let descriptor = descriptors.first { $0.id == id }
             return request.extensionIDs.map { descriptor?.hasExtension(idBytes: $0) ?? false }
         }
-        var observations: [RendererHostFrame.ABIObservation] = []
+        var observations: [ValidationFrame.ABIObservation] = []
         for step in request.script {
             switch step.call {
             case .initialize:
-                observations.append(.init(step: step, value: entry.initialize().map { Int64($0) } ?? RendererHostFrame.ABIObservation.missing))
+                observations.append(.init(step: step, value: entry.initialize().map { Int64($0) } ?? ValidationFrame.ABIObservation.missing))
             case .deinitialize:
                 entry.deinitialize()
                 observations.append(.init(step: step, value: 0))
             case .rendererCount:
-                observations.append(.init(step: step, value: entry.rendererCount().map { Int64($0) } ?? RendererHostFrame.ABIObservation.missing))
+                observations.append(.init(step: step, value: entry.rendererCount().map { Int64($0) } ?? ValidationFrame.ABIObservation.missing))
             case .rendererAt:
                 let descriptor = entry.descriptor(at: step.argument)
                 observations.append(.init(step: step, value: descriptor == nil ? 0 : 1, pointer: descriptor?.address ?? 0,
                                           structSize: UInt32(clamping: descriptor?.structSize ?? 0), digest: descriptor?.digest ?? 0))
             }
         }
-        let reply = RendererHostFrame.abiFactsDone(.init(sequence: request.sequence, loadNanoseconds: loadNanoseconds,
-                                                         abiVersion: entry.abiVersion.packed, entryStructSize: UInt32(clamping: entry.structSize),
-                                                         observations: observations, extensions: extensions))
+        let reply = ValidationFrame.abiFactsDone(.init(sequence: request.sequence, loadNanoseconds: loadNanoseconds,
+                                                       abiVersion: entry.abiVersion.packed, entryStructSize: UInt32(clamping: entry.structSize),
+                                                       observations: observations, extensions: extensions)).frame
         guard reply.encoded.count <= RendererHostFrame.maxPayload + 4 else {
             return .callFailed(sequence: request.sequence, reason: "the facts of \(request.script.count) steps do not fit one frame")
         }

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 import HudRendererAPI
+import HudConformance
 import HudHarness
 import HudModel
 import HudRegistry
 import HudUnsafe
 
 // `validate`'s thread-safety check in a renderer host: the child's side of
-// `RendererHostFrame.concurrentLayout` (the parent's is
+// `ValidationFrame.concurrentLayout` (the parent's is
 // `RendererHost.concurrentLayouts`). The child runs the calls and exports
 // what they wrote; the parent decodes, validates and compares every slot.
 
@@ -17,8 +18,8 @@ extension RendererHostChild {
     /// `trap` is the action every decoded complication calls (a renderer
     /// calling one is counted, as in a layout call). Throws when the
     /// request cannot be served.
-    static func serveConcurrent(_ request: RendererHostFrame.ConcurrentRequest, renderer: DirectRenderer, region: SharedRegion,
-                                trap: @escaping @Sendable () -> Void) throws(ConcurrentServeError) -> RendererHostFrame {
+    static func serveConcurrent(_ request: ValidationFrame.ConcurrentRequest, renderer: DirectRenderer, region: SharedRegion,
+                                trap: @escaping @Sendable () -> Void) throws(ConcurrentServeError) -> ValidationFrame {
         var inputs: [(snapshot: CComplications, environment: HudEnvironment, interaction: HudInteraction)] = []
         var complicationsAt = SharedLayoutArea.complicationsOffset, callAt = SharedLayoutArea.callOffset
         for (number, input) in request.inputs.enumerated() {

@@ -37,7 +37,7 @@ package enum SharedLayoutArea {
     package static let stringBytesPerNode = (Int(HUD_MAX_ICON_BYTES) + 2) + 2 * (Int(HUD_MAX_LABEL_BYTES) + 2)
     package static let stringsCapacity = ABILimits.maxNodes * stringBytesPerNode
     /// Concurrent slots (`validate`'s thread-safety check,
-    /// `RendererHostFrame.concurrentLayout`): slot `i` holds the nodes one
+    /// `ValidationFrame.concurrentLayout`): slot `i` holds the nodes one
     /// thread's call wrote (at `nodeStride`), then the strings the child
     /// exported for them, as in the nodes and strings areas. 4 MiB of the
     /// memfd, touched only by that check (pages never written cost nothing).

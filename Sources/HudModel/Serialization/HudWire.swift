@@ -33,6 +33,9 @@ package struct WireWriter {
 
     package mutating func bool(_ value: Bool) { u8(value ? 1 : 0) }
 
+    /// Bytes another encoder made, as they are.
+    package mutating func raw(_ value: [UInt8]) { bytes.append(contentsOf: value) }
+
     package mutating func string(_ value: String) {
         u32(UInt32(truncatingIfNeeded: value.utf8.count))
         bytes.append(contentsOf: value.utf8)

@@ -63,7 +63,7 @@ package enum SandboxFilter {
 /// Why a child's command line could not be decoded.
 package struct SandboxProtocolError: Error, Sendable, CustomStringConvertible {
     package var description: String
-    init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }
 
 /// One unit of work for a sandboxed child.

@@ -1,21 +1,29 @@
 // SPDX-License-Identifier: MIT
 import Testing
+@testable import HudConformance
 @testable import HudRegistry
 @testable import HudUnsafe
-import HudModel
 
-/// The renderer host's raw call (`validate`'s buffer checks, judged by the
-/// parent): the request's wire form and the bounds both sides hold it to,
-/// so a request can never point a renderer outside the shared region.
-struct RawCallFrameTests {
+/// `validate`'s renderer host frames (ValidationFrames.swift), carried by
+/// the host library's channel as `RendererHostFrame.validation`: their wire
+/// form and the bounds both sides hold them to, so a request can never
+/// point a renderer outside the shared region.
+struct ValidationFrameTests {
+    /// `frame` as the channel carries it: encoded, cut into a payload, and
+    /// decoded again the way the other side does.
+    private func carried(_ frame: ValidationFrame) -> [UInt8] { Array(frame.frame.encoded.dropFirst(4)) }
+
+    private func decode(_ payload: [UInt8]) throws -> ValidationFrame? { try ValidationFrame(try RendererHostFrame(payload: payload)) }
+
     @Test func aRawLayoutRequestRoundTripsAndATruncatedOneIsRefused() throws {
-        let frame = RendererHostFrame.rawLayout(
+        let frame = ValidationFrame.rawLayout(
             .init(sequence: 7, renderer: 1, generation: 42, complicationsBytes: 100, callBytes: 64),
             .init(capacity: 3, stride: 184, guardBytes: 8192, environmentSize: UInt32(SharedLayoutArea.hostEnvironmentSize)))
-        let payload = Array(frame.encoded.dropFirst(4))
-        #expect(try RendererHostFrame(payload: payload) == frame)
-        #expect(throws: SandboxProtocolError.self) { try RendererHostFrame(payload: Array(payload.dropLast())) }
-        #expect(throws: SandboxProtocolError.self) { try RendererHostFrame(payload: payload + [0]) }
+        let payload = carried(frame)
+        #expect(payload.first == 2)
+        #expect(try decode(payload) == frame)
+        #expect(throws: SandboxProtocolError.self) { try decode(Array(payload.dropLast())) }
+        #expect(throws: SandboxProtocolError.self) { try decode(payload + [0]) }
     }
 
     /// The ABI facts exchange (`validate`'s loading and extension checks,
@@ -23,30 +31,33 @@ struct RawCallFrameTests {
     /// trips, and a count over its cap is refused before anything is read
     /// for it.
     @Test func abiFactsAndPreparedCallFramesRoundTripAndCountsAreCapped() throws {
-        let request = RendererHostFrame.abiFacts(.init(sequence: 3, script: [.init(.rendererCount), .init(.rendererAt, 7), .init(.initialize), .init(.deinitialize)],
+        let request = ValidationFrame.abiFacts(.init(sequence: 3, script: [.init(.rendererCount), .init(.rendererAt, 7), .init(.initialize), .init(.deinitialize)],
                                                        extensionIDs: [Array("org.test/1".utf8), [], [0xFF, 0xFE]]))
-        let reply = RendererHostFrame.abiFactsDone(.init(
+        let reply = ValidationFrame.abiFactsDone(.init(
             sequence: 3, loadNanoseconds: 1_234_567, abiVersion: ABIVersion.host.packed, entryStructSize: 48,
             observations: [.init(step: .init(.rendererCount), value: 1),
                            .init(step: .init(.rendererAt, 7), value: 1, pointer: 0x7f00_0000_1000, structSize: 96, digest: 0xDEAD_BEEF),
-                           .init(step: .init(.initialize), value: RendererHostFrame.ABIObservation.missing),
+                           .init(step: .init(.initialize), value: ValidationFrame.ABIObservation.missing),
                            .init(step: .init(.deinitialize), value: 0)],
             extensions: [[true, false, false]]))
-        let prepared = RendererHostFrame.preparedLayout(
+        let prepared = ValidationFrame.preparedLayout(
             .init(sequence: 9, renderer: 0, generation: 2, complicationsBytes: 0, callBytes: 64),
             .init(capacity: 64, stride: 184, guardBytes: 8192, environmentSize: 136))
         for frame in [request, reply, prepared, .callPrepared(sequence: 9), .inputsReady(sequence: 9, bytes: 4096)] {
-            let payload = Array(frame.encoded.dropFirst(4))
-            #expect(try RendererHostFrame(payload: payload) == frame)
-            #expect(throws: SandboxProtocolError.self) { try RendererHostFrame(payload: Array(payload.dropLast())) }
+            let payload = carried(frame)
+            #expect(try decode(payload) == frame)
+            #expect(throws: SandboxProtocolError.self) { try decode(Array(payload.dropLast())) }
         }
         // A script of more steps than the cap: refused at its count.
         var tooLong = [UInt8(3), 3, 0, 0, 0]
-        let steps = UInt32(RendererHostFrame.maxABISteps + 1)
+        let steps = UInt32(ValidationFrame.maxABISteps + 1)
         tooLong += [UInt8(steps & 0xFF), UInt8(steps >> 8 & 0xFF), 0, 0]
-        #expect(throws: SandboxProtocolError.self) { try RendererHostFrame(payload: tooLong) }
+        #expect(throws: SandboxProtocolError.self) { try decode(tooLong) }
         // An unknown ABI call in a script.
-        #expect(throws: SandboxProtocolError.self) { try RendererHostFrame(payload: [3, 3, 0, 0, 0, 1, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0]) }
+        #expect(throws: SandboxProtocolError.self) { try decode([3, 3, 0, 0, 0, 1, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0]) }
+        // A layout request is no validation frame; an unknown kind is refused by the channel.
+        #expect(try decode(Array(RendererHostFrame.layout(.init(sequence: 1, renderer: 0, generation: 1, complicationsBytes: 0, callBytes: 0)).encoded.dropFirst(4))) == nil)
+        #expect(throws: SandboxProtocolError.self) { try decode([6, 0, 0, 0, 0]) }
     }
 
     @Test func rawCallsMustFitTheRegionWithAStrideARendererMayBeGiven() {
@@ -87,31 +98,31 @@ struct RawCallFrameTests {
     /// round-trip, and a request whose threads, calls, inputs or slots are
     /// out of bounds is a protocol error before anything is run.
     @Test func aConcurrentRequestRoundTripsAndOneOutOfBoundsIsRefused() throws {
-        typealias Request = RendererHostFrame.ConcurrentRequest
-        let inputs = [RendererHostFrame.ConcurrentInput(complicationsBytes: 300, callBytes: 90),
-                      RendererHostFrame.ConcurrentInput(complicationsBytes: 280, callBytes: 92)]
-        let request = RendererHostFrame.concurrentLayout(Request(sequence: 3, renderer: 0, threads: 8, callsPerThread: 8, capacity: 64, inputs: inputs))
-        let payload = Array(request.encoded.dropFirst(4))
+        typealias Request = ValidationFrame.ConcurrentRequest
+        let inputs = [ValidationFrame.ConcurrentInput(complicationsBytes: 300, callBytes: 90),
+                      ValidationFrame.ConcurrentInput(complicationsBytes: 280, callBytes: 92)]
+        let request = ValidationFrame.concurrentLayout(Request(sequence: 3, renderer: 0, threads: 8, callsPerThread: 8, capacity: 64, inputs: inputs))
+        let payload = carried(request)
         #expect(payload.first == 20)
-        #expect(try RendererHostFrame(payload: payload) == request)
-        #expect(throws: SandboxProtocolError.self) { try RendererHostFrame(payload: Array(payload.dropLast())) }
+        #expect(try decode(payload) == request)
+        #expect(throws: SandboxProtocolError.self) { try decode(Array(payload.dropLast())) }
         for (threads, calls, capacity, count) in [(0, 1, 64, 1), (17, 1, 64, 1), (8, 17, 64, 1), (8, 8, 64, 0), (8, 8, 64, 17),
                                                   (8, 8, 0, 1), (8, 8, ABILimits.maxNodes, 1)] {
             let bad = Request(sequence: 1, renderer: 0, threads: UInt32(threads), callsPerThread: UInt32(calls), capacity: UInt32(capacity),
                               inputs: Array(repeating: inputs[0], count: count))
             #expect(throws: SandboxProtocolError.self, "\(threads)×\(calls), \(capacity) nodes, \(count) inputs") {
-                try RendererHostFrame(payload: Array(RendererHostFrame.concurrentLayout(bad).encoded.dropFirst(4)))
+                try decode(carried(.concurrentLayout(bad)))
             }
         }
         let reply = RendererHostFrame.LayoutReply(sequence: 3, status: 0, count: 9, capacity: 64, violations: 0, stringBytes: 120,
                                                   insets: HudInsets(), hiddenPositions: 0)
-        let done = RendererHostFrame.concurrentDone(sequence: 3, slots: Array(repeating: reply, count: SharedLayoutArea.maxConcurrentSlots))
-        let donePayload = Array(done.encoded.dropFirst(4))
+        let done = ValidationFrame.concurrentDone(sequence: 3, slots: Array(repeating: reply, count: SharedLayoutArea.maxConcurrentSlots))
+        let donePayload = carried(done)
         #expect(donePayload.first == 30)
         #expect(donePayload.count <= RendererHostFrame.maxPayload)
-        #expect(try RendererHostFrame(payload: donePayload) == done)
-        let tooMany = RendererHostFrame.concurrentDone(sequence: 3, slots: Array(repeating: reply, count: SharedLayoutArea.maxConcurrentSlots + 1))
-        #expect(throws: SandboxProtocolError.self) { try RendererHostFrame(payload: Array(tooMany.encoded.dropFirst(4))) }
+        #expect(try decode(donePayload) == done)
+        let tooMany = ValidationFrame.concurrentDone(sequence: 3, slots: Array(repeating: reply, count: SharedLayoutArea.maxConcurrentSlots + 1))
+        #expect(throws: SandboxProtocolError.self) { try decode(carried(tooMany)) }
     }
 
     /// Every concurrent slot the bounds allow lies inside the region, after the strings area.
