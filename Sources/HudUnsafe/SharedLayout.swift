@@ -82,24 +82,15 @@ package enum SharedLayoutArea {
     /// Makes the memfd (close-on-exec), sizes and seals it, and maps it.
     /// Returns the region and the descriptor to hand the child (the caller
     /// closes it once the child has it).
-    package static func create(size: Int = SharedLayoutArea.size) -> Result<(region: SharedRegion, descriptor: Int32), SystemError> {
+    package static func create(size: Int = SharedLayoutArea.size) -> Result<(region: SharedRegion, descriptor: FileDescriptor), SystemError> {
         let made = unsafe hud_system_memfd("hud-renderer-host")
         guard made >= 0 else { return .failure(.current) }
         // Numbered at 10 or above, so the child's dup2 onto 3 and 4 cannot clobber it.
-        let fd = fcntl(made, F_DUPFD_CLOEXEC, 10)
+        let fd = FileDescriptor(owning: fcntl(made, F_DUPFD_CLOEXEC, 10))
         close(made)
-        guard fd >= 0 else { return .failure(.current) }
-        guard ftruncate(fd, off_t(size)) == 0, hud_system_seal_size(fd) == 0 else {
-            let error = SystemError.current
-            close(fd)
-            return .failure(error)
-        }
-        switch map(fd, size: size) {
-        case .success(let region): return .success((region, fd))
-        case .failure(let error):
-            close(fd)
-            return .failure(error)
-        }
+        guard fd.isOpen else { return .failure(.current) }
+        guard ftruncate(fd.rawValue, off_t(size)) == 0, hud_system_seal_size(fd.rawValue) == 0 else { return .failure(.current) }
+        return map(fd.rawValue, size: size).map { ($0, fd) }
     }
 
     /// The child's side: maps the region passed as `descriptor` after
@@ -289,18 +280,18 @@ package enum LayoutExport {
 
 extension SystemCalls {
     /// `socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC)`.
-    package static func socketPair() -> Result<(Int32, Int32), SystemError> {
+    package static func socketPair() -> Result<(FileDescriptor, FileDescriptor), SystemError> {
         var fds: [Int32] = [-1, -1]
         guard unsafe hud_system_socketpair(&fds) == 0 else { return .failure(.current) }
         return moveAboveStandard(fds[0], fds[1])
     }
 
     /// `pidfd_open(pid)`: readable once `pid` has exited; nil if the kernel has none.
-    package static func processDescriptor(_ pid: Int32) -> Int32? {
+    package static func processDescriptor(_ pid: Int32) -> FileDescriptor? {
         let fd = hud_system_pidfd_open(pid)
         guard fd >= 0 else { return nil }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        return fd
+        return FileDescriptor(owning: fd)
     }
 
     /// Asks for SIGKILL when the parent exits; false if the parent is already gone.

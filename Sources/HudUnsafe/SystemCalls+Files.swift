@@ -1,8 +1,36 @@
 // SPDX-License-Identifier: MIT
 import Glibc
+import Synchronization
 
 // The libc layer (SystemCalls.swift), part one: paths, files and
 // descriptors.
+
+// MARK: - Descriptors
+
+/// An open file descriptor this value owns: closed exactly once, by
+/// `close()` or when the last reference goes. Whoever holds the value may
+/// use `rawValue` (a spawn's redirection, a poll set) only while holding
+/// it: close it explicitly where the moment matters (a pipe's child ends
+/// right after the spawn, so the parent sees end of file), and let error
+/// paths simply drop it. A closed one's `rawValue` is -1. Thread-safe: the
+/// number is swapped out atomically, so two closes never close a number
+/// twice (which could close another thread's newly opened file).
+package final class FileDescriptor: Sendable {
+    private let number: Atomic<Int32>
+
+    /// Takes ownership of `fd` (a negative one is already closed).
+    package init(owning fd: Int32) { number = Atomic(fd < 0 ? -1 : fd) }
+
+    deinit { close() }
+
+    package var rawValue: Int32 { number.load(ordering: .acquiring) }
+    package var isOpen: Bool { rawValue >= 0 }
+
+    package func close() {
+        let fd = number.exchange(-1, ordering: .acquiringAndReleasing)
+        if fd >= 0 { _ = Glibc.close(fd) }
+    }
+}
 
 // MARK: - Paths and files
 
@@ -440,7 +468,7 @@ extension SystemCalls {
 
     /// A pipe whose ends are close-on-exec and numbered at 10 or above (so
     /// a spawn's dup2 onto 1 or 3 always clears FD_CLOEXEC on the copy).
-    package static func makePipe() -> Result<(read: Int32, write: Int32), SystemError> {
+    package static func makePipe() -> Result<(read: FileDescriptor, write: FileDescriptor), SystemError> {
         var fds: [Int32] = [0, 0]
         guard unsafe pipe(&fds) == 0 else { return .failure(.current) }
         return moveAboveStandard(fds[0], fds[1]).map { (read: $0.0, write: $0.1) }
@@ -449,16 +477,12 @@ extension SystemCalls {
     /// Replaces two descriptors by close-on-exec copies numbered at 10 or
     /// above, so a child's `dup2` onto 0–4 can never clobber them; on
     /// failure both are closed.
-    package static func moveAboveStandard(_ first: Int32, _ second: Int32) -> Result<(Int32, Int32), SystemError> {
-        let a = fcntl(first, F_DUPFD_CLOEXEC, 10), b = fcntl(second, F_DUPFD_CLOEXEC, 10)
+    package static func moveAboveStandard(_ first: Int32, _ second: Int32) -> Result<(FileDescriptor, FileDescriptor), SystemError> {
+        let a = FileDescriptor(owning: fcntl(first, F_DUPFD_CLOEXEC, 10)), b = FileDescriptor(owning: fcntl(second, F_DUPFD_CLOEXEC, 10))
         let error = SystemError.current
         close(first)
         close(second)
-        guard a >= 0, b >= 0 else {
-            if a >= 0 { close(a) }
-            if b >= 0 { close(b) }
-            return .failure(error)
-        }
+        guard a.isOpen, b.isOpen else { return .failure(error) }
         return .success((a, b))
     }
 

@@ -81,29 +81,30 @@ enum IsolationBench {
     /// A `hudsandbox echo` child on a socketpair.
     final class PingPong {
         private let pid: Int32
-        private let socket: Int32
+        private let socket: FileDescriptor
         private let message = [UInt8](repeating: 0x5A, count: 33)
 
         init() throws {
             guard case .success(let helper) = SandboxHelper.locate() else { throw HarnessError("hudsandbox not found next to hudbench") }
             guard case .success(let pair) = SystemCalls.socketPair() else { throw HarnessError("socketpair failed") }
             var request = SpawnRequest(executable: helper, arguments: SandboxRequest.echo.arguments)
-            request.redirections = [.open(descriptor: 0, path: "/dev/null", mode: .read), .duplicate(from: pair.1, to: SandboxChannel.resultDescriptor)]
+            request.redirections = [.open(descriptor: 0, path: "/dev/null", mode: .read),
+                                    .duplicate(from: pair.1.rawValue, to: SandboxChannel.resultDescriptor)]
             let spawned = SystemCalls.spawn(request)
-            SystemCalls.closeDescriptor(pair.1)
+            pair.1.close()
             guard case .success(let child) = spawned else { throw HarnessError("cannot start \(helper) echo") }
             pid = child
             socket = pair.0
         }
 
         func roundTrip() {
-            _ = SystemCalls.writeAll(socket, message)
+            _ = SystemCalls.writeAll(socket.rawValue, message)
             var received = 0
-            while received < message.count, case .bytes(let chunk) = SystemCalls.read(socket, maximum: 64) { received += chunk.count }
+            while received < message.count, case .bytes(let chunk) = SystemCalls.read(socket.rawValue, maximum: 64) { received += chunk.count }
         }
 
         func stop() {
-            SystemCalls.closeDescriptor(socket)
+            socket.close()
             _ = SystemCalls.wait(pid)
         }
     }

@@ -175,10 +175,10 @@ extension SandboxLayerMatrixTests {
         let child = try #require(Int32(String(decoding: buffer.prefix(max(0, count)), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
         defer { kill(child, SIGKILL) }  // only if the test fails
         let watch = try #require(SystemCalls.processDescriptor(child), "the child is already gone")
-        defer { close(watch) }
+        defer { watch.close() }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        var exited = pollfd(fd: watch, events: Int16(POLLIN), revents: 0)
+        var exited = pollfd(fd: watch.rawValue, events: Int16(POLLIN), revents: 0)
         #expect(poll(&exited, 1, 10_000) == 1, "the sandboxed child \(child) outlived hudhost")
     }
 }

@@ -100,23 +100,55 @@ struct SandboxProtocolTests {
         #expect(output.stdout.isEmpty)
     }
 
+    /// The owning descriptor type: dropping the last reference closes it,
+    /// and closing twice never closes a number reused meanwhile.
+    @Test func anOwnedDescriptorClosesOnceWhenDroppedOrClosed() throws {
+        guard case .success(let pipe) = SystemCalls.makePipe() else {
+            Issue.record("pipe() failed")
+            return
+        }
+        SystemCalls.setNonBlocking(pipe.read.rawValue)  // likewise
+        // A write end only a function held is closed when it returns: the read end sees end of file.
+        func writeAndDrop() -> Int32 {
+            guard case .success(let other) = SystemCalls.makePipe() else { return -1 }
+            _ = SystemCalls.writeToPipe(other.write.rawValue, [7])
+            return SystemCalls.duplicate(other.read.rawValue, atLeast: 10) ?? -1
+        }
+        let reader = writeAndDrop()
+        try #require(reader >= 0)
+        defer { SystemCalls.closeDescriptor(reader) }
+        SystemCalls.setNonBlocking(reader)  // an open write end is a failure below, not a hang
+        guard case .bytes([7]) = SystemCalls.read(reader, maximum: 8) else { Issue.record("the byte written is not there"); return }
+        guard case .endOfFile = SystemCalls.read(reader, maximum: 8) else { Issue.record("a dropped write end was not closed"); return }
+        // Closed twice: the second close is a no-op, even after the number is reused.
+        let number = pipe.write.rawValue
+        pipe.write.close()
+        #expect(!pipe.write.isOpen && pipe.write.rawValue == -1)
+        guard case .success(let next) = SystemCalls.makePipe() else { return }
+        let reused = SystemCalls.duplicate(next.write.rawValue, atLeast: number) ?? -1
+        defer { SystemCalls.closeDescriptor(reused) }
+        pipe.write.close()
+        #expect(reused != number || SystemCalls.writeToPipe(reused, [1]), "closing again closed the reused number \(number)")
+        guard case .endOfFile = SystemCalls.read(pipe.read.rawValue, maximum: 8) else { Issue.record("the closed write end is still open"); return }
+    }
+
     /// A child can end before it reads its filter (a plugin path that does
     /// not exist fails at once): sending into that closed pipe is a
     /// failure, and the host process goes on (SIGPIPE would end it, exit 13).
     @Test func aFilterSentToAChildThatIsGoneIsAFailureNotASignal() throws {
-        guard case .success(let pipe) = SandboxFilter.makePipe() else {
+        guard case .success(let pipe) = SystemCalls.makePipe() else {
             Issue.record("pipe() failed")
             return
         }
-        SystemCalls.closeDescriptor(pipe.read)
+        pipe.read.close()
         guard case .failure = SandboxFilter.send(toChild: SystemCalls.processID, through: pipe.write) else {
             Issue.record("a filter written into a pipe without a reader must fail")
             return
         }
         // The host can still write to pipes afterwards: no SIGPIPE is left pending.
-        guard case .success(let next) = SandboxFilter.makePipe() else { return }
-        defer { SystemCalls.closeDescriptor(next.read); SystemCalls.closeDescriptor(next.write) }
-        #expect(SystemCalls.writeToPipe(next.write, [1, 2, 3]))
+        guard case .success(let next) = SystemCalls.makePipe() else { return }
+        #expect(SystemCalls.writeToPipe(next.write.rawValue, [1, 2, 3]))
+        #expect(!pipe.write.isOpen, "send closes the write end it is given")
     }
 
     /// The helper started by anything but hudhost gets no filter: it says

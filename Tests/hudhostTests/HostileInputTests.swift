@@ -312,8 +312,8 @@ struct HostileInputTests {
             // up to 5 s to go, waited on through its pidfd: no fixed sleep.
             for survivor in Self.processes(mentioning: path) {
                 guard let pid = Int32(survivor.prefix { $0 != ":" }), let watch = SystemCalls.processDescriptor(pid) else { continue }
-                _ = SystemCalls.pollReadable([watch], timeoutMilliseconds: 5000)
-                SystemCalls.closeDescriptor(watch)
+                _ = SystemCalls.pollReadable([watch.rawValue], timeoutMilliseconds: 5000)
+                watch.close()
             }
             let survivors = Self.processes(mentioning: path)
             #expect(survivors.isEmpty, "still running after hudhost exited: \(survivors)")

@@ -105,12 +105,14 @@ package final class RendererHost {
 
     private struct Child {
         let pid: Int32
-        let socket: Int32
-        let exitWatch: Int32?
+        let socket: FileDescriptor
+        let exitWatch: FileDescriptor?
         let region: SharedRegion
         /// Its task limit when this process is root; removed once it is reaped.
         let tasks: TaskGroup?
-        /// The plugin's stdout and stderr, one pipe (never the caller's).
+        /// The plugin's stdout and stderr, one pipe (never the caller's):
+        /// its read end, and what was drained from it.
+        let outputPipe: FileDescriptor
         var output: OutputCapture
         var reader = FrameReader()
         var sequence: UInt32 = 0
@@ -144,15 +146,15 @@ package final class RendererHost {
     private func stop(graceMilliseconds: Int32, failed: Bool) {
         guard let running = child else { return }
         child = nil
-        SystemCalls.closeDescriptor(running.socket)
+        running.socket.close()
         if graceMilliseconds > 0, let watch = running.exitWatch {
-            _ = SystemCalls.pollReadable([watch], timeoutMilliseconds: graceMilliseconds)
+            _ = SystemCalls.pollReadable([watch.rawValue], timeoutMilliseconds: graceMilliseconds)
         }
         SystemCalls.signal(-running.pid, SIGKILL)
         SystemCalls.signal(running.pid, SIGKILL)
         _ = SystemCalls.wait(running.pid)
         running.tasks?.remove()
-        if let watch = running.exitWatch { SystemCalls.closeDescriptor(watch) }
+        running.exitWatch?.close()
         deliverOutput(of: running, failed: failed)
     }
 
@@ -164,7 +166,7 @@ package final class RendererHost {
         while output.drain() {
             guard !SystemCalls.pollReadable([output.descriptor], timeoutMilliseconds: 100).isEmpty else { break }
         }
-        SystemCalls.closeDescriptor(output.descriptor)
+        running.outputPipe.close()
         PluginOutputLog.deliver(output.output(source: renderers.map(\.id).joined(separator: ", "), childFailed: failed))
     }
 
@@ -280,25 +282,22 @@ package final class RendererHost {
         case .success(let found): helper = found
         case .failure(let notFound): throw fail(id, .scanFailed, "could not start: \(notFound)")
         }
-        let shared: (region: SharedRegion, descriptor: Int32)
+        // What is made here is closed again when anything fails, by dropping it.
+        let shared: (region: SharedRegion, descriptor: FileDescriptor)
         switch SharedRegion.create() {
         case .success(let made): shared = made
         case .failure(let error): throw fail(id, .scanFailed, "could not start: memfd/mmap failed: \(error)")
         }
-        let sockets: (Int32, Int32)
+        let sockets: (FileDescriptor, FileDescriptor)
         switch SystemCalls.socketPair() {
         case .success(let pair): sockets = pair
-        case .failure(let error):
-            SystemCalls.closeDescriptor(shared.descriptor)
-            throw fail(id, .scanFailed, "could not start: socketpair failed: \(error)")
+        case .failure(let error): throw fail(id, .scanFailed, "could not start: socketpair failed: \(error)")
         }
-        var pipes: [(read: Int32, write: Int32)] = []  // the seccomp filter's, then the plugin's output
+        var pipes: [(read: FileDescriptor, write: FileDescriptor)] = []  // the seccomp filter's, then the plugin's output
         for _ in 0..<2 {
             switch SystemCalls.makePipe() {
             case .success(let pipe): pipes.append(pipe)
-            case .failure(let error):
-                for fd in [shared.descriptor, sockets.0, sockets.1] + pipes.flatMap({ [$0.read, $0.write] }) { SystemCalls.closeDescriptor(fd) }
-                throw fail(id, .scanFailed, "could not start: pipe() failed: \(error)")
+            case .failure(let error): throw fail(id, .scanFailed, "could not start: pipe() failed: \(error)")
             }
         }
         let (filter, output) = (pipes[0], pipes[1])
@@ -312,39 +311,34 @@ package final class RendererHost {
             .open(descriptor: 0, path: "/dev/null", mode: .read),
             // Plugin output goes to a pipe this host drains, never to a
             // descriptor of the caller's (a terminal's flags, its owner).
-            .duplicate(from: output.write, to: 1),
-            .duplicate(from: output.write, to: 2),
-            .duplicate(from: sockets.1, to: SandboxChannel.resultDescriptor),
-            .duplicate(from: shared.descriptor, to: SandboxChannel.sharedRegionDescriptor),
-            .duplicate(from: filter.read, to: SandboxChannel.filterDescriptor),
+            .duplicate(from: output.write.rawValue, to: 1),
+            .duplicate(from: output.write.rawValue, to: 2),
+            .duplicate(from: sockets.1.rawValue, to: SandboxChannel.resultDescriptor),
+            .duplicate(from: shared.descriptor.rawValue, to: SandboxChannel.sharedRegionDescriptor),
+            .duplicate(from: filter.read.rawValue, to: SandboxChannel.filterDescriptor),
         ]
         request.newProcessGroup = true
         request.defaultSignals = true
         // Under the spawn lock: no other thread's pipe (made without
         // O_CLOEXEC, SandboxProcess) can leak into this child meanwhile.
         let spawned = SystemCalls.spawnLock.withLock { _ in SystemCalls.spawn(request) }
-        SystemCalls.closeDescriptor(sockets.1)
-        SystemCalls.closeDescriptor(shared.descriptor)
-        SystemCalls.closeDescriptor(filter.read)
-        SystemCalls.closeDescriptor(output.write)
+        // The child's ends, now (the parent must not hold what the child reads to its end).
+        for fd in [sockets.1, shared.descriptor, filter.read, output.write] { fd.close() }
         let pid: Int32
         switch spawned {
         case .success(let started):
             pid = started
             SandboxFilter.send(toChild: pid, through: filter.write)
         case .failure(let error):
-            SystemCalls.closeDescriptor(filter.write)
-            SystemCalls.closeDescriptor(output.read)
-            SystemCalls.closeDescriptor(sockets.0)
             tasks?.remove()
             throw fail(id, .scanFailed, "could not start: posix_spawn(\(helper)) failed: \(error)")
         }
-        SystemCalls.setNonBlocking(sockets.0)
-        SystemCalls.setNonBlocking(output.read)
+        SystemCalls.setNonBlocking(sockets.0.rawValue)
+        SystemCalls.setNonBlocking(output.read.rawValue)
         starts += 1
         lastStartNanoseconds = nil
         child = Child(pid: pid, socket: sockets.0, exitWatch: SystemCalls.processDescriptor(pid), region: shared.region, tasks: tasks,
-                      output: OutputCapture(descriptor: output.read))
+                      outputPipe: output.read, output: OutputCapture(descriptor: output.read.rawValue))
 
         let hello = try receive(id: id, timeout: settings.startTimeoutSeconds, what: "start-up deadline")
         switch hello {
@@ -391,7 +385,7 @@ package final class RendererHost {
     /// with a typed error.
     package func exchange(_ frame: RendererHostFrame, id: String, timeout: Double, what: String) throws(RegistryError) -> RendererHostFrame {
         guard let running = child else { throw hostFailure(id, .crashed, "is not running") }
-        if case .failure(let error) = SystemCalls.sendAll(running.socket, frame.encoded) {
+        if case .failure(let error) = SystemCalls.sendAll(running.socket.rawValue, frame.encoded) {
             throw failFromExit(id, fallback: "stopped reading its channel (\(error))")
         }
         return try receive(id: id, timeout: timeout, what: what, spinNanoseconds: UInt64(max(0, settings.replySpinMicroseconds) * 1000))
@@ -425,7 +419,8 @@ package final class RendererHost {
             let spinning = now < spinUntil
             if !spinning {
                 let wait = Int32(min(1000, max(1, (deadline - now + 999_999) / 1_000_000)))
-                let ready = SystemCalls.pollReadable(running.output.isOpen ? [running.socket, running.output.descriptor] : [running.socket],
+                let socket = running.socket.rawValue
+                let ready = SystemCalls.pollReadable(running.output.isOpen ? [socket, running.output.descriptor] : [socket],
                                                      timeoutMilliseconds: wait)
                 if ready.contains(running.output.descriptor) {
                     // What the plugin prints is drained while it is waited for:
@@ -433,9 +428,9 @@ package final class RendererHost {
                     running.output.drain()
                     child = running
                 }
-                guard ready.contains(running.socket) else { continue }
+                guard ready.contains(socket) else { continue }
             }
-            switch SystemCalls.read(running.socket, maximum: 4096) {  // a reply is ~80 bytes; larger frames take more reads
+            switch SystemCalls.read(running.socket.rawValue, maximum: 4096) {  // a reply is ~80 bytes; larger frames take more reads
             case .bytes(let chunk):
                 running.reader.append(chunk)
                 child = running
@@ -453,13 +448,13 @@ package final class RendererHost {
     /// waiting briefly on its pidfd for a crash to be reaped.
     private func failFromExit(_ id: String, fallback: String) -> RegistryError {
         guard let running = child else { return hostFailure(id, .crashed, fallback) }
-        if let watch = running.exitWatch { _ = SystemCalls.pollReadable([watch], timeoutMilliseconds: 1000) }
+        if let watch = running.exitWatch { _ = SystemCalls.pollReadable([watch.rawValue], timeoutMilliseconds: 1000) }
         if let reaped = SystemCalls.wait(running.pid, blocking: false) {
             child = nil
-            SystemCalls.closeDescriptor(running.socket)
+            running.socket.close()
             SystemCalls.signal(-running.pid, SIGKILL)
             running.tasks?.remove()
-            if let watch = running.exitWatch { SystemCalls.closeDescriptor(watch) }
+            running.exitWatch?.close()
             deliverOutput(of: running, failed: true)
             return recordFailure(id, termination: reaped.status)
         }

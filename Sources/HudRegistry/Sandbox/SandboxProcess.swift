@@ -95,13 +95,18 @@ package enum SandboxProcess {
     package static func run(executable: String, arguments: [String], timeoutSeconds: Double,
                            environment extra: [String: String] = [:], resetOnLine: Bool = true,
                            input: SandboxInput? = nil, onLine: (String) -> LineEffect) -> Outcome {
+        // The numbers the loop below polls and reads; `owned` holds (and the
+        // defer closes) the descriptors behind them.
         let child: (pid: Int32, results: Int32, stdout: Int32, input: Int32, errors: Int32)
+        let owned: [FileDescriptor]
         // A root child's task limit (`TaskGroup`), removed once it is reaped.
         let tasks = TaskGroup.make(limit: SandboxLayers.taskLimit)
         defer { tasks?.remove() }
         switch spawn(executable: executable, arguments: arguments, extra: extra.merging([TaskGroup.environmentName: tasks?.path ?? ""]) { $1 },
                      input: input != nil) {
-        case .success(let value): child = value
+        case .success(let started):
+            child = (started.pid, started.results.rawValue, started.stdout.rawValue, started.input?.rawValue ?? -1, started.errors.rawValue)
+            owned = [started.results, started.stdout, started.errors] + (started.input.map { [$0] } ?? [])
         case .failure(let failure):
             return Outcome(termination: .spawnFailed(failure.message), stdout: OutputCapture(descriptor: -1), errors: OutputCapture(descriptor: -1))
         }
@@ -113,12 +118,9 @@ package enum SandboxProcess {
         // once both pipes are closed.
         let exitWatch = SystemCalls.processDescriptor(child.pid)
         defer {
-            SystemCalls.closeDescriptor(child.results)
-            SystemCalls.closeDescriptor(child.stdout)
-            SystemCalls.closeDescriptor(child.errors)
-            if child.input >= 0 { SystemCalls.closeDescriptor(child.input) }
             input?.descriptor = -1
-            if let exitWatch { SystemCalls.closeDescriptor(exitWatch) }
+            for fd in owned { fd.close() }
+            exitWatch?.close()
         }
         var frames = FrameReader(maxPayload: maxFrameBytes)
         var count = 0
@@ -226,7 +228,7 @@ package enum SandboxProcess {
             // The poll timeout only bounds how late the deadline is noticed:
             // the child's exit (its pidfd) and its output wake us at once.
             let wait = Int32(min(100, max(1, (deadline - now) / 1_000_000)))
-            if let exitWatch { open.append(exitWatch) }
+            if let exitWatch { open.append(exitWatch.rawValue) }
             if open.isEmpty {
                 // No pidfd (a kernel before 5.3) and both pipes closed: nothing
                 // to wait on but the exit itself, checked with a growing
@@ -235,7 +237,7 @@ package enum SandboxProcess {
                 reapBackoff = min(64, reapBackoff * 2)
                 continue
             }
-            for fd in SystemCalls.pollReadable(open, timeoutMilliseconds: wait) where fd != exitWatch {
+            for fd in SystemCalls.pollReadable(open, timeoutMilliseconds: wait) where fd != exitWatch?.rawValue {
                 switch fd {
                 case child.results: resultsOpen = drainResults()
                 case child.errors: errors.drain()
@@ -261,42 +263,40 @@ package enum SandboxProcess {
     /// a pipe and the result pipe on `resultDescriptor`, in a process group
     /// of its own.
     private static func spawn(executable: String, arguments: [String], extra: [String: String], input: Bool)
-        -> Result<(pid: Int32, results: Int32, stdout: Int32, input: Int32, errors: Int32), SpawnFailure> {
+        -> Result<(pid: Int32, results: FileDescriptor, stdout: FileDescriptor, input: FileDescriptor?, errors: FileDescriptor), SpawnFailure> {
         SystemCalls.spawnLock.withLock { _ in
             // The results, stdout and stderr pipes, the filter's, and with
-            // `input` the stdin pipe; all closed again if one cannot be made.
-            var pipes: [(read: Int32, write: Int32)] = []
+            // `input` the stdin pipe; what is made is closed again when
+            // anything fails, by dropping it.
+            var pipes: [(read: FileDescriptor, write: FileDescriptor)] = []
             for _ in 0..<(input ? 5 : 4) {
                 switch SystemCalls.makePipe() {
                 case .success(let pipe): pipes.append(pipe)
-                case .failure(let error):
-                    for fd in pipes.flatMap({ [$0.read, $0.write] }) { SystemCalls.closeDescriptor(fd) }
-                    return .failure(SpawnFailure("pipe() failed: \(error)"))
+                case .failure(let error): return .failure(SpawnFailure("pipe() failed: \(error)"))
                 }
             }
             let (results, output, errors, filter) = (pipes[0], pipes[1], pipes[2], pipes[3])
-            let request = input ? pipes[4] : (read: -1, write: -1)
+            let request = input ? pipes[4] : nil
             var spawnRequest = SpawnRequest(executable: executable, arguments: arguments, environment: ChildEnvironment.make(extra: extra))
             spawnRequest.redirections = [
-                input ? .duplicate(from: request.read, to: 0) : .open(descriptor: 0, path: "/dev/null", mode: .read),
-                .duplicate(from: output.write, to: 1),
-                .duplicate(from: errors.write, to: 2),
-                .duplicate(from: results.write, to: resultDescriptor),
-                .duplicate(from: filter.read, to: SandboxChannel.filterDescriptor),
+                request.map { .duplicate(from: $0.read.rawValue, to: 0) } ?? .open(descriptor: 0, path: "/dev/null", mode: .read),
+                .duplicate(from: output.write.rawValue, to: 1),
+                .duplicate(from: errors.write.rawValue, to: 2),
+                .duplicate(from: results.write.rawValue, to: resultDescriptor),
+                .duplicate(from: filter.read.rawValue, to: SandboxChannel.filterDescriptor),
             ]
             spawnRequest.newProcessGroup = true
             spawnRequest.defaultSignals = true
             let spawned = SystemCalls.spawn(spawnRequest)
-            // The child's ends.
-            for fd in [results.write, output.write, errors.write, filter.read, request.read] where fd >= 0 { SystemCalls.closeDescriptor(fd) }
+            // The child's ends, now (the parent must not hold a write end it waits on).
+            for fd in [results.write, output.write, errors.write, filter.read] + (request.map { [$0.read] } ?? []) { fd.close() }
             switch spawned {
             case .failure(let error):
-                for fd in [filter.write, results.read, output.read, errors.read, request.write] where fd >= 0 { SystemCalls.closeDescriptor(fd) }
                 return .failure(SpawnFailure("posix_spawn(\(executable)) failed: \(error)"))
             case .success(let pid):
                 SandboxFilter.send(toChild: pid, through: filter.write)
-                for fd in [results.read, output.read, errors.read] { SystemCalls.setNonBlocking(fd) }
-                return .success((pid, results.read, output.read, request.write, errors.read))
+                for fd in [results.read, output.read, errors.read] { SystemCalls.setNonBlocking(fd.rawValue) }
+                return .success((pid, results.read, output.read, request?.write, errors.read))
             }
         }
     }

@@ -31,10 +31,6 @@ package enum SandboxFilter {
     /// The most a filter program may take (BPF_MAXINSNS instructions of 8 bytes).
     static let maximumBytes = 4096 * 8
 
-    /// Parent, before the spawn: the pipe whose read end the child gets
-    /// on `SandboxChannel.filterDescriptor` (both ends close-on-exec).
-    static func makePipe() -> Result<(read: Int32, write: Int32), SystemError> { SystemCalls.makePipe() }
-
     /// Parent, after the spawn: compiles child `pid`'s filter into the
     /// pipe's write end and closes it. A filter that cannot be built is
     /// not sent: the child then finds an empty pipe and reports its
@@ -43,9 +39,9 @@ package enum SandboxFilter {
     /// A child that is already gone (it failed before reading, or was
     /// killed) makes this an EPIPE failure, never a SIGPIPE in the host.
     @discardableResult
-    static func send(toChild pid: Int32, through write: Int32) -> Result<Void, SystemError> {
-        defer { SystemCalls.closeDescriptor(write) }
-        return SandboxLayers.exportFilter(forChild: pid, to: write)
+    static func send(toChild pid: Int32, through write: FileDescriptor) -> Result<Void, SystemError> {
+        defer { write.close() }
+        return SandboxLayers.exportFilter(forChild: pid, to: write.rawValue)
     }
 
     /// Child: the program the parent sent, read to the end; the descriptor

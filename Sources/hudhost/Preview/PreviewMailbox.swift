@@ -25,39 +25,38 @@ final class PreviewMailbox: Sendable {
     private let letters = ThreadLock<[Letter]>([])
     private let answers = ThreadLock<[UInt64: HTTPResponse]>([:])
     private let nextID = Atomic<UInt64>(1)
+    /// The pipe that wakes the main thread; closed with the mailbox.
+    private let wake: (read: FileDescriptor, write: FileDescriptor)
     /// Readable when letters are waiting (the main thread polls it).
-    let wakeDescriptor: Int32
-    private let wakeWriter: Int32
+    var wakeDescriptor: Int32 { wake.read.rawValue }
 
     init() throws(SystemError) {
-        let pipe: (read: Int32, write: Int32)
         switch SystemCalls.makePipe() {
-        case .success(let made): pipe = made
+        case .success(let made): wake = made
         case .failure(let error): throw error
         }
-        SystemCalls.setNonBlocking(pipe.read)
-        SystemCalls.setNonBlocking(pipe.write)
-        wakeDescriptor = pipe.read
-        wakeWriter = pipe.write
+        SystemCalls.setNonBlocking(wake.read.rawValue)
+        SystemCalls.setNonBlocking(wake.write.rawValue)
     }
 
     /// Called on a connection thread: hands `request` to the main thread and
     /// waits for its answer.
     func post(_ request: HTTPRequest) -> HTTPResponse {
-        let pipe: (read: Int32, write: Int32)
+        let pipe: (read: FileDescriptor, write: FileDescriptor)
         switch SystemCalls.makePipe() {
         case .success(let made): pipe = made
         case .failure(let error): return PreviewServer.error(503, "busy", "cannot wait for the preview's main thread: pipe failed: \(error)")
         }
+        // Open until the answer is read: the main thread writes to it by number.
         defer {
-            SystemCalls.closeDescriptor(pipe.read)
-            SystemCalls.closeDescriptor(pipe.write)
+            pipe.read.close()
+            pipe.write.close()
         }
         let id = nextID.add(1, ordering: .relaxed).oldValue
-        letters.withLock { $0.append(Letter(request: request, replyDescriptor: pipe.write, id: id)) }
-        _ = SystemCalls.write(wakeWriter, [1])
+        letters.withLock { $0.append(Letter(request: request, replyDescriptor: pipe.write.rawValue, id: id)) }
+        _ = SystemCalls.write(wake.write.rawValue, [1])
         // Blocks until the main thread has answered (one byte on our pipe).
-        _ = SystemCalls.read(pipe.read, maximum: 1)
+        _ = SystemCalls.read(pipe.read.rawValue, maximum: 1)
         return answers.withLock { $0.removeValue(forKey: id) }
             ?? PreviewServer.error(500, "no-answer", "the preview's main thread did not answer")
     }
@@ -83,8 +82,8 @@ final class PreviewMailbox: Sendable {
 final class PreviewBroadcast: Sendable {
     /// The session's `version`, as last published.
     let version = Atomic<UInt64>(0)
-    /// Each listening stream's pipe: read end → write end.
-    private let listeners = ThreadLock<[Int32: Int32]>([:])
+    /// Each listening stream's pipe: its read end's number → its write end.
+    private let listeners = ThreadLock<[Int32: FileDescriptor]>([:])
     /// A comment line is sent after this much silence, so proxies and the
     /// idle timeout keep the stream open. (A client that closes its side is
     /// noticed at once: `HTTPStreamClient.wait`.)
@@ -94,16 +93,16 @@ final class PreviewBroadcast: Sendable {
     func publish(_ newVersion: UInt64) {
         version.store(newVersion, ordering: .sequentiallyConsistent)
         listeners.withLock { all in
-            for writer in all.values { _ = SystemCalls.write(writer, [1]) }
+            for writer in all.values { _ = SystemCalls.write(writer.rawValue, [1]) }
         }
     }
 
     /// A new stream: the HTTP body of `GET /api/stream`.
     func stream() -> HTTPResponse.Body? {
         guard case .success(let pipe) = SystemCalls.makePipe() else { return nil }
-        SystemCalls.setNonBlocking(pipe.read)
-        SystemCalls.setNonBlocking(pipe.write)
-        listeners.withLock { $0[pipe.read] = pipe.write }
+        SystemCalls.setNonBlocking(pipe.read.rawValue)
+        SystemCalls.setNonBlocking(pipe.write.rawValue)
+        listeners.withLock { $0[pipe.read.rawValue] = pipe.write }
         // Each stream's state is its own; `next` runs on its connection's thread only.
         let sent = Atomic<UInt64>(0)
         let started = Atomic<Bool>(false)
@@ -114,9 +113,9 @@ final class PreviewBroadcast: Sendable {
                 return Array("retry: 1000\n\n".utf8) + Self.event(current)
             }
             while true {
-                let wake = client.wait(for: pipe.read, milliseconds: Self.keepAliveMilliseconds)
+                let wake = client.wait(for: pipe.read.rawValue, milliseconds: Self.keepAliveMilliseconds)
                 if wake == .departed { return nil }
-                while case .bytes = SystemCalls.read(pipe.read, maximum: 4096) {}
+                while case .bytes = SystemCalls.read(pipe.read.rawValue, maximum: 4096) {}
                 let current = version.load(ordering: .sequentiallyConsistent)
                 if current != sent.load(ordering: .relaxed) {
                     sent.store(current, ordering: .relaxed)
@@ -127,9 +126,9 @@ final class PreviewBroadcast: Sendable {
         }
         let finished: @Sendable () -> Void = { [self] in
             listeners.withLock { all in
-                all.removeValue(forKey: pipe.read)
-                SystemCalls.closeDescriptor(pipe.read)
-                SystemCalls.closeDescriptor(pipe.write)
+                all.removeValue(forKey: pipe.read.rawValue)
+                pipe.read.close()
+                pipe.write.close()
             }
         }
         return .stream(next: next, finished: finished)
