@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+import Testing
+@testable import HudConformance
+@testable import HudRegistry
+
+/// The suite's own rules, below the fixtures `ValidateTests` runs: the
+/// contrast arithmetic every colour check rests on, how the host's verdict
+/// replaces a claimed pass, and the reproduce line a report prints.
+struct ConformanceRulesTests {
+    typealias RGB = ContrastRules.RGB
+
+    @Test func contrastFollowsWCAG() {
+        #expect(abs(ContrastRules.ratio(.black, .white) - 21) < 1e-9)
+        #expect(abs(ContrastRules.ratio(.white, .white) - 1) < 1e-9)
+        // Symmetric, and #777777 on white is the classic just-below-AA grey (4.48:1).
+        let grey = RGB(r: 0x77, g: 0x77, b: 0x77)
+        #expect(ContrastRules.ratio(grey, .white) == ContrastRules.ratio(.white, grey))
+        #expect(abs(ContrastRules.ratio(grey, .white) - 4.48) < 0.01)
+        // Straight alpha: half-transparent white over black is mid grey; opaque hides what is under it.
+        let half = ContrastRules.over(HudColor(red: 255, green: 255, blue: 255, alpha: 128), .black)
+        #expect(abs(half.r - 128) < 0.01 && half.r == half.g && half.g == half.b)
+        #expect(ContrastRules.over(HudColor(red: 10, green: 20, blue: 30), .white) == RGB(r: 10, g: 20, b: 30))
+    }
+
+    /// A pass the child claimed and the host disproved becomes the host's
+    /// failure, and what depended on it is no longer vouched for. A failure
+    /// the child reported stands (a plugin gains nothing by failing
+    /// itself), and nothing the child did not report is added.
+    @Test func theHostsVerdictReplacesAClaimedPassAndUnverifiesItsDependents() {
+        let id = "org.test.x"
+        var results = [
+            CheckResult(checkID: "layout-basic", renderer: id, status: .passed, message: "claimed"),
+            CheckResult(checkID: "geometry-finite", renderer: id, status: .passed, message: "claimed"),
+            CheckResult(checkID: "output-valid", renderer: id, status: .warning, message: "claimed"),
+            CheckResult(checkID: "output-valid", renderer: "org.test.other", status: .passed, message: "another renderer's"),
+            CheckResult(checkID: "abi-load", renderer: nil, status: .passed, message: "claimed"),
+        ]
+        let verdict = CheckResult(checkID: "layout-basic", renderer: id, status: .crashed, message: "the host's own run crashed")
+        ParentJudgment.override(&results, check: "layout-basic", renderer: id, with: verdict)
+        #expect(results[0].status == .crashed && results[0].message == verdict.message)
+        #expect(results[0].details.first == "the sandboxed child reported passed: claimed")
+        #expect(results[1].status == .skipped && results[2].status == .skipped, "dependents of layout-basic for this renderer")
+        #expect(results[1].message == "not verified: layout-basic failed in the host's own run")
+        #expect(results[3].status == .passed && results[4].status == .passed, "another renderer's results, and checks before it, stand")
+
+        var failed = [CheckResult(checkID: "layout-basic", renderer: id, status: .failed, message: "the child's own failure")]
+        ParentJudgment.override(&failed, check: "layout-basic", renderer: id, with: verdict)
+        #expect(failed[0].message == "the child's own failure")
+        var none: [CheckResult] = []
+        ParentJudgment.override(&none, check: "layout-basic", renderer: id, with: verdict)
+        #expect(none.isEmpty)
+
+        let fromLoad = ParentJudgment.dependents(of: "abi-load")
+        #expect(!fromLoad.contains("abi-load") && fromLoad.isSuperset(of: ["abi-entry-symbol", "abi-descriptors", "layout-basic", "output-valid"]))
+        #expect(ParentJudgment.dependents(of: "output-valid").isDisjoint(with: ["abi-load", "layout-basic"]))
+    }
+
+    /// The command a report prints to rerun one check must survive a shell
+    /// as one word per argument, whatever the path holds.
+    @Test func theReproduceLineQuotesForAShell() {
+        #expect(ConformanceSupervisor.shellWord("plain/path-1.so") == "plain/path-1.so")
+        #expect(ConformanceSupervisor.shellWord("") == "''")
+        #expect(ConformanceSupervisor.shellWord("my plugins/a.so") == "'my plugins/a.so'")
+        #expect(ConformanceSupervisor.shellWord("it's") == "'it'\\''s'")
+        #expect(ConformanceSupervisor.shellWord("$(rm -rf ~)") == "'$(rm -rf ~)'")
+        var configuration = ConformanceConfiguration(checkIDs: ConformanceProfile.standard.checkIDs, seed: 42)
+        configuration.layoutTimeoutSeconds = 2
+        let line = ConformanceSupervisor.reproduce(.file(path: "/tmp/my plugin.so", renderer: nil), check: "layout-basic", renderer: "org.test.x",
+                                                   configuration: configuration)
+        #expect(line == "hudhost validate '/tmp/my plugin.so' --profile basic --include '^layout-basic$' --seed 42 --layout-timeout 2")
+    }
+}
