@@ -9,9 +9,8 @@
 #                                        first only when nothing was built
 #   make uninstall [PREFIX=/usr/local] [DESTDIR=/staging]
 #
-# The installed hudhost needs only the C library, libffi, libseccomp and
-# libgcc_s at run time (its C++ runtime is linked in: Scripts/link; the
-# helpers in libexec also load libstdc++): check with `ldd`; `hudhost
+# The installed hudhost needs only the C library, libffi, libseccomp,
+# libstdc++ and libgcc_s at run time: check with `ldd`; `hudhost
 # preview` also opens libmicrohttpd.so.12 (Debian: libmicrohttpd12) with
 # dlopen when it starts, so building needs libmicrohttpd-dev's header only. Day-to-day
 # development uses `swift build` / `swift test` (README).

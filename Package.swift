@@ -215,10 +215,8 @@ let package = Package(
             // start. No plugin code needs this
             // process's runtime: sandboxed children are hudsandbox, which
             // may read the libraries a plugin links through its runpath.
-            // Its C++ runtime is static too (Scripts/link/libstdc++.so, a
-            // linker script): ~1.8 M instructions less of every start. It
-            // exports nothing but `main` (Scripts/link/hudhost.map).
-            linkerSettings: [.unsafeFlags(["-static-stdlib", "-L", Context.packageDirectory + "/Scripts/link", "-Xlinker", "--version-script=" + Context.packageDirectory + "/Scripts/link/hudhost.map"], .when(configuration: .release))]
+            // It exports nothing but `main` (Scripts/link/hudhost.map).
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "--version-script=" + Context.packageDirectory + "/Scripts/link/hudhost.map"], .when(configuration: .release))]
         ),
         .executableTarget(
             name: "hudsandbox",
