@@ -316,6 +316,37 @@ import HudTestSupport
         for target in unsafeTargets { #expect(seen[target, default: 0] > 10, "no unsafe marks found in \(target)") }
     }
 
+    /// HudRegistry's folders are layered, each using only those below it:
+    /// Shell → Registry → Sandbox → Loading, and any of them Marshaling
+    /// (ARCHITECTURE.md). A file that names a type defined in a folder
+    /// above its own is a cycle in the making.
+    @Test func hudRegistryFoldersUseOnlyTheFoldersBelowThem() throws {
+        let rank = ["Exports": 0, "Loading": 1, "Marshaling": 1, "Sandbox": 2, "Registry": 3, "Shell": 4]
+        let root = FixturePlugins.repositoryRoot + "/Sources/HudRegistry"
+        let folders = try FileManager.default.contentsOfDirectory(atPath: root).filter { !$0.hasPrefix(".") }.sorted()
+        #expect(Set(folders) == Set(rank.keys), "a new folder needs its place in the layering")
+        var code: [(folder: String, file: String, text: String)] = []
+        var definedIn: [String: String] = [:]
+        for folder in folders {
+            for file in try FileManager.default.contentsOfDirectory(atPath: root + "/" + folder) where file.hasSuffix(".swift") {
+                let text = try String(contentsOfFile: root + "/" + folder + "/" + file, encoding: .utf8)
+                    .split(separator: "\n").map { $0.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? "" }
+                    .joined(separator: "\n")
+                code.append((folder, file, text))
+                for match in text.matches(of: /(?m)^(?:(?:public|package|private|fileprivate|internal|final) )*(?:struct|class|enum|protocol) ([A-Z][A-Za-z0-9]*)/) {
+                    definedIn[String(match.output.1)] = folder
+                }
+            }
+        }
+        #expect(definedIn.count > 30)
+        for (folder, file, text) in code {
+            for (type, home) in definedIn where rank[home, default: 0] > rank[folder, default: 0] {
+                #expect(text.firstRange(of: try Regex("\\b\(type)\\b")) == nil,
+                        "Sources/HudRegistry/\(folder)/\(file) uses \(type) from \(home)/, a folder above it")
+            }
+        }
+    }
+
     @Test func everySourceCarriesItsLicenceLine() async throws {
         let listing = try await FixturePlugins.run(["git", "-C", FixturePlugins.repositoryRoot, "ls-files"])
         try #require(listing.status == 0, "git ls-files: \(listing.stderr)")

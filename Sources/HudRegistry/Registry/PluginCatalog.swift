@@ -22,12 +22,8 @@ public final class PluginCatalog {
     /// itself never prints.
     public var willScan: ((String) -> Void)?
 
-    public enum ScanOutcome: Sendable, Hashable {
-        case renderers([RendererInfo])
-        case failed(code: FailureCode, reason: String)
-
-        var failed: Bool { if case .failed = self { true } else { false } }
-    }
+    /// What a sandboxed scan of one file found (`SandboxScanner.ScanOutcome`).
+    public typealias ScanOutcome = SandboxScanner.ScanOutcome
 
     public init(searchPaths: SearchPaths = .standard(), security: PathSecurity = PathSecurity(), cache: RegistryCache?,
                 scanner: SandboxScanner? = SandboxScanner()) {

@@ -94,7 +94,7 @@ public final class RendererRegistry {
         // allows) the dlopen all go through this descriptor, so what was
         // checked is what is mapped, whatever the path names meanwhile.
         let file = try? ReadOnlyFile.openRegular(resolved.path).get()
-        let stamp = file.flatMap { try? $0.status().get() }.map(FileStamp.init) ?? Self.stamp(resolved.path)
+        let stamp = file.flatMap { try? $0.status().get() }.map(FileStamp.init) ?? FileStamp.of(resolved.path)
         openedStamps[resolved.path] = stamp
         if let checked, stamp != checked.stamp {
             throw .insecurePath(path: resolved.path, reason: "the file changed after its sandboxed trial load; it is checked again on the next run")
@@ -133,7 +133,7 @@ public final class RendererRegistry {
             // The checks above cover every directory on the path, so nobody else
             // could swap the file; confirm the loader mapped the checked file
             // (same device, inode, size, modification and change time).
-            if through == nil, let stamp, Self.stamp(resolved.path) != stamp {
+            if through == nil, let stamp, FileStamp.of(resolved.path) != stamp {
                 throw .insecurePath(path: resolved.path, reason: "the file changed between the checks and dlopen")
             }
         }
@@ -436,7 +436,7 @@ public final class RendererRegistry {
                 mismatches.append(.metadataMismatch(path: path, id: info.id, field: "id", reason: "the descriptor's id is not in the file's \(HudMetadataFormat.sectionName) section"))
                 continue
             }
-            let differences = Self.differences(record: record, descriptor: info)
+            let differences = info.differences(fromRecord: record)
             if let first = differences.first {
                 mismatches.append(.metadataMismatch(path: path, id: info.id, field: String(first.prefix { $0 != " " }), reason: "differs: " + differences.joined(separator: "; ")))
             }
@@ -460,31 +460,6 @@ public final class RendererRegistry {
         }
         guard metadata.hasMetadataSection else { return nil }
         return (metadata.renderers.count, metadataMismatches(metadata.renderers, descriptors: descriptors, path: path))
-    }
-
-    /// Each field in which a descriptor differs from the record listed for
-    /// it, described (empty when they agree).
-    package static func differences(record: RendererInfo, descriptor info: RendererInfo) -> [String] {
-        let positions = Position.mask(info.supportedPositions), recorded = Position.mask(record.supportedPositions)
-        return [
-            record.name != info.name ? "name (metadata '\(record.name)', descriptor '\(info.name)')" : nil,
-            record.version != info.version ? "version (metadata '\(record.version)', descriptor '\(info.version)')" : nil,
-            record.vendor != info.vendor ? "vendor (metadata '\(record.vendor)', descriptor '\(info.vendor)')" : nil,
-            recorded != positions ? "supported_positions (metadata 0x\(String(recorded, radix: 16)), descriptor 0x\(String(positions, radix: 16)))" : nil,
-            record.capabilities != info.capabilities ? "capabilities (metadata 0x\(String(record.capabilities.rawValue, radix: 16)), descriptor 0x\(String(info.capabilities.rawValue, radix: 16)))" : nil,
-            // A plugin rebuilt unchanged against a newer SDK reports the
-            // header's newer minor from its entry while its record may name
-            // the one it was written for: consistent (Docs/COMPATIBILITY.md).
-            // Another major, or a record newer than its entry, is not.
-            !Self.recordAgrees(record.abiVersion, withEntry: info.abiVersion)
-                ? "ABI version (metadata \(record.abiVersion), entry \(info.abiVersion); a record may name an older minor of its entry's major, never a newer minor or another major)" : nil,
-        ].compactMap { $0 }
-    }
-
-    /// Whether a metadata record's ABI version agrees with its entry's: the
-    /// same major and a minor no newer than the entry's.
-    package static func recordAgrees(_ record: ABIVersion, withEntry entry: ABIVersion) -> Bool {
-        record.major == entry.major && record.minor <= entry.minor
     }
 
     private func accept(_ result: EntryLoader.Result) -> [RendererInfo] {
@@ -536,11 +511,6 @@ public final class RendererRegistry {
     static func usesOrigin(_ path: String) -> Bool {
         guard let entries = try? ElfMetadataReader.dynamicEntries(path: path) else { return true }
         return (entries.needed + entries.searchPaths).contains { $0.includes("$ORIGIN") || $0.includes("${ORIGIN}") }
-    }
-
-    static func stamp(_ path: String) -> FileStamp? {
-        guard case .success(let info) = SystemCalls.status(of: path) else { return nil }
-        return FileStamp(info)
     }
 
     /// The `*.so` files directly inside `directory` (not hidden ones),

@@ -365,7 +365,7 @@ package final class RendererHost {
             case .failure(let error): return "renderer '\(expected.id)': \(error)"
             case .success(let served):
                 if served.id != expected.id { return "renderer '\(expected.id)' is served as '\(served.id)'" }
-                let differences = RendererRegistry.differences(record: expected, descriptor: served)
+                let differences = served.differences(fromRecord: expected)
                 if !differences.isEmpty { return "renderer '\(expected.id)' differs from what was listed: " + differences.joined(separator: "; ") }
                 // Metadata sections carry no description; the descriptor's, checked like every record text, fills it in.
                 renderers[index].summary = served.summary
@@ -489,7 +489,7 @@ package final class RendererHost {
         onFailure?(error, consecutiveFailures)
     }
 
-    private func currentStamp() -> FileStamp? { RendererRegistry.stamp(path) }
+    private func currentStamp() -> FileStamp? { FileStamp.of(path) }
 
     package func hostFailure(_ id: String, _ code: FailureCode, _ reason: String) -> RegistryError {
         .rendererHostFailed(id: id, path: path, code: code, reason: reason)

@@ -309,16 +309,16 @@ package enum ScanReply {
 
     /// What a reply says about the file at `path`, or nil for a reply
     /// that is not a reply.
-    package static func decode(_ line: String, path: String) -> (outcome: PluginCatalog.ScanOutcome, loaded: FileStamp?)? {
+    package static func decode(_ line: String, path: String) -> (outcome: SandboxScanner.ScanOutcome, loaded: FileStamp?)? {
         guard let json = try? JSONParser.parse(line) else { return nil }
         return decode(json, path: path)
     }
 
-    package static func decode(_ json: JSONValue, path: String) -> (outcome: PluginCatalog.ScanOutcome, loaded: FileStamp?) {
+    package static func decode(_ json: JSONValue, path: String) -> (outcome: SandboxScanner.ScanOutcome, loaded: FileStamp?) {
         (outcome(json, path: path), FileStamp(json: json["file"]))
     }
 
-    private static func outcome(_ json: JSONValue, path: String) -> PluginCatalog.ScanOutcome {
+    private static func outcome(_ json: JSONValue, path: String) -> SandboxScanner.ScanOutcome {
         if let error = json["error"] {
             return .failed(code: code(error["code"]), reason: TextChecks.fromChild(error["message"]?.stringValue ?? json.serialized(pretty: false)))
         }

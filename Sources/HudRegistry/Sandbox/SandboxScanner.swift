@@ -8,6 +8,14 @@ import HudUnsafe
 ///
 /// Thread: [thread-safe]; each scan is its own child process.
 public struct SandboxScanner: Sendable {
+    /// What a scan of one file found: its renderers, or why it cannot be used.
+    public enum ScanOutcome: Sendable, Hashable {
+        case renderers([RendererInfo])
+        case failed(code: FailureCode, reason: String)
+
+        var failed: Bool { if case .failed = self { true } else { false } }
+    }
+
     /// The helper executable; nil finds it (`SandboxHelper.locate`).
     public var helper: String?
     /// Wall-clock seconds a scan may take (fixed: output does not extend it).
@@ -40,7 +48,7 @@ public struct SandboxScanner: Sendable {
     }
 
     /// The failure record of a scan child that ended without answering.
-    private func failure(_ termination: SandboxProcess.Termination) -> PluginCatalog.ScanOutcome {
+    private func failure(_ termination: SandboxProcess.Termination) -> ScanOutcome {
         switch termination {
         case .signaled:
             return .failed(code: .crashed, reason: "the plugin crashed while loading (\(termination)); init(), the entry function or a constructor faulted")
@@ -60,7 +68,7 @@ public struct SandboxScanner: Sendable {
 
     /// One file's outcome in a scan.
     public struct ScanResult: Sendable, Hashable {
-        public var outcome: PluginCatalog.ScanOutcome
+        public var outcome: ScanOutcome
         /// The file was the first one its child loaded (no other plugin's
         /// code had run in that process). A failure is only ever final
         /// for such a load or a timeout.
@@ -152,7 +160,7 @@ public struct SandboxScanner: Sendable {
                 continue
             }
             // The child ended (or was ended) while loading paths[turn].
-            let failure: PluginCatalog.ScanOutcome
+            let failure: ScanOutcome
             if let outOfTurn {
                 failure = .failed(code: .protocolError, reason: "the scanning process \(outOfTurn), killed; plugin code wrote to the host's result channel")
             } else {
@@ -168,49 +176,5 @@ public struct SandboxScanner: Sendable {
         }
         report.results = results.map { $0 ?? ScanResult(outcome: .failed(code: .scanFailed, reason: "not scanned"), loadedFirst: false) }
         return report
-    }
-}
-
-/// Where the sandbox helper (`hudsandbox`) is.
-public enum SandboxHelper {
-    public static let executableName = "hudsandbox"
-
-    public struct NotFound: Error, Sendable, CustomStringConvertible {
-        public var searched: [String]
-        /// Why a helper that exists was not used: its path failed the
-        /// checks every plugin path must pass.
-        public var refusal: String?
-        public var description: String {
-            if let refusal {
-                return "the sandbox helper \(refusal); it is not run. Fix the path's owner or modes, or point HUD_SANDBOX_HELPER at a helper only you or root can change"
-            }
-            return "the sandbox helper \(SandboxHelper.executableName) was not found (looked in \(searched.joined(separator: ", "))); "
-                + "build it (swift build) or install it (make install), or set HUD_SANDBOX_HELPER to its path"
-        }
-    }
-
-    /// `HUD_SANDBOX_HELPER` when set (an absolute path, used alone: a wrong
-    /// override is an error, not a silent fallback; ignored when elevated),
-    /// else `hudsandbox` beside this executable (a build directory), then
-    /// `../libexec/hud/hudsandbox` relative to it (an install). The one
-    /// found must pass `PathSecurity` like a plugin file (`NotFound.refusal`).
-    public static func locate() -> Result<String, NotFound> {
-        var candidates: [String] = []
-        if let override = SearchPaths.secureEnvironment("HUD_SANDBOX_HELPER"), !override.isEmpty {
-            candidates.append(override)
-        } else if let own = SystemCalls.ownExecutable() {
-            let directory = PathSecurity.parent(of: own)
-            candidates += [directory + "/" + executableName, PathSecurity.parent(of: directory) + "/libexec/hud/" + executableName]
-        }
-        guard let found = candidates.first(where: { $0.hasPrefix("/") && SystemCalls.isAccessible($0, executable: true) }) else {
-            return .failure(NotFound(searched: candidates))
-        }
-        // The helper runs before any layer is in force and applies them
-        // itself: whoever could replace it would run as this user, so its
-        // path passes the same checks as a plugin's.
-        if case .success(let canonical) = SystemCalls.realPath(found), let problem = PathSecurity().problem(canonicalPath: canonical) {
-            return .failure(NotFound(searched: candidates, refusal: "\(found) (\(canonical)) is refused: \(problem)"))
-        }
-        return .success(found)
     }
 }
