@@ -19,9 +19,6 @@ package enum PNGRaster {
         package var description: String
     }
 
-    /// The largest width or height in pixels.
-    package static let maxPixels = Int(HUD_RASTER_MAX_PIXELS)
-
     /// `svg` (its viewport `width` x `height` points) drawn at `scale`
     /// pixels per point and encoded as PNG.
     package static func png(svg: String, width: Double, height: Double, scale: Double) -> Result<[UInt8], Failure> {

@@ -100,12 +100,6 @@ import Synchronization
     /// How many retired thunks stay mapped.
     package static let quarantineLimit = 4096
 
-    /// Frees every quarantined thunk now (late calls through them are then
-    /// undefined). For tests and orderly shutdown.
-    package static func drainQuarantine() {
-        quarantine.withLock { $0.drain() }
-    }
-
     /// Marks the current thread as inside a renderer's layout call for the
     /// duration of `body`: an action invoked meanwhile on this thread is a
     /// contract violation, not run, counted, and returned as `violations`.
@@ -183,12 +177,6 @@ import Synchronization
             entries[oldest].free()
             entries[oldest] = retired
             oldest = (oldest + 1) % entries.count
-        }
-
-        mutating func drain() {
-            for retired in entries { retired.free() }
-            entries.removeAll()
-            oldest = 0
         }
     }
     /// ThreadLock, not Mutex: parallel layouts retire thunks at once, and a

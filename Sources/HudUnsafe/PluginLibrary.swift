@@ -284,11 +284,6 @@ package enum CStringReader {
         return string
     }
 
-    package static func readOptional(_ pointer: UnsafePointer<CChar>?, limit: Int) throws(Failure) -> String? {
-        guard unsafe pointer != nil else { return nil }
-        return unsafe try read(pointer, limit: limit)
-    }
-
     /// The failure as the tail of a sentence ("is NULL", ...).
     package static func explain(_ failure: Failure) -> String {
         switch failure {

@@ -299,9 +299,6 @@ extension SystemCalls {
         _ = hud_system_parent_death_signal(SIGKILL)
         return getppid() == expectedParent
     }
-
-    /// `getppid()`.
-    package static var parentProcessID: Int32 { getppid() }
 }
 
 /// What a renderer host child reports for one call: the raw result, the

@@ -71,9 +71,6 @@ struct RendererLookup {
         }
     }
 
-    /// True when the id names a renderer hudhost can use now.
-    var isAvailable: Bool { registered != nil }
-
     /// The reasons the id cannot be used, most specific first, each a
     /// sentence; empty when it is registered.
     var reasons: [String] {
