@@ -6,7 +6,8 @@
 // Targets are split by who uses them (Docs/ARCHITECTURE.md):
 //   HudRegistry (+ HudModel, re-exported)  what a Swift host links
 //   HudPresentation (HudModel only) / HudScenes / HudConformance   what the CLI adds on top
-//   HudUnsafe   internal: every dl*, plugin-pointer, libffi and raw libc call of the host library
+//   HudSystem   internal: the libc layer by domain (files and descriptors, processes, threads, sandbox calls)
+//   HudUnsafe   internal: the plugin boundary: every dl*, plugin-pointer and libffi call, the C views, shared memory
 //   HudHarness  internal: the raw-call harness of `validate` and the benchmarks (no host links it)
 //   HudSandboxChild  internal: the sandboxed child's side (hudsandbox only)
 //   HudHTTPServer  internal: every libmicrohttpd call (hudhost preview)
@@ -26,7 +27,7 @@ let upcoming: [SwiftSetting] = imports + [
 /// Every Swift target is compiled with strict memory safety checking: an
 /// unsafe construct is a warning unless its expression is marked `unsafe`,
 /// and the build has none. Outside the targets that hold unsafe code
-/// (`HudUnsafe`, `HudHarness`, `HudHTTPServer`, `HudRaster` and the
+/// (`HudSystem`, `HudUnsafe`, `HudHarness`, `HudHTTPServer`, `HudRaster` and the
 /// built-in renderers, which implement C callbacks) no file writes `unsafe`
 /// at all (DocumentationTests holds that).
 let safe: [SwiftSetting] = [.strictMemorySafety()] + upcoming
@@ -144,10 +145,18 @@ let package = Package(
 
         // The vocabulary: seed model, environment, layout, renderer description, errors.
         .target(name: "HudModel", dependencies: ["HudRendererAPI"], path: "Sources/HudModel", swiftSettings: safe + lean),
-        // Internal (no product): all unsafe code of the host.
+        // Internal (no product): the libc layer, one file per domain (files
+        // and descriptors, processes, threads, the sandbox's raw calls).
+        .target(
+            name: "HudSystem",
+            dependencies: ["CHudSystem", "CSeccomp"],
+            path: "Sources/HudSystem",
+            swiftSettings: unsafe + lean
+        ),
+        // Internal (no product): the plugin boundary, the host's other unsafe code.
         .target(
             name: "HudUnsafe",
-            dependencies: ["HudModel", "HudRendererAPI", "CFFI", "CHudSystem", "CSeccomp", "CHudHot", "BuiltinRenderers"],
+            dependencies: ["HudModel", "HudSystem", "HudRendererAPI", "CFFI", "CHudSystem", "CHudHot", "BuiltinRenderers"],
             path: "Sources/HudUnsafe",
             swiftSettings: unsafe + lean
         ),
@@ -168,7 +177,7 @@ let package = Package(
         ),
         .target(
             name: "HudRegistry",
-            dependencies: ["HudModel", "HudUnsafe", "HudRendererAPI", "CHudSystem", "BuiltinRenderers"],
+            dependencies: ["HudModel", "HudUnsafe", "HudSystem", "HudRendererAPI", "CHudSystem", "BuiltinRenderers"],
             path: "Sources/HudRegistry",
             swiftSettings: safe + lean
         ),
@@ -177,7 +186,7 @@ let package = Package(
         // descriptor handles, input digests); no host links it.
         .target(
             name: "HudHarness",
-            dependencies: ["HudModel", "HudUnsafe", "HudRendererAPI", "BuiltinRenderers"],
+            dependencies: ["HudModel", "HudUnsafe", "HudSystem", "HudRendererAPI", "BuiltinRenderers"],
             path: "Sources/HudHarness",
             swiftSettings: unsafe + lean
         ),
@@ -186,7 +195,7 @@ let package = Package(
         // renderer host's serve loop (its raw frames through HudHarness).
         .target(
             name: "HudSandboxChild",
-            dependencies: ["HudModel", "HudRegistry", "HudUnsafe", "HudHarness", "HudConformance", "HudRendererAPI"],
+            dependencies: ["HudModel", "HudRegistry", "HudUnsafe", "HudSystem", "HudHarness", "HudConformance", "HudRendererAPI"],
             path: "Sources/HudSandboxChild",
             swiftSettings: safe + lean
         ),
@@ -194,13 +203,13 @@ let package = Package(
         .target(name: "HudScenes", dependencies: ["HudRegistry"], path: "Sources/HudScenes", swiftSettings: safe),
         .target(
             name: "HudConformance",
-            dependencies: ["HudRegistry", "HudUnsafe", "HudHarness", "HudPresentation", "HudRendererAPI", "BuiltinRenderers"],
+            dependencies: ["HudRegistry", "HudUnsafe", "HudSystem", "HudHarness", "HudPresentation", "HudRendererAPI", "BuiltinRenderers"],
             path: "Sources/HudConformance",
             swiftSettings: safe + lean
         ),
         .executableTarget(
             name: "hudhost",
-            dependencies: ["HudModel", "HudRegistry", "HudUnsafe", "HudPresentation", "HudScenes", "HudConformance", "HudHTTPServer",
+            dependencies: ["HudModel", "HudRegistry", "HudUnsafe", "HudSystem", "HudPresentation", "HudScenes", "HudConformance", "HudHTTPServer",
                            "HudRaster", "HudRendererAPI", "CHudSystem"],
             path: "Sources/hudhost",
             // Swift 6.3's loop-invariant code motion is superlinear on this
@@ -220,13 +229,13 @@ let package = Package(
         ),
         .executableTarget(
             name: "hudsandbox",
-            dependencies: ["HudRegistry", "HudUnsafe", "HudSandboxChild", "HudConformance"],
+            dependencies: ["HudRegistry", "HudUnsafe", "HudSystem", "HudSandboxChild", "HudConformance"],
             path: "Sources/hudsandbox",
             swiftSettings: safe + lean
         ),
         .executableTarget(
             name: "hudbench",
-            dependencies: ["HudRegistry", "HudUnsafe", "HudHarness", "HudScenes", "HudRendererAPI"],
+            dependencies: ["HudRegistry", "HudUnsafe", "HudSystem", "HudHarness", "HudScenes", "HudRendererAPI"],
             path: "Sources/hudbench",
             swiftSettings: safe
         ),
@@ -246,7 +255,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HudRegistryTests",
-            dependencies: ["HudModel", "HudRegistry", "HudUnsafe", "HudHarness", "HudRendererAPI", "BuiltinRenderers", "HudPresentation", "HudScenes",
+            dependencies: ["HudModel", "HudRegistry", "HudUnsafe", "HudSystem", "HudHarness", "HudRendererAPI", "BuiltinRenderers", "HudPresentation", "HudScenes",
                            "HudTestSupport", "hudhost"],
             path: "Tests/HudRegistryTests",
             swiftSettings: imports
@@ -271,7 +280,7 @@ let package = Package(
         ),
         .testTarget(
             name: "hudhostTests",
-            dependencies: ["HudModel", "HudRegistry", "HudUnsafe", "HudScenes", "HudPresentation", "HudConformance", "HudRendererAPI",
+            dependencies: ["HudModel", "HudRegistry", "HudUnsafe", "HudSystem", "HudScenes", "HudPresentation", "HudConformance", "HudRendererAPI",
                            "HudTestSupport", "hudhost"],
             path: "Tests/hudhostTests",
             swiftSettings: imports

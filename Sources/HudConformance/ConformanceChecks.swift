@@ -5,6 +5,7 @@ import HudUnsafe
 import HudPresentation
 import Glibc
 import HudRendererAPI
+import HudSystem
 
 /// The renderer-level checks. Each reads the context's shared layouts or
 /// makes its own calls, and returns what it found.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 package import HudRegistry
 import HudUnsafe
+import HudSystem
 
 /// The child side of `validate` and `digest` requests, run inside the
 /// sandbox helper (`hudsandbox`): limits first, then the checks, streaming

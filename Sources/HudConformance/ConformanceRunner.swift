@@ -5,6 +5,7 @@ import HudUnsafe
 import HudPresentation
 import BuiltinRenderers
 import HudRendererAPI
+import HudSystem
 
 /// Knobs of a conformance run. The defaults are what `hudhost validate` uses.
 package struct ConformanceConfiguration: Sendable {

@@ -3,6 +3,7 @@ import HudRegistry
 import HudUnsafe
 import HudPresentation
 import Synchronization
+import HudSystem
 
 /// Runs the checks for one target and collects a report: in a sandboxed
 /// child process (the default) or in this process (`--in-process`).

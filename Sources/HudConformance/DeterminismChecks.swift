@@ -6,6 +6,7 @@ import HudPresentation
 import Glibc
 import HudRendererAPI
 import Synchronization
+import HudSystem
 
 /// Determinism, concurrency and performance checks.
 enum DeterminismChecks {

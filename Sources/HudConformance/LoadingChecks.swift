@@ -5,6 +5,7 @@ import HudUnsafe
 import HudPresentation
 import Glibc
 import HudRendererAPI
+import HudSystem
 
 /// The loading and ABI checks that run once per plugin.
 enum LoadingChecks {

@@ -2,6 +2,7 @@
 import HudRegistry
 import HudRendererAPI
 import HudUnsafe
+import HudSystem
 
 /// The host's own judgment of the run-time checks of a plugin file, made in
 /// the parent after `ParentJudgment` (which judges the output, geometry and

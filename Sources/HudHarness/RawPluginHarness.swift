@@ -4,6 +4,7 @@ import HudRendererAPI
 package import HudUnsafe
 import BuiltinRenderers
 import Glibc
+import HudSystem
 
 /// Every raw operation the conformance suite performs on plugin memory and
 /// through plugin pointers, in one file: the entry function, init/deinit,

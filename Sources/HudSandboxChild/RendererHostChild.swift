@@ -5,6 +5,7 @@ import HudModel
 package import HudRegistry
 import HudUnsafe
 import Synchronization
+import HudSystem
 
 /// The renderer host child (`hudsandbox serve`): maps the shared region,
 /// applies every sandbox layer, loads the one plugin file, says which

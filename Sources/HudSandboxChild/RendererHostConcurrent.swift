@@ -5,6 +5,7 @@ import HudHarness
 import HudModel
 import HudRegistry
 import HudUnsafe
+import HudSystem
 
 // `validate`'s thread-safety check in a renderer host: the child's side of
 // `ValidationFrame.concurrentLayout` (the parent's is

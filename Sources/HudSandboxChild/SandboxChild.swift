@@ -2,6 +2,7 @@
 import HudModel
 import HudRegistry
 import HudUnsafe
+import HudSystem
 
 /// The child's sides of `scan` and `layers`: run inside `hudsandbox`.
 package enum SandboxChild {

@@ -5,6 +5,7 @@ import CHudHot
 import Glibc
 package import HudRendererAPI
 import Synchronization
+import HudSystem
 
 /// A Swift closure exposed as a plain C `void (*)(void)`: a libffi closure
 /// whose user data is this object. The same pointer goes into the C view of

@@ -3,6 +3,7 @@ package import HudModel
 package import HudRendererAPI
 import BuiltinRenderers
 import Glibc
+package import HudSystem
 
 // Every `dlopen`, `dlsym` and `dlerror` of the host, and every call the host
 // makes into plugin code (the entry function, init/deinit, the descriptor

@@ -3,6 +3,7 @@ package import HudModel
 package import HudRendererAPI
 import CHudSystem
 import Glibc
+package import HudSystem
 
 // The memory an out-of-process renderer host shares with its parent: one
 // memfd, sealed at its size, mapped by both. Owner: the parent creates it

@@ -5,6 +5,7 @@ import HudScenes
 import HudHarness
 import HudUnsafe
 import HudRendererAPI
+import HudSystem
 
 /// Heap allocations per call, counted by an LD_PRELOAD interposer
 /// (Benchmarks/malloc-counter/counter.c) in a child hudbench process, so

@@ -3,6 +3,7 @@ import Glibc
 import HudRegistry
 import HudScenes
 import HudUnsafe
+import HudSystem
 
 /// Discovery with N = 10, 100, 1,000 and 10,000 generated plugins (and
 /// 1,000 without a metadata section), side by side with

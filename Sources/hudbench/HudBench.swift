@@ -3,6 +3,7 @@ import Glibc
 import HudRegistry
 import HudScenes
 import HudUnsafe
+import HudSystem
 
 /// hudbench: the registry's benchmark harness (BENCHMARKS.md). See `--help`.
 @main

@@ -4,6 +4,7 @@ import HudRegistry
 import HudScenes
 import HudHarness
 import HudUnsafe
+import HudSystem
 
 /// The out-of-process renderer host, side by side with its floor:
 ///

@@ -3,6 +3,7 @@ import HudRegistry
 import HudScenes
 import HudUnsafe
 import Glibc
+import HudSystem
 
 /// Nanoseconds on CLOCK_MONOTONIC.
 @inline(__always)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import HudRegistry
 import HudUnsafe
+import HudSystem
 
 /// `hudhost snapshot` at the sizes a renderer author runs it: ExampleRing,
 /// out of process (the default), its default matrix recorded once and then

@@ -3,6 +3,7 @@ import HudRegistry
 import HudScenes
 import HudUnsafe
 import Glibc
+import HudSystem
 
 /// A child process run to completion: wall time from spawn to reap, and
 /// peak RSS from `wait4`'s rusage (the child alone, not its parent).

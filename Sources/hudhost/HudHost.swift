@@ -5,6 +5,7 @@ import HudPresentation
 import HudScenes
 import HudConformance
 import HudUnsafe
+import HudSystem
 
 /// The hudhost command-line tool: finds, loads, probes and drives HUD
 /// renderers. One type per subcommand (Commands/); this type dispatches.

@@ -9,6 +9,7 @@ import HudConformance
 import HudRegistry
 import HudSandboxChild
 import HudUnsafe
+import HudSystem
 
 let request: SandboxRequest
 do {

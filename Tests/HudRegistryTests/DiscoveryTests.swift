@@ -7,6 +7,7 @@ import Testing
 @testable import HudScenes
 @testable import HudPresentation
 import HudTestSupport
+@testable import HudSystem
 
 /// Discovery at scale and safety: metadata read from the ELF file without
 /// running plugin code, the registry cache, sandboxed scanning with failure

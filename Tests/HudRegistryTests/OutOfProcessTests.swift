@@ -6,6 +6,7 @@ import Testing
 @testable import HudUnsafe
 import HudScenes
 import HudTestSupport
+@testable import HudSystem
 
 /// Renderers in a sandboxed renderer host (`hudsandbox serve`), the
 /// default isolation: what a Swift host gets from the registry API alone.

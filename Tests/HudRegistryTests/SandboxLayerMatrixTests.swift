@@ -5,6 +5,7 @@ import Testing
 @testable import HudRegistry
 import HudTestSupport
 import HudUnsafe
+@testable import HudSystem
 
 /// Defense in depth, measured: a plugin whose init() reaches outside through
 /// system call arguments (`breakout_attempts.c`) is scanned with every layer,

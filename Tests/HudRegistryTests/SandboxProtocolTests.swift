@@ -4,6 +4,7 @@ import Testing
 @testable import HudRegistry
 import HudUnsafe
 import HudTestSupport
+@testable import HudSystem
 
 /// The host ↔ sandbox-child protocol (one file, both halves) and the
 /// sandboxed discovery a Swift host gets from the library by default.

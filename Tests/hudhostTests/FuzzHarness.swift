@@ -5,6 +5,7 @@ import HudRendererAPI
 @testable import HudUnsafe
 @testable import HudScenes
 @testable import HudPresentation
+@testable import HudSystem
 
 /// What each libFuzzer target does with one input. One source for both
 /// sides: `Fuzz/run.sh` compiles this file into every fuzzer next to its

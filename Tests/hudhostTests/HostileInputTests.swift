@@ -7,6 +7,7 @@ import Testing
 @testable import HudPresentation
 @testable import HudConformance
 import HudTestSupport
+@testable import HudSystem
 
 /// The hostile-input corpus (`Tests/Fixtures/hostile`, README there), item
 /// by item: every file a user can hand hudhost gets a clear error and a

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import HudUnsafe
 import Glibc
+import HudSystem
 
 /// What the ELF file itself says, without loading it.
 public struct PluginFileMetadata: Sendable, Hashable {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import HudUnsafe
+import HudSystem
 
 /// A file's identity for the cache: unchanged identity means unchanged
 /// contents (the cache never re-reads such a file).

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import HudUnsafe
 import Glibc
+import HudSystem
 
 /// Load-time checks on a plugin file and every directory above it.
 ///

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import HudUnsafe
+import HudSystem
 
 /// Where the sandbox helper (`hudsandbox`) is.
 public enum SandboxHelper {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import HudUnsafe
 import CHudSystem
+import HudSystem
 
 /// Where the registry looks for renderer plugins, in order:
 /// `HUD_RENDERER_PATH` (colon-separated, absolute entries only), then

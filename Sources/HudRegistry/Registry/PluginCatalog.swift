@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import HudUnsafe
 import Glibc
+import HudSystem
 
 /// Finds plugin files on the search path and learns what they provide
 /// WITHOUT running their code: security checks, then the registry cache

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import HudUnsafe
 import Glibc
+import HudSystem
 
 extension PluginRecord {
     /// Whether a verdict reached by loading the file stamped `loaded`

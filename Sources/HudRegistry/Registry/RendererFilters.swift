@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import HudUnsafe
 import Glibc
+import HudSystem
 
 /// `HUD_RENDERERS_DISABLE` and `HUD_RENDERERS_SELECT`: comma-separated,
 /// case-insensitive globs (`*`, `?`, `[...]`) on renderer ids. Disable is

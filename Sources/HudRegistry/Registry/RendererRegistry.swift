@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 package import HudUnsafe
+import HudSystem
 
 /// The set of renderers a host can dispatch to. Built-ins and plugins
 /// register through the same path (one `EntryLoader` over the same

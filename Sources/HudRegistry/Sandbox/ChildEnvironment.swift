@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import HudUnsafe
+import HudSystem
 
 /// The environment a sandboxed child (and the plugin code in it) starts
 /// with: an explicit pass-through list, never the caller's whole

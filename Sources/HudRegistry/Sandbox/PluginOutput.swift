@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import HudUnsafe
+import HudSystem
 
 /// What plugin code in one sandboxed child wrote to its stdout and stderr.
 /// A child never shares the caller's descriptors: both are pipes the host

@@ -2,6 +2,7 @@
 import Glibc
 package import HudUnsafe
 import Synchronization
+import HudSystem
 
 /// Where a plugin's renderers run (Docs/ISOLATION.md).
 public enum RendererIsolation: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Glibc
 import HudUnsafe
+import HudSystem
 
 /// One isolation layer of the sandbox, as a child found it on this machine.
 public struct SandboxLayer: Sendable, Hashable {

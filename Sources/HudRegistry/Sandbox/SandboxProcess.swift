@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import HudUnsafe
 import Glibc
+import HudSystem
 
 /// The one spawner of sandboxed children (`hudsandbox <request>`): stdin from /dev/null, the child's
 /// stdout captured (plugin code must not print; it can never reach the

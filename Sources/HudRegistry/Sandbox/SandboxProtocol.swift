@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import HudUnsafe
+import HudSystem
 
 /// The protocol between the host and its sandboxed child (`hudsandbox`),
 /// both halves in one file: what the parent asks (a `SandboxRequest`,

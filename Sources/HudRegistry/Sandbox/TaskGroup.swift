@@ -2,6 +2,7 @@
 import Glibc
 import HudUnsafe
 import Synchronization
+import HudSystem
 
 /// A task limit for one sandboxed child of a root hudhost: a control group
 /// of its own in the cgroup v1 `pids` hierarchy with `pids.max` set, which

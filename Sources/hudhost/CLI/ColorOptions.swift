@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import HudUnsafe
+import HudSystem
 
 /// `--color auto|always|never`, shared by every command that colours its
 /// text (validate, why, doctor). Colour is decided for the descriptor the

@@ -7,6 +7,7 @@ import HudScenes
 import HudConformance
 import HudUnsafe
 import Synchronization
+import HudSystem
 
 /// Where hudhost writes: human output and JSON to stdout, diagnostics to
 /// stderr. Library code never prints; only commands do, through this.

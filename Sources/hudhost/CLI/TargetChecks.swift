@@ -2,6 +2,7 @@
 import Glibc
 import HudRegistry
 import HudUnsafe
+import HudSystem
 
 /// The checks on file and directory targets named on the command line
 /// (`--scene`, `--out`, `--output`), made before any work starts so a

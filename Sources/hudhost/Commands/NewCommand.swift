@@ -2,6 +2,7 @@
 import HudModel
 import HudRegistry
 import HudUnsafe
+import HudSystem
 
 /// `hudhost new`: scaffolds a renderer plugin project in C, Rust or Swift
 /// from the templates in Plugins/Templates (carried inside hudhost, see

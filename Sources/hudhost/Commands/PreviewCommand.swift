@@ -4,6 +4,7 @@ import HudPresentation
 import HudScenes
 import HudHTTPServer
 import HudUnsafe
+import HudSystem
 
 /// `hudhost preview`: the HUD in a browser. Serves a page on 127.0.0.1 that
 /// shows the current frame and turns mouse and touch input into the shell's

@@ -6,6 +6,7 @@ import HudScenes
 import HudConformance
 import HudUnsafe
 import HudRendererAPI
+import HudSystem
 
 /// `hudhost sdk`: what an out-of-tree plugin build needs, like
 /// `pkg-config` or `python3-config`: the directory holding

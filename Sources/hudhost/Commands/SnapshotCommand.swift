@@ -4,6 +4,7 @@ import HudPresentation
 import HudRaster
 import HudScenes
 import HudUnsafe
+import HudSystem
 
 /// `hudhost snapshot record|verify`: snapshot tests for renderers. Each
 /// case of the matrix (SnapshotMatrix) is laid out in the headless shell

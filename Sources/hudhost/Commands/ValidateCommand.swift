@@ -6,6 +6,7 @@ import HudPresentation
 import HudScenes
 import HudConformance
 import HudUnsafe
+import HudSystem
 
 /// `hudhost validate`: the conformance suite for renderer authors. Each
 /// target runs in a sandboxed child process (`hudsandbox validate`), so a

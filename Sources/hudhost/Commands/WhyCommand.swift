@@ -5,6 +5,7 @@ import HudPresentation
 import HudScenes
 import HudConformance
 import HudUnsafe
+import HudSystem
 
 /// `hudhost why <id|path>`: explains, step by step, why a renderer is or is
 /// not available — search path, the file, security, metadata, filters, a

@@ -2,6 +2,7 @@
 import Synchronization
 import HudHTTPServer
 import HudUnsafe
+import HudSystem
 
 /// How libmicrohttpd's connection threads reach the one thread that owns the
 /// shell (Docs/PREVIEW.md, "Threads").

@@ -3,6 +3,7 @@ import HudRegistry
 import HudHTTPServer
 import HudUnsafe
 import Synchronization
+import HudSystem
 
 /// The HTTP side of `hudhost preview`: checks every request's Host header
 /// and token, serves the page and its script and style, opens event

@@ -5,6 +5,7 @@ import HudRaster
 import HudScenes
 import HudHTTPServer
 import HudUnsafe
+import HudSystem
 
 /// Everything `hudhost preview` shows, owned by the main thread: the shell
 /// (its registry, renderer hosts, page stack and interaction state), the

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import HudRegistry
 import HudUnsafe
+import HudSystem
 
 /// Watches plugin files and the scene file with inotify for
 /// `hudhost preview`'s live reload. Each file's directory is watched, not

@@ -4,6 +4,7 @@ import HudPresentation
 import HudRaster
 import HudScenes
 import HudUnsafe
+import HudSystem
 
 /// Takes one case's picture for `snapshot` and `gallery`: the shell with
 /// the renderer's style in the case's environment and state, its layout as
