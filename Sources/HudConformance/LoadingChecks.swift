@@ -195,74 +195,23 @@ enum LoadingChecks {
         return problems
     }
 
+    /// The reference-counting and stability sequence, run on the entry in
+    /// this process and judged by the rules the host applies to a renderer
+    /// host's report of the same script (`ParentJudgment.ScriptLog`).
     static func refcount(_ runner: ConformanceRunner) -> CheckOutcome {
         guard case .success(let handle) = runner.entry(), case .success = runner.renderers() else {
             return .problem("the plugin did not load")
         }
-        let entry = handle.entry
-        let count = entry.rendererCount() ?? 0
-        let prints = fingerprints(entry)
-        var problems: [String] = []
-        // Second init while initialized.
-        let second = entry.initialize()
-        if second != Int32(HUD_STATUS_OK) {
-            problems.append("a second init() returned \(second.map { "\($0) (\(StatusName.of($0)))" } ?? "nothing"); init() is reference counted and must succeed again")
-        } else {
-            if entry.rendererCount() != count { problems.append("renderer_count() changed after a second init()") }
-            if fingerprints(entry) != prints { problems.append("descriptors changed after a second init()") }
-            // First deinit: still initialized once.
-            entry.deinitialize()
-            if entry.rendererCount() != count {
-                problems.append("after init(), init(), deinit() the plugin reports \(entry.rendererCount() ?? 0) renderers instead of \(count); the first deinit() must not release anything")
-            } else if fingerprints(entry) != prints {
-                problems.append("after init(), init(), deinit() the descriptors changed; they must stay valid and constant until the last deinit()")
-            }
-        }
-        // Our own init: released, then an extra deinit (a no-op), then init again.
-        entry.deinitialize()
-        entry.deinitialize()
-        let again = entry.initialize()
-        if again != Int32(HUD_STATUS_OK) {
-            problems.append("init() after the last deinit() and an extra deinit() returned \(again.map { "\($0) (\(StatusName.of($0)))" } ?? "nothing"); extra deinit() calls must be harmless no-ops")
-            return .problem(problems[0], details: problems)
-        }
-        if entry.rendererCount() != count {
-            problems.append("renderer_count() is \(entry.rendererCount() ?? 0) after re-init, was \(count)")
-        }
-        if fingerprints(entry) != prints { problems.append("descriptors differ after deinit() and init() again") }
+        let log = ParentJudgment.ScriptLog.observing(handle.entry).log
         runner.refreshRenderers()
-        return problems.isEmpty
-            ? .passed("init, init, deinit, deinit, extra deinit, init: reference counted, descriptors unchanged")
-            : .problem(problems[0], details: problems)
+        return ParentJudgment.refcountOutcome(log)
     }
 
     static func descriptorsStable(_ runner: ConformanceRunner) -> CheckOutcome {
         guard case .success(let handle) = runner.entry() else { return .problem("the plugin did not load") }
-        let entry = handle.entry
-        let count = entry.rendererCount() ?? 0
-        var problems: [String] = []
-        var ids: [String: UInt32] = [:]
-        for index in 0..<min(count, UInt32(HUD_MAX_RENDERERS)) {
-            let first = entry.descriptor(at: index)
-            let second = entry.descriptor(at: index)
-            guard let first, let second else {
-                problems.append("renderer_at(\(index)) returned NULL although renderer_count() is \(count)")
-                continue
-            }
-            if first != second { problems.append("renderer_at(\(index)) returned two different pointers") }
-            if first.fingerprint != second.fingerprint {
-                problems.append("renderer_at(\(index))'s contents changed between calls")
-            }
-            if let id = first.id {
-                if let other = ids[id] { problems.append("renderers \(other) and \(index) share the id '\(id)'") }
-                ids[id] = index
-            }
-        }
-        for index in [count, count &+ 1, UInt32.max] where entry.descriptor(at: index) != nil {
-            problems.append("renderer_at(\(index)) returned a descriptor although renderer_count() is \(count); it must return NULL past the end")
-        }
-        if entry.rendererCount() != count { problems.append("renderer_count() changed between calls") }
-        return problems.isEmpty ? .passed("\(count) descriptor\(count == 1 ? "" : "s") stable; NULL past the end") : .problem(problems[0], details: problems)
+        let (log, count) = ParentJudgment.ScriptLog.observing(handle.entry)
+        runner.refreshRenderers()
+        return ParentJudgment.stabilityOutcome(log, count: count)
     }
 
     static func loadTime(_ runner: ConformanceRunner) -> CheckOutcome {
@@ -271,11 +220,6 @@ enum LoadingChecks {
         let budget = runner.configuration.loadBudgetMilliseconds
         let text = "dlopen + entry + init() took \(Format.milliseconds(milliseconds)) (budget \(Format.milliseconds(budget)))"
         return milliseconds > budget ? .problem(text + "; move work out of init() and static constructors") : .passed(text)
-    }
-
-    private static func fingerprints(_ entry: RawEntry) -> [[UInt8]] {
-        let count = min(entry.rendererCount() ?? 0, UInt32(HUD_MAX_RENDERERS))
-        return (0..<count).map { index in entry.descriptor(at: index).map(\.fingerprint) ?? [] }
     }
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 import HudRegistry
 import HudRendererAPI
-import HudHarness
+package import HudHarness
 import HudUnsafe
 
 /// The loading and extension checks the host judges from raw facts its
@@ -79,14 +79,7 @@ extension ParentJudgment {
         // Phase 2: the ABI sequence, and each known id's near misses.
         let count = UInt32(clamping: max(first.observations.first?.value ?? 0, 0))
         let walked = min(count, scriptedDescriptors)
-        var script: [ValidationFrame.ABIStep] = []
-        func snapshot() { script.append(.init(.rendererCount)); script += (0..<walked).map { .init(.rendererAt, $0) } }
-        snapshot()
-        script += (0..<walked).map { .init(.rendererAt, $0) }
-        script.append(.init(.initialize)); snapshot()
-        script.append(.init(.deinitialize)); snapshot()
-        script += [.init(.deinitialize), .init(.deinitialize), .init(.initialize)]; snapshot()
-        script += [.init(.rendererAt, count), .init(.rendererAt, count &+ 1), .init(.rendererAt, .max), .init(.rendererCount)]
+        let script = ScriptLog.sequence(count: count, walked: walked)
         let variants = known.map { $0.flatMap { id in ConformanceChecks.exactVariants(of: id).map { (id, $0) } } }
         let variantIDs = Array(Set(variants.joined().map(\.1))).sorted().prefix(ValidationFrame.maxExtensionIDs)
         let second: ValidationFrame.ABIFactsReply
@@ -201,8 +194,55 @@ extension ParentJudgment {
         }
     }
 
-    /// The script's observations grouped the way `judgeFacts` wrote them.
-    struct ScriptLog {
+    /// The ABI sequence `abi-init-refcount` and `abi-descriptors-stable`
+    /// judge, as raw calls and what each returned: the same script runs in
+    /// a renderer host (`judgeFacts`, the host's own judgment) and on the
+    /// entry in this process (`LoadingChecks`, the child's), so each
+    /// verdict has one implementation (`refcountOutcome`, `stabilityOutcome`).
+    package struct ScriptLog {
+        /// The script for a plugin of `count` renderers, the first `walked`
+        /// of them read at each snapshot: count and descriptors; the
+        /// descriptors again; init; snapshot; deinit; snapshot; deinit, an
+        /// extra deinit, init; snapshot; three indices past the end; count.
+        static func sequence(count: UInt32, walked: UInt32) -> [ValidationFrame.ABIStep] {
+            var script: [ValidationFrame.ABIStep] = []
+            func snapshot() { script.append(.init(.rendererCount)); script += (0..<walked).map { .init(.rendererAt, $0) } }
+            snapshot()
+            script += (0..<walked).map { .init(.rendererAt, $0) }
+            script.append(.init(.initialize)); snapshot()
+            script.append(.init(.deinitialize)); snapshot()
+            script += [.init(.deinitialize), .init(.deinitialize), .init(.initialize)]; snapshot()
+            script += [.init(.rendererAt, count), .init(.rendererAt, count &+ 1), .init(.rendererAt, .max), .init(.rendererCount)]
+            return script
+        }
+
+        /// Runs `script` on `entry` in this process, reporting what each
+        /// call returned (what a renderer host reports for `abiFacts`).
+        package static func run(_ script: [ValidationFrame.ABIStep], on entry: RawEntry) -> [ValidationFrame.ABIObservation] {
+            script.map { step in
+                switch step.call {
+                case .initialize:
+                    return .init(step: step, value: entry.initialize().map { Int64($0) } ?? ValidationFrame.ABIObservation.missing)
+                case .deinitialize:
+                    entry.deinitialize()
+                    return .init(step: step, value: 0)
+                case .rendererCount:
+                    return .init(step: step, value: entry.rendererCount().map { Int64($0) } ?? ValidationFrame.ABIObservation.missing)
+                case .rendererAt:
+                    let descriptor = entry.descriptor(at: step.argument)
+                    return .init(step: step, value: descriptor == nil ? 0 : 1, pointer: descriptor?.address ?? 0,
+                                 structSize: UInt32(clamping: descriptor?.structSize ?? 0), digest: descriptor?.digest ?? 0)
+                }
+            }
+        }
+
+        /// The whole sequence run on `entry` in this process, and the renderer count it started from.
+        static func observing(_ entry: RawEntry) -> (log: ScriptLog, count: UInt32) {
+            let count = min(entry.rendererCount() ?? 0, UInt32(ABILimits.maxRenderers))
+            let walked = min(count, scriptedDescriptors)
+            return (ScriptLog(run(sequence(count: count, walked: walked), on: entry), walked: Int(walked)), count)
+        }
+
         struct Snapshot {
             var count: Int64
             var descriptors: [ValidationFrame.ABIObservation]

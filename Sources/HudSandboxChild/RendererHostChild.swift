@@ -189,22 +189,7 @@ package enum RendererHostChild {
             let descriptor = descriptors.first { $0.id == id }
             return request.extensionIDs.map { descriptor?.hasExtension(idBytes: $0) ?? false }
         }
-        var observations: [ValidationFrame.ABIObservation] = []
-        for step in request.script {
-            switch step.call {
-            case .initialize:
-                observations.append(.init(step: step, value: entry.initialize().map { Int64($0) } ?? ValidationFrame.ABIObservation.missing))
-            case .deinitialize:
-                entry.deinitialize()
-                observations.append(.init(step: step, value: 0))
-            case .rendererCount:
-                observations.append(.init(step: step, value: entry.rendererCount().map { Int64($0) } ?? ValidationFrame.ABIObservation.missing))
-            case .rendererAt:
-                let descriptor = entry.descriptor(at: step.argument)
-                observations.append(.init(step: step, value: descriptor == nil ? 0 : 1, pointer: descriptor?.address ?? 0,
-                                          structSize: UInt32(clamping: descriptor?.structSize ?? 0), digest: descriptor?.digest ?? 0))
-            }
-        }
+        let observations = ParentJudgment.ScriptLog.run(request.script, on: entry)
         let reply = ValidationFrame.abiFactsDone(.init(sequence: request.sequence, loadNanoseconds: loadNanoseconds,
                                                        abiVersion: entry.abiVersion.packed, entryStructSize: UInt32(clamping: entry.structSize),
                                                        observations: observations, extensions: extensions)).frame
