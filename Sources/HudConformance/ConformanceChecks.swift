@@ -55,20 +55,32 @@ enum ConformanceChecks {
     ]
 
     static func extensionUnknown(_ context: RendererContext) -> CheckOutcome {
+        extensionUnknownOutcome(ownID: context.id, probe: context.renderer.descriptor.hasExtension(idBytes:))
+    }
+
+    static func extensionExact(_ context: RendererContext) -> CheckOutcome {
+        let candidates = ExtensionIDScanner.candidates(for: context.target) + [context.id + "/1", "org.hudson.example/1"]
+        return extensionExactOutcome(candidates: candidates, probe: context.renderer.descriptor.hasExtension(idBytes:))
+    }
+
+    /// `abi-extension-unknown`'s rule, over `probe(id)`: true when the
+    /// renderer's get_extension returned non-NULL for `id` (called here in
+    /// this process, or reported by a renderer host for the host's own run).
+    static func extensionUnknownOutcome(ownID: String, probe: ([UInt8]) -> Bool) -> CheckOutcome {
         var problems: [String] = []
-        for (name, bytes) in unknownExtensionIDs + [("the renderer's own id", Array(context.id.utf8))]
-        where context.renderer.descriptor.hasExtension(idBytes: bytes) {
+        for (name, bytes) in unknownExtensionIDs + [("the renderer's own id", Array(ownID.utf8))] where probe(bytes) {
             problems.append("get_extension(\(name)) returned non-NULL; unknown ids must return NULL")
         }
         return problems.isEmpty ? .passed("NULL for \(unknownExtensionIDs.count + 1) unknown ids") : .problem(problems[0], details: problems)
     }
 
-    static func extensionExact(_ context: RendererContext) -> CheckOutcome {
-        let candidates = ExtensionIDScanner.candidates(for: context.target) + [context.id + "/1", "org.hudson.example/1"]
-        let known = candidates.filter { context.renderer.descriptor.hasExtension(idBytes: Array($0.utf8)) }
+    /// `abi-extension-exact`'s rule: of `candidates`, the ids the renderer
+    /// knows must match only exactly (`exactVariants` all NULL).
+    static func extensionExactOutcome(candidates: [String], probe: ([UInt8]) -> Bool) -> CheckOutcome {
+        let known = candidates.filter { probe(Array($0.utf8)) }
         var problems: [String] = []
         for id in known {
-            for variant in exactVariants(of: id) where context.renderer.descriptor.hasExtension(idBytes: Array(variant.utf8)) {
+            for variant in exactVariants(of: id) where probe(Array(variant.utf8)) {
                 problems.append("get_extension(\"\(variant)\") returned non-NULL: only the exact id \"\(id)\" may match (compare with strcmp, not a prefix)")
             }
         }

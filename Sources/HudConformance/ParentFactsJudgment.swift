@@ -61,19 +61,13 @@ extension ParentJudgment {
             report(outcomes, into: &results)
             return
         }
-        let probed = min(firstIDs.count, ValidationFrame.maxExtensionIDs)
-        func found(_ renderer: Int, _ position: Int) -> Bool { position < probed && first.extensions[renderer][position] }
+        // What renderer `index` answered for `bytes` in phase 1 (false for an id not probed).
+        let firstPositions = Dictionary(firstIDs.prefix(ValidationFrame.maxExtensionIDs).enumerated().map { ($0.element, $0.offset) }) { a, _ in a }
+        func found(_ index: Int, _ bytes: [UInt8]) -> Bool { firstPositions[bytes].map { first.extensions[index][$0] } ?? false }
         var known: [[String]] = []
         for (index, id) in ids.enumerated() {
-            var problems: [String] = []
-            for (position, (name, _)) in unknown.enumerated() where found(index, position) {
-                problems.append("get_extension(\(name)) returned non-NULL; unknown ids must return NULL")
-            }
-            if found(index, unknown.count + index) { problems.append("get_extension(the renderer's own id) returned non-NULL; unknown ids must return NULL") }
-            outcomes.append(("abi-extension-unknown", id, problems.isEmpty
-                                ? .passed("NULL for \(unknown.count + 1) unknown ids") : .problem(problems[0], details: problems)))
-            let base = unknown.count + ids.count
-            known.append(candidates.enumerated().filter { found(index, base + $0.offset) }.map(\.element))
+            outcomes.append(("abi-extension-unknown", id, ConformanceChecks.extensionUnknownOutcome(ownID: id) { found(index, $0) }))
+            known.append(candidates.filter { found(index, Array($0.utf8)) })
         }
 
         // Phase 2: the ABI sequence, and each known id's near misses.
@@ -104,16 +98,13 @@ extension ParentJudgment {
         let observed = [observedStart, host.lastStartNanoseconds].compactMap { $0 }.min()
         let positions = Dictionary(uniqueKeysWithValues: variantIDs.enumerated().map { ($0.element, $0.offset) })
         for (index, id) in ids.enumerated() {
-            var problems: [String] = []
-            for (exact, variant) in variants[index] {
-                if let position = positions[variant], second.extensions[index][position] {
-                    problems.append("get_extension(\"\(variant)\") returned non-NULL: only the exact id \"\(exact)\" may match (compare with strcmp, not a prefix)")
-                }
+            // Phase 1's answers, then phase 2's for the near misses.
+            let outcome = ConformanceChecks.extensionExactOutcome(candidates: candidates) { bytes in
+                if firstPositions[bytes] != nil { return found(index, bytes) }
+                guard let variant = String(validating: bytes, as: UTF8.self), let position = positions[variant] else { return false }
+                return second.extensions[index][position]
             }
-            let names = known[index]
-            outcomes.append(("abi-extension-exact", id, !problems.isEmpty ? .problem(problems[0], details: problems)
-                                : names.isEmpty ? .passed("no extension ids found to probe (\(candidates.count) candidates tried, all NULL)")
-                                : .passed("\(names.count) extension\(names.count == 1 ? "" : "s") (\(names.joined(separator: ", "))) match exactly")))
+            outcomes.append(("abi-extension-exact", id, outcome))
         }
         let log = ScriptLog(second.observations, walked: Int(walked))
         outcomes.append(("abi-init-refcount", nil, refcountOutcome(log)))
