@@ -96,13 +96,12 @@ extension ParentJudgment {
         // The raw calls at the 1.0 sizes below use this child.
         try? host.start()
         let observed = [observedStart, host.lastStartNanoseconds].compactMap { $0 }.min()
-        let positions = Dictionary(uniqueKeysWithValues: variantIDs.enumerated().map { ($0.element, $0.offset) })
+        let secondPositions = Dictionary(uniqueKeysWithValues: variantIDs.enumerated().map { (Array($0.element.utf8), $0.offset) })
         for (index, id) in ids.enumerated() {
             // Phase 1's answers, then phase 2's for the near misses.
             let outcome = ConformanceChecks.extensionExactOutcome(candidates: candidates) { bytes in
                 if firstPositions[bytes] != nil { return found(index, bytes) }
-                guard let variant = String(validating: bytes, as: UTF8.self), let position = positions[variant] else { return false }
-                return second.extensions[index][position]
+                return secondPositions[bytes].map { second.extensions[index][$0] } ?? false
             }
             outcomes.append(("abi-extension-exact", id, outcome))
         }

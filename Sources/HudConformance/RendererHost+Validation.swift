@@ -216,18 +216,6 @@ package struct RawHostCall: Sendable {
     package var guardDamageBefore: Int
     package var guardDamageAfter: Int
     package var actionCalls: Int
-
-    package init(status: Int32, count: UInt32, capacity: Int, stride: Int, nodeBytes: [UInt8], guardDamageBefore: Int,
-                 guardDamageAfter: Int, actionCalls: Int) {
-        self.status = status
-        self.count = count
-        self.capacity = capacity
-        self.stride = stride
-        self.nodeBytes = nodeBytes
-        self.guardDamageBefore = guardDamageBefore
-        self.guardDamageAfter = guardDamageAfter
-        self.actionCalls = actionCalls
-    }
 }
 
 extension RendererHost {

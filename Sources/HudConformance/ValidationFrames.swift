@@ -62,11 +62,6 @@ package enum ValidationFrame: Sendable, Equatable {
         /// Each input's encoded complications and call bytes, packed in this order.
         package var inputs: [ConcurrentInput]
 
-        package init(sequence: UInt32, renderer: UInt32, threads: UInt32, callsPerThread: UInt32, capacity: UInt32, inputs: [ConcurrentInput]) {
-            (self.sequence, self.renderer, self.threads, self.callsPerThread, self.capacity, self.inputs) =
-                (sequence, renderer, threads, callsPerThread, capacity, inputs)
-        }
-
         /// Slots written: one per call.
         package var slots: Int { Int(threads) * Int(callsPerThread) }
         /// At most this many threads, calls per thread and inputs.
@@ -77,11 +72,6 @@ package enum ValidationFrame: Sendable, Equatable {
     package struct ConcurrentInput: Sendable, Equatable {
         package var complicationsBytes: UInt32
         package var callBytes: UInt32
-
-        package init(complicationsBytes: UInt32, callBytes: UInt32) {
-            self.complicationsBytes = complicationsBytes
-            self.callBytes = callBytes
-        }
     }
 
     package struct RawBuffer: Sendable, Equatable {
@@ -89,13 +79,6 @@ package enum ValidationFrame: Sendable, Equatable {
         package var stride: UInt32
         package var guardBytes: UInt32
         package var environmentSize: UInt32
-
-        package init(capacity: UInt32, stride: UInt32, guardBytes: UInt32, environmentSize: UInt32) {
-            self.capacity = capacity
-            self.stride = stride
-            self.guardBytes = guardBytes
-            self.environmentSize = environmentSize
-        }
     }
 
     /// One call of an `abiFacts` script.
@@ -135,10 +118,6 @@ package enum ValidationFrame: Sendable, Equatable {
         package var pointer: UInt64 = 0
         package var structSize: UInt32 = 0
         package var digest: UInt64 = 0
-
-        package init(step: ABIStep, value: Int64, pointer: UInt64 = 0, structSize: UInt32 = 0, digest: UInt64 = 0) {
-            (self.step, self.value, self.pointer, self.structSize, self.digest) = (step, value, pointer, structSize, digest)
-        }
 
         package static let missing = Int64.min
     }

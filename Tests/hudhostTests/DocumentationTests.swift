@@ -339,9 +339,10 @@ import HudTestSupport
             }
         }
         #expect(definedIn.count > 30)
+        let names = try definedIn.map { type, home in (type, home, try Regex("\\b\(type)\\b")) }
         for (folder, file, text) in code {
-            for (type, home) in definedIn where rank[home, default: 0] > rank[folder, default: 0] {
-                #expect(text.firstRange(of: try Regex("\\b\(type)\\b")) == nil,
+            for (type, home, name) in names where rank[home, default: 0] > rank[folder, default: 0] {
+                #expect(text.firstRange(of: name) == nil,
                         "Sources/HudRegistry/\(folder)/\(file) uses \(type) from \(home)/, a folder above it")
             }
         }
