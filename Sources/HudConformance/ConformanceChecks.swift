@@ -23,11 +23,7 @@ enum ConformanceChecks {
         case "output-every-field": everyField(context)
         case "output-inputs-unchanged": inputsUnchanged(context)
         case "output-no-action-calls": noActionCalls(context)
-        case "robust-complications": robustComplications(context)
-        case "robust-strings": robustStrings(context)
-        case "robust-modes": robustModes(context)
-        case "robust-viewports": robustViewports(context)
-        case "robust-text-sizes": robustTextSizes(context)
+        case let id where robustSuites[id] != nil: robust(context, id)
         case "geometry-rtl-mirror": mirror(context)
         case let id where layoutRules[id] != nil: perLayout(context, id)
         case "a11y-labels": labels(context)
@@ -108,23 +104,59 @@ enum ConformanceChecks {
         return .passed("HUD_STATUS_OK, \(call.count) nodes in \(Format.microseconds(Double(call.nanoseconds)))")
     }
 
-    /// Frames that leave the screen but are finite numbers block nothing:
-    /// the checks that depend on this one (output-valid and the geometry
-    /// rules after it) still run, so the rule actually broken (a slot
-    /// pushed through the home-indicator band: geometry-safe-bands) is
-    /// reported too, not skipped.
+    /// What `geometry-finite` reads of one geometry case, from the child's
+    /// raw call or the host's own layout through a renderer host.
+    enum FiniteCase {
+        /// Numbers that are not finite (or lengths below zero), by field.
+        case nonFinite([String])
+        case laidOut(HudLayout)
+        /// No output to judge here (a failure status: other checks' finding).
+        case elsewhere
+
+        init(_ call: RawPluginHarness.Call) {
+            guard call.status == Int32(HUD_STATUS_OK) else { self = .elsewhere; return }
+            let found = RawPluginHarness.nonFiniteFields(in: call)
+            if !found.isEmpty { self = .nonFinite(found) } else if let layout = call.layout { self = .laidOut(layout) } else { self = .elsewhere }
+        }
+
+        /// The host's validation refuses a non-finite number as an invalid
+        /// geometric field; its error says which.
+        init(_ result: Result<HudLayout, RegistryError>) {
+            switch result {
+            case .success(let layout): self = .laidOut(layout)
+            case .failure(let error):
+                let geometric = ["frame.", "hit.", "corner_radius", "stroke_width", "font_size", "glyph_size", "content_insets."]
+                if case .invalidLayout(_, _, _, let field, _) = error, geometric.contains(where: { field.hasPrefix($0) }) {
+                    self = .nonFinite(["\(error)"])
+                } else {
+                    self = .elsewhere
+                }
+            }
+        }
+    }
+
     static func finite(_ context: RendererContext) -> CheckOutcome {
+        finiteOutcome(context.geometry.map { ($0.testCase, FiniteCase($0.call)) })
+    }
+
+    /// Every number finite, every frame on screen. Frames that leave the
+    /// screen but are finite numbers block nothing: the checks that depend
+    /// on this one (output-valid and the geometry rules after it) still
+    /// run, so the rule actually broken (a slot pushed through the
+    /// home-indicator band: geometry-safe-bands) is reported too, not skipped.
+    static func finiteOutcome(_ cases: [(LayoutCase, FiniteCase)]) -> CheckOutcome {
         var problems = ProblemList()
         var nonFinite = false
-        for evaluated in context.geometry where evaluated.call.status == Int32(HUD_STATUS_OK) {
-            var found = RawPluginHarness.nonFiniteFields(in: evaluated.call)
-            nonFinite = nonFinite || !found.isEmpty
-            if found.isEmpty, let layout = evaluated.layout {
-                found = GeometryRules.onScreen(layout, evaluated.testCase.environment)
+        for (testCase, found) in cases {
+            switch found {
+            case .nonFinite(let fields):
+                nonFinite = true
+                problems.add(testCase, fields)
+            case .laidOut(let layout): problems.add(testCase, GeometryRules.onScreen(layout, testCase.environment))
+            case .elsewhere: break
             }
-            problems.add(evaluated.testCase, found)
         }
-        let outcome = problems.outcome(passed: "\(context.geometry.count) layouts: every number finite, every frame on screen")
+        let outcome = problems.outcome(passed: "\(cases.count) layouts: every number finite, every frame on screen")
         if !nonFinite, case .problem(let message, let details, _) = outcome {
             return .problemDependentsRun(message + "; every number is finite, so the checks that depend on this one still run", details: details)
         }
@@ -296,26 +328,53 @@ enum ConformanceChecks {
 
     // MARK: - Robustness
 
-    /// Runs `cases`; OK (or, when allowed, UNSUPPORTED) and decodable output
-    /// with finite numbers is required.
-    static func robust(_ context: RendererContext, _ cases: [LayoutCase], allowUnsupported: Bool, passed: String) -> CheckOutcome {
-        var problems = ProblemList()
-        for testCase in cases {
-            let call = context.call(testCase)
-            if call.status == Int32(HUD_STATUS_OK) {
-                let nonFinite = RawPluginHarness.nonFiniteFields(in: call)
-                if !nonFinite.isEmpty {
-                    problems.add(testCase, nonFinite)
-                } else if case .failure(let error)? = call.decoded {
-                    problems.add(testCase, ["\(error)"])
-                } else if call.decoded == nil {
-                    problems.add(testCase, ["HUD_STATUS_OK with count \(call.count) above the capacity \(call.capacity)"])
-                }
-            } else if !(allowUnsupported && call.status == Int32(HUD_STATUS_UNSUPPORTED)) {
-                problems.add(testCase, ["layout() returned \(statusText(call.status))\(allowUnsupported ? "; only HUD_STATUS_OK or HUD_STATUS_UNSUPPORTED are valid here" : "; these are valid inputs")"])
+    /// What one case of a robustness suite came to, as the child's raw
+    /// call or the host's own layout through a renderer host saw it.
+    enum RobustCase {
+        /// HUD_STATUS_OK and output the host's validation accepts.
+        case laidOut
+        /// A status other than HUD_STATUS_OK.
+        case status(Int32)
+        /// HUD_STATUS_OK, but the output breaks the host's rules.
+        case broken([String])
+        /// Another check's finding (an action called during layout).
+        case elsewhere
+
+        init(_ call: RawPluginHarness.Call) {
+            guard call.status == Int32(HUD_STATUS_OK) else { self = .status(call.status); return }
+            let nonFinite = RawPluginHarness.nonFiniteFields(in: call)
+            if !nonFinite.isEmpty { self = .broken(nonFinite); return }
+            switch call.decoded {
+            case .success?: self = .laidOut
+            case .failure(let error)?: self = .broken(["\(error)"])
+            case nil: self = .broken(["HUD_STATUS_OK with count \(call.count) above the capacity \(call.capacity)"])
             }
         }
-        return problems.outcome(passed: "\(cases.count) \(passed)")
+
+        init(_ result: Result<HudLayout, RegistryError>) {
+            switch result {
+            case .success: self = .laidOut
+            case .failure(.actionCalledDuringLayout): self = .elsewhere
+            case .failure(.layoutFailed(_, _, let status)): self = .status(status)
+            case .failure(let error): self = .broken(["\(error)"])
+            }
+        }
+    }
+
+    /// A robustness suite's rule: every case OK (or, when the suite allows
+    /// it, UNSUPPORTED) with output that passes the host's validation.
+    static func robustOutcome(_ suite: RobustSuite, _ cases: [(LayoutCase, RobustCase)]) -> CheckOutcome {
+        var problems = ProblemList()
+        for (testCase, outcome) in cases {
+            switch outcome {
+            case .laidOut, .elsewhere: break
+            case .broken(let found): problems.add(testCase, found)
+            case .status(let status) where suite.allowUnsupported && status == Int32(HUD_STATUS_UNSUPPORTED): break
+            case .status(let status):
+                problems.add(testCase, ["layout() returned \(statusText(status))\(suite.allowUnsupported ? "; only HUD_STATUS_OK or HUD_STATUS_UNSUPPORTED are valid here" : "; these are valid inputs")"])
+            }
+        }
+        return problems.outcome(passed: "\(suite.cases.count) \(suite.passed)")
     }
 
     /// A robustness check's inputs: the cases, whether UNSUPPORTED is an
@@ -326,14 +385,9 @@ enum ConformanceChecks {
         var passed: String
     }
 
-    static func robustComplications(_ context: RendererContext) -> CheckOutcome { robust(context, robustSuites["robust-complications"]!) }
-    static func robustStrings(_ context: RendererContext) -> CheckOutcome { robust(context, robustSuites["robust-strings"]!) }
-    static func robustModes(_ context: RendererContext) -> CheckOutcome { robust(context, robustSuites["robust-modes"]!) }
-    static func robustViewports(_ context: RendererContext) -> CheckOutcome { robust(context, robustSuites["robust-viewports"]!) }
-    static func robustTextSizes(_ context: RendererContext) -> CheckOutcome { robust(context, robustSuites["robust-text-sizes"]!) }
-
-    static func robust(_ context: RendererContext, _ suite: RobustSuite) -> CheckOutcome {
-        robust(context, suite.cases, allowUnsupported: suite.allowUnsupported, passed: suite.passed)
+    static func robust(_ context: RendererContext, _ id: String) -> CheckOutcome {
+        guard let suite = robustSuites[id] else { return .problem("unknown robustness suite '\(id)'") }
+        return robustOutcome(suite, suite.cases.map { ($0, RobustCase(context.call($0))) })
     }
 
     /// Every robustness check's inputs, by check id (the child runs them

@@ -370,6 +370,14 @@ enum CheckOutcome {
     case warning(String, details: [String] = [])
     case notApplicable(String)
 
+    /// The rule is broken (`problem` or `problemDependentsRun`).
+    var isProblem: Bool {
+        switch self {
+        case .problem, .problemDependentsRun: true
+        default: false
+        }
+    }
+
     /// At most 40 lines of details, and how many more there were; a first
     /// detail that only repeats the message (a check's first problem is
     /// usually both) is not said twice.

@@ -10,9 +10,6 @@ import HudSystem
 
 /// Determinism, concurrency and performance checks.
 enum DeterminismChecks {
-    /// A spread of geometry cases (every 12th) plus the contrast cases' first few.
-    static func sampleCases(_ context: RendererContext) -> [LayoutCase] { sampleInputs }
-
     /// Every twelfth geometry case and the first contrast cases.
     static let sampleInputs: [LayoutCase] = {
         let geometry = ConformanceInputs.geometryMatrix
@@ -20,19 +17,29 @@ enum DeterminismChecks {
     }()
 
     static func repeatable(_ context: RendererContext) -> CheckOutcome {
+        repeatOutcome(same: "byte-identical output", { context.call($0) }) { first, again in
+            guard let again else { return "no output" }
+            return again.outputBytes == first.outputBytes ? nil : difference(first, again)
+        }
+    }
+
+    /// `determinism-repeat`'s rule: each sample input laid out three times
+    /// gives the same output. `layout` is one call (nil: no output, which a
+    /// first call leaves to other checks); `difference` says how a later
+    /// call's output differs from the first's, nil when it does not.
+    static func repeatOutcome<Output>(same: String, _ layout: (LayoutCase) -> Output?,
+                                      difference: (Output, Output?) -> String?) -> CheckOutcome {
         var problems = ProblemList()
-        let cases = sampleCases(context)
-        for testCase in cases {
-            let first = context.call(testCase)
+        for testCase in sampleInputs {
+            guard let first = layout(testCase) else { continue }
             for attempt in 2...3 {
-                let again = context.call(testCase)
-                if again.outputBytes != first.outputBytes {
-                    problems.add(testCase, ["call \(attempt) differs from call 1 (\(difference(first, again))); layout() must be a pure function of its inputs"])
+                if let differs = difference(first, layout(testCase)) {
+                    problems.add(testCase, ["call \(attempt) differs from call 1 (\(differs)); layout() must be a pure function of its inputs"])
                     break
                 }
             }
         }
-        return problems.outcome(passed: "\(cases.count) inputs × 3 calls gave byte-identical output")
+        return problems.outcome(passed: "\(sampleInputs.count) inputs × 3 calls gave \(same)")
     }
 
     static func difference(_ a: RawPluginHarness.Call, _ b: RawPluginHarness.Call) -> String {
@@ -52,7 +59,7 @@ enum DeterminismChecks {
         guard context.isThreadSafe else {
             return .notApplicable("the renderer does not declare HUD_CAPABILITY_THREAD_SAFE (layout is [main-thread])")
         }
-        let cases = Array(sampleCases(context).prefix(6))
+        let cases = Array(sampleInputs.prefix(6))
         let snapshots = cases.map { context.snapshot($0.complications)! }
         let serial = cases.indices.map { context.call(cases[$0], snapshot: snapshots[$0]).outputBytes }
         let threads = context.configuration.threads, calls = context.configuration.callsPerThread

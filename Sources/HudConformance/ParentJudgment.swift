@@ -126,50 +126,22 @@ package enum ParentJudgment {
             return true
         }
         let decoded = geometry.compactMap { testCase, result in (try? result.get()).map { (testCase, $0) } }
-        let geometricFields = ["frame.", "hit.", "corner_radius", "stroke_width", "font_size", "content_insets."]
         var outcomes: [String: CheckOutcome] = [:]
         outcomes["output-valid"] = ConformanceChecks.validOutcome(geometry.map { testCase, result in
             (testCase, result.mapError { ConformanceChecks.Problem("\($0)") })
         })
-        var finite = ProblemList()
-        for (testCase, result) in geometry {
-            switch result {
-            case .success(let layout): finite.add(testCase, GeometryRules.onScreen(layout, testCase.environment))
-            case .failure(let error):
-                if case .invalidLayout(_, _, _, let field, _) = error, geometricFields.contains(where: { field.hasPrefix($0) }) {
-                    finite.add(testCase, ["\(error)"])
-                }
-            }
-        }
-        outcomes["geometry-finite"] = finite.outcome(passed: "\(geometry.count) layouts: every number finite, every frame on screen")
+        outcomes["geometry-finite"] = ConformanceChecks.finiteOutcome(geometry.map { ($0, .init($1)) })
         guard let info = registry.info(id: id) else { return }
         for rule in ConformanceChecks.layoutRules.keys { outcomes[rule] = ConformanceChecks.layoutRuleOutcome(rule, decoded, info: info) }
         outcomes["geometry-rtl-mirror"] = ConformanceChecks.mirrorOutcome(geometry.map { ($0.0, try? $0.1.get()) }, info: info)
         func claimed(_ check: String) -> Bool { results.contains { $0.checkID == check && $0.renderer == id && $0.claimsSuccess } }
         for (check, suite) in ConformanceChecks.robustSuites where claimed(check) {
-            var problems = ProblemList()
-            for testCase in suite.cases {
-                switch layout(testCase) {
-                case .success, .failure(.actionCalledDuringLayout): break  // the latter is output-no-action-calls' finding
-                case .failure(.layoutFailed(_, _, let status)) where suite.allowUnsupported && status == Int32(HUD_STATUS_UNSUPPORTED): break
-                case .failure(let error): problems.add(testCase, ["\(error)"])
-                }
-            }
-            outcomes[check] = problems.outcome(passed: "\(suite.cases.count) \(suite.passed)")
+            outcomes[check] = ConformanceChecks.robustOutcome(suite, suite.cases.map { ($0, .init(layout($0))) })
         }
         if claimed("determinism-repeat") {
-            var problems = ProblemList()
-            for testCase in DeterminismChecks.sampleInputs {
-                let first = layout(testCase)
-                guard case .success(let expected) = first else { continue }  // output-valid's finding
-                for attempt in 2...3 {
-                    guard case .success(let again) = layout(testCase), again == expected else {
-                        problems.add(testCase, ["call \(attempt) differs from call 1 (the decoded layouts); layout() must be a pure function of its inputs"])
-                        break
-                    }
-                }
+            outcomes["determinism-repeat"] = DeterminismChecks.repeatOutcome(same: "identical layouts", { try? layout($0).get() }) { first, again in
+                again == first ? nil : "the decoded layouts"
             }
-            outcomes["determinism-repeat"] = problems.outcome(passed: "\(DeterminismChecks.sampleInputs.count) inputs × 3 calls gave identical layouts")
         }
         if bufferChecks.contains(where: claimed), let call = rawCaller(id, registry: registry) {
             // The host's own guard pattern and poison, chosen per run: the
@@ -204,7 +176,7 @@ package enum ParentJudgment {
             return
         }
         for (check, outcome) in outcomes {
-            guard case .problem = outcome, let definition = ConformanceCatalog.check(check) else { continue }
+            guard outcome.isProblem, let definition = ConformanceCatalog.check(check) else { continue }
             var result = outcome.result(for: definition, renderer: id, milliseconds: 0)
             result.message = "the host's own run: " + result.message
             override(&results, check: check, renderer: id, with: result)
@@ -255,7 +227,8 @@ package enum ParentJudgment {
         replaced.details = ["the sandboxed child reported \(claimed.status.rawValue): \(claimed.message)"] + verdict.details
         replaced.milliseconds = claimed.milliseconds
         results[index] = replaced
-        let blocked = dependents(of: check)
+        // A finding that leaves the layouts usable (`dependentsRun`) blocks nothing.
+        let blocked = verdict.dependentsRun ? [] : dependents(of: check)
         for (position, result) in results.enumerated()
         where blocked.contains(result.checkID) && (renderer == nil || result.renderer == renderer) && result.claimsSuccess {
             results[position] = CheckResult(checkID: result.checkID, renderer: result.renderer, status: .skipped,

@@ -208,6 +208,32 @@ struct ValidateTests {
         try await Self.expectHostVerdict(fixture, check, "failed", finding)
     }
 
+    /// A plugin that fails valid inputs of one robustness suite and forges
+    /// a pass for it: the host lays the suite out itself and judges it with
+    /// the child's rule (`robustOutcome`), so the pass is replaced.
+    @Test func aForgedRobustnessVerdictIsJudgedByTheHost() async throws {
+        try await Self.expectHostVerdict("forges_robust_modes", "robust-modes", "failed",
+                                         "layout() returned -3 (HUD_STATUS_INTERNAL_ERROR); these are valid inputs")
+    }
+
+    /// A plugin that pushes frames off screen (finite numbers) and forges a
+    /// pass for geometry-finite: the host's own finding replaces it with the
+    /// child's rule (`finiteOutcome`), and, as in the child, its dependents
+    /// still run, so the rule actually broken is reported too and nothing
+    /// is skipped as unverified.
+    @Test func aForgedOnScreenVerdictIsJudgedByTheHostAndBlocksNothing() async throws {
+        let output = try await Self.validate([try await ValidateFixture.path("forges_off_screen"), "--format", "json"] + Self.quick)
+        #expect(output.status == 1, "\(output.transcript)")
+        let json = try HudHost.json(output)
+        #expect(Self.failuresBesideLoad(json).map(\.check).sorted() == ["geometry-finite", "geometry-safe-bands"], "\(output.stdout)")
+        let finite = try #require(Self.results(json).first { $0["check"]?.stringValue == "geometry-finite" })
+        #expect(finite["message"]?.stringValue?.hasPrefix("the host's own run: ") == true, "\(finite)")
+        #expect(finite["message"]?.stringValue?.contains("is not inside the") == true, "\(finite)")
+        #expect(finite["dependentsRun"] == true, "\(finite)")
+        #expect(finite["details"]?.arrayValue?.first?.stringValue == "the sandboxed child reported passed: all good", "\(finite)")
+        #expect(!Self.results(json).contains { $0["message"]?.stringValue?.hasPrefix("not verified") == true }, "\(output.stdout)")
+    }
+
     /// Validates the forging `fixture` and expects exactly `check` to end
     /// with `status`, as the host's own finding (the message says so and
     /// contains `finding`), with what the child claimed in the details
