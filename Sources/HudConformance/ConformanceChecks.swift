@@ -518,34 +518,46 @@ enum ConformanceChecks {
     /// Raw symbol names as labels fail the built-ins and warn a plugin (a
     /// rule added after ABI 1.0 shipped; Docs/CONFORMANCE.md).
     static func labels(_ context: RendererContext) -> CheckOutcome {
+        let layouts = (context.geometry + context.contrast).compactMap { evaluated in evaluated.layout.map { (evaluated.testCase, $0) } }
+        if case .file = context.target { return labelsOutcome(layouts, rawNamesWarn: true) }
+        return labelsOutcome(layouts, rawNamesWarn: false)
+    }
+
+    /// `a11y-labels` over decoded layouts: every control has a label, and
+    /// (a warning for a plugin file, `rawNamesWarn`) no label is a raw
+    /// symbol name.
+    static func labelsOutcome(_ layouts: [(LayoutCase, HudLayout)], rawNamesWarn: Bool) -> CheckOutcome {
         var problems = ProblemList()
         var rawNames = ProblemList()
-        var count = 0
-        for evaluated in context.geometry + context.contrast {
-            guard let layout = evaluated.layout else { continue }
-            count += 1
-            problems.add(evaluated.testCase, GeometryRules.labels(layout, evaluated.testCase.complications))
-            rawNames.add(evaluated.testCase, GeometryRules.rawSymbolLabels(layout))
+        for (testCase, layout) in layouts {
+            problems.add(testCase, GeometryRules.labels(layout, testCase.complications))
+            rawNames.add(testCase, GeometryRules.rawSymbolLabels(layout))
         }
-        let passed = "\(count) layouts: every control has a real accessibility label"
+        let passed = "\(layouts.count) layouts: every control has a real accessibility label"
         guard problems.isEmpty else { return problems.outcome(passed: passed) }
         let outcome = rawNames.outcome(passed: passed)
-        if case .problem(let message, let details, _) = outcome, case .file = context.target {
+        if case .problem(let message, let details, _) = outcome, rawNamesWarn {
             return .warning(message, details: details)
         }
         return outcome
     }
 
     static func contrast(_ context: RendererContext) -> CheckOutcome {
+        contrastOutcome(context.contrast.map { ($0.testCase, $0.layout) })
+    }
+
+    /// `a11y-contrast` over the contrast cases' layouts (nil: the case
+    /// gave none, which fails here too).
+    static func contrastOutcome(_ cases: [(LayoutCase, HudLayout?)]) -> CheckOutcome {
         var problems = ProblemList()
         var count = 0
-        for evaluated in context.contrast {
-            guard let layout = evaluated.layout else {
-                problems.add(evaluated.testCase, ["the layout failed or did not validate; see output-valid"])
+        for (testCase, layout) in cases {
+            guard let layout else {
+                problems.add(testCase, ["the layout failed or did not validate; see output-valid"])
                 continue
             }
             count += 1
-            problems.add(evaluated.testCase, ContrastRules.problems(layout, palette: evaluated.testCase.environment.complicationPalette))
+            problems.add(testCase, ContrastRules.problems(layout, palette: testCase.environment.complicationPalette))
         }
         return problems.outcome(passed: "\(count) layouts over both schemes and appearances: icons ≥ 3:1, text ≥ 4.5:1 (3:1 large)")
     }

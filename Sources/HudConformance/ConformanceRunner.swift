@@ -370,11 +370,11 @@ enum CheckOutcome {
     case warning(String, details: [String] = [])
     case notApplicable(String)
 
-    /// The rule is broken (`problem` or `problemDependentsRun`).
-    var isProblem: Bool {
+    /// The check found something: a broken rule or a warning.
+    var isFinding: Bool {
         switch self {
-        case .problem, .problemDependentsRun: true
-        default: false
+        case .problem, .problemDependentsRun, .warning: true
+        case .passed, .notApplicable: false
         }
     }
 

@@ -383,7 +383,7 @@ extension ParentJudgment {
     /// Replaces the child's claims with the host's problems found here.
     private static func report(_ outcomes: [(check: String, renderer: String?, outcome: CheckOutcome)], into results: inout [CheckResult]) {
         for (check, renderer, outcome) in outcomes {
-            guard outcome.isProblem, let definition = ConformanceCatalog.check(check) else { continue }
+            guard outcome.isFinding, let definition = ConformanceCatalog.check(check) else { continue }
             var result = outcome.result(for: definition, renderer: renderer, milliseconds: 0)
             result.message = "the host's own run: " + result.message
             override(&results, check: check, renderer: renderer, with: result)

@@ -22,18 +22,23 @@ import HudUnsafe
 /// would have judged from its own layouts). Failures the child reported are
 /// kept (a plugin gains nothing by failing itself).
 ///
-/// Also judged here: every robustness suite, `determinism-repeat` (on
+/// Also judged here: both accessibility checks (over the geometry and
+/// contrast matrices), every robustness suite, `determinism-repeat` (on
 /// the decoded layouts), and the buffer checks (`output-guard-bytes`,
 /// `output-needed-count`, `output-every-field`) from raw calls into a
 /// guarded buffer the host lays out in the renderer host's shared region,
 /// with a guard pattern and poison it picks per run, and reads back itself.
 /// The loading and extension checks, inputs unchanged and no action calls
 /// are judged from raw facts the renderer host reports
-/// (ParentFactsJudgment.swift). Still the child's word: threads,
-/// allocations, timing and fuzzing.
+/// (ParentFactsJudgment.swift), the run-time checks after this
+/// (ParentRuntimeJudgment.swift). Still the child's word where the host's
+/// own load agrees: the loading chain and `abi-needed-libraries` (it asks
+/// the loaded plugin's link scope, which only a process running plugin
+/// code has).
 package enum ParentJudgment {
     /// The checks the host judges from its own layouts.
-    package static let judged: Set<String> = Set(["layout-basic", "output-valid", "geometry-finite", "geometry-rtl-mirror", "determinism-repeat"])
+    package static let judged: Set<String> = Set(["layout-basic", "output-valid", "geometry-finite", "geometry-rtl-mirror", "determinism-repeat",
+                                                  "a11y-labels", "a11y-contrast"])
         .union(ConformanceChecks.layoutRules.keys).union(ConformanceChecks.robustSuites.keys).union(bufferChecks)
         .union(factChecks).union(preparedChecks)
 
@@ -126,6 +131,7 @@ package enum ParentJudgment {
             return true
         }
         let decoded = geometry.compactMap { testCase, result in (try? result.get()).map { (testCase, $0) } }
+        func claimed(_ check: String) -> Bool { results.contains { $0.checkID == check && $0.renderer == id && $0.claimsSuccess } }
         var outcomes: [String: CheckOutcome] = [:]
         outcomes["output-valid"] = ConformanceChecks.validOutcome(geometry.map { testCase, result in
             (testCase, result.mapError { ConformanceChecks.Problem("\($0)") })
@@ -134,7 +140,17 @@ package enum ParentJudgment {
         guard let info = registry.info(id: id) else { return }
         for rule in ConformanceChecks.layoutRules.keys { outcomes[rule] = ConformanceChecks.layoutRuleOutcome(rule, decoded, info: info) }
         outcomes["geometry-rtl-mirror"] = ConformanceChecks.mirrorOutcome(geometry.map { ($0.0, try? $0.1.get()) }, info: info)
-        func claimed(_ check: String) -> Bool { results.contains { $0.checkID == check && $0.renderer == id && $0.claimsSuccess } }
+        // The accessibility checks read the contrast cases' layouts too
+        // (an action called during one is left out, as above).
+        if claimed("a11y-labels") || claimed("a11y-contrast") {
+            let contrast = ConformanceInputs.contrastMatrix.map { ($0, layout($0)) }.filter { _, result in
+                if case .failure(.actionCalledDuringLayout) = result { return false }
+                return true
+            }.map { ($0, try? $1.get()) }
+            let layouts = decoded + contrast.compactMap { testCase, layout in layout.map { (testCase, $0) } }
+            if claimed("a11y-labels") { outcomes["a11y-labels"] = ConformanceChecks.labelsOutcome(layouts, rawNamesWarn: true) }
+            if claimed("a11y-contrast") { outcomes["a11y-contrast"] = ConformanceChecks.contrastOutcome(contrast) }
+        }
         for (check, suite) in ConformanceChecks.robustSuites where claimed(check) {
             outcomes[check] = ConformanceChecks.robustOutcome(suite, suite.cases.map { ($0, .init(layout($0))) })
         }
@@ -176,7 +192,7 @@ package enum ParentJudgment {
             return
         }
         for (check, outcome) in outcomes {
-            guard outcome.isProblem, let definition = ConformanceCatalog.check(check) else { continue }
+            guard outcome.isFinding, let definition = ConformanceCatalog.check(check) else { continue }
             var result = outcome.result(for: definition, renderer: id, milliseconds: 0)
             result.message = "the host's own run: " + result.message
             override(&results, check: check, renderer: id, with: result)

@@ -208,6 +208,17 @@ struct ValidateTests {
         try await Self.expectHostVerdict(fixture, check, "failed", finding)
     }
 
+    /// Plugins that break one accessibility rule and forge a pass for it:
+    /// the host judges both accessibility checks from its own layouts with
+    /// the child's rules (`labelsOutcome`, `contrastOutcome`).
+    @Test(arguments: [
+        ("forges_labels", "a11y-labels", "is interactive but its accessibility label is NULL"),
+        ("forges_contrast", "a11y-contrast", "icons need 3:1"),
+    ])
+    func aForgedAccessibilityVerdictIsJudgedByTheHost(_ fixture: String, _ check: String, _ finding: String) async throws {
+        try await Self.expectHostVerdict(fixture, check, "failed", finding)
+    }
+
     /// A plugin that fails valid inputs of one robustness suite and forges
     /// a pass for it: the host lays the suite out itself and judges it with
     /// the child's rule (`robustOutcome`), so the pass is replaced.
