@@ -90,6 +90,11 @@ package struct ConformanceSupervisor: Sendable {
                                        seed: configuration.seed)
     }
 
+    /// Judged by the parent only, never asked of the child: what the child
+    /// printed, the fresh-process digests (which need processes the child
+    /// may not start) and the raw calls at a 1.0 host's sizes.
+    static let parentChecks: Set<String> = ["abi-quiet-stdout", "determinism-processes", "abi-older-host-sizes"]
+
     /// A command that runs `check` alone on the same target with the same
     /// inputs (the seed and the layout deadline), in the least profile
     /// that has it: the cases of every check are fixed by the seed.
@@ -127,10 +132,7 @@ package struct ConformanceSupervisor: Sendable {
         var blocked: [ConformanceUnit: String] = [:]
         var stdoutBytes = 0
         var stdoutSample: [UInt8] = []
-        // Judged here, not in the child: what the child printed, and the
-        // fresh-process digests (which need processes the child may not start).
-        let parentChecks: Set<String> = ["abi-quiet-stdout", "determinism-processes", "abi-older-host-sizes"]
-        let childChecks = configuration.checkIDs.filter { !parentChecks.contains($0) }
+        let childChecks = configuration.checkIDs.filter { !Self.parentChecks.contains($0) }
         var restarts = 0
         while true {
             var request = target.sandboxValidation
@@ -170,7 +172,7 @@ package struct ConformanceSupervisor: Sendable {
                 case .result(let result):
                     // A result for a check the child was not asked to run
                     // (one the parent judges) is plugin code's forgery: dropped.
-                    guard !parentChecks.contains(result.checkID), finished.insert(result.unit).inserted else { return .none }
+                    guard !Self.parentChecks.contains(result.checkID), finished.insert(result.unit).inserted else { return .none }
                     results.append(result)
                     if !result.unblocksDependents { blocked[result.unit] = result.status == .skipped ? "was skipped" : result.status.rawValue }
                     if current == result.unit { current = nil }

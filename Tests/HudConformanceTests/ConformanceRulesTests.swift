@@ -9,6 +9,20 @@ import Testing
 struct ConformanceRulesTests {
     typealias RGB = ContrastRules.RGB
 
+    /// A plugin's code shares the sandboxed child's process and can write
+    /// its result frames: every check is judged by the host itself, except
+    /// those whose pass stands on the child's word once the host's own load
+    /// of the file succeeded: the loading chain and `abi-metadata` (a
+    /// refused load fails them) and `abi-needed-libraries` (it asks the
+    /// loaded plugin's link scope). A new check must be judged by the host
+    /// or argued into that list.
+    @Test func everyCheckAPluginCouldForgeIsJudgedByTheHost() {
+        let childsWord = Set(ConformanceRunner.loadingChain + ["abi-metadata", "abi-needed-libraries"])
+        let judged = ParentJudgment.judged.union(ParentRuntimeJudgment.judged).union(ConformanceSupervisor.parentChecks)
+        let unjudged = ConformanceCatalog.checks.map(\.id).filter { !judged.contains($0) }
+        #expect(Set(unjudged) == childsWord, "\(unjudged)")
+    }
+
     @Test func contrastFollowsWCAG() {
         #expect(abs(ContrastRules.ratio(.black, .white) - 21) < 1e-9)
         #expect(abs(ContrastRules.ratio(.white, .white) - 1) < 1e-9)
