@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 import HudRegistry
-import HudHarness
+package import HudHarness
 import HudUnsafe
 import HudPresentation
 import Glibc
@@ -60,18 +60,33 @@ enum LoadingChecks {
         } catch {
             return .problem("cannot read the file's dynamic symbols: \(error)")
         }
-        let missing = undefined.filter { !Self.isSanitizerRuntime($0) && !library.scopeDefines($0) }
+        return neededLibrariesOutcome(undefined: undefined.count, missing: missingFromScope(undefined, of: library))
+    }
+
+    /// Which of `symbols` (sanitizer interfaces aside) `library`'s own link
+    /// scope does not define, each with the file that defines it in this
+    /// process, if any.
+    static func missingFromScope(_ symbols: [String], of library: RawLibrary) -> [(symbol: String, provider: String?)] {
+        let missing = symbols.filter { !isSanitizerRuntime($0) && !library.scopeDefines($0) }
+        let maps = missing.isEmpty ? nil : ProcessMaps.read()
+        return missing.map { symbol in (symbol, RawLibrary.processAddress(of: symbol).flatMap { maps?.file(containing: $0) }) }
+    }
+
+    /// `abi-needed-libraries`' rule: of the file's `undefined` symbols,
+    /// `missing` are defined by none of the plugin's DT_NEEDED libraries,
+    /// each with the file that defines it in the process that loaded the
+    /// plugin (nil: nothing does). Asked of the plugin's link scope in this
+    /// process, or reported by the host's renderer host.
+    static func neededLibrariesOutcome(undefined: Int, missing: [(symbol: String, provider: String?)]) -> CheckOutcome {
         guard !missing.isEmpty else {
-            return .passed(undefined.isEmpty ? "no undefined symbols"
-                : "each of \(undefined.count) undefined symbol\(undefined.count == 1 ? "" : "s") is defined by the plugin's own DT_NEEDED libraries")
+            return .passed(undefined == 0 ? "no undefined symbols"
+                : "each of \(undefined) undefined symbol\(undefined == 1 ? "" : "s") is defined by the plugin's own DT_NEEDED libraries")
         }
-        let maps = ProcessMaps.read()
-        let details = missing.prefix(40).map { symbol in
-            let provider = RawLibrary.processAddress(of: symbol).flatMap { maps.file(containing: $0) }
-            return provider.map { "\(symbol): defined here by \($0); link it (\(linkFlag(for: $0)))" }
-                ?? "\(symbol): defined by nothing the plugin names"
+        let details = missing.prefix(40).map { symbol, provider in
+            provider.map { "\(symbol): defined here by \($0); link it (\(linkFlag(for: $0)))" } ?? "\(symbol): defined by nothing the plugin names"
         }
-        return .problem("\(missing.count) undefined symbol\(missing.count == 1 ? "" : "s") (\(missing.prefix(3).joined(separator: ", "))\(missing.count > 3 ? ", …" : "")) \(missing.count == 1 ? "is" : "are") defined by none of the plugin's DT_NEEDED libraries; it loads only because this host happens to have \(missing.count == 1 ? "it" : "them") loaded",
+        let names = missing.map(\.symbol)
+        return .problem("\(names.count) undefined symbol\(names.count == 1 ? "" : "s") (\(names.prefix(3).joined(separator: ", "))\(names.count > 3 ? ", …" : "")) \(names.count == 1 ? "is" : "are") defined by none of the plugin's DT_NEEDED libraries; it loads only because this host happens to have \(names.count == 1 ? "it" : "them") loaded",
                         details: Array(details))
     }
 
@@ -220,6 +235,18 @@ enum LoadingChecks {
         let budget = runner.configuration.loadBudgetMilliseconds
         let text = "dlopen + entry + init() took \(Format.milliseconds(milliseconds)) (budget \(Format.milliseconds(budget)))"
         return milliseconds > budget ? .problem(text + "; move work out of init() and static constructors") : .passed(text)
+    }
+}
+
+extension ValidationFrame.SymbolFact {
+    /// `names` looked up in `library`'s link scope in this process (a
+    /// renderer host answering `abiFacts`), with `missingFromScope`.
+    package static func lookUp(_ names: [[UInt8]], in library: RawLibrary) -> [Self] {
+        let symbols = names.map { String(decoding: $0, as: UTF8.self) }
+        let missing = Dictionary(LoadingChecks.missingFromScope(symbols, of: library).map { ($0.symbol, $0.provider) }) { first, _ in first }
+        return symbols.map { symbol in
+            Self(inScope: missing[symbol] == nil, provider: Array((missing[symbol].flatMap { $0 } ?? "").utf8.prefix(4096)))
+        }
     }
 }
 

@@ -12,7 +12,9 @@ import HudUnsafe
 /// digest, and NULL or not per id; the rules are applied here. Two raw
 /// calls at the frozen ABI 1.0 node stride and environment size go into a
 /// guarded buffer this process lays out and reads itself. The load time is
-/// judged from the start this process observed.
+/// judged from the start this process observed; the needed libraries from
+/// the file's undefined symbols, read here and looked up in the plugin's
+/// link scope by the child.
 ///
 /// Kept apart from `ParentJudgment.judge` (the layout-based checks) so each
 /// can change without the other.
@@ -20,7 +22,7 @@ extension ParentJudgment {
     /// The checks judged here.
     static let factChecks: Set<String> = [
         "abi-struct-sizes", "abi-init-refcount", "abi-descriptors-stable", "abi-extension-unknown", "abi-extension-exact",
-        "abi-load-time",
+        "abi-load-time", "abi-needed-libraries",
     ]
 
     /// The checks judged from prepared calls (`judgePreparedCalls`).
@@ -69,6 +71,8 @@ extension ParentJudgment {
             outcomes.append(("abi-extension-unknown", id, ConformanceChecks.extensionUnknownOutcome(ownID: id) { found(index, $0) }))
             known.append(candidates.filter { found(index, Array($0.utf8)) })
         }
+
+        if claimed("abi-needed-libraries") { outcomes.append(("abi-needed-libraries", nil, neededLibrariesOutcome(path: path, host: host))) }
 
         // Phase 2: the ABI sequence, and each known id's near misses.
         let count = UInt32(clamping: max(first.observations.first?.value ?? 0, 0))
@@ -182,6 +186,38 @@ extension ParentJudgment {
             }
             report(outcomes, into: &results)
         }
+    }
+
+    /// `abi-needed-libraries` from the file's undefined symbols, read here,
+    /// looked up in the plugin's link scope by the renderer host (as many
+    /// requests as the names need).
+    static func neededLibrariesOutcome(path: String, host: RendererHost) -> CheckOutcome {
+        let undefined: [String]
+        do {
+            undefined = try ElfMetadataReader.undefinedSymbols(path: (try? RendererRegistry.resolve(path).path) ?? path)
+        } catch {
+            return .problem("cannot read the file's dynamic symbols: \(error)")
+        }
+        var missing: [(symbol: String, provider: String?)] = []
+        var rest = undefined.map { Array($0.utf8) }[...]
+        while !rest.isEmpty {
+            var chunk: [[UInt8]] = [], bytes = 0
+            while let name = rest.first, chunk.count < ValidationFrame.maxSymbols, bytes + name.count <= ValidationFrame.maxSymbolBytes {
+                chunk.append(name)
+                bytes += name.count
+                rest = rest.dropFirst()
+            }
+            guard !chunk.isEmpty else { return .problem("a symbol name of the file is longer than \(ValidationFrame.maxSymbolBytes) bytes") }
+            do {
+                let facts = try host.abiFacts(script: [], extensionIDs: [], symbols: chunk)
+                for (name, fact) in zip(chunk, facts.symbols) where !fact.inScope {
+                    missing.append((String(decoding: name, as: UTF8.self), fact.provider.isEmpty ? nil : String(decoding: fact.provider, as: UTF8.self)))
+                }
+            } catch {
+                return .problem("the host's renderer host could not look up the file's undefined symbols: \(error)")
+            }
+        }
+        return LoadingChecks.neededLibrariesOutcome(undefined: undefined.count, missing: missing)
     }
 
     /// The ABI sequence `abi-init-refcount` and `abi-descriptors-stable`

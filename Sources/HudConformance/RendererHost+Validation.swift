@@ -163,18 +163,20 @@ extension RendererHost {
     /// `extensionIDs` with every served renderer (`ValidationFrame.abiFacts`);
     /// the raw results come back for the caller to judge. Starts the child
     /// if needed.
-    package func abiFacts(script: [ValidationFrame.ABIStep], extensionIDs: [[UInt8]]) throws(RegistryError) -> ValidationFrame.ABIFactsReply {
+    package func abiFacts(script: [ValidationFrame.ABIStep], extensionIDs: [[UInt8]],
+                          symbols: [[UInt8]] = []) throws(RegistryError) -> ValidationFrame.ABIFactsReply {
         let id = renderers.first?.id ?? "?"
         guard script.count <= ValidationFrame.maxABISteps, extensionIDs.count <= ValidationFrame.maxExtensionIDs,
-              extensionIDs.allSatisfy({ $0.count <= 4096 }) else {
-            throw .invalidComplications(field: "abiFacts", reason: "\(script.count) steps and \(extensionIDs.count) ids are more than one request carries")
+              extensionIDs.allSatisfy({ $0.count <= 4096 }), symbols.count <= ValidationFrame.maxSymbols,
+              symbols.reduce(0, { $0 + $1.count }) <= ValidationFrame.maxSymbolBytes else {
+            throw .invalidComplications(field: "abiFacts", reason: "\(script.count) steps, \(extensionIDs.count) ids and \(symbols.count) symbols are more than one request carries")
         }
         let sequence = try nextRequest(for: id).sequence
-        let reply = try exchange(ValidationFrame.abiFacts(.init(sequence: sequence, script: script, extensionIDs: extensionIDs)).frame, id: id,
-                                 timeout: settings.layoutTimeoutSeconds, what: "ABI facts deadline")
+        let request = ValidationFrame.ABIFactsRequest(sequence: sequence, script: script, extensionIDs: extensionIDs, symbols: symbols)
+        let reply = try exchange(ValidationFrame.abiFacts(request).frame, id: id, timeout: settings.layoutTimeoutSeconds, what: "ABI facts deadline")
         if case .abiFactsDone(let facts)? = try validation(reply, id), facts.sequence == sequence, facts.observations.count == script.count,
            zip(facts.observations, script).allSatisfy({ $0.step == $1 }), facts.extensions.count == renderers.count,
-           facts.extensions.allSatisfy({ $0.count == extensionIDs.count }) {
+           facts.extensions.allSatisfy({ $0.count == extensionIDs.count }), facts.symbols.count == symbols.count {
             return facts
         }
         if case .callFailed(_, let reason) = reply {

@@ -104,6 +104,16 @@ package enum ValidationFrame: Sendable, Equatable {
         package var sequence: UInt32
         package var script: [ABIStep]
         package var extensionIDs: [[UInt8]]
+        /// Undefined symbols of the plugin file, to look up in its link scope.
+        package var symbols: [[UInt8]] = []
+    }
+
+    /// One symbol looked up for an `abiFacts` request: whether the plugin's
+    /// own link scope (it and its DT_NEEDED libraries) defines it, and if
+    /// not, the file that defines it in the renderer host (empty: none).
+    package struct SymbolFact: Sendable, Equatable {
+        package var inScope: Bool
+        package var provider: [UInt8]
     }
 
     /// What one step returned, as raw values: `value` is init()'s status
@@ -135,11 +145,13 @@ package enum ValidationFrame: Sendable, Equatable {
         /// Per served renderer (index order), per extension id (request
         /// order): true when get_extension returned non-NULL.
         package var extensions: [[Bool]]
+        /// One per requested symbol, in order.
+        package var symbols: [SymbolFact]
 
         package init(sequence: UInt32, loadNanoseconds: UInt64, abiVersion: UInt32, entryStructSize: UInt32,
-                     observations: [ABIObservation], extensions: [[Bool]]) {
+                     observations: [ABIObservation], extensions: [[Bool]], symbols: [SymbolFact] = []) {
             (self.sequence, self.loadNanoseconds, self.abiVersion, self.entryStructSize) = (sequence, loadNanoseconds, abiVersion, entryStructSize)
-            (self.observations, self.extensions) = (observations, extensions)
+            (self.observations, self.extensions, self.symbols) = (observations, extensions, symbols)
         }
     }
 
@@ -148,6 +160,9 @@ package enum ValidationFrame: Sendable, Equatable {
     package static let maxABISteps = 1500
     package static let maxExtensionIDs = 1024
     package static let maxExtensionProbes = 8192
+    /// Symbols one request looks up, and the bytes of their names together.
+    package static let maxSymbols = 1024
+    package static let maxSymbolBytes = 24 << 10
 
     /// This frame as the channel carries it.
     package var frame: RendererHostFrame {
@@ -163,6 +178,7 @@ package enum ValidationFrame: Sendable, Equatable {
             w.u32(r.sequence)
             w.counted(r.script) { w, step in w.u8(step.call.rawValue); w.u32(step.argument) }
             w.counted(r.extensionIDs) { w, id in w.counted(id) { w, byte in w.u8(byte) } }
+            w.counted(r.symbols) { w, name in w.counted(name) { w, byte in w.u8(byte) } }
         case .abiFactsDone(let r):
             kind = 14
             w.u32(r.sequence); w.u64(r.loadNanoseconds); w.u32(r.abiVersion); w.u32(r.entryStructSize)
@@ -171,6 +187,7 @@ package enum ValidationFrame: Sendable, Equatable {
                 w.u64(UInt64(bitPattern: o.value)); w.u64(o.pointer); w.u32(o.structSize); w.u64(o.digest)
             }
             w.counted(r.extensions) { w, probes in w.counted(probes) { w, found in w.bool(found) } }
+            w.counted(r.symbols) { w, fact in w.bool(fact.inScope); w.counted(fact.provider) { w, byte in w.u8(byte) } }
         case .callPrepared(let sequence):
             kind = 5
             w.u32(sequence)
@@ -215,7 +232,18 @@ package enum ValidationFrame: Sendable, Equatable {
                     for _ in 0..<length { id.append(try r.u8()) }
                     extensionIDs.append(id)
                 }
-                self = .abiFacts(ABIFactsRequest(sequence: sequence, script: script, extensionIDs: extensionIDs))
+                let names = try r.count(atMost: Self.maxSymbols, "symbols")
+                var symbols: [[UInt8]] = []
+                var total = 0
+                for _ in 0..<names {
+                    let length = try r.count(atMost: Self.maxSymbolBytes, "bytes in a symbol name")
+                    total += length
+                    guard total <= Self.maxSymbolBytes else { throw WireError("more than \(Self.maxSymbolBytes) bytes of symbol names") }
+                    var name: [UInt8] = []
+                    for _ in 0..<length { name.append(try r.u8()) }
+                    symbols.append(name)
+                }
+                self = .abiFacts(ABIFactsRequest(sequence: sequence, script: script, extensionIDs: extensionIDs, symbols: symbols))
             case 14:
                 let sequence = try r.u32(), load = try r.u64(), version = try r.u32(), size = try r.u32()
                 let steps = try r.count(atMost: Self.maxABISteps, "observations")
@@ -236,8 +264,17 @@ package enum ValidationFrame: Sendable, Equatable {
                     for _ in 0..<count { found.append(try r.bool()) }
                     extensions.append(found)
                 }
+                let looked = try r.count(atMost: Self.maxSymbols, "symbols")
+                var symbols: [SymbolFact] = []
+                for _ in 0..<looked {
+                    let inScope = try r.bool()
+                    let length = try r.count(atMost: 4096, "bytes in a file name")
+                    var provider: [UInt8] = []
+                    for _ in 0..<length { provider.append(try r.u8()) }
+                    symbols.append(SymbolFact(inScope: inScope, provider: provider))
+                }
                 self = .abiFactsDone(ABIFactsReply(sequence: sequence, loadNanoseconds: load, abiVersion: version, entryStructSize: size,
-                                                   observations: observations, extensions: extensions))
+                                                   observations: observations, extensions: extensions, symbols: symbols))
             case 20:
                 var request = ConcurrentRequest(sequence: try r.u32(), renderer: try r.u32(), threads: try r.u32(), callsPerThread: try r.u32(),
                                                 capacity: try r.u32(), inputs: [])

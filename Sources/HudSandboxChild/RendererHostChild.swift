@@ -189,10 +189,11 @@ package enum RendererHostChild {
             let descriptor = descriptors.first { $0.id == id }
             return request.extensionIDs.map { descriptor?.hasExtension(idBytes: $0) ?? false }
         }
+        let symbols = ValidationFrame.SymbolFact.lookUp(request.symbols, in: library)
         let observations = ParentJudgment.ScriptLog.run(request.script, on: entry)
         let reply = ValidationFrame.abiFactsDone(.init(sequence: request.sequence, loadNanoseconds: loadNanoseconds,
                                                        abiVersion: entry.abiVersion.packed, entryStructSize: UInt32(clamping: entry.structSize),
-                                                       observations: observations, extensions: extensions)).frame
+                                                       observations: observations, extensions: extensions, symbols: symbols)).frame
         guard reply.encoded.count <= RendererHostFrame.maxPayload + 4 else {
             return .callFailed(sequence: request.sequence, reason: "the facts of \(request.script.count) steps do not fit one frame")
         }

@@ -13,11 +13,10 @@ struct ConformanceRulesTests {
     /// its result frames: every check is judged by the host itself, except
     /// those whose pass stands on the child's word once the host's own load
     /// of the file succeeded: the loading chain and `abi-metadata` (a
-    /// refused load fails them) and `abi-needed-libraries` (it asks the
-    /// loaded plugin's link scope). A new check must be judged by the host
-    /// or argued into that list.
+    /// refused load fails them). A new check must be judged by the host or
+    /// argued into that list.
     @Test func everyCheckAPluginCouldForgeIsJudgedByTheHost() {
-        let childsWord = Set(ConformanceRunner.loadingChain + ["abi-metadata", "abi-needed-libraries"])
+        let childsWord = Set(ConformanceRunner.loadingChain + ["abi-metadata"])
         let judged = ParentJudgment.judged.union(ParentRuntimeJudgment.judged).union(ConformanceSupervisor.parentChecks)
         let unjudged = ConformanceCatalog.checks.map(\.id).filter { !judged.contains($0) }
         #expect(Set(unjudged) == childsWord, "\(unjudged)")

@@ -383,6 +383,7 @@ struct ValidateTests {
         ("forges_load_time", "abi-load-time", "warning", "to start a sandboxed renderer host"),
         ("forges_inputs_unchanged", "output-inputs-unchanged", "failed", "bytes of its inputs"),
         ("forges_no_action_calls", "output-no-action-calls", "failed", "the trap ended the renderer host at once"),
+        ("forges_needed_libraries", "abi-needed-libraries", "failed", "(sin) is defined by none of the plugin's DT_NEEDED libraries"),
     ])
     func aForgedLoadingVerdictIsJudgedByTheHost(_ fixture: String, _ check: String, _ status: String, _ finding: String) async throws {
         try await Self.expectHostVerdict(fixture, check, status, finding)

@@ -32,14 +32,16 @@ struct ValidationFrameTests {
     /// for it.
     @Test func abiFactsAndPreparedCallFramesRoundTripAndCountsAreCapped() throws {
         let request = ValidationFrame.abiFacts(.init(sequence: 3, script: [.init(.rendererCount), .init(.rendererAt, 7), .init(.initialize), .init(.deinitialize)],
-                                                       extensionIDs: [Array("org.test/1".utf8), [], [0xFF, 0xFE]]))
+                                                       extensionIDs: [Array("org.test/1".utf8), [], [0xFF, 0xFE]],
+                                                       symbols: [Array("sin".utf8), Array("memcpy".utf8)]))
         let reply = ValidationFrame.abiFactsDone(.init(
             sequence: 3, loadNanoseconds: 1_234_567, abiVersion: ABIVersion.host.packed, entryStructSize: 48,
             observations: [.init(step: .init(.rendererCount), value: 1),
                            .init(step: .init(.rendererAt, 7), value: 1, pointer: 0x7f00_0000_1000, structSize: 96, digest: 0xDEAD_BEEF),
                            .init(step: .init(.initialize), value: ValidationFrame.ABIObservation.missing),
                            .init(step: .init(.deinitialize), value: 0)],
-            extensions: [[true, false, false]]))
+            extensions: [[true, false, false]],
+            symbols: [.init(inScope: false, provider: Array("/usr/lib/x86_64-linux-gnu/libm.so.6".utf8)), .init(inScope: true, provider: [])]))
         let prepared = ValidationFrame.preparedLayout(
             .init(sequence: 9, renderer: 0, generation: 2, complicationsBytes: 0, callBytes: 64),
             .init(capacity: 64, stride: 184, guardBytes: 8192, environmentSize: 136))
@@ -53,6 +55,11 @@ struct ValidationFrameTests {
         let steps = UInt32(ValidationFrame.maxABISteps + 1)
         tooLong += [UInt8(steps & 0xFF), UInt8(steps >> 8 & 0xFF), 0, 0]
         #expect(throws: SandboxProtocolError.self) { try decode(tooLong) }
+        // Symbol names past their bytes' cap: refused while they are read.
+        let half = [UInt8](repeating: UInt8(ascii: "s"), count: ValidationFrame.maxSymbolBytes / 2 + 1)
+        #expect(throws: SandboxProtocolError.self) {
+            try decode(carried(.abiFacts(.init(sequence: 4, script: [], extensionIDs: [], symbols: [half, half]))))
+        }
         // An unknown ABI call in a script.
         #expect(throws: SandboxProtocolError.self) { try decode([3, 3, 0, 0, 0, 1, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0]) }
         // A layout request is no validation frame; an unknown kind is refused by the channel.
