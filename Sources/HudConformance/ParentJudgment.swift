@@ -32,9 +32,7 @@ import HudUnsafe
 /// are judged from raw facts the renderer host reports
 /// (ParentFactsJudgment.swift), the run-time checks after this
 /// (ParentRuntimeJudgment.swift). Still the child's word where the host's
-/// own load agrees: the loading chain and `abi-needed-libraries` (it asks
-/// the loaded plugin's link scope, which only a process running plugin
-/// code has).
+/// own load agrees: the loading chain and `abi-metadata`.
 package enum ParentJudgment {
     /// The checks the host judges from its own layouts.
     package static let judged: Set<String> = Set(["layout-basic", "output-valid", "geometry-finite", "geometry-rtl-mirror", "determinism-repeat",
@@ -126,10 +124,13 @@ package enum ParentJudgment {
         // A case whose layout called an action yields no nodes here (the
         // registry refuses it); output-no-action-calls reports that, so the
         // case is left out of the host's judgment rather than counted twice.
-        let geometry = ConformanceInputs.geometryMatrix.map { ($0, layout($0)) }.filter { _, result in
-            if case .failure(.actionCalledDuringLayout) = result { return false }
-            return true
+        func laidOut(_ cases: [LayoutCase]) -> [(LayoutCase, Result<HudLayout, RegistryError>)] {
+            cases.map { ($0, layout($0)) }.filter { _, result in
+                if case .failure(.actionCalledDuringLayout) = result { return false }
+                return true
+            }
         }
+        let geometry = laidOut(ConformanceInputs.geometryMatrix)
         let decoded = geometry.compactMap { testCase, result in (try? result.get()).map { (testCase, $0) } }
         func claimed(_ check: String) -> Bool { results.contains { $0.checkID == check && $0.renderer == id && $0.claimsSuccess } }
         var outcomes: [String: CheckOutcome] = [:]
@@ -143,10 +144,7 @@ package enum ParentJudgment {
         // The accessibility checks read the contrast cases' layouts too
         // (an action called during one is left out, as above).
         if claimed("a11y-labels") || claimed("a11y-contrast") {
-            let contrast = ConformanceInputs.contrastMatrix.map { ($0, layout($0)) }.filter { _, result in
-                if case .failure(.actionCalledDuringLayout) = result { return false }
-                return true
-            }.map { ($0, try? $1.get()) }
+            let contrast = laidOut(ConformanceInputs.contrastMatrix).map { ($0, try? $1.get()) }
             let layouts = decoded + contrast.compactMap { testCase, layout in layout.map { (testCase, $0) } }
             if claimed("a11y-labels") { outcomes["a11y-labels"] = ConformanceChecks.labelsOutcome(layouts, rawNamesWarn: true) }
             if claimed("a11y-contrast") { outcomes["a11y-contrast"] = ConformanceChecks.contrastOutcome(contrast) }
