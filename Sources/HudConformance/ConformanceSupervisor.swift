@@ -186,7 +186,10 @@ package struct ConformanceSupervisor: Sendable {
             outcome.deliverOutput(source: target.description, failed: !sawDone || results.contains { $0.status.isFailure })
             stdoutBytes += outcome.stdout.totalBytes
             if stdoutSample.isEmpty { stdoutSample = Array(outcome.stdout.kept.prefix(200)) }
-            if sawDone, outcome.termination == .exited(0) { break }
+            // The runner says done once every unit it was asked for has a
+            // result: a done before that is plugin code's frame.
+            let unreported = sawDone ? pendingUnits(results, among: childChecks).first : nil
+            if sawDone, unreported == nil, outcome.termination == .exited(0) { break }
 
             let status: CheckStatus
             let what: String
@@ -198,6 +201,9 @@ package struct ConformanceSupervisor: Sendable {
                 status = .timedOut
                 what = inCall != nil ? "did not return from a layout within \(JSONValue.format(seconds)) s (--layout-timeout)"
                     : "timed out (no progress for \(JSONValue.format(seconds)) s)"
+            case .exited(0) where unreported != nil:
+                status = .crashed
+                what = "wrote to the result channel (done before every check had reported); plugin code must never write to descriptor 3"
             case .exited(let code):
                 status = .crashed
                 what = "ended the process (exit status \(code)); plugin code must never call exit()"
@@ -209,7 +215,7 @@ package struct ConformanceSupervisor: Sendable {
                                            status: .failed, message: "the sandbox could not start: \(reason)"))
                 return results
             }
-            guard let unit = current else {
+            guard let unit = current ?? unreported else {
                 // Died between units (e.g. in a static destructor at exit).
                 results.append(CheckResult(checkID: "abi-load", renderer: nil, status: status == .crashed ? .crashed : .timedOut,
                                            message: "the sandbox \(what) outside any check"))
@@ -267,11 +273,12 @@ package struct ConformanceSupervisor: Sendable {
     }
 
     /// Units with no result yet, given the renderers seen so far.
-    private func pendingUnits(_ results: [CheckResult]) -> [ConformanceUnit] {
+    private func pendingUnits(_ results: [CheckResult], among checkIDs: [String]? = nil) -> [ConformanceUnit] {
         let have = Set(results.map(\.unit))
         let renderers = Array(Set(results.compactMap(\.renderer))).sorted()
+        let selected = Set(checkIDs ?? configuration.checkIDs)
         var units: [ConformanceUnit] = []
-        for check in ConformanceCatalog.checks where configuration.checkIDs.contains(check.id) {
+        for check in ConformanceCatalog.checks where selected.contains(check.id) {
             if check.scope == .plugin || renderers.isEmpty {
                 let unit = ConformanceUnit(checkID: check.id, renderer: nil)
                 if !have.contains(unit), !(check.scope == .renderer && results.contains { $0.checkID == check.id }) { units.append(unit) }

@@ -194,6 +194,20 @@ struct ValidateTests {
         #expect(!results.contains { $0["status"]?.stringValue == "passed" && $0["check"]?.stringValue == "layout-basic" })
     }
 
+    /// A plugin that writes the runner's "done" frame itself and ends the
+    /// child cleanly: a done before every check has reported is plugin
+    /// code's, so the check in progress crashed and the run fails (it
+    /// exited 0 with every later check skipped).
+    @Test func aPluginForgingTheEndOfTheRunFailsTheCheckInProgress() async throws {
+        let output = try await Self.validate([try await ValidateFixture.path("forges_done"), "--format", "json"] + Self.quick)
+        #expect(output.status == 1, "\(output.transcript)")
+        let results = Self.results(try HudHost.json(output))
+        let initialize = results.first { $0["check"]?.stringValue == "abi-init" }
+        #expect(initialize?["status"]?.stringValue == "crashed", "\(output.stdout)")
+        #expect(initialize?["message"]?.stringValue?.contains("done before every check had reported") == true, "\(output.stdout)")
+        #expect(!results.contains { $0["status"]?.stringValue == "passed" && $0["renderer"]?.stringValue != nil }, "\(output.stdout)")
+    }
+
     /// Plugins that break one buffer rule and, inside the `validate` child,
     /// write a result frame claiming that check passed (forge_verdict.h):
     /// the host judges the check itself from raw calls into a guarded buffer
