@@ -60,7 +60,8 @@ package struct ConformanceSupervisor: Sendable {
                 if case .result(let result) = event { results.append(result) }
             }
         case .sandbox(let executable, let timeout, let cpu, let memory):
-            results = sandboxed(target, executable: executable, timeout: timeout, cpu: cpu, memory: memory)
+            let childSkips: Set<ConformanceUnit>
+            (results, childSkips) = sandboxed(target, executable: executable, timeout: timeout, cpu: cpu, memory: memory)
             // The child shares its process with the plugin: the output and
             // geometry verdicts are the host's own (ParentJudgment).
             // The run-time checks too (ParentRuntimeJudgment), and
@@ -83,6 +84,7 @@ package struct ConformanceSupervisor: Sendable {
                     if runtime { results = ParentRuntimeJudgment.apply(to: results, loaded: loaded, configuration: configuration) }
                 }
             }
+            results = Self.unexplainedSkipsFailed(results, reportedByChild: childSkips, filter: target.rendererFilter)
         }
         results = completed(results)
         let unloadable = results.first { $0.checkID == "abi-load" && $0.status == .failed }?.message
@@ -94,6 +96,29 @@ package struct ConformanceSupervisor: Sendable {
     /// printed, the fresh-process digests (which need processes the child
     /// may not start) and the raw calls at a 1.0 host's sizes.
     static let parentChecks: Set<String> = ["abi-quiet-stdout", "determinism-processes", "abi-older-host-sizes"]
+
+    /// The child's skips (not as not applicable) that nothing in the final
+    /// `results` explains, as failures. The runner skips a check only
+    /// behind a prerequisite that did not let its dependents run (for a
+    /// renderer check, also a step of the loading chain), or for no
+    /// renderer matching the `--renderer` filter: any other skip would hide
+    /// a failure, and is plugin code's frame.
+    static func unexplainedSkipsFailed(_ results: [CheckResult], reportedByChild: Set<ConformanceUnit>, filter: String?) -> [CheckResult] {
+        let stopping = Set(results.filter { !$0.unblocksDependents }.map(\.unit))
+        return results.map { result in
+            guard result.status == .skipped, !result.notApplicable, reportedByChild.contains(result.unit),
+                  let check = ConformanceCatalog.check(result.checkID) else { return result }
+            if check.scope == .renderer, result.renderer == nil || result.renderer == filter { return result }
+            let requirements = check.requires.map { id in
+                ConformanceUnit(checkID: id, renderer: ConformanceCatalog.check(id)?.scope == .renderer ? result.renderer : nil)
+            }
+            let chain = check.scope == .renderer ? ConformanceRunner.loadingChain.map { ConformanceUnit(checkID: $0, renderer: nil) } : []
+            if (requirements + chain).contains(where: stopping.contains) { return result }
+            return CheckResult(checkID: result.checkID, renderer: result.renderer, status: .crashed,
+                               message: "the plugin wrote to the result channel (a skip without a prerequisite that did not pass); plugin code must never write to descriptor 3",
+                               details: ["the sandboxed child reported skipped: \(result.message)"], milliseconds: result.milliseconds)
+        }
+    }
 
     /// A command that runs `check` alone on the same target with the same
     /// inputs (the seed and the layout deadline), in the least profile
@@ -126,8 +151,12 @@ package struct ConformanceSupervisor: Sendable {
     /// finding, not worth waiting on again).
     package static func hostLoadDeadline(_ timeout: Double) -> Double { min(max(timeout, 2), 10) }
 
-    private func sandboxed(_ target: ConformanceTarget, executable: String, timeout: Double, cpu: Int, memory: Int) -> [CheckResult] {
+    /// The child's results and the parent's own (`abi-quiet-stdout`, …),
+    /// and the units the child reported skipped (not as not applicable).
+    private func sandboxed(_ target: ConformanceTarget, executable: String, timeout: Double, cpu: Int,
+                           memory: Int) -> (results: [CheckResult], childSkips: Set<ConformanceUnit>) {
         var results: [CheckResult] = []
+        var childSkips: Set<ConformanceUnit> = []
         var finished: Set<ConformanceUnit> = []
         var blocked: [ConformanceUnit: String] = [:]
         var stdoutBytes = 0
@@ -174,6 +203,7 @@ package struct ConformanceSupervisor: Sendable {
                     // (one the parent judges) is plugin code's forgery: dropped.
                     guard !Self.parentChecks.contains(result.checkID), finished.insert(result.unit).inserted else { return .none }
                     results.append(result)
+                    if result.status == .skipped, !result.notApplicable { childSkips.insert(result.unit) }
                     if !result.unblocksDependents { blocked[result.unit] = result.status == .skipped ? "was skipped" : result.status.rawValue }
                     if current == result.unit { current = nil }
                     inCall = nil
@@ -213,13 +243,13 @@ package struct ConformanceSupervisor: Sendable {
             case .spawnFailed(let reason):
                 results.append(CheckResult(checkID: current?.checkID ?? childChecks.first ?? "abi-load", renderer: current?.renderer,
                                            status: .failed, message: "the sandbox could not start: \(reason)"))
-                return results
+                return (results, childSkips)
             }
             guard let unit = current ?? unreported else {
                 // Died between units (e.g. in a static destructor at exit).
                 results.append(CheckResult(checkID: "abi-load", renderer: nil, status: status == .crashed ? .crashed : .timedOut,
                                            message: "the sandbox \(what) outside any check"))
-                return results
+                return (results, childSkips)
             }
             let message: String
             var details: [String] = []
@@ -269,7 +299,7 @@ package struct ConformanceSupervisor: Sendable {
                 : CheckResult(checkID: "abi-quiet-stdout", renderer: nil, status: .failed,
                               message: "plugin code wrote \(stdoutBytes) bytes to stdout (\"\(sample)\"); stdout belongs to the host, log to stderr or not at all"))
         }
-        return results
+        return (results, childSkips)
     }
 
     /// Units with no result yet, given the renderers seen so far.

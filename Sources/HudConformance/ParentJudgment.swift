@@ -312,6 +312,7 @@ package enum ParentJudgment {
 }
 
 extension CheckResult {
-    /// Passed or warned: what a forged report would claim.
-    var claimsSuccess: Bool { status == .passed || status == .warning }
+    /// Passed, warned, or found the check not applicable: what a forged
+    /// report would claim.
+    var claimsSuccess: Bool { status == .passed || status == .warning || (status == .skipped && notApplicable) }
 }

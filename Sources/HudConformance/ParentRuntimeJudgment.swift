@@ -142,9 +142,11 @@ package enum ParentRuntimeJudgment {
 
     /// The host's verdict in place of the child's claim `claimed`: a pass
     /// the child claimed becomes the host's result, whatever it is; a
-    /// warning it claimed stays unless the host found a problem too.
+    /// warning or a not applicable it claimed stays unless the host found a
+    /// problem.
     static func judged(_ claimed: CheckResult, by verdict: CheckResult) -> CheckResult {
         if claimed.status == .warning, verdict.status == .passed { return claimed }
+        if claimed.notApplicable, !verdict.status.isFailure, verdict.status != .warning { return claimed }
         var replaced = verdict
         if verdict.status != claimed.status {
             replaced.details = ["the sandboxed child reported \(claimed.status.rawValue): \(claimed.message)"] + verdict.details

@@ -208,6 +208,21 @@ struct ValidateTests {
         #expect(!results.contains { $0["status"]?.stringValue == "passed" && $0["renderer"]?.stringValue != nil }, "\(output.stdout)")
     }
 
+    /// A plugin that breaks geometry-hit-size and reports it skipped: as
+    /// not applicable, which the host judges like a claimed pass, or behind
+    /// a prerequisite that passed, a skip the runner never makes (plugin
+    /// code's frame). Either way the run fails (it exited 0).
+    @Test func aForgedSkipDoesNotHideAFailure() async throws {
+        try await Self.expectHostVerdict("forges_not_applicable", "geometry-hit-size", "failed", "hit region is 30×30 pt", childClaimed: false)
+        let output = try await Self.validate([try await ValidateFixture.path("forges_skip"), "--format", "json"] + Self.quick)
+        #expect(output.status == 1, "\(output.transcript)")
+        let json = try HudHost.json(output)
+        #expect(Self.failuresBesideLoad(json).map(\.check) == ["geometry-hit-size"], "\(output.stdout)")
+        let result = Self.results(json).first { $0["check"]?.stringValue == "geometry-hit-size" }
+        #expect(result?["status"]?.stringValue == "crashed", "\(output.stdout)")
+        #expect(result?["message"]?.stringValue?.contains("a skip without a prerequisite that did not pass") == true, "\(output.stdout)")
+    }
+
     /// Plugins that break one buffer rule and, inside the `validate` child,
     /// write a result frame claiming that check passed (forge_verdict.h):
     /// the host judges the check itself from raw calls into a guarded buffer
