@@ -67,6 +67,8 @@ package struct ConformanceSupervisor: Sendable {
             // The run-time checks too (ParentRuntimeJudgment), and
             // determinism-processes from two fresh renderer hosts. The file
             // is loaded once for both.
+            // Which renderers the host's own load of the file serves (nil: it did not load it).
+            var hostServes: ((String) -> Bool)?
             if case .file(let path, _) = target {
                 let parent = results.contains { ParentJudgment.judged.contains($0.checkID) } || configuration.checkIDs.contains("abi-older-host-sizes")
                 let runtime = !ParentRuntimeJudgment.judged.isDisjoint(with: configuration.checkIDs)
@@ -74,6 +76,7 @@ package struct ConformanceSupervisor: Sendable {
                     let loaded = ParentRuntimeJudgment.hostRegistry(loading: path, allowInsecurePath: true,
                                                                                 timeoutSeconds: ConformanceSupervisor.hostLoadDeadline(timeout),
                                                                                 layoutTimeoutSeconds: configuration.layoutTimeoutSeconds)
+                    if case .success(let registry) = loaded { hostServes = { registry.info(id: $0) != nil } }
                     if parent {
                         results = ParentJudgment.apply(to: results, path: path, loaded: loaded,
                                                        loadBudgetMilliseconds: configuration.loadBudgetMilliseconds,
@@ -84,7 +87,7 @@ package struct ConformanceSupervisor: Sendable {
                     if runtime { results = ParentRuntimeJudgment.apply(to: results, loaded: loaded, configuration: configuration) }
                 }
             }
-            results = Self.unexplainedSkipsFailed(results, reportedByChild: childSkips, filter: target.rendererFilter)
+            results = Self.unexplainedSkipsFailed(results, reportedByChild: childSkips, filter: target.rendererFilter, hostServes: hostServes)
         }
         results = completed(results)
         let unloadable = results.first { $0.checkID == "abi-load" && $0.status == .failed }?.message
@@ -100,15 +103,20 @@ package struct ConformanceSupervisor: Sendable {
     /// The child's skips (not as not applicable) that nothing in the final
     /// `results` explains, as failures. The runner skips a check only
     /// behind a prerequisite that did not let its dependents run (for a
-    /// renderer check, also a step of the loading chain), or for no
-    /// renderer matching the `--renderer` filter: any other skip would hide
-    /// a failure, and is plugin code's frame.
-    static func unexplainedSkipsFailed(_ results: [CheckResult], reportedByChild: Set<ConformanceUnit>, filter: String?) -> [CheckResult] {
+    /// renderer check, also a step of the loading chain), for no renderer
+    /// at all, or for a `--renderer` filter that matches no renderer (`hostServes`: the
+    /// renderers of the host's own load, nil when it did not load the file):
+    /// any other skip would hide a failure, and is plugin code's frame.
+    static func unexplainedSkipsFailed(_ results: [CheckResult], reportedByChild: Set<ConformanceUnit>, filter: String?,
+                                       hostServes: ((String) -> Bool)?) -> [CheckResult] {
         let stopping = Set(results.filter { !$0.unblocksDependents }.map(\.unit))
         return results.map { result in
             guard result.status == .skipped, !result.notApplicable, reportedByChild.contains(result.unit),
                   let check = ConformanceCatalog.check(result.checkID) else { return result }
-            if check.scope == .renderer, result.renderer == nil || result.renderer == filter { return result }
+            // A renderer check skipped for no renderer at all stands beside
+            // each renderer's own result, which it cannot hide.
+            if check.scope == .renderer, result.renderer == nil { return result }
+            if check.scope == .renderer, let renderer = result.renderer, renderer == filter, hostServes?(renderer) != true { return result }
             let requirements = check.requires.map { id in
                 ConformanceUnit(checkID: id, renderer: ConformanceCatalog.check(id)?.scope == .renderer ? result.renderer : nil)
             }
