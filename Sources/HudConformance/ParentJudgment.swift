@@ -245,10 +245,7 @@ package enum ParentJudgment {
         let blocked = verdict.dependentsRun ? [] : dependents(of: check)
         for (position, result) in results.enumerated()
         where blocked.contains(result.checkID) && (renderer == nil || result.renderer == renderer) && result.claimsSuccess {
-            results[position] = CheckResult(checkID: result.checkID, renderer: result.renderer, status: .skipped,
-                                            message: "not verified: \(check) failed in the host's own run",
-                                            details: ["the sandboxed child reported \(result.status.rawValue): \(result.message)"],
-                                            milliseconds: result.milliseconds)
+            results[position] = result.unverified(because: "\(check) failed in the host's own run")
         }
     }
 
@@ -256,10 +253,7 @@ package enum ParentJudgment {
     /// unverified, because `check` failed in the host's own run.
     private static func unverified(_ results: inout [CheckResult], _ checks: Set<String>, because check: String) {
         for (position, result) in results.enumerated() where checks.contains(result.checkID) && result.claimsSuccess {
-            results[position] = CheckResult(checkID: result.checkID, renderer: result.renderer, status: .skipped,
-                                            message: "not verified: \(check) failed in the host's own run",
-                                            details: ["the sandboxed child reported \(result.status.rawValue): \(result.message)"],
-                                            milliseconds: result.milliseconds)
+            results[position] = result.unverified(because: "\(check) failed in the host's own run")
         }
     }
 
@@ -315,4 +309,10 @@ extension CheckResult {
     /// Passed, warned, or found the check not applicable: what a forged
     /// report would claim.
     var claimsSuccess: Bool { status == .passed || status == .warning || (status == .skipped && notApplicable) }
+
+    /// This claim, skipped as not verified for `reason`, saying what the child claimed.
+    func unverified(because reason: String) -> CheckResult {
+        CheckResult(checkID: checkID, renderer: renderer, status: .skipped, message: "not verified: \(reason)",
+                    details: ["the sandboxed child reported \(status.rawValue): \(message)"], milliseconds: milliseconds)
+    }
 }

@@ -98,7 +98,7 @@ package enum ParentRuntimeJudgment {
         case .failure(let error):
             // ParentJudgment reports the failed load; nothing claimed here stands.
             for (position, result) in merged.enumerated() where selected.contains(result.checkID) && result.claimsSuccess {
-                merged[position] = unverified(result, because: "the host's own sandboxed load failed: \(error)")
+                merged[position] = result.unverified(because: "the host's own sandboxed load failed: \(error)")
             }
             for id in renderers where selected.contains("determinism-processes") {
                 merged.append(CheckResult(checkID: "determinism-processes", renderer: id, status: .skipped,
@@ -152,11 +152,6 @@ package enum ParentRuntimeJudgment {
             replaced.details = ["the sandboxed child reported \(claimed.status.rawValue): \(claimed.message)"] + verdict.details
         }
         return replaced
-    }
-
-    static func unverified(_ claimed: CheckResult, because reason: String) -> CheckResult {
-        CheckResult(checkID: claimed.checkID, renderer: claimed.renderer, status: .skipped, message: "not verified: \(reason)",
-                    details: ["the sandboxed child reported \(claimed.status.rawValue): \(claimed.message)"], milliseconds: claimed.milliseconds)
     }
 }
 
