@@ -79,8 +79,10 @@ package enum ParentJudgment {
             let check = candidates.first { id in merged.contains { $0.checkID == id && $0.renderer == nil } } ?? broken
             override(&merged, check: check, renderer: nil, with: host(check, renderer: nil, status: status(of: error), "the host's own sandboxed load failed: \(error)"))
             // Whatever the child reported for that check, the host has no
-            // layouts of its own: none of the child's claims it judges stands.
-            unverified(&merged, ParentJudgment.judged, because: check)
+            // layouts of its own: none of the child's claims it judges stands,
+            // but for abi-needed-libraries, which stands on no loading step
+            // (the run fails anyway, so the child's word hides nothing).
+            unverified(&merged, ParentJudgment.judged.subtracting(["abi-needed-libraries"]), because: check)
             return merged
         }
         for id in renderers {
@@ -231,18 +233,20 @@ package enum ParentJudgment {
     }
 
     /// Replaces the child's result for (`check`, `renderer`) when it claimed
-    /// success, and marks every claimed success that depends on it as
-    /// unverified. A result the child did not report is not added.
+    /// success, and, unless the verdict lets dependents run, marks every
+    /// claimed success that depends on it as unverified. A warning the child
+    /// reported stands against a warning of the host's. A result the child
+    /// did not report is not added.
     static func override(_ results: inout [CheckResult], check: String, renderer: String?, with verdict: CheckResult) {
         guard let index = results.firstIndex(where: { $0.checkID == check && $0.renderer == renderer }),
-              results[index].claimsSuccess else { return }
+              results[index].claimsSuccess, !(results[index].status == .warning && verdict.status == .warning) else { return }
         let claimed = results[index]
         var replaced = verdict
         replaced.details = ["the sandboxed child reported \(claimed.status.rawValue): \(claimed.message)"] + verdict.details
         replaced.milliseconds = claimed.milliseconds
         results[index] = replaced
-        // A finding that leaves the layouts usable (`dependentsRun`) blocks nothing.
-        let blocked = verdict.dependentsRun ? [] : dependents(of: check)
+        // A warning, or a finding that leaves the layouts usable (`dependentsRun`), blocks nothing.
+        let blocked = verdict.unblocksDependents ? [] : dependents(of: check)
         for (position, result) in results.enumerated()
         where blocked.contains(result.checkID) && (renderer == nil || result.renderer == renderer) && result.claimsSuccess {
             results[position] = result.unverified(because: "\(check) failed in the host's own run")

@@ -166,6 +166,14 @@ struct ValidateTests {
         #expect(failures.count == 1, "expected only \(expectation.check) to fail: \(failures)")
         #expect(failures.first?.check == expectation.check, "\(failures)")
         #expect(failures.first?.status == expectation.status, "\(failures)")
+        // An honest plugin's own finding is the child's; unless the host's
+        // own load refuses the file too, its run sets nothing else aside (a
+        // warning it agrees with stays the child's and blocks nothing).
+        let finding = Self.results(json).first { $0["check"]?.stringValue == expectation.check }
+        #expect(finding?["message"]?.stringValue?.hasPrefix("the host's own run: ") == false, "\(output.stdout)")
+        if !["abi-load", "abi-entry-symbol", "abi-version", "abi-init", "abi-descriptors", "abi-metadata"].contains(expectation.check) {
+            #expect(!Self.results(json).contains { $0["message"]?.stringValue?.hasPrefix("not verified") == true }, "\(output.stdout)")
+        }
         for check in hostFound {
             let result = Self.results(json).first { $0["check"]?.stringValue == check }
             if result?["status"]?.stringValue != "passed" {
