@@ -13,10 +13,4 @@
 #define FORGED_CHECK "geometry-finite"
 #include "forge_verdict.h"
 #define VB_INIT_BODY forge_verdict();
-#define VB_ADJUST_NODE(node) do { \
-        if ((node)->frame.y > env->screen_height / 2) { \
-            (node)->frame.y += 120; \
-            if ((node)->flags & HUD_NODE_FLAG_INTERACTIVE) (node)->hit.y += 120; \
-        } \
-    } while (0)
-#include "validate_base.h"
+#include "bottom_off_screen.c"
