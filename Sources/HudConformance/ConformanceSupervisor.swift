@@ -170,6 +170,7 @@ package struct ConformanceSupervisor: Sendable {
         var stdoutBytes = 0
         var stdoutSample: [UInt8] = []
         let childChecks = configuration.checkIDs.filter { !Self.parentChecks.contains($0) }
+        let asked = Set(childChecks)
         var restarts = 0
         while true {
             var request = target.sandboxValidation
@@ -207,9 +208,11 @@ package struct ConformanceSupervisor: Sendable {
                     inCall = nil
                     return .returned
                 case .result(let result):
-                    // A result for a check the child was not asked to run
-                    // (one the parent judges) is plugin code's forgery: dropped.
-                    guard !Self.parentChecks.contains(result.checkID), finished.insert(result.unit).inserted else { return .none }
+                    // A result for a check the child was not asked to run (one
+                    // the parent judges, or no check at all), or a plugin check
+                    // said of one renderer, is plugin code's forgery: dropped.
+                    guard asked.contains(result.checkID), result.renderer == nil || ConformanceCatalog.check(result.checkID)?.scope == .renderer,
+                          finished.insert(result.unit).inserted else { return .none }
                     results.append(result)
                     if result.status == .skipped, !result.notApplicable { childSkips.insert(result.unit) }
                     if !result.unblocksDependents { blocked[result.unit] = result.status == .skipped ? "was skipped" : result.status.rawValue }

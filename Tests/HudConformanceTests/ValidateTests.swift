@@ -200,6 +200,8 @@ struct ValidateTests {
             #expect(result?["message"]?.stringValue == "not verified: layout-basic failed in the host's own run", "\(output.stdout)")
         }
         #expect(!results.contains { $0["status"]?.stringValue == "passed" && $0["check"]?.stringValue == "layout-basic" })
+        // A plugin-level result said of one renderer is dropped.
+        #expect(!results.contains { $0["check"]?.stringValue == "abi-metadata" && $0["renderer"]?.stringValue != nil }, "\(output.stdout)")
     }
 
     /// A plugin that writes the runner's "done" frame itself and ends the
