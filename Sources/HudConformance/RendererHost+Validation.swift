@@ -159,10 +159,10 @@ extension RendererHost {
         }
     }
 
-    /// Runs `script` on the plugin's entry in the child and probes
-    /// `extensionIDs` with every served renderer (`ValidationFrame.abiFacts`);
-    /// the raw results come back for the caller to judge. Starts the child
-    /// if needed.
+    /// Runs `script` on the plugin's entry in the child, probes
+    /// `extensionIDs` with every served renderer and looks `symbols` up in
+    /// the plugin's link scope (`ValidationFrame.abiFacts`); the raw results
+    /// come back for the caller to judge. Starts the child if needed.
     package func abiFacts(script: [ValidationFrame.ABIStep], extensionIDs: [[UInt8]],
                           symbols: [[UInt8]] = []) throws(RegistryError) -> ValidationFrame.ABIFactsReply {
         let id = renderers.first?.id ?? "?"

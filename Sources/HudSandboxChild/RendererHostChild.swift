@@ -174,9 +174,10 @@ package enum RendererHostChild {
         }
     }
 
-    /// Runs an `abiFacts` script on the plugin's entry and probes the
-    /// extension ids, reporting what each call returned; nothing is judged
-    /// here. The probes come first: a script may deinit the plugin.
+    /// Runs an `abiFacts` script on the plugin's entry, probes the
+    /// extension ids and looks the symbols up in the plugin's link scope,
+    /// reporting what each call returned; nothing is judged here. The
+    /// probes come first: a script may deinit the plugin.
     private static func abiFacts(_ request: ValidationFrame.ABIFactsRequest, path: String, loadNanoseconds: UInt64,
                                  served: [String]) -> RendererHostFrame {
         guard request.extensionIDs.count * served.count <= ValidationFrame.maxExtensionProbes,
