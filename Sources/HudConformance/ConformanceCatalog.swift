@@ -30,6 +30,12 @@ package struct ConformanceCheck: Sendable, Hashable {
     /// profile version in which a problem is an error.
     package let errorFrom: ABIVersion?
 
+    /// The units this check's run for `renderer` stands on: each requirement,
+    /// for that renderer when it is a renderer check, else for the plugin.
+    func requirementUnits(renderer: String?) -> [ConformanceUnit] {
+        requires.map { id in ConformanceUnit(checkID: id, renderer: ConformanceCatalog.check(id)?.scope == .renderer ? renderer : nil) }
+    }
+
     /// The severity of a problem in profile version `version`.
     package func severity(at version: ABIVersion) -> Severity {
         if let errorFrom, version < errorFrom { return .warning }

@@ -169,14 +169,12 @@ package final class ConformanceRunner {
 
     /// Why `check` cannot run, if a selected prerequisite did not pass.
     private func blocker(for check: ConformanceCheck, renderer: String?) -> String? {
-        for requirement in check.requires where selected.contains(requirement) {
-            guard let prerequisite = ConformanceCatalog.check(requirement) else { continue }
-            let unit = ConformanceUnit(checkID: requirement, renderer: prerequisite.scope == .renderer ? renderer : nil)
+        for unit in check.requirementUnits(renderer: renderer) where selected.contains(unit.checkID) {
             if let status = blocked[unit] {
-                return "requires \(requirement), which \(status)"
+                return "requires \(unit.checkID), which \(status)"
             }
             if let result = results[unit], !result.unblocksDependents {
-                return "requires \(requirement), which \(result.status == .skipped ? "was skipped" : result.status.rawValue)"
+                return "requires \(unit.checkID), which \(result.status == .skipped ? "was skipped" : result.status.rawValue)"
             }
         }
         return nil

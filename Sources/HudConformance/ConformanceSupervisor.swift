@@ -117,11 +117,8 @@ package struct ConformanceSupervisor: Sendable {
             // each renderer's own result, which it cannot hide.
             if check.scope == .renderer, result.renderer == nil { return result }
             if check.scope == .renderer, let renderer = result.renderer, renderer == filter, hostServes?(renderer) != true { return result }
-            let requirements = check.requires.map { id in
-                ConformanceUnit(checkID: id, renderer: ConformanceCatalog.check(id)?.scope == .renderer ? result.renderer : nil)
-            }
             let chain = check.scope == .renderer ? ConformanceRunner.loadingChain.map { ConformanceUnit(checkID: $0, renderer: nil) } : []
-            if (requirements + chain).contains(where: stopping.contains) { return result }
+            if (check.requirementUnits(renderer: result.renderer) + chain).contains(where: stopping.contains) { return result }
             return CheckResult(checkID: result.checkID, renderer: result.renderer, status: .crashed,
                                message: "the plugin wrote to the result channel (a skip without a prerequisite that did not pass); plugin code must never write to descriptor 3",
                                details: ["the sandboxed child reported skipped: \(result.message)"], milliseconds: result.milliseconds)

@@ -177,8 +177,8 @@ package enum ValidationFrame: Sendable, Equatable {
             kind = 3
             w.u32(r.sequence)
             w.counted(r.script) { w, step in w.u8(step.call.rawValue); w.u32(step.argument) }
-            w.counted(r.extensionIDs) { w, id in w.counted(id) { w, byte in w.u8(byte) } }
-            w.counted(r.symbols) { w, name in w.counted(name) { w, byte in w.u8(byte) } }
+            w.counted(r.extensionIDs) { w, id in w.countedBytes(id) }
+            w.counted(r.symbols) { w, name in w.countedBytes(name) }
         case .abiFactsDone(let r):
             kind = 14
             w.u32(r.sequence); w.u64(r.loadNanoseconds); w.u32(r.abiVersion); w.u32(r.entryStructSize)
@@ -187,7 +187,7 @@ package enum ValidationFrame: Sendable, Equatable {
                 w.u64(UInt64(bitPattern: o.value)); w.u64(o.pointer); w.u32(o.structSize); w.u64(o.digest)
             }
             w.counted(r.extensions) { w, probes in w.counted(probes) { w, found in w.bool(found) } }
-            w.counted(r.symbols) { w, fact in w.bool(fact.inScope); w.counted(fact.provider) { w, byte in w.u8(byte) } }
+            w.counted(r.symbols) { w, fact in w.bool(fact.inScope); w.countedBytes(fact.provider) }
         case .callPrepared(let sequence):
             kind = 5
             w.u32(sequence)
@@ -226,22 +226,13 @@ package enum ValidationFrame: Sendable, Equatable {
                 for _ in 0..<steps { script.append(ABIStep(try Self.call(&r), try r.u32())) }
                 let ids = try r.count(atMost: Self.maxExtensionIDs, "extension ids")
                 var extensionIDs: [[UInt8]] = []
-                for _ in 0..<ids {
-                    let length = try r.count(atMost: 4096, "bytes in an extension id")
-                    var id: [UInt8] = []
-                    for _ in 0..<length { id.append(try r.u8()) }
-                    extensionIDs.append(id)
-                }
+                for _ in 0..<ids { extensionIDs.append(try r.bytes(atMost: 4096, "bytes in an extension id")) }
                 let names = try r.count(atMost: Self.maxSymbols, "symbols")
                 var symbols: [[UInt8]] = []
                 var total = 0
                 for _ in 0..<names {
-                    let length = try r.count(atMost: Self.maxSymbolBytes, "bytes in a symbol name")
-                    total += length
-                    guard total <= Self.maxSymbolBytes else { throw WireError("more than \(Self.maxSymbolBytes) bytes of symbol names") }
-                    var name: [UInt8] = []
-                    for _ in 0..<length { name.append(try r.u8()) }
-                    symbols.append(name)
+                    symbols.append(try r.bytes(atMost: Self.maxSymbolBytes - total, "bytes in a symbol name, with \(total) before it"))
+                    total += symbols[symbols.count - 1].count
                 }
                 self = .abiFacts(ABIFactsRequest(sequence: sequence, script: script, extensionIDs: extensionIDs, symbols: symbols))
             case 14:
@@ -267,11 +258,7 @@ package enum ValidationFrame: Sendable, Equatable {
                 let looked = try r.count(atMost: Self.maxSymbols, "symbols")
                 var symbols: [SymbolFact] = []
                 for _ in 0..<looked {
-                    let inScope = try r.bool()
-                    let length = try r.count(atMost: 4096, "bytes in a file name")
-                    var provider: [UInt8] = []
-                    for _ in 0..<length { provider.append(try r.u8()) }
-                    symbols.append(SymbolFact(inScope: inScope, provider: provider))
+                    symbols.append(SymbolFact(inScope: try r.bool(), provider: try r.bytes(atMost: 4096, "bytes in a file name")))
                 }
                 self = .abiFactsDone(ABIFactsReply(sequence: sequence, loadNanoseconds: load, abiVersion: version, entryStructSize: size,
                                                    observations: observations, extensions: extensions, symbols: symbols))

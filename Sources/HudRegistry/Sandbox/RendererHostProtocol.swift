@@ -167,6 +167,12 @@ extension WireWriter {
         u32(UInt32(items.count))
         for item in items { each(&self, item) }
     }
+
+    /// Bytes after their 32-bit count (`WireReader.bytes(atMost:_:)` reads them).
+    package mutating func countedBytes(_ value: [UInt8]) {
+        u32(UInt32(value.count))
+        raw(value)
+    }
 }
 
 extension WireReader {
@@ -175,6 +181,15 @@ extension WireReader {
         let count = Int(try u32())
         guard count <= limit else { throw WireError("\(count) \(what); at most \(limit)") }
         return count
+    }
+
+    /// Bytes after their 32-bit count, the count refused above `limit`.
+    package mutating func bytes(atMost limit: Int, _ what: String) throws(WireError) -> [UInt8] {
+        let count = try self.count(atMost: limit, what)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count)
+        for _ in 0..<count { bytes.append(try u8()) }
+        return bytes
     }
 }
 
