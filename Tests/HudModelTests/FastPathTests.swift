@@ -87,40 +87,6 @@ struct FastPathTests {
         }
     }
 
-    /// A prepared key, and a value laid out once, write what `key(_:)` and
-    /// the value write, first member or not, pretty or compact, at any
-    /// depth; at a depth they were not prepared for they fall back to the
-    /// same bytes.
-    @Test(arguments: [true, false])
-    func preparedKeysAndFragmentsWriteTheSameBytes(_ pretty: Bool) {
-        let list = JSONValue.array([.string("topLeft"), .string("center")])
-        func document(prepared: Bool, preparedDepth: Int) -> [UInt8] {
-            let name = JSONWriter.PreparedKey("name", depth: preparedDepth, pretty: pretty)
-            let positions = JSONWriter.PreparedKey("positions", depth: preparedDepth, pretty: pretty)
-            let fragment = JSONWriter.Fragment(list, depth: preparedDepth, pretty: pretty)
-            var writer = JSONWriter(pretty: pretty)
-            writer.beginObject()
-            writer.key("rows")
-            writer.beginArray()
-            for index in 0..<3 {
-                writer.element()
-                writer.beginObject()
-                if prepared { writer.key(name) } else { writer.key("name") }
-                writer.string("row \(index)\"")
-                if prepared { writer.key(positions) } else { writer.key("positions") }
-                if prepared { writer.value(fragment) } else { writer.value(list) }
-                writer.endObject()
-            }
-            writer.endArray()
-            writer.endObject()
-            return writer.bytes
-        }
-        let plain = document(prepared: false, preparedDepth: 3)
-        #expect(document(prepared: true, preparedDepth: 3) == plain)
-        #expect(document(prepared: true, preparedDepth: 1) == plain)
-        #expect(String(decoding: plain, as: UTF8.self).contains("row 2\\\""))
-    }
-
     /// A document streamed out in pieces (`flush`, as `list --json` does
     /// every 64 KiB of rows) is the same bytes as one written whole, and
     /// each piece is whole UTF-8.

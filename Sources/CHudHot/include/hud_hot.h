@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The hot paths' C helpers (HudUnsafe only): what Swift cannot say as
- * cheaply: the layout call's guard (below) and the registry cache
- * reader's scanning (the end of this file). Every symbol carries the
- * hud_hot_ prefix.
+ * The hot path's C helper (HudUnsafe only): what Swift cannot say as
+ * cheaply, the layout call's guard. Every symbol carries the hud_hot_
+ * prefix.
  */
 #ifndef HUD_HOT_H
 #define HUD_HOT_H
@@ -33,31 +32,5 @@ extern _Thread_local hud_hot_layout_guard_t hud_hot_guard_state __attribute__((t
 
 /* This thread's counters. */
 static inline hud_hot_layout_guard_t *hud_hot_layout_guard(void) { return &hud_hot_guard_state; }
-
-/*
- * Byte scanning for the registry cache reader (HudUnsafe's ByteScan; the
- * warm `hudhost list` reads the whole cache every run), over the bytes
- * [from, count) of `bytes`; `from` <= `count`.
- *
- * hud_hot_plain_run: the index of the first byte that is a quote, a
- * backslash or below 0x20 (`count` when none is): the run of a JSON
- * string that needs no decoding. Sixteen bytes a step (SSE2).
- */
-size_t hud_hot_plain_run(const uint8_t *bytes, size_t count, size_t from);
-
-/*
- * hud_hot_decimal: the ASCII decimal digits from `from`: their value in
- * *value and the index after the last in *end (`from` when there is no
- * digit). Returns 0, or 1 when the value does not fit 64 bits (then
- * neither output is written).
- */
-int hud_hot_decimal(const uint8_t *bytes, size_t count, size_t from, uint64_t *value, size_t *end);
-
-/*
- * hud_hot_occurrences: how many times the `token_count` bytes of `token`
- * (at least one) occur in the `count` bytes of `bytes`, without
- * overlapping, from one end to the other.
- */
-size_t hud_hot_occurrences(const uint8_t *bytes, size_t count, const uint8_t *token, size_t token_count);
 
 #endif

@@ -12,21 +12,14 @@
 package struct JSONWriter {
     package private(set) var bytes: [UInt8] = []
     package let pretty: Bool
-    /// How many containers are open (plus the starting depth).
-    package private(set) var depth: Int
+    /// How many containers are open.
+    private var depth = 0
     /// No member or element has been written in the innermost open container.
     private var empty = true
 
-    /// A writer whose first value sits `depth` levels deep (what a value
-    /// nested that deep in a pretty document is indented by). With
-    /// `continuing`, it writes the rest of a container at `depth - 1` that
-    /// already holds a member or element: the first `key` or `element`
-    /// starts with the separator (a document laid out in pieces, each piece
-    /// the bytes one writer would have written there).
-    package init(pretty: Bool, depth: Int = 0, continuing: Bool = false, reservingCapacity capacity: Int = 0) {
+    /// A writer of one document, with room for `capacity` bytes.
+    package init(pretty: Bool, reservingCapacity capacity: Int = 0) {
         self.pretty = pretty
-        self.depth = depth
-        empty = !continuing
         bytes.reserveCapacity(capacity)
     }
 
@@ -57,67 +50,6 @@ package struct JSONWriter {
 
     /// Starts the next element of the open array (the value written next).
     package mutating func element() { separate() }
-
-    /// A key laid out once for the members of many objects at one depth
-    /// (every row of `list --json` has the same keys): `key(_:)` then
-    /// copies its bytes instead of quoting and indenting it again. The
-    /// bytes are what `key(_ name:)` writes there, made by it.
-    package struct PreparedKey: Sendable {
-        package let name: String
-        let depth: Int
-        let pretty: Bool
-        /// As the first member of its object, and as any later one.
-        package let first: [UInt8]
-        package let next: [UInt8]
-
-        package init(_ name: String, depth: Int, pretty: Bool) {
-            self.name = name
-            self.depth = depth
-            self.pretty = pretty
-            var first = JSONWriter(pretty: pretty, depth: depth)
-            first.key(name)
-            self.first = first.bytes
-            var next = JSONWriter(pretty: pretty, depth: depth)
-            next.empty = false
-            next.key(name)
-            self.next = next.bytes
-        }
-    }
-
-    /// `key(prepared.name)`, from the prepared bytes when they were laid
-    /// out for this depth and layout.
-    package mutating func key(_ prepared: PreparedKey) {
-        guard prepared.depth == depth, prepared.pretty == pretty else { return key(prepared.name) }
-        bytes.append(contentsOf: empty ? prepared.first : prepared.next)
-        empty = false
-    }
-
-    /// A value laid out once (by a writer at this writer's depth and
-    /// layout, see `fragment`), copied in as the value of the key or
-    /// element just started.
-    package mutating func value(_ fragment: Fragment) {
-        guard fragment.depth == depth, fragment.pretty == pretty else { return value(fragment.tree) }
-        bytes.append(contentsOf: fragment.bytes)
-        empty = false
-    }
-
-    /// A value written once and copied many times (`value(_ fragment:)`):
-    /// the same bytes `value(tree)` writes at `depth`.
-    package struct Fragment: Sendable {
-        let tree: JSONValue
-        let depth: Int
-        let pretty: Bool
-        package let bytes: [UInt8]
-
-        package init(_ tree: JSONValue, depth: Int, pretty: Bool) {
-            self.tree = tree
-            self.depth = depth
-            self.pretty = pretty
-            var writer = JSONWriter(pretty: pretty, depth: depth)
-            writer.value(tree)
-            bytes = writer.bytes
-        }
-    }
 
     // MARK: - Values
 

@@ -80,8 +80,7 @@ public final class PluginCatalog {
         report.refusedPaths = searchPaths.refused.map { "\($0.entry): \($0.reason)" }
         report.cachePath = cache?.path
         var checkedDirectories: [String: String?] = [:]
-        // First every directory is listed and every file in it `lstat`ed,
-        // while the cache file is read on its own thread (RegistryCache);
+        // First every directory is listed and every file in it `lstat`ed;
         // then each file is judged, and the cache consulted.
         var listings: [(directory: String, resolved: ResolvedDirectory?, paths: [String], statuses: [FastStatus?])] = []
         for directory in searchPaths.directories {

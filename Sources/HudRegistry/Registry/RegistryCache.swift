@@ -75,7 +75,7 @@ public final class RegistryCache {
     }
 
     /// The records, once loaded.
-    private var records: RecordTable {
+    private var records: [String: PluginRecord] {
         get { state.records }
         _modify { yield &state.records }
     }
@@ -106,7 +106,7 @@ public final class RegistryCache {
     public var count: Int { records.count }
 
     /// Every record, sorted by path.
-    public var allRecords: [PluginRecord] { records.inPathOrder }
+    public var allRecords: [PluginRecord] { records.values.sorted { $0.path < $1.path } }
 
     public func store(_ record: PluginRecord) {
         guard records[record.path] != record else { return }
@@ -177,7 +177,7 @@ public final class RegistryCache {
 
     /// Forgets files that no longer exist among `paths`.
     public func retain(only paths: Set<String>) {
-        let stale = records.paths.filter { !paths.contains($0) }
+        let stale = records.keys.filter { !paths.contains($0) }
         for path in stale { records[path] = nil }
         if !stale.isEmpty { dirty = true }
     }
@@ -251,7 +251,7 @@ public final class RegistryCache {
     /// What reading the cache file found: its records, or why it was
     /// discarded, and whether the directory may be written.
     struct Loaded: Sendable {
-        var records = RecordTable()
+        var records: [String: PluginRecord] = [:]
         var discardReason: String?
         var dirty = false
         var unusable = false
@@ -302,7 +302,7 @@ public final class RegistryCache {
             return state
         }
         switch generalRecords(bytes, key: key) {
-        case .success(let loaded): state.records = RecordTable(loaded)
+        case .success(let loaded): state.records = loaded
         case .failure(let failure):
             state.discardReason = failure.reason
             state.dirty = failure.corrupt

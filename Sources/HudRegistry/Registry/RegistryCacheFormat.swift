@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import HudUnsafe
 /// The registry cache's text (cacheFormat 1, Docs/DISCOVERY.md "The
 /// registry cache"): one compact JSON document,
 ///
@@ -7,8 +6,7 @@ import HudUnsafe
 ///
 /// written straight from the records into one byte buffer (`write`), and
 /// read back in ONE pass straight into `PluginRecord`s (`FastReader`),
-/// with no `JSONValue` tree and no table by path (`RecordTable`): the warm
-/// `hudhost list` reads it every run.
+/// with no `JSONValue` tree: the warm `hudhost list` reads it every run.
 /// The fast reader accepts exactly the form `write` produces (members in
 /// that order, no whitespace) and gives up at the first byte that differs;
 /// the cache then falls back to the general JSON parser, which judges any
@@ -81,27 +79,21 @@ enum RegistryCacheFormat {
 
         init(_ bytes: [UInt8]) { self.bytes = bytes }
 
-        /// The records, in the file's order: the writer's, strictly
-        /// increasing by path (`RecordTable` walks that order); a file
-        /// with its records in any other order is declined too.
-        mutating func records(key: String) -> RecordTable? {
+        /// The records by path; a file that holds a path twice is declined
+        /// too.
+        mutating func records(key: String) -> [String: PluginRecord]? {
             guard literal(Token.cacheFormat), number(UInt32.self) == UInt32(RegistryCache.formatVersion),
                   literal(Token.key), string() == key, literal(Token.files) else { return nil }
-            // Room for every record at once, and no more: each record opens
-            // with `{"path":`, which no string in this form can hold (its
-            // quotes are escaped).
-            var records: [PluginRecord] = []
-            records.reserveCapacity(ByteScan.occurrences(of: Token.path.span, in: bytes.span))
+            var records: [String: PluginRecord] = [:]
             if !byte(UInt8(ascii: "]")) {
                 repeat {
-                    guard let record = record(), records.last.map({ $0.path < record.path }) ?? true else { return nil }
-                    records.append(record)
+                    guard let record = record(), records.updateValue(record, forKey: record.path) == nil else { return nil }
                 } while byte(UInt8(ascii: ","))
                 guard byte(UInt8(ascii: "]")) else { return nil }
             }
             guard byte(UInt8(ascii: "}")) else { return nil }
             while index < bytes.count, bytes[index] == 0x0A || bytes[index] == 0x20 { index += 1 }
-            return index == bytes.count ? RecordTable(inPathOrder: records) : nil
+            return index == bytes.count ? records : nil
         }
 
         private mutating func record() -> PluginRecord? {
@@ -218,9 +210,10 @@ enum RegistryCacheFormat {
 
         // MARK: - Tokens
 
-        /// Consumes `token` if the input continues with it (`memcmp`).
+        /// Consumes `token` if the input continues with it.
         private mutating func literal(_ token: [UInt8]) -> Bool {
-            guard ByteScan.holds(bytes.span, token.span, at: index) else { return false }
+            guard bytes.count - index >= token.count else { return false }
+            for offset in token.indices where bytes[index + offset] != token[offset] { return false }
             index += token.count
             return true
         }
@@ -239,12 +232,11 @@ enum RegistryCacheFormat {
         private mutating func string() -> String? {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
             let start = index + 1
-            let end = ByteScan.plainRun(bytes.span, from: start)
+            var end = start
+            while end < bytes.count, bytes[end] >= 0x20, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
             guard end < bytes.count, end - start <= Self.maxStringBytes else { return nil }
             if bytes[end] == UInt8(ascii: "\"") {
                 index = end + 1
-                // For an all-ASCII run the check is a vector scan and the
-                // copy one `memcpy` (cheaper than decoding an `ArraySlice`).
                 guard let text = try? UTF8Span(validating: bytes.span.extracting(start..<end)) else { return nil }
                 return String(copying: text)
             }
@@ -340,9 +332,18 @@ enum RegistryCacheFormat {
         /// One or more decimal digits whose value fits `T` (an unsigned
         /// type or a magnitude: no sign).
         private mutating func digits<T: UnsignedInteger & FixedWidthInteger>(_ type: T.Type) -> T? {
-            guard let (value, end) = ByteScan.decimal(bytes.span, from: index), end > index, let fitting = T(exactly: value) else { return nil }
+            var value: T = 0
+            var end = index
+            while end < bytes.count, bytes[end] &- UInt8(ascii: "0") < 10 {
+                let (shifted, over) = value.multipliedReportingOverflow(by: 10)
+                let (sum, carry) = shifted.addingReportingOverflow(T(bytes[end] &- UInt8(ascii: "0")))
+                guard !over, !carry else { return nil }
+                value = sum
+                end += 1
+            }
+            guard end > index else { return nil }
             index = end
-            return fitting
+            return value
         }
     }
 }

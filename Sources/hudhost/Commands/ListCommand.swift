@@ -3,7 +3,6 @@ import HudRegistry
 import HudPresentation
 import HudScenes
 import HudConformance
-import HudUnsafe
 
 /// `hudhost list`: every renderer the host can dispatch to — WITHOUT
 /// running plugin code: metadata comes from each file's ELF section (or the
@@ -81,9 +80,6 @@ struct ListCommand: Command {
     }
 
     func run() -> ExitCode {
-        // The catalog first: its registry cache is read on a thread of its
-        // own from here on, while the built-ins are listed and the plugin
-        // directories read (`PluginCatalog.scan`).
         let catalog = registryOptions.builtinOnly ? nil : registryOptions.catalog()
         let filters = RendererFilters.fromEnvironment()
         var rows: [Row] = RendererRegistry.withBuiltins().renderers.map {
@@ -131,32 +127,21 @@ struct ListCommand: Command {
         }
         // The rows themselves (no copy) unless some are to be left out.
         shown = all || !anyExcluded ? rows : rows.filter { $0.excluded == nil }
-        // `ABIVersion.description`, made again only when the version
-        // changes from one row to the next (nearly every row has the host's).
-        var lastABI = (version: ABIVersion.host, text: ABIVersion.host.description)
-        func abiText(_ version: ABIVersion) -> String {
-            if version != lastABI.version { lastABI = (version, version.description) }
-            return lastABI.text
-        }
         if json {
-            // Written straight into bytes: no JSONValue tree, no second
-            // pass to lay it out. The same bytes `JSONValue.serialized()`
-            // writes for the whole document: `JSONWriter` lays out all but
-            // the rows, and every piece of a row (keys, separators,
-            // repeated lists) once, which a `ByteSink` then copies per row.
-            // The rows are streamed out every 64 KiB.
-            let listed = failedOnly ? [] : shown
+            // Written member by member, no JSONValue tree: the same bytes
+            // `JSONValue.serialized()` writes for the whole document,
+            // streamed out every 64 KiB.
             let chunk = 64 << 10
-            var sink = ByteSink(capacity: chunk + 4096)
-            var writer = JSONWriter(pretty: true)
+            var writer = JSONWriter(pretty: true, reservingCapacity: chunk + 4096)
             writer.beginObject()
             writer.member("schemaVersion", integer: LayoutJSON.schemaVersion)
             writer.key("renderers")
             writer.beginArray()
-            sink.append(writer.bytes)
-            let depth = writer.depth
-            Self.write(listed[...], continuing: false, depth: depth, to: &sink, chunk: chunk) { Output.out(bytes: $0) }
-            writer = JSONWriter(pretty: true, depth: depth, continuing: !listed.isEmpty)
+            for row in failedOnly ? [] : shown {
+                writer.element()
+                Self.write(row, to: &writer)
+                if writer.bytes.count >= chunk { writer.flush { Output.out(bytes: $0) } }
+            }
             writer.endArray()
             writer.key("failures")
             writer.beginArray()
@@ -185,15 +170,14 @@ struct ListCommand: Command {
             writer.endObject()
             writer.endObject()
             writer.raw("\n")
-            sink.append(writer.bytes)
-            Output.out(bytes: sink.take())
+            Output.out(bytes: writer.bytes)
             return exit
         }
         if !failedOnly {
             var table = [["ID", "NAME", "VERSION", "ABI", "ORIGIN"]]
             table.reserveCapacity(shown.count + 1)
             for row in shown {
-                table.append([row.id, row.name, row.version, abiText(row.abi), row.excluded.map { "\(row.origin)  (\($0))" } ?? row.origin])
+                table.append([row.id, row.name, row.version, row.abi.description, row.excluded.map { "\(row.origin)  (\($0))" } ?? row.origin])
             }
             Output.out(bytes: Table.bytes(table))
         }
@@ -244,122 +228,25 @@ struct ListCommand: Command {
         return catalog.examine(file: Output.absolute(path), directory: directory)
     }
 
-    /// The pieces of a renderer object of `list --json`, laid out once by
-    /// `JSONWriter` for the depth the objects' members sit at: the object's
-    /// opening (with the separator before it, as the array's first element
-    /// and as a later one) and closing, each key (as the object's first
-    /// member and as a later one), and the values that repeat from row to
-    /// row (a position list per position mask, a capability list per
-    /// capability value). Copied, they are the bytes `JSONWriter` writes
-    /// for the object member by member.
-    struct RowLayout {
-        let depth: Int
-        let pretty: Bool
-        let openFirst, openNext, close: [UInt8]
-        let id, name, version, vendor, description, abiVersion, origin, builtin, supportedPositions, capabilities, source, cached, excluded: JSONWriter.PreparedKey
-        private var positionLists: [[UInt8]?] = Array(repeating: nil, count: 32)
-        private var capabilityLists: [UInt32: [UInt8]] = [:]
-
-        init(depth: Int, pretty: Bool) {
-            self.depth = depth
-            self.pretty = pretty
-            var first = JSONWriter(pretty: pretty, depth: depth - 1)
-            first.element()
-            first.beginObject()
-            openFirst = first.bytes
-            var next = JSONWriter(pretty: pretty, depth: depth - 1, continuing: true)
-            next.element()
-            next.beginObject()
-            openNext = next.bytes
-            var end = JSONWriter(pretty: pretty, depth: depth, continuing: true)
-            end.endObject()
-            close = end.bytes
-            func key(_ name: String) -> JSONWriter.PreparedKey { JSONWriter.PreparedKey(name, depth: depth, pretty: pretty) }
-            id = key("id")
-            name = key("name")
-            version = key("version")
-            vendor = key("vendor")
-            description = key("description")
-            abiVersion = key("abiVersion")
-            origin = key("origin")
-            builtin = key("builtin")
-            supportedPositions = key("supportedPositions")
-            capabilities = key("capabilities")
-            source = key("source")
-            cached = key("cached")
-            excluded = key("excluded")
-        }
-
-        /// `["topLeft", …]`: the positions in `Position.allCases` order.
-        mutating func positions(_ positions: Set<Position>) -> [UInt8] {
-            let mask = Position.mask(positions)
-            let slot = Int(mask & 31)
-            if mask < 32, let known = positionLists[slot] { return known }
-            let list = JSONWriter.Fragment(.array(Position.allCases.filter { positions.contains($0) }.map { .string($0.description) }),
-                                           depth: depth, pretty: pretty).bytes
-            if mask < 32 { positionLists[slot] = list }
-            return list
-        }
-
-        /// `["thread-safe", …]`: `Capabilities.names`.
-        mutating func capabilities(_ capabilities: RendererInfo.Capabilities) -> [UInt8] {
-            if let known = capabilityLists[capabilities.rawValue] { return known }
-            let list = JSONWriter.Fragment(.array(capabilities.names.map(JSONValue.string)), depth: depth, pretty: pretty).bytes
-            capabilityLists[capabilities.rawValue] = list
-            return list
-        }
-    }
-
-    /// The renderer objects of `list --json` for `rows`, each an element of
-    /// the array at `depth` (pretty); `continuing` when the array already
-    /// holds an element. The bytes are handed to `flush` every `chunk`
-    /// bytes (the rest stays in `sink`).
-    static func write(_ rows: ArraySlice<Row>, continuing: Bool, depth: Int, to sink: inout ByteSink, chunk: Int,
-                      flush: ([UInt8]) -> Void) {
-        // The ABI text is made again only when the version changes from one
-        // row to the next (nearly every row has the host's).
-        var layout = RowLayout(depth: depth + 1, pretty: true)
-        var lastABI = (version: ABIVersion.host, text: ABIVersion.host.description)
-        var first = !continuing
-        for row in rows {
-            if row.abi != lastABI.version { lastABI = (row.abi, row.abi.description) }
-            write(row, abiText: lastABI.text, first: first, layout: &layout, to: &sink)
-            first = false
-            if sink.count >= chunk { flush(sink.take()) }
-        }
-    }
-
-    /// One renderer object of `list --json`, the array's first element when
-    /// `first`; `abiText` is `row.abi.description`.
-    static func write(_ row: Row, abiText: String, first: Bool, layout: inout RowLayout, to sink: inout ByteSink) {
-        sink.append(first ? layout.openFirst : layout.openNext)
-        sink.append(layout.id.first)
-        sink.appendJSONString(row.id)
-        sink.append(layout.name.next)
-        sink.appendJSONString(row.name)
-        sink.append(layout.version.next)
-        sink.appendJSONString(row.version)
-        sink.append(layout.vendor.next)
-        sink.appendJSONString(row.vendor)
-        sink.append(layout.description.next)
-        sink.appendJSONString(row.summary)
-        sink.append(layout.abiVersion.next)
-        sink.appendJSONString(abiText)
-        sink.append(layout.origin.next)
-        sink.appendJSONString(row.origin)
-        sink.append(layout.builtin.next)
-        sink.append(row.source == .builtin ? JSONWriter.trueBytes : JSONWriter.falseBytes)
-        sink.append(layout.supportedPositions.next)
-        sink.append(layout.positions(row.positions))
-        sink.append(layout.capabilities.next)
-        sink.append(layout.capabilities(row.capabilities))
-        sink.append(layout.source.next)
-        sink.appendJSONString(row.source.rawValue)
-        sink.append(layout.cached.next)
-        sink.append(row.cached ? JSONWriter.trueBytes : JSONWriter.falseBytes)
-        sink.append(layout.excluded.next)
-        sink.appendJSONString(row.excluded)
-        sink.append(layout.close)
+    /// One renderer object of `list --json`.
+    static func write(_ row: Row, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.member("id", row.id)
+        writer.member("name", row.name)
+        writer.member("version", row.version)
+        writer.member("vendor", row.vendor)
+        writer.member("description", row.summary)
+        writer.member("abiVersion", row.abi.description)
+        writer.member("origin", row.origin)
+        writer.member("builtin", row.source == .builtin)
+        writer.key("supportedPositions")
+        writer.value(.array(Position.allCases.filter { row.positions.contains($0) }.map { .string($0.description) }))
+        writer.key("capabilities")
+        writer.value(.array(row.capabilities.names.map(JSONValue.string)))
+        writer.member("source", row.source.rawValue)
+        writer.member("cached", row.cached)
+        writer.member("excluded", row.excluded)
+        writer.endObject()
     }
 }
 
