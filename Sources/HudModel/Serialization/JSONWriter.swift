@@ -183,27 +183,28 @@ package struct JSONWriter {
 
     /// Appends `s` as a JSON string literal. The common case, nothing to
     /// escape (no `"`, `\\` or C0 control; UTF-8 multi-byte sequences never
-    /// contain those bytes), is one scan of the bytes and one copy.
+    /// contain those bytes), is one pass that checks and copies each byte.
     private mutating func quote(_ s: String) {
         bytes.append(UInt8(ascii: "\""))
         let span = s.utf8.span
-        var index = 0
-        while index < span.count {
-            let byte = span[index]
-            if byte < 0x20 || byte == 0x22 || byte == 0x5C { break }
-            index += 1
+        var plain = 0
+        bytes.append(addingCapacity: span.count + 1) { out in
+            while plain < span.count {
+                let byte = span[plain]
+                if byte < 0x20 || byte == 0x22 || byte == 0x5C { return }
+                out.append(byte)
+                plain += 1
+            }
+            out.append(UInt8(ascii: "\""))
         }
-        if index < span.count {
-            quote(span, from: index)
-        } else {
-            bytes.append(contentsOf: s.utf8)
+        if plain < span.count {
+            quote(span, from: plain)
+            bytes.append(UInt8(ascii: "\""))
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 
     /// The rest of `quote`, from the first byte that needs an escape.
     private mutating func quote(_ span: Span<UInt8>, from first: Int) {
-        for index in 0..<first { bytes.append(span[index]) }
         for index in first..<span.count {
             let byte = span[index]
             guard byte < 0x20 || byte == 0x22 || byte == 0x5C else {

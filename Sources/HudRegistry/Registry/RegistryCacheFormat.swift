@@ -212,9 +212,14 @@ enum RegistryCacheFormat {
 
         /// Consumes `token` if the input continues with it.
         private mutating func literal(_ token: [UInt8]) -> Bool {
-            guard bytes.count - index >= token.count else { return false }
-            for offset in token.indices where bytes[index + offset] != token[offset] { return false }
-            index += token.count
+            let end = index + token.count
+            guard end <= bytes.count, Self.equal(bytes.span.extracting(index..<end), token.span) else { return false }
+            index = end
+            return true
+        }
+
+        private static func equal(_ a: Span<UInt8>, _ b: Span<UInt8>) -> Bool {
+            for offset in b.indices where a[offset] != b[offset] { return false }
             return true
         }
 
