@@ -7,7 +7,7 @@
 //   HudRegistry (+ HudModel, re-exported)  what a Swift host links
 //   HudPresentation (HudModel only) / HudScenes / HudConformance   what the CLI adds on top
 //   HudSystem   internal: the libc layer by domain (files and descriptors, processes, threads, sandbox calls)
-//   HudUnsafe   internal: the plugin boundary: every dl*, plugin-pointer and libffi call, the C views, shared memory
+//   HudPluginBoundary   internal: every dl*, plugin-pointer and libffi call, the C views, node checks, shared memory
 //   HudHarness  internal: the raw-call harness of `validate` and the benchmarks (no host links it)
 //   HudSandboxChild  internal: the sandboxed child's side (hudsandbox only)
 //   HudHTTPServer  internal: every libmicrohttpd call (hudhost preview)
@@ -27,7 +27,7 @@ let upcoming: [SwiftSetting] = imports + [
 /// Every Swift target is compiled with strict memory safety checking: an
 /// unsafe construct is a warning unless its expression is marked `unsafe`,
 /// and the build has none. Outside the targets that hold unsafe code
-/// (`HudSystem`, `HudUnsafe`, `HudHarness`, `HudHTTPServer`, `HudRaster` and the
+/// (`HudSystem`, `HudPluginBoundary`, `HudHarness`, `HudHTTPServer`, `HudRaster` and the
 /// built-in renderers, which implement C callbacks) no file writes `unsafe`
 /// at all (DocumentationTests holds that).
 let safe: [SwiftSetting] = [.strictMemorySafety()] + upcoming
@@ -116,9 +116,8 @@ let package = Package(
             // DWARF 4, as for CMicroHTTPD (valgrind 3.19 and clang's DWARF 5).
             cSettings: [.unsafeFlags(["-std=c11", "-Wall", "-Wextra", "-Werror", "-gdwarf-4"])]
         ),
-        // The hot paths' C helpers for HudUnsafe: the action guard's
-        // thread-local counters (a C11 `_Thread_local`) and the cache
-        // reader's byte scanning.
+        // The layout call's C helper for HudPluginBoundary: the action
+        // guard's thread-local counters (a C11 `_Thread_local`).
         .target(
             name: "CHudHot",
             dependencies: ["HudRendererAPI"],
@@ -153,11 +152,13 @@ let package = Package(
             path: "Sources/HudSystem",
             swiftSettings: unsafe + lean
         ),
-        // Internal (no product): the plugin boundary, the host's other unsafe code.
+        // Internal (no product): the plugin boundary (dlopen, the C views of
+        // the inputs, libffi thunks, the node buffer and its checks, the
+        // renderer host's shared memory).
         .target(
-            name: "HudUnsafe",
+            name: "HudPluginBoundary",
             dependencies: ["HudModel", "HudSystem", "HudRendererAPI", "CFFI", "CHudSystem", "CHudHot", "BuiltinRenderers"],
-            path: "Sources/HudUnsafe",
+            path: "Sources/HudPluginBoundary",
             swiftSettings: unsafe + lean
         ),
         // Internal (no product): every libmicrohttpd call, for hudhost only
@@ -177,7 +178,7 @@ let package = Package(
         ),
         .target(
             name: "HudRegistry",
-            dependencies: ["HudModel", "HudUnsafe", "HudSystem", "HudRendererAPI", "CHudSystem", "BuiltinRenderers"],
+            dependencies: ["HudModel", "HudPluginBoundary", "HudSystem", "HudRendererAPI", "CHudSystem", "BuiltinRenderers"],
             path: "Sources/HudRegistry",
             swiftSettings: safe + lean
         ),
@@ -186,7 +187,7 @@ let package = Package(
         // descriptor handles, input digests); no host links it.
         .target(
             name: "HudHarness",
-            dependencies: ["HudModel", "HudUnsafe", "HudSystem", "HudRendererAPI", "BuiltinRenderers"],
+            dependencies: ["HudModel", "HudPluginBoundary", "HudSystem", "HudRendererAPI", "BuiltinRenderers"],
             path: "Sources/HudHarness",
             swiftSettings: unsafe + lean
         ),
@@ -195,7 +196,7 @@ let package = Package(
         // renderer host's serve loop (its raw frames through HudHarness).
         .target(
             name: "HudSandboxChild",
-            dependencies: ["HudModel", "HudRegistry", "HudUnsafe", "HudSystem", "HudHarness", "HudConformance", "HudRendererAPI"],
+            dependencies: ["HudModel", "HudRegistry", "HudPluginBoundary", "HudSystem", "HudHarness", "HudConformance", "HudRendererAPI"],
             path: "Sources/HudSandboxChild",
             swiftSettings: safe + lean
         ),
@@ -203,20 +204,20 @@ let package = Package(
         .target(name: "HudScenes", dependencies: ["HudRegistry"], path: "Sources/HudScenes", swiftSettings: safe),
         .target(
             name: "HudConformance",
-            dependencies: ["HudRegistry", "HudUnsafe", "HudSystem", "HudHarness", "HudPresentation", "HudRendererAPI", "BuiltinRenderers"],
+            dependencies: ["HudRegistry", "HudPluginBoundary", "HudSystem", "HudHarness", "HudPresentation", "HudRendererAPI", "BuiltinRenderers"],
             path: "Sources/HudConformance",
             swiftSettings: safe + lean
         ),
         .executableTarget(
             name: "hudhost",
-            dependencies: ["HudModel", "HudRegistry", "HudUnsafe", "HudSystem", "HudPresentation", "HudScenes", "HudConformance", "HudHTTPServer",
+            dependencies: ["HudModel", "HudRegistry", "HudPluginBoundary", "HudSystem", "HudPresentation", "HudScenes", "HudConformance", "HudHTTPServer",
                            "HudRaster", "HudRendererAPI", "CHudSystem"],
             path: "Sources/hudhost",
             // Swift 6.3's loop-invariant code motion is superlinear on this
             // module's large loop bodies (with the libraries' code inlined
             // by cross-module optimization): a release build of hudhost ran
             // for tens of minutes in that one pass. The CLI's own loops are
-            // not hot (the hot paths live in HudRegistry and HudUnsafe,
+            // not hot (the hot paths live in HudRegistry and HudPluginBoundary,
             // optimized in full), so the pass is off here, in release only.
             swiftSettings: safe + [.unsafeFlags(["-Xllvm", "-sil-disable-pass=loop-invariant-code-motion"], .when(configuration: .release))],
             // A release hudhost carries the Swift runtime, as the installed
@@ -229,13 +230,13 @@ let package = Package(
         ),
         .executableTarget(
             name: "hudsandbox",
-            dependencies: ["HudRegistry", "HudUnsafe", "HudSystem", "HudSandboxChild", "HudConformance"],
+            dependencies: ["HudRegistry", "HudPluginBoundary", "HudSystem", "HudSandboxChild", "HudConformance"],
             path: "Sources/hudsandbox",
             swiftSettings: safe + lean
         ),
         .executableTarget(
             name: "hudbench",
-            dependencies: ["HudRegistry", "HudUnsafe", "HudSystem", "HudHarness", "HudScenes", "HudRendererAPI"],
+            dependencies: ["HudRegistry", "HudPluginBoundary", "HudSystem", "HudHarness", "HudScenes", "HudRendererAPI"],
             path: "Sources/hudbench",
             swiftSettings: safe
         ),
@@ -243,7 +244,7 @@ let package = Package(
         // Tests: one target per library target, fixtures shared through HudTestSupport.
         .target(
             name: "HudTestSupport",
-            dependencies: ["HudRegistry", "HudUnsafe", "HudScenes", "HudPresentation"],
+            dependencies: ["HudRegistry", "HudScenes", "HudPresentation"],
             path: "Tests/HudTestSupport",
             swiftSettings: imports
         ),
@@ -255,32 +256,32 @@ let package = Package(
         ),
         .testTarget(
             name: "HudRegistryTests",
-            dependencies: ["HudModel", "HudRegistry", "HudUnsafe", "HudSystem", "HudHarness", "HudRendererAPI", "BuiltinRenderers", "HudPresentation", "HudScenes",
+            dependencies: ["HudModel", "HudRegistry", "HudPluginBoundary", "HudSystem", "HudHarness", "HudRendererAPI", "BuiltinRenderers", "HudPresentation", "HudScenes",
                            "HudTestSupport", "hudhost"],
             path: "Tests/HudRegistryTests",
             swiftSettings: imports
         ),
         .testTarget(
             name: "HudPresentationTests",
-            dependencies: ["HudPresentation", "HudRegistry", "HudScenes", "HudUnsafe", "HudTestSupport"],
+            dependencies: ["HudPresentation", "HudRegistry", "HudScenes", "HudTestSupport"],
             path: "Tests/HudPresentationTests",
             swiftSettings: imports
         ),
         .testTarget(
             name: "HudScenesTests",
-            dependencies: ["HudScenes", "HudRegistry", "HudPresentation", "HudUnsafe", "HudTestSupport"],
+            dependencies: ["HudScenes", "HudRegistry", "HudPresentation", "HudTestSupport"],
             path: "Tests/HudScenesTests",
             swiftSettings: imports
         ),
         .testTarget(
             name: "HudConformanceTests",
-            dependencies: ["HudConformance", "HudRegistry", "HudPresentation", "HudScenes", "HudUnsafe", "HudTestSupport", "hudhost"],
+            dependencies: ["HudConformance", "HudRegistry", "HudPresentation", "HudScenes", "HudPluginBoundary", "HudTestSupport", "hudhost"],
             path: "Tests/HudConformanceTests",
             swiftSettings: imports
         ),
         .testTarget(
             name: "hudhostTests",
-            dependencies: ["HudModel", "HudRegistry", "HudUnsafe", "HudSystem", "HudScenes", "HudPresentation", "HudConformance", "HudRendererAPI",
+            dependencies: ["HudModel", "HudRegistry", "HudPluginBoundary", "HudSystem", "HudScenes", "HudPresentation", "HudConformance", "HudRendererAPI",
                            "HudTestSupport", "hudhost"],
             path: "Tests/hudhostTests",
             swiftSettings: imports

@@ -12,7 +12,7 @@
 #    (.build-asan, Scripts/sanitizer-tests.sh), which carries libFuzzer's
 #    coverage instrumentation too. Only the library targets the harness
 #    uses are asked for (HudScenes, HudPresentation and, through them,
-#    HudRegistry, HudUnsafe, HudSystem, HudModel, BuiltinRenderers and the C target
+#    HudRegistry, HudPluginBoundary, HudSystem, HudModel, BuiltinRenderers and the C target
 #    CHudHot); after `sanitizer-tests.sh address` that is already done.
 #    Debug builds are compiled with -enable-testing, so a fuzz target can
 #    `@testable import` them and reach the internal decoders directly.
@@ -40,7 +40,7 @@ export SWIFT_BACKTRACE=enable=no
 # are crashes too. detect_leaks: libFuzzer checks each new input for leaks.
 export ASAN_OPTIONS="detect_leaks=1:handle_abort=1:allocator_may_return_null=1"
 
-libraries=(HudModel HudSystem HudUnsafe HudRegistry HudScenes HudPresentation BuiltinRenderers CHudHot)
+libraries=(HudModel HudSystem HudPluginBoundary HudRegistry HudScenes HudPresentation BuiltinRenderers CHudHot)
 for library in HudScenes HudPresentation; do
   Scripts/sanitizer-tests.sh --build-only address --target "$library"
 done

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 package import HudRegistry
-import HudUnsafe
 import HudPresentation
 /// The conformance checks `hudhost validate` runs, as data: a stable
 /// kebab-case id, a one-line description, a severity, the profile that

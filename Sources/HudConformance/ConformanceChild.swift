@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 package import HudRegistry
-import HudUnsafe
 import HudSystem
 
 /// The child side of `validate` and `digest` requests, run inside the

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 import HudRegistry
-import HudUnsafe
 import HudPresentation
 /// The inputs the checks feed renderers: complication sets as plain values
 /// (so a fuzz failure can be shrunk and printed), device environments, and

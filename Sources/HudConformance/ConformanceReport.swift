@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 package import HudRegistry
-import HudUnsafe
 import HudPresentation
 /// A whole `validate` run, and its renderings: human text, JSON (with a
 /// schema version), JUnit XML (one testcase per check per renderer) and TAP.

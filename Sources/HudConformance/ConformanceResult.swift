@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 package import HudRegistry
-import HudUnsafe
 import HudPresentation
 /// The outcome of one check for one plugin or renderer.
 package enum CheckStatus: String, Sendable, Hashable, CaseIterable {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
+import HudPluginBoundary
 import HudRegistry
 import HudHarness
-import HudUnsafe
 import HudPresentation
 import BuiltinRenderers
 import HudRendererAPI

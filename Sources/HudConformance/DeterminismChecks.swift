@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 import HudRegistry
 import HudHarness
-import HudUnsafe
 import HudPresentation
 import Glibc
 import HudRendererAPI

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 import HudRegistry
-import HudUnsafe
 import HudPresentation
 /// The per-layout rules, as pure functions of one decoded `HudLayout` (the
 /// same node list the presenters draw and hit testing reads) and the inputs

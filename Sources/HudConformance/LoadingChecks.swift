@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
+import HudPluginBoundary
 import HudRegistry
 package import HudHarness
-import HudUnsafe
 import HudPresentation
 import Glibc
 import HudRendererAPI

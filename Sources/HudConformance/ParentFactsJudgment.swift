@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
+import HudPluginBoundary
 import HudRegistry
 import HudRendererAPI
 package import HudHarness
-import HudUnsafe
 
 /// The loading and extension checks the host judges from raw facts its
 /// renderer host reports (Docs/ISOLATION.md "The parent judges"): the

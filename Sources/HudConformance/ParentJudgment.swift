@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
+import HudPluginBoundary
 import HudRegistry
 import HudRendererAPI
 import HudHarness
-import HudUnsafe
 
 /// The host's own judgment of a plugin file, made in the parent after a
 /// sandboxed `validate` child reported: the child runs in the same process

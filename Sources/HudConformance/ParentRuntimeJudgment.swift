@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
+import HudPluginBoundary
 import HudRegistry
 import HudRendererAPI
-import HudUnsafe
 import HudSystem
 
 /// The host's own judgment of the run-time checks of a plugin file, made in

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 package import HudRegistry
-import HudUnsafe
+import HudPluginBoundary
 
 // The parent's side of `validate`'s renderer host calls (ValidationFrames.swift):
 // raw and prepared calls into a guarded buffer this side lays out in the

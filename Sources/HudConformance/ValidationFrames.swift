@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 package import HudRegistry
-import HudUnsafe
+import HudPluginBoundary
 
 // The renderer host frames only `validate` sends and answers, carried by
 // the host library's channel as `RendererHostFrame.validation` (kinds 2–5,

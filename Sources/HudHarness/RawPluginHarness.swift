@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 package import HudModel
 import HudRendererAPI
-package import HudUnsafe
+package import HudPluginBoundary
 import BuiltinRenderers
 import Glibc
 import HudSystem

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 package import HudModel
 import HudRendererAPI
-package import HudUnsafe
+package import HudPluginBoundary
 import Glibc
 
 // A raw layout call whose node buffer lives in the shared region, laid out

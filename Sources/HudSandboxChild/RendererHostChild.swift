@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
+import HudPluginBoundary
 import HudConformance
 import HudHarness
 import HudModel
 package import HudRegistry
-import HudUnsafe
 import Synchronization
 import HudSystem
 

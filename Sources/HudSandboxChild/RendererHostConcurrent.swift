@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
+import HudPluginBoundary
 import HudRendererAPI
 import HudConformance
 import HudHarness
 import HudModel
 import HudRegistry
-import HudUnsafe
 import HudSystem
 
 // `validate`'s thread-safety check in a renderer host: the child's side of

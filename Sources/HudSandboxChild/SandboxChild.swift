@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 import HudModel
 import HudRegistry
-import HudUnsafe
 import HudSystem
 
 /// The child's sides of `scan` and `layers`: run inside `hudsandbox`.

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
+import HudPluginBoundary
 import Glibc
 import HudRegistry
 import HudScenes
 import HudHarness
-import HudUnsafe
 import HudRendererAPI
 import HudSystem
 

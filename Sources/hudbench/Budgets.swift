@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 import HudRegistry
 import HudScenes
-import HudUnsafe
 /// The budgets (BENCHMARKS.md "Goals"), judged from what this run measured. Reported,
 /// never enforced (the machine is shared and noisy; CI only checks that the
 /// harness runs).

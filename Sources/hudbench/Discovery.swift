@@ -2,7 +2,6 @@
 import Glibc
 import HudRegistry
 import HudScenes
-import HudUnsafe
 import HudSystem
 
 /// Discovery with N = 10, 100, 1,000 and 10,000 generated plugins (and

@@ -2,7 +2,6 @@
 import Glibc
 import HudRegistry
 import HudScenes
-import HudUnsafe
 import HudSystem
 
 /// hudbench: the registry's benchmark harness (BENCHMARKS.md). See `--help`.

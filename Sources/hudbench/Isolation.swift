@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
+import HudPluginBoundary
 import Glibc
 import HudRegistry
 import HudScenes
 import HudHarness
-import HudUnsafe
 import HudSystem
 
 /// The out-of-process renderer host, side by side with its floor:

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 import HudRegistry
 import HudScenes
-import HudUnsafe
 import Glibc
 import HudSystem
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 import HudRegistry
 import HudScenes
-import HudUnsafe
 /// hudbench's command line.
 struct Options {
     var quick = false

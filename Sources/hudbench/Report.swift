@@ -2,7 +2,6 @@
 import Glibc
 import HudRegistry
 import HudScenes
-import HudUnsafe
 import HudSystem
 
 /// Everything one run measured, and how it is printed (Markdown or JSON).

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 import HudRegistry
-import HudUnsafe
 import HudSystem
 
 /// `hudhost snapshot` at the sizes a renderer author runs it: ExampleRing,

@@ -4,7 +4,6 @@ import HudRegistry
 import HudPresentation
 import HudScenes
 import HudConformance
-import HudUnsafe
 import HudSystem
 
 /// The hudhost command-line tool: finds, loads, probes and drives HUD

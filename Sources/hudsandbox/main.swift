@@ -4,11 +4,11 @@
 // conformance run, a fresh-process digest, an out-of-process renderer). Its command line is a
 // `SandboxRequest`; its answers are JSON lines on descriptor 3. Installed
 // in libexec/hud/; found by `SandboxHelper.locate()`. Not for people.
+import HudPluginBoundary
 import Glibc
 import HudConformance
 import HudRegistry
 import HudSandboxChild
-import HudUnsafe
 import HudSystem
 
 let request: SandboxRequest

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
+@testable import HudPluginBoundary
 import Testing
 @testable import HudConformance
 @testable import HudRegistry
-@testable import HudUnsafe
 
 /// `validate`'s renderer host frames (ValidationFrames.swift), carried by
 /// the host library's channel as `RendererHostFrame.validation`: their wire

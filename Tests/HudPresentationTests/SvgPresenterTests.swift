@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 @testable import HudRegistry
-@testable import HudUnsafe
 @testable import HudScenes
 @testable import HudPresentation
 import HudTestSupport

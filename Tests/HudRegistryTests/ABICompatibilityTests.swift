@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
+@testable import HudPluginBoundary
 import Foundation
 import HudRendererAPI
 import Testing
 @testable import HudRegistry
 import HudHarness
-@testable import HudUnsafe
 import HudTestSupport
 
 /// The versioning rules of Docs/ABI.md, exercised across a real minor

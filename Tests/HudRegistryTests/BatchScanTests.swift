@@ -2,7 +2,6 @@
 import Foundation
 import Testing
 @testable import HudRegistry
-@testable import HudUnsafe
 import HudTestSupport
 
 /// Batch scans of files without a metadata section: one

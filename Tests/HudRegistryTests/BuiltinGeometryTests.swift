@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Testing
 @testable import HudRegistry
-@testable import HudUnsafe
 import HudTestSupport
 
 /// The built-in renderers' geometry against the corrected reference sheet

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Testing
 @testable import HudRegistry
-@testable import HudUnsafe
 @testable import HudScenes
 @testable import HudPresentation
 import HudTestSupport

@@ -3,7 +3,6 @@ import Foundation
 import HudRendererAPI
 import Testing
 @testable import HudRegistry
-@testable import HudUnsafe
 @testable import HudScenes
 @testable import HudPresentation
 import HudTestSupport

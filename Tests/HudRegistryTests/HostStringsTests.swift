@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
+@testable import HudPluginBoundary
 import HudRendererAPI
 import Testing
 @testable import HudRegistry
-@testable import HudUnsafe
 
 /// The validator's fast path for node strings that point into host-made
 /// input bytes (`HostStrings`), at its boundaries: only bytes inside a

@@ -3,7 +3,6 @@ import Foundation
 import Glibc
 import Testing
 @testable import HudRegistry
-@testable import HudUnsafe
 import HudScenes
 import HudTestSupport
 @testable import HudSystem

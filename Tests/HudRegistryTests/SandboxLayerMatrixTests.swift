@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
+import HudPluginBoundary
 import Foundation
 import Glibc
 import Testing
 @testable import HudRegistry
 import HudTestSupport
-import HudUnsafe
 @testable import HudSystem
 
 /// Defense in depth, measured: a plugin whose init() reaches outside through

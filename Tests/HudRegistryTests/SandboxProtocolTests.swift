@@ -2,7 +2,6 @@
 import Foundation
 import Testing
 @testable import HudRegistry
-import HudUnsafe
 import HudTestSupport
 @testable import HudSystem
 

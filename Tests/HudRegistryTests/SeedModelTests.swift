@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
+@testable import HudPluginBoundary
 import Glibc
 import HudRendererAPI
 import Testing
 @testable import HudRegistry
-@testable import HudUnsafe
 @testable import HudScenes
 @testable import HudPresentation
 import HudTestSupport

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
+@testable import HudPluginBoundary
 import Testing
 @testable import HudRegistry
-@testable import HudUnsafe
 @testable import HudScenes
 @testable import HudPresentation
 import HudTestSupport

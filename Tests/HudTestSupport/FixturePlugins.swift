@@ -3,7 +3,6 @@ import Foundation
 import Synchronization
 import Testing
 import HudRegistry
-import HudUnsafe
 import HudScenes
 import HudPresentation
 

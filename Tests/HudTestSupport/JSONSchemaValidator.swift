@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 import HudRegistry
-import HudUnsafe
 import HudScenes
 import HudPresentation
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Testing
 import HudRegistry
-import HudUnsafe
 import HudScenes
 import HudPresentation
 

@@ -2,7 +2,6 @@
 import Foundation
 import Testing
 @testable import HudRegistry
-@testable import HudUnsafe
 @testable import HudScenes
 @testable import HudPresentation
 @testable import HudConformance

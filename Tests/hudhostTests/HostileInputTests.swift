@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
+@testable import HudPluginBoundary
 import Foundation
 import Testing
 @testable import HudRegistry
-@testable import HudUnsafe
 @testable import HudScenes
 @testable import HudPresentation
 @testable import HudConformance

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The hot path's C helper (HudUnsafe only): what Swift cannot say as
+ * The hot path's C helper (HudPluginBoundary only): what Swift cannot say as
  * cheaply, the layout call's guard. Every symbol carries the hud_hot_
  * prefix.
  */

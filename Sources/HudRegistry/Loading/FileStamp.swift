@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import HudUnsafe
 import HudSystem
 
 /// A file's identity for the cache: unchanged identity means unchanged

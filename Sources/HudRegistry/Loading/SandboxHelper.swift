@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import HudUnsafe
 import HudSystem
 
 /// Where the sandbox helper (`hudsandbox`) is.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-package import HudUnsafe
+package import HudPluginBoundary
 import Synchronization
 
 /// One published `HudPhoneComplications`, marshaled once into the C view
@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// The snapshot owns all of that memory; releasing it frees the C view and
 /// retires its thunks (a late call through one is caught and counted, never
-/// run). The C view itself lives in the internal `HudUnsafe` target; this
+/// run). The C view itself lives in the internal `HudPluginBoundary` target; this
 /// type is its safe, public face.
 public final class ComplicationsSnapshot {
     package let storage: CComplications

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-package import HudUnsafe
+package import HudPluginBoundary
 import HudSystem
 
 /// The set of renderers a host can dispatch to. Built-ins and plugins

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import HudUnsafe
 import HudSystem
 
 /// The environment a sandboxed child (and the plugin code in it) starts

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import HudUnsafe
 import HudSystem
 
 /// What plugin code in one sandboxed child wrote to its stdout and stderr.

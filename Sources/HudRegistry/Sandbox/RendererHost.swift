@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Glibc
-package import HudUnsafe
+package import HudPluginBoundary
 import Synchronization
 import HudSystem
 

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import HudUnsafe
 
 // The frames between the host and an out-of-process renderer host
 // (`hudsandbox serve`), on a socketpair (descriptor 3 in the child). Each

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 import Glibc
-import HudUnsafe
 import HudSystem
 
 /// One isolation layer of the sandbox, as a child found it on this machine.

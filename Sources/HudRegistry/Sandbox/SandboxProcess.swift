@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import HudUnsafe
+import HudPluginBoundary
 import Glibc
 import HudSystem
 

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import HudUnsafe
 import HudSystem
 
 /// The protocol between the host and its sandboxed child (`hudsandbox`),

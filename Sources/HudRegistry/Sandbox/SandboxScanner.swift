@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import HudUnsafe
 
 /// Learns what a plugin file without a metadata section provides by loading
 /// it in a sandboxed child (`hudsandbox scan PATH`): a crash, hang, missing

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 import Glibc
-import HudUnsafe
 import Synchronization
 import HudSystem
 

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import HudUnsafe
 /// The seed's `HudPhoneAppShell`, headless: a navigation stack of pages,
 /// the complications they publish (last non-nil writer wins), a render
 /// style, and the interaction state — dispatched to whichever renderer the

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import HudUnsafe
 import HudSystem
 
 /// `--color auto|always|never`, shared by every command that colours its

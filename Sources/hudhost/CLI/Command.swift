@@ -4,7 +4,6 @@ import HudRegistry
 import HudPresentation
 import HudScenes
 import HudConformance
-import HudUnsafe
 import HudRendererAPI
 
 /// One hudhost subcommand: declares its options, validates its input in

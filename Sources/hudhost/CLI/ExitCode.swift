@@ -3,7 +3,6 @@ import HudRegistry
 import HudPresentation
 import HudScenes
 import HudConformance
-import HudUnsafe
 /// hudhost's exit codes: one table for every command, printed in every
 /// command's --help (`ExitCode.documented`) and in README and Docs/JSON.md.
 ///

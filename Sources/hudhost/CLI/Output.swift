@@ -5,7 +5,6 @@ import HudRegistry
 import HudPresentation
 import HudScenes
 import HudConformance
-import HudUnsafe
 import Synchronization
 import HudSystem
 

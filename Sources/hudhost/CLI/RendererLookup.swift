@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 import HudRegistry
-import HudUnsafe
 
 /// What hudhost already knows about a renderer id, from the registry (what
 /// registered, what the filters dropped, what failed to load) and the

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Glibc
 import HudRegistry
-import HudUnsafe
 import HudSystem
 
 /// The checks on file and directory targets named on the command line

@@ -3,7 +3,6 @@ import HudRegistry
 import HudPresentation
 import HudScenes
 import HudConformance
-import HudUnsafe
 
 /// `hudhost cache`: where the registry cache lives, what it holds, and
 /// `--clear` to reset it (failure records included).

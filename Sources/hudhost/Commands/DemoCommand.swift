@@ -4,7 +4,6 @@ import HudPresentation
 import HudRaster
 import HudScenes
 import HudConformance
-import HudUnsafe
 
 /// `hudhost demo`: the seed's example end to end. The five demo slots are
 /// published in the shell; the center's long-press modes are built from the

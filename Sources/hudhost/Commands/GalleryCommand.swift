@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 import HudRegistry
-import HudUnsafe
 
 /// `hudhost gallery`: every style across the snapshot matrix on one
 /// contact sheet, for design review — `snapshot`'s pictures without a

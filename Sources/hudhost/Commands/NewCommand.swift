@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 import HudModel
 import HudRegistry
-import HudUnsafe
 import HudSystem
 
 /// `hudhost new`: scaffolds a renderer plugin project in C, Rust or Swift

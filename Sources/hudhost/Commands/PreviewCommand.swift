@@ -3,7 +3,6 @@ import HudRegistry
 import HudPresentation
 import HudScenes
 import HudHTTPServer
-import HudUnsafe
 import HudSystem
 
 /// `hudhost preview`: the HUD in a browser. Serves a page on 127.0.0.1 that

@@ -3,7 +3,6 @@ import HudRegistry
 import HudPresentation
 import HudScenes
 import HudConformance
-import HudUnsafe
 
 /// `hudhost probe <path|id>`: loads one plugin (or finds one registered
 /// renderer) and prints everything its descriptors say, plus a sample

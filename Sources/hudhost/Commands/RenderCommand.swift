@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 import HudRegistry
+import HudPluginBoundary
 import HudPresentation
 import HudScenes
 import HudConformance
-import HudUnsafe
 import HudRaster
 
 /// `hudhost render`: lays out the seed's demo complications (or a scene

@@ -4,7 +4,6 @@ import HudRegistry
 import HudPresentation
 import HudScenes
 import HudConformance
-import HudUnsafe
 import HudRendererAPI
 import HudSystem
 

@@ -3,7 +3,6 @@ import HudRegistry
 import HudPresentation
 import HudRaster
 import HudScenes
-import HudUnsafe
 import HudSystem
 
 /// `hudhost snapshot record|verify`: snapshot tests for renderers. Each

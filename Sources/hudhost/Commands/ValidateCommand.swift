@@ -5,7 +5,6 @@ import HudRegistry
 import HudPresentation
 import HudScenes
 import HudConformance
-import HudUnsafe
 import HudSystem
 
 /// `hudhost validate`: the conformance suite for renderer authors. Each

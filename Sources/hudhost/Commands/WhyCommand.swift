@@ -4,7 +4,6 @@ import HudRegistry
 import HudPresentation
 import HudScenes
 import HudConformance
-import HudUnsafe
 import HudSystem
 
 /// `hudhost why <id|path>`: explains, step by step, why a renderer is or is

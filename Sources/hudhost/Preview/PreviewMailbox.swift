@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Synchronization
 import HudHTTPServer
-import HudUnsafe
 import HudSystem
 
 /// How libmicrohttpd's connection threads reach the one thread that owns the

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 import HudRegistry
 import HudHTTPServer
-import HudUnsafe
 import Synchronization
 import HudSystem
 

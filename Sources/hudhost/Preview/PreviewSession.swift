@@ -4,7 +4,6 @@ import HudPresentation
 import HudRaster
 import HudScenes
 import HudHTTPServer
-import HudUnsafe
 import HudSystem
 
 /// Everything `hudhost preview` shows, owned by the main thread: the shell

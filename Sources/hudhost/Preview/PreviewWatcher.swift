@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 import HudRegistry
-import HudUnsafe
 import HudSystem
 
 /// Watches plugin files and the scene file with inotify for

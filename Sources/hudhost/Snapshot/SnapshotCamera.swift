@@ -3,7 +3,6 @@ import HudRegistry
 import HudPresentation
 import HudRaster
 import HudScenes
-import HudUnsafe
 import HudSystem
 
 /// Takes one case's picture for `snapshot` and `gallery`: the shell with
