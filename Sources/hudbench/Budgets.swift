@@ -112,7 +112,7 @@ enum Budgets {
         // The warm ratio from the gst-inspect runs made in alternation with
         // the warm `list` of 1,000 (the standalone warm row otherwise).
         let gstWarmAlternated = report.discovery.first { $0.mode == Discovery.alternatedPeerMode(1000) } ?? gstWarm
-        relative("hudhost list, 1000 plugins, warm / gst-inspect-1.0 warm (system plugins, alternated)", 1, row(1000, "hudhost list, warm"), gstWarmAlternated)
+        relative("hudhost list, 1000 plugins, warm / gst-inspect-1.0 warm (system plugins, alternated)", 1.3, row(1000, "hudhost list, warm"), gstWarmAlternated)
         relative("hudhost list, 1000 plugins, cold / gst-inspect-1.0 cold", 0.5, row(1000, "hudhost list, cold"), gstCold)
         relative("hudhost list, 1000 plugins without metadata, cold / gst-inspect-1.0 cold", 10, row(1000, "hudhost list, cold, no metadata section"), gstCold)
         relative("hudhost list, warm, 10000 / 1000 plugins (linear)", 11, row(10000, "hudhost list, warm"), row(1000, "hudhost list, warm"))
