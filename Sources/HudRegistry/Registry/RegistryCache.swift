@@ -61,8 +61,23 @@ public final class RegistryCache {
     /// Why an existing cache file was discarded on load, if it was.
     public var discardReason: String? { state.discardReason }
     /// What the load found, and what changed since (`records`, `dirty`):
-    /// the file is read at the first use.
-    private lazy var state: Loaded = Self.load(directory: directory, path: path, key: key)
+    /// the file is read at the first use. Changed in place through
+    /// `_modify`: a `lazy var` is read, changed and written back whole, so
+    /// every stored record copied the table of all the others (a cold
+    /// `list` of 10,000 files took seconds, quadratic in the files).
+    private var state: Loaded {
+        get {
+            if let loaded { return loaded }
+            let made = Self.load(directory: directory, path: path, key: key)
+            loaded = made
+            return made
+        }
+        _modify {
+            if loaded == nil { loaded = Self.load(directory: directory, path: path, key: key) }
+            yield &loaded!
+        }
+    }
+    private var loaded: Loaded?
     /// The host ABI and search path this cache is for (its first member).
     let key: String
 
@@ -73,8 +88,8 @@ public final class RegistryCache {
         self.fileName = "registry-" + Self.fnv1a(key) + ".json"
     }
 
-    /// The records, once loaded.
-    private var records: [String: PluginRecord] {
+    /// The records, once loaded (changed in place: see `state`).
+    var records: [String: PluginRecord] {
         get { state.records }
         _modify { yield &state.records }
     }
@@ -82,7 +97,7 @@ public final class RegistryCache {
     /// The records differ from the file (or the file is to be replaced).
     private var dirty: Bool {
         get { state.dirty }
-        set { state.dirty = newValue }
+        _modify { yield &state.dirty }
     }
 
     /// `$XDG_CACHE_HOME/hud` or `$HOME/.cache/hud`; nil when neither is set
