@@ -116,6 +116,7 @@ enum Budgets {
         relative("hudhost list, 1000 plugins, cold / gst-inspect-1.0 cold", 0.5, row(1000, "hudhost list, cold"), gstCold)
         relative("hudhost list, 1000 plugins without metadata, cold / gst-inspect-1.0 cold", 10, row(1000, "hudhost list, cold, no metadata section"), gstCold)
         relative("hudhost list, warm, 10000 / 1000 plugins (linear)", 11, row(10000, "hudhost list, warm"), row(1000, "hudhost list, warm"))
+        relative("hudhost list, cold, 10000 / 1000 plugins (linear)", 11, row(10000, "hudhost list, cold"), row(1000, "hudhost list, cold"))
         if let big = [row(10000, "hudhost list, warm"), row(10000, "hudhost list, cold")].compactMap({ $0 }).map(\.peakRSSMiB).max() {
             budgets.append(.init(name: "hudhost list, 10000 plugins, peak RSS", limit: "≤ 50 MB",
                                  measured: "\(fixed(big * 1.048576, 1)) MB", status: big * 1.048576 <= 50 ? .pass : .miss))
