@@ -80,17 +80,10 @@ package struct JSONWriter {
     package mutating func null() { bytes.append(contentsOf: Self.nullBytes) }
     // As arrays: appending one is a copy, appending a literal `String`'s
     // UTF-8 view goes through the string (twice the instructions).
-    package static let trueBytes = Array("true".utf8)
-    package static let falseBytes = Array("false".utf8)
-    package static let nullBytes = Array("null".utf8)
+    private static let trueBytes = Array("true".utf8)
+    private static let falseBytes = Array("false".utf8)
+    private static let nullBytes = Array("null".utf8)
 
-    /// `value` as a JSON string literal, quotes included: the bytes
-    /// `string(value)` appends.
-    package static func quoted(_ value: String) -> [UInt8] {
-        var writer = JSONWriter(pretty: false)
-        writer.quote(value)
-        return writer.bytes
-    }
     package mutating func number(_ value: Double) { raw(JSONValue.format(value)) }
 
     /// An integer in decimal, without a detour through `Double` or `String`.
