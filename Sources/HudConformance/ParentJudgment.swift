@@ -82,7 +82,7 @@ package enum ParentJudgment {
             // layouts of its own: none of the child's claims it judges stands,
             // but for abi-needed-libraries, which stands on no loading step
             // (the run fails anyway, so the child's word hides nothing).
-            unverified(&merged, ParentJudgment.judged.subtracting(["abi-needed-libraries"]), because: check)
+            merged.setAsideClaims(of: ParentJudgment.judged.subtracting(["abi-needed-libraries"]), because: "\(check) failed in the host's own run")
             return merged
         }
         for id in renderers {
@@ -253,14 +253,6 @@ package enum ParentJudgment {
         }
     }
 
-    /// Marks every success the child claimed for one of `checks` as
-    /// unverified, because `check` failed in the host's own run.
-    private static func unverified(_ results: inout [CheckResult], _ checks: Set<String>, because check: String) {
-        for (position, result) in results.enumerated() where checks.contains(result.checkID) && result.claimsSuccess {
-            results[position] = result.unverified(because: "\(check) failed in the host's own run")
-        }
-    }
-
     /// Every check that requires `check`, directly or not.
     static func dependents(of check: String) -> Set<String> {
         var found: Set<String> = []
@@ -318,5 +310,14 @@ extension CheckResult {
     func unverified(because reason: String) -> CheckResult {
         CheckResult(checkID: checkID, renderer: renderer, status: .skipped, message: "not verified: \(reason)",
                     details: ["the sandboxed child reported \(status.rawValue): \(message)"], milliseconds: milliseconds)
+    }
+}
+
+extension [CheckResult] {
+    /// Every success the child claimed for one of `checks`, as not verified for `reason`.
+    mutating func setAsideClaims(of checks: Set<String>, because reason: String) {
+        for (position, result) in enumerated() where checks.contains(result.checkID) && result.claimsSuccess {
+            self[position] = result.unverified(because: reason)
+        }
     }
 }

@@ -97,9 +97,7 @@ package enum ParentRuntimeJudgment {
         case .success(let made): registry = made
         case .failure(let error):
             // ParentJudgment reports the failed load; nothing claimed here stands.
-            for (position, result) in merged.enumerated() where selected.contains(result.checkID) && result.claimsSuccess {
-                merged[position] = result.unverified(because: "the host's own sandboxed load failed: \(error)")
-            }
+            merged.setAsideClaims(of: selected, because: "the host's own sandboxed load failed: \(error)")
             for id in renderers where selected.contains("determinism-processes") {
                 merged.append(CheckResult(checkID: "determinism-processes", renderer: id, status: .skipped,
                                           message: "not run: the host's own sandboxed load failed: \(error)"))

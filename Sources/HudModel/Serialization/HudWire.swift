@@ -73,6 +73,9 @@ package struct WireReader {
 
     package mutating func u8() throws(WireError) -> UInt8 { try take(1).first! }
 
+    /// The next `count` bytes as they are (what `WireWriter.raw` wrote).
+    package mutating func raw(_ count: Int) throws(WireError) -> [UInt8] { Array(try take(count)) }
+
     package mutating func u32() throws(WireError) -> UInt32 {
         try take(4).reversed().reduce(0) { $0 << 8 | UInt32($1) }
     }

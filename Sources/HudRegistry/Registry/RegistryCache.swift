@@ -67,17 +67,19 @@ public final class RegistryCache {
     /// `list` of 10,000 files took seconds, quadratic in the files).
     private var state: Loaded {
         get {
-            if let loaded { return loaded }
-            let made = Self.load(directory: directory, path: path, key: key)
-            loaded = made
-            return made
+            loadOnce()
+            return loaded!
         }
         _modify {
-            if loaded == nil { loaded = Self.load(directory: directory, path: path, key: key) }
+            loadOnce()
             yield &loaded!
         }
     }
     private var loaded: Loaded?
+
+    private func loadOnce() {
+        if loaded == nil { loaded = Self.load(directory: directory, path: path, key: key) }
+    }
     /// The host ABI and search path this cache is for (its first member).
     let key: String
 

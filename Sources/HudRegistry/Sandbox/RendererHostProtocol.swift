@@ -184,11 +184,7 @@ extension WireReader {
 
     /// Bytes after their 32-bit count, the count refused above `limit`.
     package mutating func bytes(atMost limit: Int, _ what: String) throws(WireError) -> [UInt8] {
-        let count = try self.count(atMost: limit, what)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(count)
-        for _ in 0..<count { bytes.append(try u8()) }
-        return bytes
+        try raw(try count(atMost: limit, what))
     }
 }
 
