@@ -254,9 +254,28 @@ let package = Package(
             path: "Tests/HudModelTests",
             swiftSettings: imports
         ),
+        .testTarget(name: "HudSystemTests", dependencies: ["HudSystem"], path: "Tests/HudSystemTests", swiftSettings: imports),
+        .testTarget(
+            name: "HudRendererAPITests",
+            dependencies: ["HudModel", "HudRegistry", "HudRendererAPI", "HudPresentation", "HudScenes", "HudTestSupport"],
+            path: "Tests/HudRendererAPITests",
+            swiftSettings: imports
+        ),
+        .testTarget(
+            name: "HudPluginBoundaryTests",
+            dependencies: ["HudModel", "HudRegistry", "HudPluginBoundary", "HudRendererAPI", "HudPresentation", "HudScenes", "HudTestSupport"],
+            path: "Tests/HudPluginBoundaryTests",
+            swiftSettings: imports
+        ),
+        .testTarget(
+            name: "BuiltinRenderersTests",
+            dependencies: ["HudModel", "HudRegistry", "BuiltinRenderers", "HudPresentation", "HudScenes", "HudTestSupport"],
+            path: "Tests/BuiltinRenderersTests",
+            swiftSettings: imports
+        ),
         .testTarget(
             name: "HudRegistryTests",
-            dependencies: ["HudModel", "HudRegistry", "HudPluginBoundary", "HudSystem", "HudHarness", "HudRendererAPI", "BuiltinRenderers", "HudPresentation", "HudScenes",
+            dependencies: ["HudModel", "HudRegistry", "HudPluginBoundary", "HudSystem", "HudHarness", "HudRendererAPI", "HudPresentation", "HudScenes",
                            "HudTestSupport", "hudhost"],
             path: "Tests/HudRegistryTests",
             swiftSettings: imports

@@ -15,7 +15,7 @@ function-like macros, inline functions and hud_helpers.h.
 Python 3 standard library only. The parser knows the headers' own C subset
 (the style Docs/ABI.md describes) and stops with an error on anything else,
 so a header change it does not understand cannot produce wrong bindings in
-silence. Tests/HudRegistryTests/RustBindingsTests.swift compiles a C and a
+silence. Tests/HudRendererAPITests/RustBindingsTests.swift compiles a C and a
 Rust program that print every size, offset and constant, and compares them.
 """
 import argparse

@@ -75,7 +75,7 @@ package struct FixtureBuildError: Error, CustomStringConvertible {
 /// compiled while holding it, so each `.so` is built exactly once.
 package enum FixturePlugins {
     /// The package root, found from this file's path
-    /// (`<root>/Tests/HudRegistryTests/FixturePlugins.swift`).
+    /// (`<root>/Tests/HudTestSupport/FixturePlugins.swift`).
     package static let repositoryRoot: String = {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }

@@ -260,15 +260,3 @@ struct RustBindingsTests {
         #expect(entry["capabilities"]?.arrayValue?.compactMap(\.stringValue) == ["thread-safe"])
     }
 }
-
-/// The Rust compiler, if this machine has one: `rustc` on PATH, else
-/// `~/.cargo/bin/rustc` (where rustup installs it).
-enum RustToolchain {
-    static let rustc: String? = {
-        let environment = ProcessInfo.processInfo.environment
-        var candidates = (environment["PATH"] ?? "").split(separator: ":").map { String($0) + "/rustc" }
-        if let home = environment["HOME"] { candidates.append(home + "/.cargo/bin/rustc") }
-        candidates.append(NSHomeDirectory() + "/.cargo/bin/rustc")
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }()
-}
