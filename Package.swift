@@ -244,7 +244,7 @@ let package = Package(
         // Tests: one target per library target, fixtures shared through HudTestSupport.
         .target(
             name: "HudTestSupport",
-            dependencies: ["HudRegistry", "HudScenes", "HudPresentation"],
+            dependencies: ["HudRegistry", "HudScenes", "HudPresentation", "HudSystem"],
             path: "Tests/HudTestSupport",
             swiftSettings: imports
         ),

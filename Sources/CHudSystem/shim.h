@@ -9,6 +9,7 @@
 #include <malloc.h>
 #include <stdint.h>
 #include <sys/prctl.h>
+#include <spawn.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -44,6 +45,14 @@ static inline int hud_system_no_new_privs(void) { return prctl(PR_SET_NO_NEW_PRI
 
 // close_range(first, ~0U, 0): closes every descriptor from `first` up.
 static inline int hud_system_close_from(unsigned int first) { return (int)syscall(SYS_close_range, first, ~0U, 0); }
+
+// posix_spawn_file_actions_addclosefrom_np (glibc 2.34): closes every
+// descriptor from `first` up in the child; spawn.h declares it only with
+// _GNU_SOURCE.
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int first);
+static inline int hud_system_spawn_close_from(posix_spawn_file_actions_t *actions, int first) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, first);
+}
 
 // unshare(2) with CLONE_NEW* flags (sched.h hides them without _GNU_SOURCE).
 #define HUD_CLONE_NEWIPC 0x08000000

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Glibc
+import CHudSystem
 
 // The libc layer (SystemCalls.swift): processes (spawn, wait, signals).
 
@@ -73,6 +74,18 @@ extension SystemCalls {
                 unsafe posix_spawn_file_actions_adddup2(&actions, from, to)
             }
         }
+        // The child gets the descriptors set up above and nothing else of
+        // this process: every one above them is closed in it, so a
+        // descriptor another thread opened without O_CLOEXEC (a file being
+        // written, which could then not be executed; a socket whose peer
+        // waits for it to close) never leaks into a child.
+        let highest = request.redirections.map { redirection -> Int32 in
+            switch redirection {
+            case .open(let descriptor, _, _): descriptor
+            case .duplicate(_, let to): to
+            }
+        }.max() ?? 2
+        unsafe hud_system_spawn_close_from(&actions, max(2, highest) + 1)
         var attributes = posix_spawnattr_t()
         unsafe posix_spawnattr_init(&attributes)
         defer { unsafe posix_spawnattr_destroy(&attributes) }

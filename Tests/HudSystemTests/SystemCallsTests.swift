@@ -106,6 +106,23 @@ struct SystemCallsTests {
         #expect(SystemCalls.spawn(SpawnRequest(executable: "/nonexistent/tool", arguments: [])).failureValue == SystemError(code: ENOENT))
     }
 
+    /// A descriptor this process holds without O_CLOEXEC (another thread's
+    /// file being written) never reaches a child: only 0–2 and what the
+    /// request redirects do.
+    @Test func aChildGetsOnlyTheDescriptorsItIsGiven() throws {
+        try Self.withScratch { directory in
+            let stray = open(directory + "/being-written", O_WRONLY | O_CREAT, 0o600)
+            #expect(stray > 4)
+            defer { close(stray) }
+            let path = directory + "/out"
+            var request = SpawnRequest(executable: "/bin/sh", arguments: ["-c", "for fd in 0 1 2 4 \(stray); do [ -e /proc/$$/fd/$fd ] && echo $fd; done; true"])
+            request.redirections = [.open(descriptor: 1, path: path, mode: .truncate), .duplicate(from: 1, to: 4)]
+            let pid = try SystemCalls.spawn(request).get()
+            #expect(SystemCalls.wait(pid)?.status == .exited(0))
+            #expect(try SystemCalls.readFile(path).get() == Array("0\n1\n2\n4\n".utf8))
+        }
+    }
+
     @Test func aRedirectionAndAPipeCarryAChildsOutput() throws {
         try Self.withScratch { directory in
             let path = directory + "/out"

@@ -5,6 +5,7 @@ import Testing
 import HudRegistry
 import HudScenes
 import HudPresentation
+import HudSystem
 
 /// The C fixture plugins in `Tests/Fixtures/plugins`, by file name.
 /// `good_*` are correct plugins; every other one breaks exactly one rule.
@@ -168,35 +169,37 @@ package enum FixturePlugins {
 
     /// Runs `command` (the first element is looked up in PATH) as a child
     /// process and waits for it. Output goes through files, so a chatty
-    /// child can never fill a pipe and deadlock.
+    /// child can never fill a pipe and deadlock. The wait is `wait4` on the
+    /// child's own pid: Foundation's `Process` learns of an exit from a
+    /// socket the child holds, which any process spawned meanwhile by
+    /// another test (a long-running `hudhost preview`) can inherit and
+    /// keep open, and then `waitUntilExit` waited as long as that one ran.
+    /// A signal's number is the status, as `Process.terminationStatus` has it.
     package static func run(_ command: [String]) throws -> ProcessOutput {
         let stem = workDirectory + "/process-" + UUID().uuidString
         let outPath = stem + ".out", errPath = stem + ".err"
-        guard FileManager.default.createFile(atPath: outPath, contents: nil),
-              FileManager.default.createFile(atPath: errPath, contents: nil) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: stem])
-        }
         defer {
             try? FileManager.default.removeItem(atPath: outPath)
             try? FileManager.default.removeItem(atPath: errPath)
         }
-        let outHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        let errHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = command
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        try process.run()
-        process.waitUntilExit()
-        try outHandle.close()
-        try errHandle.close()
+        var request = SpawnRequest(executable: "/usr/bin/env", arguments: command)
+        request.redirections = [.open(descriptor: 0, path: "/dev/null", mode: .read), .open(descriptor: 1, path: outPath, mode: .truncate),
+                                .open(descriptor: 2, path: errPath, mode: .truncate)]
+        let pid: Int32
+        switch SystemCalls.spawn(request) {
+        case .success(let started): pid = started
+        case .failure(let error): throw POSIXError(POSIXErrorCode(rawValue: error.code) ?? .EIO)
+        }
+        guard let ended = SystemCalls.wait(pid) else { throw POSIXError(.ECHILD) }
+        let status: Int32 = switch ended.status {
+        case .exited(let code): code
+        case .signaled(let signal): signal
+        }
         return ProcessOutput(
-            status: process.terminationStatus,
+            status: status,
             stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
             stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "",
-            pid: process.processIdentifier
+            pid: pid
         )
     }
 

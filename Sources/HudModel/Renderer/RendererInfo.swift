@@ -100,16 +100,6 @@ public struct RendererInfo: Sendable, Hashable {
     /// what `list` shows without running the plugin, so it obeys the same
     /// rules as a descriptor: a valid id, printable text, at least one and
     /// only known positions, the host's ABI major.
-    package static func recordProblem(id: String, texts: [(field: String, value: String)], positions: UInt32, abi: ABIVersion) -> String? {
-        if let problem = idProblem(id) { return "id \(problem)" }
-        for (field, value) in texts {
-            if let problem = textProblem(field, value) { return problem }
-        }
-        return numbersProblem(positions: positions, abi: abi)
-    }
-
-    /// `recordProblem` for a record's four texts, without an array of them
-    /// (the registry cache checks every record it reads).
     package static func recordProblem(id: String, name: String, version: String, vendor: String, summary: String,
                                       positions: UInt32, abi: ABIVersion) -> String? {
         if let problem = idProblem(id) { return "id \(problem)" }

@@ -60,21 +60,9 @@ extension RendererInfo {
                                      abiVersion: ABIVersion(packed: abi), origin: .file(path)))
     }
 
-    /// Writes `recordJSON`'s members in its order, straight into `writer`
-    /// (the registry cache, thousands of records).
-    package func writeRecord(to writer: inout JSONWriter) {
-        writer.beginObject()
-        writer.member("id", id)
-        writer.member("name", name)
-        writer.member("version", version)
-        writer.member("vendor", vendor)
-        writer.member("abi", integer: abiVersion.packed)
-        writer.member("positions", integer: Position.mask(supportedPositions))
-        writer.member("capabilities", integer: capabilities.rawValue)
-        if !summary.isEmpty { writer.member("description", summary) }
-        if let pickerIcon { writer.member("pickerIcon", pickerIcon) }
-        writer.endObject()
-    }
+    /// Writes `recordJSON` into `writer` (the registry cache, thousands of
+    /// records): one encoding of a record.
+    package func writeRecord(to writer: inout JSONWriter) { writer.value(recordJSON) }
 
     package struct RecordError: Error, Sendable, CustomStringConvertible {
         package var description: String

@@ -318,7 +318,7 @@ enum HudMetadataFormat {
                 strings.append(text)
             }
             let positions = bytes.u32(offset + 16), packedVersion = bytes.u32(offset + 12)
-            if let problem = RendererInfo.recordProblem(id: strings[0], texts: Array(zip(fields.map(\.name), strings)),
+            if let problem = RendererInfo.recordProblem(id: strings[0], name: strings[1], version: strings[2], vendor: strings[3], summary: "",
                                                         positions: positions, abi: ABIVersion(packed: packedVersion)) {
                 throw ElfError(kind: .badMetadata, reason: "metadata record at byte \(offset): \(problem)")
             }
