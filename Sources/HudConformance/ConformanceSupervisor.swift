@@ -83,7 +83,9 @@ package struct ConformanceSupervisor: Sendable {
                             Self.reproduce(target, check: check, renderer: renderer, configuration: configuration)
                         }
                     }
-                    if runtime { results = ParentRuntimeJudgment.apply(to: results, loaded: loaded, configuration: configuration) }
+                    if runtime {
+                        results = ParentRuntimeJudgment.apply(to: results, loaded: loaded, configuration: configuration, rendererFilter: target.rendererFilter)
+                    }
                 }
             }
             results = Self.unexplainedSkipsFailed(results, reportedByChild: childSkips, filter: target.rendererFilter, hostServes: hostServes)
@@ -96,8 +98,15 @@ package struct ConformanceSupervisor: Sendable {
 
     /// Judged by the parent only, never asked of the child: what the child
     /// printed, the fresh-process digests (which need processes the child
-    /// may not start) and the raw calls at a 1.0 host's sizes.
-    static let parentChecks: Set<String> = ["abi-quiet-stdout", "determinism-processes", "abi-older-host-sizes"]
+    /// may not start), the raw calls at a 1.0 host's sizes and, for a plugin
+    /// file, every run-time check (ParentRuntimeJudgment: fuzzing, thread
+    /// safety, timing and allocations through the host's own renderer
+    /// hosts). The linked built-ins run no plugin code: their child runs those.
+    static func parentChecks(for target: ConformanceTarget) -> Set<String> {
+        let always: Set<String> = ["abi-quiet-stdout", "determinism-processes", "abi-older-host-sizes"]
+        if case .file = target { return always.union(ParentRuntimeJudgment.judged) }
+        return always
+    }
 
     /// The child's skips (not as not applicable) that nothing in the final
     /// `results` explains, as failures. The runner skips a check only
@@ -165,7 +174,8 @@ package struct ConformanceSupervisor: Sendable {
         var blocked: [ConformanceUnit: String] = [:]
         var stdoutBytes = 0
         var stdoutSample: [UInt8] = []
-        let childChecks = configuration.checkIDs.filter { !Self.parentChecks.contains($0) }
+        let parentOnly = Self.parentChecks(for: target)
+        let childChecks = configuration.checkIDs.filter { !parentOnly.contains($0) }
         let asked = Set(childChecks)
         var restarts = 0
         while true {

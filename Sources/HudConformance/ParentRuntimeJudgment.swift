@@ -35,10 +35,12 @@ import HudSystem
 ///   calls: page-granular and with 256 KiB tolerated, so it sees a
 ///   renderer leaking about 130 bytes per call or more, not a few bytes.
 ///
-/// A success the child claimed stands only as the host's own result (pass,
-/// or the host's finding, which replaces it and says what the child
-/// claimed); failures the child reported are kept (a plugin gains nothing
-/// by failing itself).
+/// The sandboxed child is never asked for these checks (it would run them
+/// in the plugin's own process, for nothing: plugin code there can write
+/// any verdict): each result is the host's own, the only implementation
+/// of the check for a plugin file. Under a sanitizer the renderer host's
+/// allocator holds freed memory back, so `perf-allocations` is not
+/// measured there (not applicable).
 package enum ParentRuntimeJudgment {
     /// The checks the host judges here.
     package static let judged: Set<String> = ["fuzz", "thread-safety", "determinism-processes", "perf-layout-time", "perf-allocations"]
@@ -83,73 +85,75 @@ package enum ParentRuntimeJudgment {
         }
     }
 
-    /// `results` with the host's verdicts on the run-time checks applied
-    /// (see the type's comment); `determinism-processes` is added here.
+    /// `results` and the host's results for the selected run-time checks:
+    /// each for each renderer of the host's own load (`rendererFilter`
+    /// applied), run when the checks it requires let it, else skipped
+    /// saying which did not (in the runner's words).
     static func apply(to results: [CheckResult], loaded: Result<RendererRegistry, RegistryError>,
-                              configuration: ConformanceConfiguration) -> [CheckResult] {
-        let selected = judged.intersection(configuration.checkIDs)
+                      configuration: ConformanceConfiguration, rendererFilter: String?) -> [CheckResult] {
+        // The order the host runs them in: allocations on a fresh renderer
+        // host after the others, the fresh processes last.
+        let order = ["fuzz", "thread-safety", "perf-layout-time", "perf-allocations", "determinism-processes"]
+        let selected = order.filter(configuration.checkIDs.contains)
         guard !selected.isEmpty else { return results }
-        var renderers: [String] = []
-        for result in results { if let id = result.renderer, !renderers.contains(id) { renderers.append(id) } }
         var merged = results
+        func skip(_ check: String, _ renderer: String?, _ message: String) {
+            merged.append(CheckResult(checkID: check, renderer: renderer, status: .skipped, message: message))
+        }
         let registry: RendererRegistry
         switch loaded {
         case .success(let made): registry = made
         case .failure(let error):
-            // ParentJudgment reports the failed load; nothing claimed here stands.
-            merged.setAsideClaims(of: selected, because: "the host's own sandboxed load failed: \(error)")
-            for id in renderers where selected.contains("determinism-processes") {
-                merged.append(CheckResult(checkID: "determinism-processes", renderer: id, status: .skipped,
-                                          message: "not run: the host's own sandboxed load failed: \(error)"))
-            }
+            // ParentJudgment reports the failed load.
+            for check in selected { skip(check, nil, "not run: the host's own sandboxed load failed: \(error)") }
             return merged
         }
-        for id in renderers {
+        // A broken loading chain in the child stops every renderer check, as
+        // in the runner.
+        for id in ConformanceRunner.loadingChain where configuration.checkIDs.contains(id) {
+            guard let result = merged.first(where: { $0.checkID == id && $0.renderer == nil }), !result.unblocksDependents else { continue }
+            for check in selected { skip(check, nil, "not run: \(id) \(result.status == .skipped ? "was skipped" : result.status.rawValue)") }
+            return merged
+        }
+        let ids = registry.renderers.filter { $0.origin != .builtin && (rendererFilter == nil || $0.id == rendererFilter) }.map(\.id)
+        if ids.isEmpty {
+            for check in selected { skip(check, rendererFilter, "no renderer \(rendererFilter.map { "'\($0)' " } ?? "")passed loading") }
+        }
+        for id in ids {
             let run = HostRun(id: id, registry: registry, configuration: configuration)
-            // In a sanitizer build the renderer host's allocator quarantines
-            // what is freed (AddressSanitizer holds up to 256 MiB back), so
-            // its data size grows without any leak: the host's measure means
-            // nothing there, and the child's count stands.
-            let runtime = ["fuzz", "thread-safety", "perf-layout-time"] + (SandboxLimits.runsUnderSanitizer ? [] : ["perf-allocations"])
-            for check in runtime where selected.contains(check) {
-                guard let index = merged.firstIndex(where: { $0.checkID == check && $0.renderer == id }), merged[index].claimsSuccess,
-                      let definition = ConformanceCatalog.check(check) else { continue }
-                let start = SystemCalls.monotonicNanoseconds()
-                let outcome = run.outcome(check)
-                let verdict = hostResult(outcome, definition, id, since: start)
-                merged[index] = judged(merged[index], by: verdict)
-            }
-            if selected.contains("determinism-processes"), let definition = ConformanceCatalog.check("determinism-processes") {
-                let requirement = merged.first { $0.checkID == "determinism-repeat" && $0.renderer == id }
-                guard requirement.map({ $0.unblocksDependents }) ?? true else {
-                    merged.append(CheckResult(checkID: definition.id, renderer: id, status: .skipped, message: "not run: determinism-repeat did not pass"))
+            for check in selected {
+                guard let definition = ConformanceCatalog.check(check) else { continue }
+                if let reason = blocker(definition, renderer: id, in: merged, selected: configuration.checkIDs) {
+                    skip(check, id, reason)
+                    continue
+                }
+                if check == "perf-allocations", SandboxLimits.runsUnderSanitizer {
+                    merged.append(CheckOutcome.notApplicable("not measured under a sanitizer: its allocator holds freed memory back")
+                        .result(for: definition, renderer: id, milliseconds: 0))
                     continue
                 }
                 let start = SystemCalls.monotonicNanoseconds()
-                merged.append(hostResult(run.acrossProcesses(), definition, id, since: start))
+                merged.append(hostResult(check == "determinism-processes" ? run.acrossProcesses() : run.outcome(check), definition, id, since: start))
             }
         }
         return merged
+    }
+
+    /// Why `check` does not run for `renderer`: a selected check it requires
+    /// whose result does not let dependents run.
+    static func blocker(_ check: ConformanceCheck, renderer: String, in results: [CheckResult], selected: [String]) -> String? {
+        for unit in check.requirementUnits(renderer: renderer) where selected.contains(unit.checkID) {
+            if let result = results.first(where: { $0.unit == unit }), !result.unblocksDependents {
+                return "requires \(unit.checkID), which \(result.status == .skipped ? "was skipped" : result.status.rawValue)"
+            }
+        }
+        return nil
     }
 
     private static func hostResult(_ outcome: CheckOutcome, _ check: ConformanceCheck, _ id: String, since start: UInt64) -> CheckResult {
         var result = outcome.result(for: check, renderer: id, milliseconds: Double(SystemCalls.monotonicNanoseconds() - start) / 1e6)
         if !result.notApplicable { result.message = "the host's own run: " + result.message }
         return result
-    }
-
-    /// The host's verdict in place of the child's claim `claimed`: a pass
-    /// the child claimed becomes the host's result, whatever it is; a
-    /// warning or a not applicable it claimed stays unless the host found a
-    /// problem.
-    static func judged(_ claimed: CheckResult, by verdict: CheckResult) -> CheckResult {
-        if claimed.status == .warning, verdict.status == .passed { return claimed }
-        if claimed.notApplicable, !verdict.status.isFailure, verdict.status != .warning { return claimed }
-        var replaced = verdict
-        if verdict.status != claimed.status {
-            replaced.details = ["the sandboxed child reported \(claimed.status.rawValue): \(claimed.message)"] + verdict.details
-        }
-        return replaced
     }
 }
 

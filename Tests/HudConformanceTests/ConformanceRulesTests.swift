@@ -17,7 +17,7 @@ struct ConformanceRulesTests {
     /// argued into that list.
     @Test func everyCheckAPluginCouldForgeIsJudgedByTheHost() {
         let childsWord = Set(ConformanceRunner.loadingChain + ["abi-metadata"])
-        let judged = ParentJudgment.judged.union(ParentRuntimeJudgment.judged).union(ConformanceSupervisor.parentChecks)
+        let judged = ParentJudgment.judged.union(ParentRuntimeJudgment.judged).union(ConformanceSupervisor.parentChecks(for: .file(path: "/p/lib.so", renderer: nil)))
         let unjudged = ConformanceCatalog.checks.map(\.id).filter { !judged.contains($0) }
         #expect(Set(unjudged) == childsWord, "\(unjudged)")
     }
