@@ -70,6 +70,7 @@ package struct ConformanceSupervisor: Sendable {
             var hostServes: ((String) -> Bool)?
             if case .file(let path, _) = target {
                 let parent = results.contains { ParentJudgment.judged.contains($0.checkID) } || configuration.checkIDs.contains("abi-older-host-sizes")
+                    || !ParentJudgment.hostOnly.isDisjoint(with: configuration.checkIDs)
                 let runtime = !ParentRuntimeJudgment.judged.isDisjoint(with: configuration.checkIDs)
                 if parent || runtime {
                     let loaded = ParentRuntimeJudgment.hostRegistry(loading: path, allowInsecurePath: true,
@@ -77,8 +78,8 @@ package struct ConformanceSupervisor: Sendable {
                                                                                 layoutTimeoutSeconds: configuration.layoutTimeoutSeconds)
                     if case .success(let registry) = loaded { hostServes = { registry.info(id: $0) != nil } }
                     if parent {
-                        results = ParentJudgment.apply(to: results, path: path, loaded: loaded,
-                                                       loadBudgetMilliseconds: configuration.loadBudgetMilliseconds,
+                        results = ParentJudgment.apply(to: results, path: path, loaded: loaded, selected: configuration.checkIDs,
+                                                       rendererFilter: target.rendererFilter, loadBudgetMilliseconds: configuration.loadBudgetMilliseconds,
                                                        olderHostSizes: configuration.checkIDs.contains("abi-older-host-sizes")) { check, renderer in
                             Self.reproduce(target, check: check, renderer: renderer, configuration: configuration)
                         }
@@ -104,7 +105,7 @@ package struct ConformanceSupervisor: Sendable {
     /// hosts). The linked built-ins run no plugin code: their child runs those.
     static func parentChecks(for target: ConformanceTarget) -> Set<String> {
         let always: Set<String> = ["abi-quiet-stdout", "determinism-processes", "abi-older-host-sizes"]
-        if case .file = target { return always.union(ParentRuntimeJudgment.judged) }
+        if case .file = target { return always.union(ParentRuntimeJudgment.judged).union(ParentJudgment.hostOnly) }
         return always
     }
 
@@ -282,7 +283,7 @@ package struct ConformanceSupervisor: Sendable {
             restarts += 1
             if restarts > maxRestarts {
                 let reason = "not run: the sandbox was restarted \(maxRestarts) times after crashes and hangs"
-                results += pendingUnits(results).map { CheckResult(checkID: $0.checkID, renderer: $0.renderer, status: .skipped, message: reason) }
+                results += pendingUnits(results, among: childChecks).map { CheckResult(checkID: $0.checkID, renderer: $0.renderer, status: .skipped, message: reason) }
                 break
             }
         }

@@ -44,6 +44,15 @@ package enum ParentJudgment {
     /// out in its renderer host's shared region and reads itself.
     static let bufferChecks: Set<String> = ["output-guard-bytes", "output-needed-count", "output-every-field"]
 
+    /// The checks of a plugin file the sandboxed child is never asked for:
+    /// the host's result is the only one (in the words of the same rule
+    /// functions, with no claim to replace). No check the child runs
+    /// requires one of them, so the child's own order is unchanged.
+    /// (The buffer checks stay the child's too: a renderer that crashes
+    /// in a raw call is `crashed` there, with its case; the host's call
+    /// only fails.)
+    package static let hostOnly: Set<String> = Set(ConformanceChecks.layoutRules.keys).union(["a11y-labels", "a11y-contrast"])
+
     /// Which loading check a load failure code breaks.
     static func loadingCheck(for code: FailureCode) -> String {
         switch code {
@@ -62,9 +71,12 @@ package enum ParentJudgment {
     /// alone (`ConformanceSupervisor.reproduce`), named when the host's
     /// run stops at a hang.
     static func apply(to results: [CheckResult], path: String, loaded: Result<RendererRegistry, RegistryError>,
+                      selected: [String], rendererFilter: String?,
                       loadBudgetMilliseconds: Double = 250, olderHostSizes: Bool = false,
                       reproduce: (_ check: String, _ renderer: String) -> String) -> [CheckResult] {
-        let renderers = Array(Set(results.compactMap(\.renderer))).sorted()
+        var renderers = Array(Set(results.compactMap(\.renderer))).sorted()
+        // The host's own checks, in catalog order (a prerequisite first).
+        var own = ConformanceCatalog.checks.map(\.id).filter { hostOnly.contains($0) && selected.contains($0) }
         var merged = results
         let registry: RendererRegistry
         switch loaded {
@@ -83,22 +95,40 @@ package enum ParentJudgment {
             // but for abi-needed-libraries, which stands on no loading step
             // (the run fails anyway, so the child's word hides nothing).
             merged.setAsideClaims(of: ParentJudgment.judged.subtracting(["abi-needed-libraries"]), because: "\(check) failed in the host's own run")
+            for id in renderers.isEmpty ? [nil] : renderers.map(Optional.some) {
+                merged += own.map { CheckResult(checkID: $0, renderer: id, status: .skipped, message: "not run: \(check) failed in the host's own run") }
+            }
             return merged
+        }
+        // A broken loading chain in the child stops every renderer check, as
+        // in the runner: the host's own are skipped with its words.
+        if let stop = ConformanceRunner.loadingChain.lazy.compactMap({ id in
+            merged.first { $0.checkID == id && $0.renderer == nil && !$0.unblocksDependents }
+        }).first {
+            merged += own.map { CheckResult(checkID: $0, renderer: nil, status: .skipped,
+                                            message: "not run: \(stop.checkID) \(stop.status == .skipped ? "was skipped" : stop.status.rawValue)") }
+            own = []
+        }
+        // Renderers the child did not get to report (it ran no renderer
+        // check) are the host's own load's.
+        for info in registry.renderers where info.origin != .builtin && (rendererFilter == nil || info.id == rendererFilter) && !renderers.contains(info.id) {
+            renderers.append(info.id)
         }
         for id in renderers {
             guard registry.info(id: id) != nil else {
                 override(&merged, check: "abi-descriptors", renderer: nil,
                          with: host("abi-descriptors", renderer: nil, status: .failed, "the child reported renderer '\(id)', but the host's own load of the file has no such renderer"))
+                merged += own.map { CheckResult(checkID: $0, renderer: id, status: .skipped, message: "not run: the host's own load of the file has no such renderer") }
                 continue
             }
-            judge(id, registry: registry, into: &merged, reproduce: reproduce)
+            judge(id, registry: registry, own: own, into: &merged, reproduce: reproduce)
         }
         judgePreparedCalls(registry: registry, into: &merged)
         judgeFacts(path: path, registry: registry, loadBudgetMilliseconds: loadBudgetMilliseconds, olderHostSizes: olderHostSizes, into: &merged)
         return merged
     }
 
-    private static func judge(_ id: String, registry: RendererRegistry, into results: inout [CheckResult],
+    private static func judge(_ id: String, registry: RendererRegistry, own: [String], into results: inout [CheckResult],
                               reproduce: (_ check: String, _ renderer: String) -> String) {
         let style = HudPhoneComplicationsStyle(name: id)
         // The first layout that hung stops the run: every later case would
@@ -121,6 +151,8 @@ package enum ParentJudgment {
         if case .failure(let error) = layout(ConformanceInputs.basic), breaksTheCall(error) {
             override(&results, check: "layout-basic", renderer: id,
                      with: host("layout-basic", renderer: id, status: status(of: error), "the host's own layout of \(ConformanceInputs.basic.name): \(error)"))
+            report(own, renderer: id, into: &results) { _ in CheckResult(checkID: "", renderer: id, status: status(of: error),
+                                                                       message: "the host's own layout of \(ConformanceInputs.basic.name): \(error)") }
             return
         }
         // A case whose layout called an action yields no nodes here (the
@@ -134,14 +166,17 @@ package enum ParentJudgment {
         }
         let geometry = laidOut(ConformanceInputs.geometryMatrix)
         let decoded = geometry.compactMap { testCase, result in (try? result.get()).map { (testCase, $0) } }
-        func claimed(_ check: String) -> Bool { results.contains { $0.checkID == check && $0.renderer == id && $0.claimsSuccess } }
+        // A check to judge: the host's own, or one the child claimed.
+        func claimed(_ check: String) -> Bool {
+            own.contains(check) || results.contains { $0.checkID == check && $0.renderer == id && $0.claimsSuccess }
+        }
         var outcomes: [String: CheckOutcome] = [:]
         outcomes["output-valid"] = ConformanceChecks.validOutcome(geometry.map { testCase, result in
             (testCase, result.mapError { ConformanceChecks.Problem("\($0)") })
         })
         outcomes["geometry-finite"] = ConformanceChecks.finiteOutcome(geometry.map { ($0, .init($1)) })
         guard let info = registry.info(id: id) else { return }
-        for rule in ConformanceChecks.layoutRules.keys { outcomes[rule] = ConformanceChecks.layoutRuleOutcome(rule, decoded, info: info) }
+        for rule in ConformanceChecks.layoutRules.keys where claimed(rule) { outcomes[rule] = ConformanceChecks.layoutRuleOutcome(rule, decoded, info: info) }
         outcomes["geometry-rtl-mirror"] = ConformanceChecks.mirrorOutcome(geometry.map { ($0.0, try? $0.1.get()) }, info: info)
         // The accessibility checks read the contrast cases' layouts too
         // (an action called during one is left out, as above).
@@ -180,22 +215,44 @@ package enum ParentJudgment {
             }
         }
         if let (stopped, testCase) = stop.first {
-            // What was judged before the stop is partial: each check the
-            // child claimed gets the stop itself as the host's verdict.
+            // What was judged before the stop is partial: each check gets
+            // the stop itself as the host's verdict.
             let status = status(of: stopped)
-            for check in outcomes.keys.sorted() {
-                override(&results, check: check, renderer: id,
-                         with: CheckResult(checkID: check, renderer: id, status: status,
-                                           message: "the host's own run stopped laying out \(testCase.name): \(stopped)",
-                                           details: ["case: \(testCase.name)", "reproduce: " + reproduce(check, id)]))
+            func verdict(_ check: String) -> CheckResult {
+                CheckResult(checkID: check, renderer: id, status: status, message: "the host's own run stopped laying out \(testCase.name): \(stopped)",
+                            details: ["case: \(testCase.name)", "reproduce: " + reproduce(check, id)])
             }
+            for check in outcomes.keys.sorted() where !own.contains(check) { override(&results, check: check, renderer: id, with: verdict(check)) }
+            report(own, renderer: id, into: &results, verdict)
             return
         }
-        for (check, outcome) in outcomes {
+        for (check, outcome) in outcomes where !own.contains(check) {
             guard outcome.isFinding, let definition = ConformanceCatalog.check(check) else { continue }
             var result = outcome.result(for: definition, renderer: id, milliseconds: 0)
             result.message = "the host's own run: " + result.message
             override(&results, check: check, renderer: id, with: result)
+        }
+        report(own, renderer: id, into: &results) { check in
+            guard let outcome = outcomes[check], let definition = ConformanceCatalog.check(check) else {
+                return CheckResult(checkID: check, renderer: id, status: .skipped, message: "not run: the host's own run could not judge it")
+            }
+            return outcome.result(for: definition, renderer: id, milliseconds: 0)
+        }
+    }
+
+    /// Adds the host's own result for each of `checks` for `renderer`
+    /// (`make`'s), or, where a check it requires does not let it run
+    /// (after the overrides above), the skip the runner would make.
+    private static func report(_ checks: [String], renderer: String, into results: inout [CheckResult], _ make: (String) -> CheckResult) {
+        for check in checks {
+            guard let definition = ConformanceCatalog.check(check) else { continue }
+            if let reason = ParentRuntimeJudgment.blocker(definition, renderer: renderer, in: results, selected: checks + results.map(\.checkID)) {
+                results.append(CheckResult(checkID: check, renderer: renderer, status: .skipped, message: reason))
+                continue
+            }
+            var result = make(check)
+            result.checkID = check
+            results.append(result)
         }
     }
 

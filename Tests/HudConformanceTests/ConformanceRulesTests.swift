@@ -70,6 +70,29 @@ struct ConformanceRulesTests {
 
     /// The command a report prints to rerun one check must survive a shell
     /// as one word per argument, whatever the path holds.
+    /// The runner skips a check only behind a prerequisite that stopped,
+    /// for no renderer at all, or for a `--renderer` filter that matches
+    /// none: any other skip the child reports hid a failure, and is plugin
+    /// code's frame (crashed).
+    @Test func aSkipTheRunnerNeverMakesIsPluginCodes() {
+        let id = "org.test.x"
+        let results = [
+            CheckResult(checkID: "layout-basic", renderer: id, status: .passed, message: "ok"),
+            CheckResult(checkID: "output-needed-count", renderer: id, status: .skipped, message: "forged"),
+            CheckResult(checkID: "geometry-finite", renderer: id, status: .failed, message: "NaN"),
+            CheckResult(checkID: "output-valid", renderer: id, status: .skipped, message: "requires geometry-finite, which failed"),
+            CheckResult(checkID: "robust-strings", renderer: nil, status: .skipped, message: "no renderer passed loading"),
+        ]
+        let reported = Set(results.filter { $0.status == .skipped }.map(\.unit))
+        let judged = ConformanceSupervisor.unexplainedSkipsFailed(results, reportedByChild: reported, filter: nil, hostServes: { _ in true })
+        #expect(judged[1].status == .crashed && judged[1].message.contains("a skip without a prerequisite that did not pass"))
+        #expect(judged[1].details == ["the sandboxed child reported skipped: forged"])
+        #expect(judged[3].status == .skipped, "behind a prerequisite that failed")
+        #expect(judged[4].status == .skipped, "a renderer check for no renderer at all")
+        #expect(ConformanceSupervisor.unexplainedSkipsFailed(results, reportedByChild: [], filter: nil, hostServes: nil)[1].status == .skipped,
+                "a skip the parent made itself is not the child's")
+    }
+
     @Test func theReproduceLineQuotesForAShell() {
         #expect(ConformanceSupervisor.shellWord("plain/path-1.so") == "plain/path-1.so")
         #expect(ConformanceSupervisor.shellWord("") == "''")

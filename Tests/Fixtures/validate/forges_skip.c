@@ -2,11 +2,11 @@
 /*
  * forges_skip.c — tiny_hit_target.c's 30×30 hit regions, and init(),
  * inside a `validate` child, reports geometry-hit-size as skipped on
- * descriptor 3: "not applicable" with -DFORGE_NOT_APPLICABLE (the host
- * judges a claimed not-applicable like a claimed pass and finds the
- * failure), else behind a prerequisite that in fact passed (a skip the
- * runner never makes: reported as plugin code's frame). Either skip
- * hid the failure before, and `validate` exited 0.
+ * descriptor 3: "not applicable" with -DFORGE_NOT_APPLICABLE, else
+ * behind a prerequisite that in fact passed. The child is never asked
+ * for geometry-hit-size, so either frame is dropped and the host's own
+ * result reports the failure. Either skip hid the failure before, and
+ * `validate` exited 0.
  */
 #include <stdio.h>
 #ifdef FORGE_NOT_APPLICABLE
