@@ -78,6 +78,12 @@ package enum ParentJudgment {
         // The host's own checks, in catalog order (a prerequisite first).
         var own = ConformanceCatalog.checks.map(\.id).filter { hostOnly.contains($0) && selected.contains($0) }
         var merged = results
+        // A broken loading chain in the child stops every renderer check, as
+        // in the runner: the host's own are skipped in its words.
+        if let stop = merged.loadingStop {
+            merged += own.map { CheckResult(checkID: $0, renderer: nil, status: .skipped, message: stop) }
+            own = []
+        }
         let registry: RendererRegistry
         switch loaded {
         case .success(let made): registry = made
@@ -100,15 +106,6 @@ package enum ParentJudgment {
             }
             return merged
         }
-        // A broken loading chain in the child stops every renderer check, as
-        // in the runner: the host's own are skipped with its words.
-        if let stop = ConformanceRunner.loadingChain.lazy.compactMap({ id in
-            merged.first { $0.checkID == id && $0.renderer == nil && !$0.unblocksDependents }
-        }).first {
-            merged += own.map { CheckResult(checkID: $0, renderer: nil, status: .skipped,
-                                            message: "not run: \(stop.checkID) \(stop.status == .skipped ? "was skipped" : stop.status.rawValue)") }
-            own = []
-        }
         // Renderers the child did not get to report (it ran no renderer
         // check) are the host's own load's.
         for info in registry.renderers where info.origin != .builtin && (rendererFilter == nil || info.id == rendererFilter) && !renderers.contains(info.id) {
@@ -121,14 +118,14 @@ package enum ParentJudgment {
                 merged += own.map { CheckResult(checkID: $0, renderer: id, status: .skipped, message: "not run: the host's own load of the file has no such renderer") }
                 continue
             }
-            judge(id, registry: registry, own: own, into: &merged, reproduce: reproduce)
+            judge(id, registry: registry, own: own, selected: selected, into: &merged, reproduce: reproduce)
         }
         judgePreparedCalls(registry: registry, into: &merged)
         judgeFacts(path: path, registry: registry, loadBudgetMilliseconds: loadBudgetMilliseconds, olderHostSizes: olderHostSizes, into: &merged)
         return merged
     }
 
-    private static func judge(_ id: String, registry: RendererRegistry, own: [String], into results: inout [CheckResult],
+    private static func judge(_ id: String, registry: RendererRegistry, own: [String], selected: [String], into results: inout [CheckResult],
                               reproduce: (_ check: String, _ renderer: String) -> String) {
         let style = HudPhoneComplicationsStyle(name: id)
         // The first layout that hung stops the run: every later case would
@@ -151,21 +148,28 @@ package enum ParentJudgment {
         if case .failure(let error) = layout(ConformanceInputs.basic), breaksTheCall(error) {
             override(&results, check: "layout-basic", renderer: id,
                      with: host("layout-basic", renderer: id, status: status(of: error), "the host's own layout of \(ConformanceInputs.basic.name): \(error)"))
-            report(own, renderer: id, into: &results) { _ in CheckResult(checkID: "", renderer: id, status: status(of: error),
-                                                                       message: "the host's own layout of \(ConformanceInputs.basic.name): \(error)") }
+            report(own, renderer: id, selected: selected, into: &results) { check in
+                CheckResult(checkID: check, renderer: id, status: status(of: error), message: "the host's own layout of \(ConformanceInputs.basic.name): \(error)")
+            }
             return
         }
         // A case whose layout called an action yields no nodes here (the
         // registry refuses it); output-no-action-calls reports that, so the
         // case is left out of the host's judgment rather than counted twice.
+        var calledActions = false
         func laidOut(_ cases: [LayoutCase]) -> [(LayoutCase, Result<HudLayout, RegistryError>)] {
             cases.map { ($0, layout($0)) }.filter { _, result in
-                if case .failure(.actionCalledDuringLayout) = result { return false }
+                if case .failure(.actionCalledDuringLayout) = result {
+                    calledActions = true
+                    return false
+                }
                 return true
             }
         }
         let geometry = laidOut(ConformanceInputs.geometryMatrix)
         let decoded = geometry.compactMap { testCase, result in (try? result.get()).map { (testCase, $0) } }
+        // How many layouts each of the host's own checks judged.
+        var judgedLayouts: [String: Int] = [:]
         // A check to judge: the host's own, or one the child claimed.
         func claimed(_ check: String) -> Bool {
             own.contains(check) || results.contains { $0.checkID == check && $0.renderer == id && $0.claimsSuccess }
@@ -176,7 +180,10 @@ package enum ParentJudgment {
         })
         outcomes["geometry-finite"] = ConformanceChecks.finiteOutcome(geometry.map { ($0, .init($1)) })
         guard let info = registry.info(id: id) else { return }
-        for rule in ConformanceChecks.layoutRules.keys where claimed(rule) { outcomes[rule] = ConformanceChecks.layoutRuleOutcome(rule, decoded, info: info) }
+        for rule in ConformanceChecks.layoutRules.keys where claimed(rule) {
+            outcomes[rule] = ConformanceChecks.layoutRuleOutcome(rule, decoded, info: info)
+            judgedLayouts[rule] = decoded.count
+        }
         outcomes["geometry-rtl-mirror"] = ConformanceChecks.mirrorOutcome(geometry.map { ($0.0, try? $0.1.get()) }, info: info)
         // The accessibility checks read the contrast cases' layouts too
         // (an action called during one is left out, as above).
@@ -185,6 +192,8 @@ package enum ParentJudgment {
             let layouts = decoded + contrast.compactMap { testCase, layout in layout.map { (testCase, $0) } }
             if claimed("a11y-labels") { outcomes["a11y-labels"] = ConformanceChecks.labelsOutcome(layouts, rawNamesWarn: true) }
             if claimed("a11y-contrast") { outcomes["a11y-contrast"] = ConformanceChecks.contrastOutcome(contrast) }
+            judgedLayouts["a11y-labels"] = layouts.count
+            judgedLayouts["a11y-contrast"] = contrast.count { $0.1 != nil }
         }
         for (check, suite) in ConformanceChecks.robustSuites where claimed(check) {
             outcomes[check] = ConformanceChecks.robustOutcome(suite, suite.cases.map { ($0, .init(layout($0))) })
@@ -223,7 +232,7 @@ package enum ParentJudgment {
                             details: ["case: \(testCase.name)", "reproduce: " + reproduce(check, id)])
             }
             for check in outcomes.keys.sorted() where !own.contains(check) { override(&results, check: check, renderer: id, with: verdict(check)) }
-            report(own, renderer: id, into: &results, verdict)
+            report(own, renderer: id, selected: selected, into: &results, verdict)
             return
         }
         for (check, outcome) in outcomes where !own.contains(check) {
@@ -232,9 +241,15 @@ package enum ParentJudgment {
             result.message = "the host's own run: " + result.message
             override(&results, check: check, renderer: id, with: result)
         }
-        report(own, renderer: id, into: &results) { check in
+        report(own, renderer: id, selected: selected, into: &results) { check in
             guard let outcome = outcomes[check], let definition = ConformanceCatalog.check(check) else {
                 return CheckResult(checkID: check, renderer: id, status: .skipped, message: "not run: the host's own run could not judge it")
+            }
+            // A pass over no layout at all says nothing: every case's layout
+            // called an action (output-no-action-calls' finding).
+            if calledActions, judgedLayouts[check] == 0, !outcome.isFinding {
+                return CheckResult(checkID: check, renderer: id, status: .skipped,
+                                   message: "not run: every case's layout called an action, which the host refuses (output-no-action-calls)")
             }
             return outcome.result(for: definition, renderer: id, milliseconds: 0)
         }
@@ -243,16 +258,15 @@ package enum ParentJudgment {
     /// Adds the host's own result for each of `checks` for `renderer`
     /// (`make`'s), or, where a check it requires does not let it run
     /// (after the overrides above), the skip the runner would make.
-    private static func report(_ checks: [String], renderer: String, into results: inout [CheckResult], _ make: (String) -> CheckResult) {
+    private static func report(_ checks: [String], renderer: String, selected: [String], into results: inout [CheckResult],
+                               _ make: (String) -> CheckResult) {
         for check in checks {
             guard let definition = ConformanceCatalog.check(check) else { continue }
-            if let reason = ParentRuntimeJudgment.blocker(definition, renderer: renderer, in: results, selected: checks + results.map(\.checkID)) {
+            if let reason = results.blocker(of: definition, renderer: renderer, selected: selected) {
                 results.append(CheckResult(checkID: check, renderer: renderer, status: .skipped, message: reason))
-                continue
+            } else {
+                results.append(make(check))
             }
-            var result = make(check)
-            result.checkID = check
-            results.append(result)
         }
     }
 
@@ -371,6 +385,30 @@ extension CheckResult {
 }
 
 extension [CheckResult] {
+    /// Why `check` does not run for `renderer`, in the runner's words: a
+    /// `selected` check it requires whose result here does not let
+    /// dependents run.
+    func blocker(of check: ConformanceCheck, renderer: String, selected: [String]) -> String? {
+        for unit in check.requirementUnits(renderer: renderer) where selected.contains(unit.checkID) {
+            if let result = first(where: { $0.unit == unit }), !result.unblocksDependents {
+                return "requires \(unit.checkID), which \(result.status == .skipped ? "was skipped" : result.status.rawValue)"
+            }
+        }
+        return nil
+    }
+
+    /// Why no renderer check runs, in the runner's words: the first step
+    /// of the loading chain here that does not let dependents run (the
+    /// runner's own skip of a renderer check says it with the signal).
+    var loadingStop: String? {
+        for id in ConformanceRunner.loadingChain {
+            guard let result = first(where: { $0.checkID == id && $0.renderer == nil }), !result.unblocksDependents else { continue }
+            let runners = first { $0.status == .skipped && $0.renderer == nil && ConformanceCatalog.check($0.checkID)?.scope == .renderer }
+            return runners?.message ?? "not run: \(id) \(result.status == .skipped ? "was skipped" : result.status.rawValue)"
+        }
+        return nil
+    }
+
     /// Every success the child claimed for one of `checks`, as not verified for `reason`.
     mutating func setAsideClaims(of checks: Set<String>, because reason: String) {
         for (position, result) in enumerated() where checks.contains(result.checkID) && result.claimsSuccess {

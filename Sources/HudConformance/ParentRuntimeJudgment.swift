@@ -100,19 +100,23 @@ package enum ParentRuntimeJudgment {
         func skip(_ check: String, _ renderer: String?, _ message: String) {
             merged.append(CheckResult(checkID: check, renderer: renderer, status: .skipped, message: message))
         }
+        // A broken loading chain in the child stops every renderer check, as
+        // in the runner.
+        if let stop = merged.loadingStop {
+            for check in selected { skip(check, nil, stop) }
+            return merged
+        }
         let registry: RendererRegistry
         switch loaded {
         case .success(let made): registry = made
         case .failure(let error):
-            // ParentJudgment reports the failed load.
-            for check in selected { skip(check, nil, "not run: the host's own sandboxed load failed: \(error)") }
-            return merged
-        }
-        // A broken loading chain in the child stops every renderer check, as
-        // in the runner.
-        for id in ConformanceRunner.loadingChain where configuration.checkIDs.contains(id) {
-            guard let result = merged.first(where: { $0.checkID == id && $0.renderer == nil }), !result.unblocksDependents else { continue }
-            for check in selected { skip(check, nil, "not run: \(id) \(result.status == .skipped ? "was skipped" : result.status.rawValue)") }
+            // ParentJudgment reports the failed load; each renderer the child
+            // reported (or the plugin) gets the reason.
+            var renderers: [String?] = []
+            for result in results { if let id = result.renderer, !renderers.contains(id) { renderers.append(id) } }
+            for id in renderers.isEmpty ? [nil] : renderers {
+                for check in selected { skip(check, id, "not run: the host's own sandboxed load failed: \(error)") }
+            }
             return merged
         }
         let ids = registry.renderers.filter { $0.origin != .builtin && (rendererFilter == nil || $0.id == rendererFilter) }.map(\.id)
@@ -123,7 +127,7 @@ package enum ParentRuntimeJudgment {
             let run = HostRun(id: id, registry: registry, configuration: configuration)
             for check in selected {
                 guard let definition = ConformanceCatalog.check(check) else { continue }
-                if let reason = blocker(definition, renderer: id, in: merged, selected: configuration.checkIDs) {
+                if let reason = merged.blocker(of: definition, renderer: id, selected: configuration.checkIDs) {
                     skip(check, id, reason)
                     continue
                 }
@@ -137,17 +141,6 @@ package enum ParentRuntimeJudgment {
             }
         }
         return merged
-    }
-
-    /// Why `check` does not run for `renderer`: a selected check it requires
-    /// whose result does not let dependents run.
-    static func blocker(_ check: ConformanceCheck, renderer: String, in results: [CheckResult], selected: [String]) -> String? {
-        for unit in check.requirementUnits(renderer: renderer) where selected.contains(unit.checkID) {
-            if let result = results.first(where: { $0.unit == unit }), !result.unblocksDependents {
-                return "requires \(unit.checkID), which \(result.status == .skipped ? "was skipped" : result.status.rawValue)"
-            }
-        }
-        return nil
     }
 
     private static func hostResult(_ outcome: CheckOutcome, _ check: ConformanceCheck, _ id: String, since start: UInt64) -> CheckResult {
