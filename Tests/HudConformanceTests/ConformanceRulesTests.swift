@@ -93,6 +93,29 @@ struct ConformanceRulesTests {
                 "a skip the parent made itself is not the child's")
     }
 
+    /// The host's own checks are skipped the way the runner skips: behind a
+    /// selected requirement that did not let dependents run (a prerequisite
+    /// not selected does not block), and, for every renderer check, behind
+    /// the first loading step that stopped, in the runner's own words.
+    @Test func theHostsOwnChecksAreSkippedInTheRunnersWords() throws {
+        let id = "org.test.x"
+        let hitSize = try #require(ConformanceCatalog.check("geometry-hit-size"))
+        let valid = CheckResult(checkID: "output-valid", renderer: id, status: .failed, message: "bad")
+        #expect([valid].blocker(of: hitSize, renderer: id, selected: ["output-valid"]) == "requires output-valid, which failed")
+        #expect([valid].blocker(of: hitSize, renderer: id, selected: []) == nil, "not selected: does not block")
+        #expect([valid].blocker(of: hitSize, renderer: "org.test.other", selected: ["output-valid"]) == nil, "another renderer's")
+        var usable = valid
+        usable.dependentsRun = true
+        #expect([usable].blocker(of: hitSize, renderer: id, selected: ["output-valid"]) == nil, "a finding that leaves the layouts usable")
+
+        let loaded = CheckResult(checkID: "abi-load", renderer: nil, status: .passed, message: "ok")
+        let crashed = CheckResult(checkID: "abi-init", renderer: nil, status: .crashed, message: "SIGABRT")
+        #expect([loaded].loadingStop == nil)
+        #expect([loaded, crashed].loadingStop == "not run: abi-init crashed")
+        let runnersSkip = CheckResult(checkID: "layout-basic", renderer: nil, status: .skipped, message: "not run: abi-init crashed (SIGABRT)")
+        #expect([loaded, crashed, runnersSkip].loadingStop == "not run: abi-init crashed (SIGABRT)")
+    }
+
     @Test func theReproduceLineQuotesForAShell() {
         #expect(ConformanceSupervisor.shellWord("plain/path-1.so") == "plain/path-1.so")
         #expect(ConformanceSupervisor.shellWord("") == "''")
