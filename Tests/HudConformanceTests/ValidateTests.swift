@@ -207,11 +207,11 @@ struct ValidateTests {
             #expect(result?["status"]?.stringValue == "skipped", "\(check): \(output.stdout)")
             #expect(result?["message"]?.stringValue == "not verified: layout-basic failed in the host's own run", "\(output.stdout)")
         }
-        // The child is never asked for geometry-hit-size: the host does not run it behind the check it requires.
         // The child ends early every time (restarted to the limit): what it
         // never reported is skipped once, and not for the parent's checks.
         let units = results.map { ($0["check"]?.stringValue ?? "") + " " + ($0["renderer"]?.stringValue ?? "-") }
         #expect(Set(units).count == units.count, "a check reported twice: \(output.stdout)")
+        // The child is never asked for geometry-hit-size: the host does not run it behind the check it requires.
         let hitSize = results.first { $0["check"]?.stringValue == "geometry-hit-size" }
         #expect(hitSize?["status"]?.stringValue == "skipped" && hitSize?["message"]?.stringValue == "requires output-valid, which was skipped", "\(output.stdout)")
         #expect(!results.contains { $0["status"]?.stringValue == "passed" && $0["check"]?.stringValue == "layout-basic" })
