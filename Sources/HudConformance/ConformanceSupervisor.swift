@@ -105,7 +105,7 @@ package struct ConformanceSupervisor: Sendable {
     /// hosts). The linked built-ins run no plugin code: their child runs those.
     static func parentChecks(for target: ConformanceTarget) -> Set<String> {
         let always: Set<String> = ["abi-quiet-stdout", "determinism-processes", "abi-older-host-sizes"]
-        if case .file = target { return always.union(ParentRuntimeJudgment.judged).union(ParentJudgment.hostOnly) }
+        if case .file = target { return always.union(ParentRuntimeJudgment.judgedHere).union(ParentJudgment.hostOnly) }
         return always
     }
 
