@@ -15,7 +15,7 @@ struct RecordAndContrastTests {
     /// a change to a file format (Docs/COMPATIBILITY.md).
     @Test func aRecordIsWrittenAsItsPinnedText() {
         var writer = JSONWriter(pretty: false)
-        Self.ring.writeRecord(to: &writer)
+        writer.value(Self.ring.recordJSON)
         let text = String(decoding: writer.bytes, as: UTF8.self)
         #expect(text == #"{"id":"com.example.ring","name":"Ring \"R\"","version":"1.2.0","vendor":"Example","abi":65538,"positions":"#
             + "\(Position.mask([Position.topLeft, .topRight, .center])),"

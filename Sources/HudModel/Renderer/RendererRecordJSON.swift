@@ -60,10 +60,6 @@ extension RendererInfo {
                                      abiVersion: ABIVersion(packed: abi), origin: .file(path)))
     }
 
-    /// Writes `recordJSON` into `writer` (the registry cache, thousands of
-    /// records): one encoding of a record.
-    package func writeRecord(to writer: inout JSONWriter) { writer.value(recordJSON) }
-
     package struct RecordError: Error, Sendable, CustomStringConvertible {
         package var description: String
     }

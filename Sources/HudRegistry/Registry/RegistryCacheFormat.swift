@@ -61,7 +61,7 @@ enum RegistryCacheFormat {
         writer.beginArray()
         for renderer in r.renderers {
             writer.element()
-            renderer.writeRecord(to: &writer)
+            writer.value(renderer.recordJSON)
         }
         writer.endArray()
         writer.endObject()
