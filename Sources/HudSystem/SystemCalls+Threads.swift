@@ -114,7 +114,7 @@ package enum ConcurrentWorkers {
 
 /// A value behind a pthread mutex, for state that threads contend on
 /// (`hudhost preview`'s request mailbox and event streams, the thunk
-/// quarantine, stdout's first failure). Not
+/// quarantine, the spawn lock, stdout's first failure). Not
 /// `Synchronization.Mutex`: contended, that one locks in the kernel where
 /// ThreadSanitizer cannot see it (Docs/RELIABILITY.md), and the TSan run in
 /// CI must stay clean; TSan intercepts pthread mutexes.
