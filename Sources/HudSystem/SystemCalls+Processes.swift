@@ -50,12 +50,6 @@ package struct SpawnRequest {
 }
 
 extension SystemCalls {
-    /// Serializes spawning with pipe creation elsewhere in the process, so
-    /// no child inherits another child's pipe between `pipe()` and
-    /// `FD_CLOEXEC` (the Glibc module has no `pipe2`). A ThreadLock: parallel
-    /// probes contend on it, and TSan must see the order it gives.
-    package static let spawnLock = ThreadLock<Void>(())
-
     /// `posix_spawn(p)`: starts `request`, returns the child's pid.
     package static func spawn(_ request: SpawnRequest) -> Result<Int32, SystemError> {
         var actions = unsafe posix_spawn_file_actions_t()
@@ -74,18 +68,22 @@ extension SystemCalls {
                 unsafe posix_spawn_file_actions_adddup2(&actions, from, to)
             }
         }
-        // The child gets the descriptors set up above and nothing else of
-        // this process: every one above them is closed in it, so a
-        // descriptor another thread opened without O_CLOEXEC (a file being
-        // written, which could then not be executed; a socket whose peer
-        // waits for it to close) never leaks into a child.
-        let highest = request.redirections.map { redirection -> Int32 in
+        // The child gets 0–2 and the descriptors set up above, nothing else
+        // of this process: every other one is closed in it (those between
+        // them one by one, glibc ignoring one that is not open, then all
+        // above), so a descriptor another thread opened without O_CLOEXEC
+        // (a pipe before it is moved up, a file being written, which could
+        // then not be executed, a socket whose peer waits for it to close)
+        // never leaks into a child, whatever else runs meanwhile.
+        let given = Set(request.redirections.map { redirection -> Int32 in
             switch redirection {
             case .open(let descriptor, _, _): descriptor
             case .duplicate(_, let to): to
             }
-        }.max() ?? 2
-        unsafe hud_system_spawn_close_from(&actions, max(2, highest) + 1)
+        })
+        let highest = max(2, given.max() ?? 2)
+        for descriptor in 3..<max(3, highest) where !given.contains(descriptor) { unsafe posix_spawn_file_actions_addclose(&actions, descriptor) }
+        unsafe hud_system_spawn_close_from(&actions, highest + 1)
         var attributes = posix_spawnattr_t()
         unsafe posix_spawnattr_init(&attributes)
         defer { unsafe posix_spawnattr_destroy(&attributes) }

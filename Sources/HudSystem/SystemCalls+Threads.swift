@@ -114,14 +114,14 @@ package enum ConcurrentWorkers {
 
 /// A value behind a pthread mutex, for state that threads contend on
 /// (`hudhost preview`'s request mailbox and event streams, the thunk
-/// quarantine, the spawn lock, stdout's first failure). Not
+/// quarantine, stdout's first failure). Not
 /// `Synchronization.Mutex`: contended, that one locks in the kernel where
 /// ThreadSanitizer cannot see it (Docs/RELIABILITY.md), and the TSan run in
 /// CI must stay clean; TSan intercepts pthread mutexes.
 /// The value lives behind its own pointer, not in a stored `var`: an inout
 /// access to a class's stored property is a Swift access TSan records at the
-/// property's address, and for an empty value (`ThreadLock<Void>`, the spawn
-/// lock) that address is the object's header, which every caller reads
+/// property's address, and for an empty value (`ThreadLock<Void>`) that
+/// address is the object's header, which every caller reads
 /// unlocked to find the lock, so TSan reported a race that was not there
 /// (`validate -j 3`, Docs/RELIABILITY.md). Through the pointer, TSan sees
 /// only the body's own loads and stores, all between lock and unlock.

@@ -123,6 +123,26 @@ struct SystemCallsTests {
         }
     }
 
+    /// Nor one numbered between the descriptors it is given (a scan child
+    /// gets 3 and 5, not 4): what sits in such a gap is closed too.
+    @Test func aDescriptorBetweenTheGivenOnesDoesNotReachAChild() throws {
+        try Self.withScratch { directory in
+            let file = open(directory + "/being-written", O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+            defer { close(file) }
+            let stray = fcntl(file, F_DUPFD, 150)
+            try #require(stray >= 150)
+            defer { close(stray) }
+            // The child is given one above the stray, which leaves the stray in a gap.
+            let given = stray + 1
+            let path = directory + "/out"
+            var request = SpawnRequest(executable: "/bin/sh", arguments: ["-c", "for fd in \(stray) \(given); do [ -e /proc/$$/fd/$fd ] && echo $fd; done; true"])
+            request.redirections = [.open(descriptor: 1, path: path, mode: .truncate), .duplicate(from: 1, to: given)]
+            let pid = try SystemCalls.spawn(request).get()
+            #expect(SystemCalls.wait(pid)?.status == .exited(0))
+            #expect(try SystemCalls.readFile(path).get() == Array("\(given)\n".utf8))
+        }
+    }
+
     @Test func aRedirectionAndAPipeCarryAChildsOutput() throws {
         try Self.withScratch { directory in
             let path = directory + "/out"

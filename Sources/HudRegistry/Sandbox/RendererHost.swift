@@ -320,9 +320,7 @@ package final class RendererHost {
         ]
         request.newProcessGroup = true
         request.defaultSignals = true
-        // Under the spawn lock: no other thread's pipe (made without
-        // O_CLOEXEC, SandboxProcess) can leak into this child meanwhile.
-        let spawned = SystemCalls.spawnLock.withLock { _ in SystemCalls.spawn(request) }
+        let spawned = SystemCalls.spawn(request)
         // The child's ends, now (the parent must not hold what the child reads to its end).
         for fd in [sockets.1, shared.descriptor, filter.read, output.write] { fd.close() }
         let pid: Int32

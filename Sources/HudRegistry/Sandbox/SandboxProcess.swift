@@ -265,40 +265,38 @@ package enum SandboxProcess {
     /// of its own.
     private static func spawn(executable: String, arguments: [String], extra: [String: String], input: Bool)
         -> Result<(pid: Int32, results: FileDescriptor, stdout: FileDescriptor, input: FileDescriptor?, errors: FileDescriptor), SpawnFailure> {
-        SystemCalls.spawnLock.withLock { _ in
-            // The results, stdout and stderr pipes, the filter's, and with
-            // `input` the stdin pipe; what is made is closed again when
-            // anything fails, by dropping it.
-            var pipes: [(read: FileDescriptor, write: FileDescriptor)] = []
-            for _ in 0..<(input ? 5 : 4) {
-                switch SystemCalls.makePipe() {
-                case .success(let pipe): pipes.append(pipe)
-                case .failure(let error): return .failure(SpawnFailure("pipe() failed: \(error)"))
-                }
+        // The results, stdout and stderr pipes, the filter's, and with
+        // `input` the stdin pipe; what is made is closed again when
+        // anything fails, by dropping it.
+        var pipes: [(read: FileDescriptor, write: FileDescriptor)] = []
+        for _ in 0..<(input ? 5 : 4) {
+            switch SystemCalls.makePipe() {
+            case .success(let pipe): pipes.append(pipe)
+            case .failure(let error): return .failure(SpawnFailure("pipe() failed: \(error)"))
             }
-            let (results, output, errors, filter) = (pipes[0], pipes[1], pipes[2], pipes[3])
-            let request = input ? pipes[4] : nil
-            var spawnRequest = SpawnRequest(executable: executable, arguments: arguments, environment: ChildEnvironment.make(extra: extra))
-            spawnRequest.redirections = [
-                request.map { .duplicate(from: $0.read.rawValue, to: 0) } ?? .open(descriptor: 0, path: "/dev/null", mode: .read),
-                .duplicate(from: output.write.rawValue, to: 1),
-                .duplicate(from: errors.write.rawValue, to: 2),
-                .duplicate(from: results.write.rawValue, to: resultDescriptor),
-                .duplicate(from: filter.read.rawValue, to: SandboxChannel.filterDescriptor),
-            ]
-            spawnRequest.newProcessGroup = true
-            spawnRequest.defaultSignals = true
-            let spawned = SystemCalls.spawn(spawnRequest)
-            // The child's ends, now (the parent must not hold a write end it waits on).
-            for fd in [results.write, output.write, errors.write, filter.read] + (request.map { [$0.read] } ?? []) { fd.close() }
-            switch spawned {
-            case .failure(let error):
-                return .failure(SpawnFailure("posix_spawn(\(executable)) failed: \(error)"))
-            case .success(let pid):
-                SandboxFilter.send(toChild: pid, through: filter.write)
-                for fd in [results.read, output.read, errors.read] { SystemCalls.setNonBlocking(fd.rawValue) }
-                return .success((pid, results.read, output.read, request?.write, errors.read))
-            }
+        }
+        let (results, output, errors, filter) = (pipes[0], pipes[1], pipes[2], pipes[3])
+        let request = input ? pipes[4] : nil
+        var spawnRequest = SpawnRequest(executable: executable, arguments: arguments, environment: ChildEnvironment.make(extra: extra))
+        spawnRequest.redirections = [
+            request.map { .duplicate(from: $0.read.rawValue, to: 0) } ?? .open(descriptor: 0, path: "/dev/null", mode: .read),
+            .duplicate(from: output.write.rawValue, to: 1),
+            .duplicate(from: errors.write.rawValue, to: 2),
+            .duplicate(from: results.write.rawValue, to: resultDescriptor),
+            .duplicate(from: filter.read.rawValue, to: SandboxChannel.filterDescriptor),
+        ]
+        spawnRequest.newProcessGroup = true
+        spawnRequest.defaultSignals = true
+        let spawned = SystemCalls.spawn(spawnRequest)
+        // The child's ends, now (the parent must not hold a write end it waits on).
+        for fd in [results.write, output.write, errors.write, filter.read] + (request.map { [$0.read] } ?? []) { fd.close() }
+        switch spawned {
+        case .failure(let error):
+            return .failure(SpawnFailure("posix_spawn(\(executable)) failed: \(error)"))
+        case .success(let pid):
+            SandboxFilter.send(toChild: pid, through: filter.write)
+            for fd in [results.read, output.read, errors.read] { SystemCalls.setNonBlocking(fd.rawValue) }
+            return .success((pid, results.read, output.read, request?.write, errors.read))
         }
     }
 }

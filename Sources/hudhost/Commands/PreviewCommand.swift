@@ -228,7 +228,7 @@ struct PreviewCommand: Command {
         var request = SpawnRequest(executable: "xdg-open", arguments: [launcher])
         request.searchPath = true
         request.redirections = [.open(descriptor: 0, path: "/dev/null", mode: .read), .duplicate(from: 2, to: 1)]
-        if case .failure(let error) = SystemCalls.spawnLock.withLock({ _ in SystemCalls.spawn(request) }) {
+        if case .failure(let error) = SystemCalls.spawn(request) {
             Output.error("hudhost preview: note: could not run xdg-open (\(error)); open the URL above yourself")
         }
     }
