@@ -268,6 +268,20 @@ let package = Package(
             swiftSettings: imports
         ),
         .testTarget(
+            name: "HudHarnessTests",
+            dependencies: ["HudModel", "HudPluginBoundary", "HudHarness", "HudSystem", "HudTestSupport"],
+            path: "Tests/HudHarnessTests",
+            swiftSettings: imports
+        ),
+        .testTarget(
+            name: "HudSandboxChildTests",
+            dependencies: ["HudModel", "HudRegistry", "HudTestSupport"],
+            path: "Tests/HudSandboxChildTests",
+            swiftSettings: imports
+        ),
+        .testTarget(name: "HudRasterTests", dependencies: ["HudRaster"], path: "Tests/HudRasterTests", swiftSettings: imports),
+        .testTarget(name: "HudHTTPServerTests", dependencies: ["HudHTTPServer", "HudSystem"], path: "Tests/HudHTTPServerTests", swiftSettings: imports),
+        .testTarget(
             name: "BuiltinRenderersTests",
             dependencies: ["HudModel", "HudRegistry", "BuiltinRenderers", "HudPresentation", "HudScenes", "HudTestSupport"],
             path: "Tests/BuiltinRenderersTests",

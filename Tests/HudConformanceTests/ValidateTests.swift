@@ -13,32 +13,6 @@ import HudTestSupport
 /// the built-ins: exactly the intended check must fail, with the intended
 /// status, and nothing else may fail.
 struct ValidateTests {
-    /// The validate fixtures, compiled once per test process.
-    enum ValidateFixture {
-        private static let built = Mutex<[String: Task<String, any Error>]>([:])
-
-        static var sourceDirectory: String { FixturePlugins.repositoryRoot + "/Tests/Fixtures/validate" }
-
-        /// The fixture's shared object, compiled by the first test that asks
-        /// (the others wait for that compile).
-        static func path(_ name: String) async throws -> String {
-            let compile = built.withLock { cache in
-                if let compile = cache[name] { return compile }
-                let compile = Task { () async throws -> String in
-                    let output = FixturePlugins.workDirectory + "/validate-" + name + ".so"
-                    try await FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + [
-                        "-I", FixturePlugins.headerDirectory, "-I", FixturePlugins.sourceDirectory,
-                        "-o", output, sourceDirectory + "/" + name + ".c",
-                    ])
-                    return output
-                }
-                cache[name] = compile
-                return compile
-            }
-            return try await compile.value
-        }
-    }
-
     /// Short timeouts and few fuzz iterations keep the suite fast; the seed
     /// is fixed so a failure here reproduces with the same command line.
     /// 10 s, not less: the suite runs many validations at once on two
