@@ -94,13 +94,21 @@ enum ConformanceChecks {
 
     static func layoutBasic(_ context: RendererContext) -> CheckOutcome {
         let call = context.call(ConformanceInputs.basic)
-        guard call.status == Int32(HUD_STATUS_OK) else {
-            return .problem("layout() of \(ConformanceInputs.basic.name) returned \(statusText(call.status)) (count \(call.count)); a renderer must lay out the reference complications")
+        return layoutBasicOutcome(status: call.status, count: call.count, capacity: call.capacity, nanoseconds: call.nanoseconds)
+    }
+
+    /// `layout-basic`'s rule over the reference layout's call (as every
+    /// host calls: 64 nodes, grown once): HUD_STATUS_OK within the buffer.
+    /// `nanoseconds`: the call's own time, where it was measured in the
+    /// plugin's process.
+    static func layoutBasicOutcome(status: Int32, count: UInt32, capacity: Int, nanoseconds: UInt64?) -> CheckOutcome {
+        guard status == Int32(HUD_STATUS_OK) else {
+            return .problem("layout() of \(ConformanceInputs.basic.name) returned \(statusText(status)) (count \(count)); a renderer must lay out the reference complications")
         }
-        guard Int(call.count) <= call.capacity else {
-            return .problem("layout() returned HUD_STATUS_OK with count \(call.count) above the capacity \(call.capacity); return HUD_STATUS_BUFFER_TOO_SMALL when the buffer is short")
+        guard Int(count) <= capacity else {
+            return .problem("layout() returned HUD_STATUS_OK with count \(count) above the capacity \(capacity); return HUD_STATUS_BUFFER_TOO_SMALL when the buffer is short")
         }
-        return .passed("HUD_STATUS_OK, \(call.count) nodes in \(Format.microseconds(Double(call.nanoseconds)))")
+        return .passed("HUD_STATUS_OK, \(count) nodes" + (nanoseconds.map { " in \(Format.microseconds(Double($0)))" } ?? ""))
     }
 
     /// What `geometry-finite` reads of one geometry case, from the child's
@@ -125,8 +133,8 @@ enum ConformanceChecks {
             case .success(let layout): self = .laidOut(layout)
             case .failure(let error):
                 let geometric = ["frame.", "hit.", "corner_radius", "stroke_width", "font_size", "glyph_size", "content_insets."]
-                if case .invalidLayout(_, _, _, let field, _) = error, geometric.contains(where: { field.hasPrefix($0) }) {
-                    self = .nonFinite(["\(error)"])
+                if case .invalidLayout(_, _, let node, let field, let reason) = error, geometric.contains(where: { field.hasPrefix($0) }) {
+                    self = .nonFinite([(node.map { "node \($0): " } ?? "") + "\(field) \(reason)"])
                 } else {
                     self = .elsewhere
                 }
@@ -217,7 +225,8 @@ enum ConformanceChecks {
         { testCase, capacity, fill in
             let call = capacity.map { context.call(testCase, capacity: $0, fill: fill) } ?? context.call(testCase, fill: fill)
             return RawHostCall(status: call.status, count: call.count, capacity: call.capacity, stride: call.stride, nodeBytes: call.nodeBytes,
-                               guardDamageBefore: call.guardDamageBefore, guardDamageAfter: call.guardDamageAfter, actionCalls: call.actionCalls)
+                               guardDamageBefore: call.guardDamageBefore, guardDamageAfter: call.guardDamageAfter, actionCalls: call.actionCalls,
+                               contentInsets: call.contentInsets, hiddenPositions: call.hiddenPositions)
         }
     }
 

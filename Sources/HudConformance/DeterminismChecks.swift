@@ -18,7 +18,7 @@ enum DeterminismChecks {
     static func repeatable(_ context: RendererContext) -> CheckOutcome {
         repeatOutcome(same: "byte-identical output", { context.call($0) }) { first, again in
             guard let again else { return "no output" }
-            return again.outputBytes == first.outputBytes ? nil : difference(first, again)
+            return again.outputBytes == first.outputBytes ? nil : difference(first, again) ?? "content insets or hidden positions"
         }
     }
 
@@ -41,7 +41,10 @@ enum DeterminismChecks {
         return problems.outcome(passed: "\(sampleInputs.count) inputs × 3 calls gave \(same)")
     }
 
-    static func difference(_ a: RawPluginHarness.Call, _ b: RawPluginHarness.Call) -> String {
+    /// Where `b`'s status, count or node bytes first differ from `a`'s
+    /// (nil: they do not; the content insets and hidden positions are the
+    /// caller's to compare).
+    static func difference(_ a: some RawLayoutOutput, _ b: some RawLayoutOutput) -> String? {
         if a.status != b.status { return "status \(a.status) vs \(b.status)" }
         if a.count != b.count { return "count \(a.count) vs \(b.count)" }
         let stride = a.stride
@@ -49,7 +52,7 @@ enum DeterminismChecks {
             let field = NodeFields.all.last { $0.offset <= offset % stride }?.name ?? "?"
             return "node \(offset / stride) field \(field)"
         }
-        return "content insets or hidden positions"
+        return nil
     }
 
     // MARK: - Threads
@@ -71,7 +74,7 @@ enum DeterminismChecks {
                 let index = (thread + call) % cases.count
                 let result = context.call(cases[index], snapshot: snapshots[index], checksum: false, announced: false)
                 if result.outputBytes != serial[index], mine.count < 20 {
-                    mine.append("thread \(thread), call \(call): \(cases[index].name) differs from the serial result (\(difference(result, RawPluginHarness.Call.placeholder(serial[index]))))")
+                    mine.append("thread \(thread), call \(call): \(cases[index].name) differs from the serial result (\(difference(result, RawPluginHarness.Call.placeholder(serial[index])) ?? "content insets or hidden positions"))")
                 }
             }
             mismatches[thread] = mine
@@ -191,3 +194,15 @@ enum DeterminismChecks {
         return perCall > 16 ? .problem(text + "; layout() seems to leak: free everything it allocates before returning") : .passed(text)
     }
 }
+
+/// What a raw layout call returned, through the child's harness or a
+/// renderer host: what `DeterminismChecks.difference` compares.
+protocol RawLayoutOutput {
+    var status: Int32 { get }
+    var count: UInt32 { get }
+    var stride: Int { get }
+    var nodeBytes: [UInt8] { get }
+}
+
+extension RawPluginHarness.Call: RawLayoutOutput {}
+extension RawHostCall: RawLayoutOutput {}

@@ -25,9 +25,6 @@ extension ParentJudgment {
         "abi-load-time", "abi-needed-libraries",
     ]
 
-    /// The checks judged from prepared calls (`judgePreparedCalls`).
-    static let preparedChecks: Set<String> = ["output-inputs-unchanged", "output-no-action-calls"]
-
     /// The most descriptors the script walks (every one up to this many).
     static let scriptedDescriptors: UInt32 = 64
 
@@ -132,60 +129,6 @@ extension ParentJudgment {
         outcomes.append(("abi-load-time", nil, loadTimeOutcome(reported: second.loadNanoseconds, sameStart: observedStart, quickest: observed,
                                                                budget: loadBudgetMilliseconds)))
         report(outcomes, into: &results)
-    }
-
-    /// The cases of the prepared calls: the geometry matrix's first two
-    /// devices (iPhone SE and 13 mini), each in every orientation,
-    /// direction, text size and interaction the matrix has (72 cases a
-    /// device), a quarter of the matrix, so the host's extra work stays small.
-    static let preparedCases = Array(ConformanceInputs.geometryMatrix.prefix(144))
-
-    /// Judges `preparedChecks` per renderer from prepared calls over
-    /// `preparedCases`: the child builds each call's C inputs in the shared
-    /// region, this process copies them before the call and compares after;
-    /// an action called during one ends the child with the trap's exit
-    /// status, which this process observes (and stops there: a renderer that
-    /// calls actions gives no further inputs to compare).
-    static func judgePreparedCalls(registry: RendererRegistry, into results: inout [CheckResult]) {
-        guard let host = registry.allHosts.values.first else { return }
-        for (index, info) in host.renderers.enumerated() {
-            func claimed(_ check: String) -> Bool { results.contains { $0.checkID == check && $0.renderer == info.id && $0.claimsSuccess } }
-            guard preparedChecks.contains(where: claimed) else { continue }
-            var inputs = ProblemList(), actions = ProblemList()
-            let cases = preparedCases
-            var made = 0
-            let guardPattern = UInt8.random(in: 0x10...0x7F)
-            let buffer = ValidationFrame.RawBuffer(capacity: 64, stride: UInt32(RawPluginHarness.nodeStride), guardBytes: UInt32(RawPluginHarness.guardBytes),
-                                                     environmentSize: UInt32(SharedLayoutArea.hostEnvironmentSize))
-            let snapshots = SnapshotCache()
-            for testCase in cases {
-                guard let snapshot = try? snapshots.snapshot(testCase.complications) else { continue }
-                do {
-                    let call = try host.preparedCall(renderer: index, snapshot, environment: testCase.environment, interaction: testCase.interaction,
-                                                     buffer: buffer, guardPattern: guardPattern, fill: 0)
-                    made += 1
-                    if call.changedInputBytes > 0 {
-                        inputs.add(testCase, ["layout() changed \(call.changedInputBytes) of the \(call.inputBytes) bytes of its inputs (the first at byte \(call.firstChangedInputByte ?? 0)) that the host copied from the shared region before the call; inputs are const"])
-                    }
-                    if call.raw.actionCalls > 0 {
-                        actions.add(testCase, ["layout() called \(call.raw.actionCalls) action(s) (caught, not run); actions run only when the user taps"])
-                    }
-                } catch {
-                    // Anything else is another check's finding (layout-basic, output-valid).
-                    guard error.code == .actionCalledDuringLayout else { continue }
-                    actions.add(testCase, ["\(error)"])
-                    break
-                }
-            }
-            var outcomes: [(check: String, renderer: String?, outcome: CheckOutcome)] = []
-            if claimed("output-inputs-unchanged") {
-                outcomes.append(("output-inputs-unchanged", info.id, inputs.outcome(passed: "\(made) calls left their inputs in the shared region unchanged")))
-            }
-            if claimed("output-no-action-calls") {
-                outcomes.append(("output-no-action-calls", info.id, actions.outcome(passed: "no action called during \(made) layouts")))
-            }
-            report(outcomes, into: &results)
-        }
     }
 
     /// `abi-needed-libraries` from the file's undefined symbols, read here,

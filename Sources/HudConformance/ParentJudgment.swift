@@ -3,55 +3,41 @@ import HudPluginBoundary
 import HudRegistry
 import HudRendererAPI
 import HudHarness
+import HudSystem
 
 /// The host's own judgment of a plugin file, made in the parent after a
 /// sandboxed `validate` child reported: the child runs in the same process
 /// as the plugin, so plugin code can write result lines itself and claim
 /// checks passed. Here the parent loads the file the way every host does (a
-/// sandboxed scan, then a renderer host it drives itself, Docs/ISOLATION.md),
-/// lays out the reference case and the whole geometry matrix with its own
-/// inputs, and judges the output and geometry checks from the layouts it
-/// validated itself, with the same rules the child applies.
+/// sandboxed scan, then a renderer host it drives itself, Docs/ISOLATION.md).
 ///
-/// A pass is reported only where the host's own run agrees. Where the
-/// child claimed a pass (or a warning) and the host found a problem, the
-/// host's result replaces the child's and says so; a file the host cannot
-/// load, or a renderer whose host crashes on the reference layout, fails
-/// the matching check and every check the child claimed that depends on it
-/// is skipped as unverified (after a failed load, so is every claim the host
-/// would have judged from its own layouts). Failures the child reported are
-/// kept (a plugin gains nothing by failing itself).
+/// Every renderer check that lays out (`hostOnly`) is the host's alone:
+/// the child is never asked for it, and HostRendererRun judges it from the
+/// host's own layouts and raw calls, with the rule functions the child
+/// applies to the built-ins. The run-time checks are the host's alone too
+/// (ParentRuntimeJudgment.swift).
 ///
-/// Also judged here: both accessibility checks (over the geometry and
-/// contrast matrices), every robustness suite, `determinism-repeat` (on
-/// the decoded layouts), and the buffer checks (`output-guard-bytes`,
-/// `output-needed-count`, `output-every-field`) from raw calls into a
-/// guarded buffer the host lays out in the renderer host's shared region,
-/// with a guard pattern and poison it picks per run, and reads back itself.
-/// The loading and extension checks, inputs unchanged and no action calls
-/// are judged from raw facts the renderer host reports
-/// (ParentFactsJudgment.swift), the run-time checks after this
-/// (ParentRuntimeJudgment.swift). Still the child's word where the host's
-/// own load agrees: the loading chain and `abi-metadata`.
+/// What the child still runs for a file, the loading chain, `abi-metadata`
+/// and the ABI and extension checks, stands only where the host's run
+/// agrees: the host's own load of the file, and the raw facts its renderer
+/// host reports (ParentFactsJudgment.swift). Where the child claimed a pass
+/// (or a warning) and the host found a problem, the host's result replaces
+/// the child's and says so; after a load the host refuses, every claim it
+/// judges is skipped as unverified. Failures the child reported are kept
+/// (a plugin gains nothing by failing itself).
 package enum ParentJudgment {
-    /// The checks the host judges from its own layouts.
-    package static let judged: Set<String> = Set(["layout-basic", "output-valid", "geometry-finite", "geometry-rtl-mirror", "determinism-repeat",
-                                                  "a11y-labels", "a11y-contrast"])
-        .union(ConformanceChecks.layoutRules.keys).union(ConformanceChecks.robustSuites.keys).union(bufferChecks)
-        .union(factChecks).union(preparedChecks)
+    /// Every check the host judges itself for a plugin file.
+    package static let judged: Set<String> = hostOnly.union(factChecks)
 
-    /// The checks judged from raw calls into a guarded buffer the host lays
-    /// out in its renderer host's shared region and reads itself.
-    static let bufferChecks: Set<String> = ["output-guard-bytes", "output-needed-count", "output-every-field"]
-
-    /// The checks of a plugin file the sandboxed child is never asked for:
-    /// the host's result is the only one (in the words of the same rule
-    /// functions, with no claim to replace). No check the child runs
-    /// requires one of them, so the child's own order is unchanged.
-    /// (The buffer checks stay the child's too: a renderer that crashes
-    /// in a raw call is `crashed` there, with its case; the host's call
-    /// only fails.)
-    package static let hostOnly: Set<String> = Set(ConformanceChecks.layoutRules.keys).union(["a11y-labels", "a11y-contrast"])
+    /// The renderer checks of a plugin file the sandboxed child is never
+    /// asked for: every one that lays out. The host's result is the only
+    /// one (HostRendererRun, in the words of the same rule functions, with
+    /// no claim to replace). None of them is required by a check the child
+    /// runs, so the child's own order is unchanged.
+    package static let hostOnly: Set<String> = Set([
+        "layout-basic", "geometry-finite", "output-valid", "determinism-repeat", "output-guard-bytes", "output-needed-count", "output-every-field",
+        "output-inputs-unchanged", "output-no-action-calls", "geometry-rtl-mirror", "a11y-labels", "a11y-contrast",
+    ]).union(ConformanceChecks.layoutRules.keys).union(ConformanceChecks.robustSuites.keys)
 
     /// Which loading check a load failure code breaks.
     static func loadingCheck(for code: FailureCode) -> String {
@@ -68,8 +54,8 @@ package enum ParentJudgment {
     /// `results` with the host's verdicts applied (see the type's comment).
     /// With `olderHostSizes`, `abi-older-host-sizes` (judged here only) is added.
     /// `reproduce(check, renderer)` is the command that runs one check
-    /// alone (`ConformanceSupervisor.reproduce`), named when the host's
-    /// run stops at a hang.
+    /// alone (`ConformanceSupervisor.reproduce`), named when a check of the
+    /// host's own run crashed or hung.
     static func apply(to results: [CheckResult], path: String, loaded: Result<RendererRegistry, RegistryError>,
                       selected: [String], rendererFilter: String?,
                       loadBudgetMilliseconds: Double = 250, olderHostSizes: Bool = false,
@@ -120,138 +106,40 @@ package enum ParentJudgment {
             }
             judge(id, registry: registry, own: own, selected: selected, into: &merged, reproduce: reproduce)
         }
-        judgePreparedCalls(registry: registry, into: &merged)
         judgeFacts(path: path, registry: registry, loadBudgetMilliseconds: loadBudgetMilliseconds, olderHostSizes: olderHostSizes, into: &merged)
         return merged
     }
 
+    /// The host's own result for each of `own` for renderer `id`, in
+    /// catalog order (HostRendererRun), or, where a check it requires does
+    /// not let it run, the skip the runner would make. A check whose call
+    /// crashed or hung the renderer host is `crashed` or `timed-out` at
+    /// that case, with the command that runs it alone.
     private static func judge(_ id: String, registry: RendererRegistry, own: [String], selected: [String], into results: inout [CheckResult],
                               reproduce: (_ check: String, _ renderer: String) -> String) {
-        let style = HudPhoneComplicationsStyle(name: id)
-        // The first layout that hung stops the run: every later case would
-        // wait out the layout deadline again. (A crashed renderer host is
-        // restarted at once, so the run goes on and judges every case.)
-        let stop = HostRunStop()
-        let snapshots = SnapshotCache()
-        func layout(_ testCase: LayoutCase) -> Result<HudLayout, RegistryError> {
-            if let stopped = stop.error { return .failure(stopped) }
-            do {
-                return .success(try registry.layout(style: style, snapshot: try snapshots.snapshot(testCase.complications), environment: testCase.environment,
-                                                    interaction: testCase.interaction))
-            } catch {
-                stop.note(error, in: testCase)
-                return .failure(error)
-            }
-        }
-        // layout-basic is about the call (status, count, staying alive), as
-        // in the child; what the nodes hold is other checks' business.
-        if case .failure(let error) = layout(ConformanceInputs.basic), breaksTheCall(error) {
-            override(&results, check: "layout-basic", renderer: id,
-                     with: host("layout-basic", renderer: id, status: status(of: error), "the host's own layout of \(ConformanceInputs.basic.name): \(error)"))
-            report(own, renderer: id, selected: selected, into: &results) { check in
-                CheckResult(checkID: check, renderer: id, status: status(of: error), message: "the host's own layout of \(ConformanceInputs.basic.name): \(error)")
-            }
+        guard let run = HostRendererRun(id: id, registry: registry) else {
+            results += own.map { CheckResult(checkID: $0, renderer: id, status: .skipped, message: "not run: no renderer host of the host's own load serves it") }
             return
-        }
-        // A case whose layout called an action yields no nodes here (the
-        // registry refuses it); output-no-action-calls reports that, so the
-        // case is left out of the host's judgment rather than counted twice.
-        var calledActions = false
-        func laidOut(_ cases: [LayoutCase]) -> [(LayoutCase, Result<HudLayout, RegistryError>)] {
-            cases.map { ($0, layout($0)) }.filter { _, result in
-                if case .failure(.actionCalledDuringLayout) = result {
-                    calledActions = true
-                    return false
-                }
-                return true
-            }
-        }
-        let geometry = laidOut(ConformanceInputs.geometryMatrix)
-        let decoded = geometry.compactMap { testCase, result in (try? result.get()).map { (testCase, $0) } }
-        // How many layouts each of the host's own checks judged.
-        var judgedLayouts: [String: Int] = [:]
-        // A check to judge: the host's own, or one the child claimed.
-        func claimed(_ check: String) -> Bool {
-            own.contains(check) || results.contains { $0.checkID == check && $0.renderer == id && $0.claimsSuccess }
-        }
-        var outcomes: [String: CheckOutcome] = [:]
-        outcomes["output-valid"] = ConformanceChecks.validOutcome(geometry.map { testCase, result in
-            (testCase, result.mapError { ConformanceChecks.Problem("\($0)") })
-        })
-        outcomes["geometry-finite"] = ConformanceChecks.finiteOutcome(geometry.map { ($0, .init($1)) })
-        guard let info = registry.info(id: id) else { return }
-        for rule in ConformanceChecks.layoutRules.keys where claimed(rule) {
-            outcomes[rule] = ConformanceChecks.layoutRuleOutcome(rule, decoded, info: info)
-            judgedLayouts[rule] = decoded.count
-        }
-        outcomes["geometry-rtl-mirror"] = ConformanceChecks.mirrorOutcome(geometry.map { ($0.0, try? $0.1.get()) }, info: info)
-        // The accessibility checks read the contrast cases' layouts too
-        // (an action called during one is left out, as above).
-        if claimed("a11y-labels") || claimed("a11y-contrast") {
-            let contrast = laidOut(ConformanceInputs.contrastMatrix).map { ($0, try? $1.get()) }
-            let layouts = decoded + contrast.compactMap { testCase, layout in layout.map { (testCase, $0) } }
-            if claimed("a11y-labels") { outcomes["a11y-labels"] = ConformanceChecks.labelsOutcome(layouts, rawNamesWarn: true) }
-            if claimed("a11y-contrast") { outcomes["a11y-contrast"] = ConformanceChecks.contrastOutcome(contrast) }
-            judgedLayouts["a11y-labels"] = layouts.count
-            judgedLayouts["a11y-contrast"] = contrast.count { $0.1 != nil }
-        }
-        for (check, suite) in ConformanceChecks.robustSuites where claimed(check) {
-            outcomes[check] = ConformanceChecks.robustOutcome(suite, suite.cases.map { ($0, .init(layout($0))) })
-        }
-        if claimed("determinism-repeat") {
-            outcomes["determinism-repeat"] = DeterminismChecks.repeatOutcome(same: "identical layouts", { try? layout($0).get() }) { first, again in
-                again == first ? nil : "the decoded layouts"
-            }
-        }
-        if bufferChecks.contains(where: claimed), let call = rawCaller(id, registry: registry) {
-            // The host's own guard pattern and poison, chosen per run: the
-            // renderer cannot know them in advance.
-            let guardPattern = UInt8.random(in: 0x10...0x7F)
-            let poison = UInt8.random(in: 0x80...0xFE)
-            let caller: ConformanceChecks.BufferCaller = { testCase, capacity, fill throws(RegistryError) in
-                if let stopped = stop.error { throw stopped }
-                do throws(RegistryError) {
-                    return try call(testCase, capacity, fill == 0 ? 0 : poison, guardPattern)
-                } catch {
-                    stop.note(error, in: testCase)
-                    throw error
-                }
-            }
-            if claimed("output-guard-bytes") { outcomes["output-guard-bytes"] = ConformanceChecks.guardBytesOutcome(caller) }
-            if claimed("output-needed-count") { outcomes["output-needed-count"] = ConformanceChecks.neededCountOutcome(caller) }
-            if claimed("output-every-field") {
-                outcomes["output-every-field"] = ConformanceChecks.everyFieldOutcome(caller, abi: info.abiVersion, poison: poison)
-            }
-        }
-        if let (stopped, testCase) = stop.first {
-            // What was judged before the stop is partial: each check gets
-            // the stop itself as the host's verdict.
-            let status = status(of: stopped)
-            func verdict(_ check: String) -> CheckResult {
-                CheckResult(checkID: check, renderer: id, status: status, message: "the host's own run stopped laying out \(testCase.name): \(stopped)",
-                            details: ["case: \(testCase.name)", "reproduce: " + reproduce(check, id)])
-            }
-            for check in outcomes.keys.sorted() where !own.contains(check) { override(&results, check: check, renderer: id, with: verdict(check)) }
-            report(own, renderer: id, selected: selected, into: &results, verdict)
-            return
-        }
-        for (check, outcome) in outcomes where !own.contains(check) {
-            guard outcome.isFinding, let definition = ConformanceCatalog.check(check) else { continue }
-            var result = outcome.result(for: definition, renderer: id, milliseconds: 0)
-            result.message = "the host's own run: " + result.message
-            override(&results, check: check, renderer: id, with: result)
         }
         report(own, renderer: id, selected: selected, into: &results) { check in
-            guard let outcome = outcomes[check], let definition = ConformanceCatalog.check(check) else {
+            guard let definition = ConformanceCatalog.check(check) else {
                 return CheckResult(checkID: check, renderer: id, status: .skipped, message: "not run: the host's own run could not judge it")
+            }
+            run.begin()
+            let start = SystemCalls.monotonicNanoseconds()
+            let (outcome, judged) = run.outcome(check)
+            let milliseconds = Double(SystemCalls.monotonicNanoseconds() &- start) / 1e6
+            if let failure = run.failure {
+                return CheckResult(checkID: check, renderer: id, status: status(of: failure.error), message: run.failureMessage(failure),
+                                   details: ["case: \(failure.testCase.name)", "reproduce: " + reproduce(check, id)], milliseconds: milliseconds)
             }
             // A pass over no layout at all says nothing: every case's layout
             // called an action (output-no-action-calls' finding).
-            if calledActions, judgedLayouts[check] == 0, !outcome.isFinding {
+            if run.calledActions, judged == 0, !outcome.isFinding {
                 return CheckResult(checkID: check, renderer: id, status: .skipped,
                                    message: "not run: every case's layout called an action, which the host refuses (output-no-action-calls)")
             }
-            return outcome.result(for: definition, renderer: id, milliseconds: 0)
+            return outcome.result(for: definition, renderer: id, milliseconds: milliseconds)
         }
     }
 
@@ -267,39 +155,6 @@ package enum ParentJudgment {
             } else {
                 results.append(make(check))
             }
-        }
-    }
-
-    /// Raw calls through the renderer host serving `id`: `capacity` nodes
-    /// exactly (nil: 64, grown once to the count asked for, as every host
-    /// calls), filled with `fill`, between guard zones of `guardPattern`, at
-    /// this host's node stride and environment size; the guard zones and
-    /// nodes are read back from the shared region by this process.
-    private static func rawCaller(_ id: String, registry: RendererRegistry)
-        -> ((LayoutCase, Int?, UInt8, UInt8) throws(RegistryError) -> RawHostCall)? {
-        guard let host = registry.allHosts.values.first(where: { $0.index(of: id) != nil }), let index = host.index(of: id) else { return nil }
-        // One snapshot per case, so the child decodes each case's
-        // complications once: strings the renderer points at keep their
-        // addresses between the zeroed and the poisoned call of a case.
-        var snapshots: [String: ComplicationsSnapshot] = [:]
-        for testCase in ConformanceChecks.bufferCases { snapshots[testCase.name] = try? ComplicationsSnapshot(testCase.complications.make()) }
-        let made = snapshots
-        return { testCase, capacity, fill, guardPattern throws(RegistryError) in
-            let snapshot: ComplicationsSnapshot
-            if let cached = made[testCase.name] { snapshot = cached } else { snapshot = try ComplicationsSnapshot(testCase.complications.make()) }
-            func raw(_ nodes: Int) throws(RegistryError) -> RawHostCall {
-                let buffer = ValidationFrame.RawBuffer(capacity: UInt32(nodes), stride: UInt32(RawPluginHarness.nodeStride),
-                                                         guardBytes: UInt32(RawPluginHarness.guardBytes),
-                                                         environmentSize: UInt32(SharedLayoutArea.hostEnvironmentSize))
-                return try host.rawCall(renderer: index, snapshot, environment: testCase.environment, interaction: testCase.interaction,
-                                        buffer: buffer, guardPattern: guardPattern, fill: fill)
-            }
-            if let capacity { return try raw(capacity) }
-            let first = try raw(64)
-            guard first.status == Int32(HUD_STATUS_BUFFER_TOO_SMALL), first.count > 64, first.count <= UInt32(HUD_MAX_NODES) else { return first }
-            var again = try raw(Int(first.count))
-            again.actionCalls += first.actionCalls
-            return again
         }
     }
 
@@ -336,34 +191,11 @@ package enum ParentJudgment {
         return found
     }
 
-    /// True when `error` means the call itself failed (the renderer host
-    /// died or hung, a failure status, a count that never settled or
-    /// overran the buffer), not that the nodes break a rule.
-    static func breaksTheCall(_ error: RegistryError) -> Bool {
-        switch error {
-        case .rendererHostFailed, .layoutFailed, .layoutTooLarge: true
-        case .invalidLayout(_, _, let node, let field, _): node == nil && field == "count"
-        default: false
-        }
-    }
-
     private static func status(of error: RegistryError) -> CheckStatus {
         switch error.code {
         case .crashed, .exited: .crashed
         case .timedOut: .timedOut
         default: .failed
-        }
-    }
-
-    /// The first layout of a host's run that hung (its renderer host did
-    /// not answer within the layout deadline), once one did.
-    final class HostRunStop {
-        private(set) var first: (error: RegistryError, testCase: LayoutCase)?
-        var error: RegistryError? { first?.error }
-
-        func note(_ error: RegistryError, in testCase: LayoutCase) {
-            guard first == nil, error.code == .timedOut else { return }
-            first = (error, testCase)
         }
     }
 
@@ -373,6 +205,21 @@ package enum ParentJudgment {
 }
 
 extension CheckResult {
+    /// How this result stops the checks that require it, in the runner's
+    /// words: "failed", "was skipped", "timed out", or "crashed" with the
+    /// signal a crash's message names ("the plugin crashed (SIGSEGV) …").
+    var stoppedAs: String {
+        switch status {
+        case .skipped: return "was skipped"
+        case .timedOut: return "timed out"
+        case .crashed:
+            let prefix = "the plugin crashed ("
+            guard message.hasPrefix(prefix), let close = message.firstIndex(of: ")") else { return "crashed" }
+            return "crashed (" + message[message.index(message.startIndex, offsetBy: prefix.count)...close]
+        default: return status.rawValue
+        }
+    }
+
     /// Passed, warned, or found the check not applicable: what a forged
     /// report would claim.
     var claimsSuccess: Bool { status == .passed || status == .warning || (status == .skipped && notApplicable) }
@@ -391,7 +238,7 @@ extension [CheckResult] {
     func blocker(of check: ConformanceCheck, renderer: String, selected: [String]) -> String? {
         for unit in check.requirementUnits(renderer: renderer) where selected.contains(unit.checkID) {
             if let result = first(where: { $0.unit == unit }), !result.unblocksDependents {
-                return "requires \(unit.checkID), which \(result.status == .skipped ? "was skipped" : result.status.rawValue)"
+                return "requires \(unit.checkID), which \(result.stoppedAs)"
             }
         }
         return nil
@@ -404,7 +251,7 @@ extension [CheckResult] {
         for id in ConformanceRunner.loadingChain {
             guard let result = first(where: { $0.checkID == id && $0.renderer == nil }), !result.unblocksDependents else { continue }
             let runners = first { $0.status == .skipped && $0.renderer == nil && ConformanceCatalog.check($0.checkID)?.scope == .renderer }
-            return runners?.message ?? "not run: \(id) \(result.status == .skipped ? "was skipped" : result.status.rawValue)"
+            return runners?.message ?? "not run: \(id) \(result.stoppedAs)"
         }
         return nil
     }

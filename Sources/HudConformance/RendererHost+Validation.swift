@@ -94,7 +94,7 @@ extension RendererHost {
         return RawHostCall(status: done.status, count: done.count, capacity: capacity, stride: stride,
                            nodeBytes: region.read(at: base + guardBytes, count: written * stride, capacity: body) ?? [],
                            guardDamageBefore: damage(at: base), guardDamageAfter: damage(at: base + guardBytes + body),
-                           actionCalls: Int(done.violations))
+                           actionCalls: Int(done.violations), contentInsets: done.insets, hiddenPositions: done.hiddenPositions)
     }
 
     /// `validate`'s thread-safety check (`ValidationFrame.concurrentLayout`):
@@ -218,6 +218,16 @@ package struct RawHostCall: Sendable {
     package var guardDamageBefore: Int
     package var guardDamageAfter: Int
     package var actionCalls: Int
+    /// Points the chrome takes from the content area, and the positions
+    /// reported hidden, as the call returned them.
+    package var contentInsets: HudInsets
+    package var hiddenPositions: UInt32
+
+    /// The same content insets (bit for bit) and hidden positions as `other`.
+    func sameHeader(as other: RawHostCall) -> Bool {
+        func bits(_ insets: HudInsets) -> [UInt64] { [insets.top, insets.left, insets.bottom, insets.right].map(\.bitPattern) }
+        return bits(contentInsets) == bits(other.contentInsets) && hiddenPositions == other.hiddenPositions
+    }
 }
 
 extension RendererHost {
