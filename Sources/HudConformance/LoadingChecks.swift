@@ -180,9 +180,15 @@ enum LoadingChecks {
         let entrySize = handle.entry.structSize
         let count = min(handle.entry.rendererCount() ?? 0, UInt32(HUD_MAX_RENDERERS))
         let sizes = (0..<count).compactMap { handle.entry.descriptor(at: $0)?.structSize }
-        let problems = structSizeProblems(version: handle.entry.abiVersion, entrySize: entrySize, descriptorSizes: sizes)
+        return structSizesOutcome(version: handle.entry.abiVersion, entrySize: entrySize, descriptorSizes: sizes)
+    }
+
+    /// `abi-struct-sizes` over the sizes read in this process or reported
+    /// by a renderer host (ParentFactsJudgment.swift).
+    static func structSizesOutcome(version: ABIVersion, entrySize: Int, descriptorSizes sizes: [Int]) -> CheckOutcome {
+        let problems = structSizeProblems(version: version, entrySize: entrySize, descriptorSizes: sizes)
         return problems.isEmpty
-            ? .passed("hud_entry_t \(entrySize) bytes; \(count) descriptor\(count == 1 ? "" : "s") of "
+            ? .passed("hud_entry_t \(entrySize) bytes; \(sizes.count) descriptor\(sizes.count == 1 ? "" : "s") of "
                       + Set(sizes).sorted().map(String.init).joined(separator: ", ") + " bytes")
             : .problem(problems[0], details: problems)
     }

@@ -28,14 +28,15 @@ extension ParentJudgment {
     /// The most descriptors the script walks (every one up to this many).
     static let scriptedDescriptors: UInt32 = 64
 
-    /// Judges `factChecks` for the file served by `registry`'s renderer
-    /// host, replacing what the child claimed where the host finds a problem.
-    /// With `olderHostSizes`, also `abi-older-host-sizes`, which the child
-    /// never runs: its result is added here.
-    static func judgeFacts(path: String, registry: RendererRegistry, loadBudgetMilliseconds: Double, olderHostSizes: Bool = false,
-                           into results: inout [CheckResult]) {
-        func claimed(_ check: String) -> Bool { results.contains { $0.checkID == check && $0.claimsSuccess } }
-        guard factChecks.contains(where: claimed) || olderHostSizes else { return }
+    /// Judges the `selected` ones of `factChecks` for the file served by
+    /// `registry`'s renderer host (the renderer checks for each of
+    /// `renderers`), adding the host's result, or the runner's skip where a
+    /// check it requires did not let it run. With `olderHostSizes`, also
+    /// `abi-older-host-sizes`.
+    static func judgeFacts(path: String, registry: RendererRegistry, renderers: [String], selected: [String], loadBudgetMilliseconds: Double,
+                           olderHostSizes: Bool = false, into results: inout [CheckResult]) {
+        func wanted(_ check: String) -> Bool { factChecks.contains(check) && selected.contains(check) }
+        guard factChecks.contains(where: wanted) || olderHostSizes else { return }
         // The registry loaded this one file: one renderer host serves it,
         // whichever renderers the child got as far as reporting.
         guard let host = registry.allHosts.values.first else { return }
@@ -53,11 +54,11 @@ extension ParentJudgment {
         do {
             first = try host.abiFacts(script: [.init(.rendererCount)], extensionIDs: Array(firstIDs.prefix(ValidationFrame.maxExtensionIDs)))
         } catch {
-            for check in factChecks where claimed(check) {
+            for check in factChecks where wanted(check) {
                 let scope: [String?] = ConformanceCatalog.check(check)?.scope == .renderer ? ids : [nil]
                 outcomes += scope.map { (check, $0, .problem("the host's renderer host could not report the ABI facts: \(error)")) }
             }
-            report(outcomes, into: &results)
+            report(outcomes, renderers: renderers, selected: selected, into: &results)
             return
         }
         // What renderer `index` answered for `bytes` in phase 1 (false for an id not probed).
@@ -69,7 +70,7 @@ extension ParentJudgment {
             known.append(candidates.filter { found(index, Array($0.utf8)) })
         }
 
-        if claimed("abi-needed-libraries") { outcomes.append(("abi-needed-libraries", nil, neededLibrariesOutcome(path: path, host: host))) }
+        if wanted("abi-needed-libraries") { outcomes.append(("abi-needed-libraries", nil, neededLibrariesOutcome(path: path, host: host))) }
 
         // Phase 2: the ABI sequence, and each known id's near misses.
         let count = UInt32(clamping: max(first.observations.first?.value ?? 0, 0))
@@ -81,11 +82,11 @@ extension ParentJudgment {
         do {
             second = try host.abiFacts(script: script, extensionIDs: variantIDs.map { Array($0.utf8) })
         } catch {
-            for check in factChecks.subtracting(["abi-extension-unknown"]) where claimed(check) {
+            for check in factChecks.subtracting(["abi-extension-unknown"]) where wanted(check) {
                 let scope: [String?] = ConformanceCatalog.check(check)?.scope == .renderer ? ids : [nil]
                 outcomes += scope.map { (check, $0, .problem("the host's renderer host could not run the ABI sequence: \(error)")) }
             }
-            report(outcomes, into: &results)
+            report(outcomes, renderers: renderers, selected: selected, into: &results)
             return
         }
         // The child's state after the sequence is the plugin's business; the
@@ -109,14 +110,13 @@ extension ParentJudgment {
         let log = ScriptLog(second.observations, walked: Int(walked))
         outcomes.append(("abi-init-refcount", nil, refcountOutcome(log)))
         outcomes.append(("abi-descriptors-stable", nil, stabilityOutcome(log, count: count)))
-        let sizes = LoadingChecks.structSizeProblems(version: ABIVersion(packed: second.abiVersion), entrySize: Int(second.entryStructSize),
-                                                     descriptorSizes: log.snapshots[0].descriptors.filter { $0.pointer != 0 }.map { Int($0.structSize) })
+        outcomes.append(("abi-struct-sizes", nil, LoadingChecks.structSizesOutcome(
+            version: ABIVersion(packed: second.abiVersion), entrySize: Int(second.entryStructSize),
+            descriptorSizes: log.snapshots[0].descriptors.filter { $0.pointer != 0 }.map { Int($0.structSize) })))
         // Renderers whose first layout failed are layout-basic's finding.
         let laidOut = ids.indices.filter { index in
             !results.contains { $0.checkID == "layout-basic" && $0.renderer == ids[index] && !$0.claimsSuccess }
         }
-        outcomes.append(("abi-struct-sizes", nil, sizes.isEmpty ? .passed("struct sizes as reported")
-                                                                : .problem(sizes[0], details: sizes)))
         if olderHostSizes, let check = ConformanceCatalog.check("abi-older-host-sizes") {
             let older = laidOut.flatMap { frozenSizeProblems(host, renderer: $0) }
             let outcome: CheckOutcome = older.isEmpty
@@ -128,7 +128,7 @@ extension ParentJudgment {
         }
         outcomes.append(("abi-load-time", nil, loadTimeOutcome(reported: second.loadNanoseconds, sameStart: observedStart, quickest: observed,
                                                                budget: loadBudgetMilliseconds)))
-        report(outcomes, into: &results)
+        report(outcomes, renderers: renderers, selected: selected, into: &results)
     }
 
     /// `abi-needed-libraries` from the file's undefined symbols, read here,
@@ -359,13 +359,27 @@ extension ParentJudgment {
         return problems
     }
 
-    /// Replaces the child's claims with the host's problems found here.
-    private static func report(_ outcomes: [(check: String, renderer: String?, outcome: CheckOutcome)], into results: inout [CheckResult]) {
-        for (check, renderer, outcome) in outcomes {
-            guard outcome.isFinding, let definition = ConformanceCatalog.check(check) else { continue }
-            var result = outcome.result(for: definition, renderer: renderer, milliseconds: 0)
-            result.message = "the host's own run: " + result.message
-            override(&results, check: check, renderer: renderer, with: result)
+    /// Adds each selected outcome of the host's own checks (a renderer
+    /// check's for `renderers` only), in catalog order, or the runner's
+    /// skip where a check it requires did not let it run; for a check the
+    /// child ran, replaces the claim the host's finding disproves.
+    private static func report(_ outcomes: [(check: String, renderer: String?, outcome: CheckOutcome)], renderers: [String], selected: [String],
+                               into results: inout [CheckResult]) {
+        let rank = Dictionary(uniqueKeysWithValues: ConformanceCatalog.checks.enumerated().map { ($0.element.id, $0.offset) })
+        for (check, renderer, outcome) in outcomes.sorted(by: { rank[$0.check] ?? 0 < rank[$1.check] ?? 0 })
+        where selected.contains(check) && (renderer.map(renderers.contains) ?? true) {
+            guard let definition = ConformanceCatalog.check(check) else { continue }
+            if !hostOnly.contains(check) {
+                // The child's claim (abi-needed-libraries) stands unless the host finds a problem.
+                guard outcome.isFinding else { continue }
+                var result = outcome.result(for: definition, renderer: renderer, milliseconds: 0)
+                result.message = "the host's own run: " + result.message
+                override(&results, check: check, renderer: renderer, with: result)
+            } else if let reason = results.blocker(of: definition, renderer: renderer, selected: selected) {
+                results.append(CheckResult(checkID: check, renderer: renderer, status: .skipped, message: reason))
+            } else {
+                results.append(outcome.result(for: definition, renderer: renderer, milliseconds: 0))
+            }
         }
     }
 }

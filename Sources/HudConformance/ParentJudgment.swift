@@ -26,15 +26,24 @@ import HudSystem
 /// judges is skipped as unverified. Failures the child reported are kept
 /// (a plugin gains nothing by failing itself).
 package enum ParentJudgment {
-    /// Every check the host judges itself for a plugin file.
-    package static let judged: Set<String> = hostOnly.union(factChecks)
+    /// Every check the host judges itself for a plugin file: its own
+    /// (`hostOnly`), and `abi-needed-libraries`, which the child still
+    /// runs because it stands on no loading step (a file whose load fails
+    /// for a missing library is still told which): the host's finding
+    /// replaces a pass the child claimed.
+    package static let judged: Set<String> = hostOnly.union(["abi-needed-libraries"])
 
-    /// The renderer checks of a plugin file the sandboxed child is never
-    /// asked for: every one that lays out. The host's result is the only
-    /// one (HostRendererRun, in the words of the same rule functions, with
-    /// no claim to replace). None of them is required by a check the child
-    /// runs, so the child's own order is unchanged.
-    package static let hostOnly: Set<String> = Set([
+    /// The checks of a plugin file the sandboxed child is never asked for:
+    /// every renderer check that lays out (HostRendererRun) and the ABI and
+    /// extension checks after `abi-descriptors` (ParentFactsJudgment.swift).
+    /// The host's result is the only one, in the words of the rule functions
+    /// the child applies to the built-ins, with no claim to replace. None of
+    /// them is required by a check the child runs, so the child's own order
+    /// is unchanged.
+    package static let hostOnly: Set<String> = laidOutChecks.union(factChecks.subtracting(["abi-needed-libraries"]))
+
+    /// The renderer checks that lay out.
+    static let laidOutChecks: Set<String> = Set([
         "layout-basic", "geometry-finite", "output-valid", "determinism-repeat", "output-guard-bytes", "output-needed-count", "output-every-field",
         "output-inputs-unchanged", "output-no-action-calls", "geometry-rtl-mirror", "a11y-labels", "a11y-contrast",
     ]).union(ConformanceChecks.layoutRules.keys).union(ConformanceChecks.robustSuites.keys)
@@ -62,7 +71,7 @@ package enum ParentJudgment {
                       reproduce: (_ check: String, _ renderer: String) -> String) -> [CheckResult] {
         var renderers = Array(Set(results.compactMap(\.renderer))).sorted()
         // The host's own checks, in catalog order (a prerequisite first).
-        var own = ConformanceCatalog.checks.map(\.id).filter { hostOnly.contains($0) && selected.contains($0) }
+        var own = ConformanceCatalog.checks.map(\.id).filter { laidOutChecks.contains($0) && selected.contains($0) }
         var merged = results
         // A broken loading chain in the child stops every renderer check, as
         // in the runner: the host's own are skipped in its words.
@@ -82,11 +91,19 @@ package enum ParentJudgment {
             let candidates = [broken] + ConformanceRunner.loadingChain.reversed()
             let check = candidates.first { id in merged.contains { $0.checkID == id && $0.renderer == nil } } ?? broken
             override(&merged, check: check, renderer: nil, with: host(check, renderer: nil, status: status(of: error), "the host's own sandboxed load failed: \(error)"))
-            // Whatever the child reported for that check, the host has no
-            // layouts of its own: none of the child's claims it judges stands,
-            // but for abi-needed-libraries, which stands on no loading step
-            // (the run fails anyway, so the child's word hides nothing).
-            merged.setAsideClaims(of: ParentJudgment.judged.subtracting(["abi-needed-libraries"]), because: "\(check) failed in the host's own run")
+            // The host has no renderer host of its own to judge anything
+            // with: its own checks are skipped, the runner's way where a
+            // check they require stopped in the child.
+            let facts = ConformanceCatalog.checks.filter {
+                (factChecks.contains($0.id) && hostOnly.contains($0.id) || $0.id == "abi-older-host-sizes") && selected.contains($0.id)
+            }
+            for definition in facts {
+                for id in definition.scope == .renderer && !renderers.isEmpty ? renderers.map(Optional.some) : [nil] {
+                    let reason = (definition.scope == .renderer ? merged.loadingStop : nil) ?? merged.blocker(of: definition, renderer: id, selected: selected)
+                        ?? "not run: \(check) failed in the host's own run"
+                    merged.append(CheckResult(checkID: definition.id, renderer: id, status: .skipped, message: reason))
+                }
+            }
             for id in renderers.isEmpty ? [nil] : renderers.map(Optional.some) {
                 merged += own.map { CheckResult(checkID: $0, renderer: id, status: .skipped, message: "not run: \(check) failed in the host's own run") }
             }
@@ -106,7 +123,8 @@ package enum ParentJudgment {
             }
             judge(id, registry: registry, own: own, selected: selected, into: &merged, reproduce: reproduce)
         }
-        judgeFacts(path: path, registry: registry, loadBudgetMilliseconds: loadBudgetMilliseconds, olderHostSizes: olderHostSizes, into: &merged)
+        judgeFacts(path: path, registry: registry, renderers: renderers, selected: selected, loadBudgetMilliseconds: loadBudgetMilliseconds,
+                   olderHostSizes: olderHostSizes, into: &merged)
         return merged
     }
 
@@ -235,7 +253,7 @@ extension [CheckResult] {
     /// Why `check` does not run for `renderer`, in the runner's words: a
     /// `selected` check it requires whose result here does not let
     /// dependents run.
-    func blocker(of check: ConformanceCheck, renderer: String, selected: [String]) -> String? {
+    func blocker(of check: ConformanceCheck, renderer: String?, selected: [String]) -> String? {
         for unit in check.requirementUnits(renderer: renderer) where selected.contains(unit.checkID) {
             if let result = first(where: { $0.unit == unit }), !result.unblocksDependents {
                 return "requires \(unit.checkID), which \(result.stoppedAs)"
@@ -256,10 +274,4 @@ extension [CheckResult] {
         return nil
     }
 
-    /// Every success the child claimed for one of `checks`, as not verified for `reason`.
-    mutating func setAsideClaims(of checks: Set<String>, because reason: String) {
-        for (position, result) in enumerated() where checks.contains(result.checkID) && result.claimsSuccess {
-            self[position] = result.unverified(because: reason)
-        }
-    }
 }
