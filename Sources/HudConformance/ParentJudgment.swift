@@ -11,20 +11,21 @@ import HudSystem
 /// checks passed. Here the parent loads the file the way every host does (a
 /// sandboxed scan, then a renderer host it drives itself, Docs/ISOLATION.md).
 ///
-/// Every renderer check that lays out (`hostOnly`) is the host's alone:
-/// the child is never asked for it, and HostRendererRun judges it from the
-/// host's own layouts and raw calls, with the rule functions the child
-/// applies to the built-ins. The run-time checks are the host's alone too
+/// The checks in `hostOnly` are the host's alone: the child is never asked
+/// for them. HostRendererRun judges every renderer check that lays out
+/// from the host's own layouts and raw calls, ParentFactsJudgment.swift
+/// the ABI and extension checks from the raw facts its renderer host
+/// reports, each with the rule functions the child applies to the
+/// built-ins. The run-time checks are the host's alone too
 /// (ParentRuntimeJudgment.swift).
 ///
 /// What the child still runs for a file, the loading chain, `abi-metadata`
-/// and the ABI and extension checks, stands only where the host's run
-/// agrees: the host's own load of the file, and the raw facts its renderer
-/// host reports (ParentFactsJudgment.swift). Where the child claimed a pass
-/// (or a warning) and the host found a problem, the host's result replaces
-/// the child's and says so; after a load the host refuses, every claim it
-/// judges is skipped as unverified. Failures the child reported are kept
-/// (a plugin gains nothing by failing itself).
+/// and `abi-needed-libraries`, stands only where the host's own load of the
+/// file and its symbol lookups agree: where the child claimed a pass (or a
+/// warning) and the host found a problem, the host's result replaces the
+/// child's and says so, and the claims that depend on it are skipped as
+/// unverified. Failures the child reported are kept (a plugin gains
+/// nothing by failing itself).
 package enum ParentJudgment {
     /// Every check the host judges itself for a plugin file: its own
     /// (`hostOnly`), and `abi-needed-libraries`, which the child still
