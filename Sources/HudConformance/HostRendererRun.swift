@@ -175,8 +175,8 @@ final class HostRendererRun {
             var found = PreparedFindings()
             let buffer = ValidationFrame.RawBuffer(capacity: 64, stride: UInt32(RawPluginHarness.nodeStride), guardBytes: UInt32(RawPluginHarness.guardBytes),
                                                      environmentSize: UInt32(SharedLayoutArea.hostEnvironmentSize))
-            for testCase in Self.preparedCases {
-                guard failure == nil, let snapshot = try? snapshots.snapshot(testCase.complications) else { break }
+            for testCase in Self.preparedCases where failure == nil {
+                guard let snapshot = try? snapshots.snapshot(testCase.complications) else { continue }
                 do throws(RegistryError) {
                     let call = try host.preparedCall(renderer: index, snapshot, environment: testCase.environment, interaction: testCase.interaction,
                                                      buffer: buffer, guardPattern: guardPattern, fill: 0)

@@ -114,6 +114,26 @@ struct ConformanceRulesTests {
         #expect([loaded, crashed].loadingStop == "not run: abi-init crashed")
         let runnersSkip = CheckResult(checkID: "layout-basic", renderer: nil, status: .skipped, message: "not run: abi-init crashed (SIGABRT)")
         #expect([loaded, crashed, runnersSkip].loadingStop == "not run: abi-init crashed (SIGABRT)")
+        // The child's own crash report names the signal, as the runner's skip does.
+        let childCrash = CheckResult(checkID: "abi-init", renderer: nil, status: .crashed, message: "the plugin crashed (SIGABRT) during this check")
+        #expect([loaded, childCrash].loadingStop == "not run: abi-init crashed (SIGABRT)")
+    }
+
+    /// How a result that stops its dependents is said in their skip: the
+    /// runner's words, the signal of a crash (the host's or the child's)
+    /// included.
+    @Test func aStoppedCheckIsNamedInTheRunnersWords() {
+        func result(_ status: CheckStatus, _ message: String = "x") -> CheckResult {
+            CheckResult(checkID: "layout-basic", renderer: "org.test.x", status: status, message: message)
+        }
+        #expect(result(.crashed, "the plugin crashed (SIGSEGV) laying out reference on iphone-16-pro").stoppedAs == "crashed (SIGSEGV)")
+        #expect(result(.crashed, "the plugin wrote to the result channel (done before every check had reported)").stoppedAs == "crashed")
+        #expect(result(.timedOut).stoppedAs == "timed out")
+        #expect(result(.skipped).stoppedAs == "was skipped")
+        #expect(result(.failed).stoppedAs == "failed")
+        let finite = ConformanceCatalog.check("geometry-finite")!
+        #expect([result(.crashed, "the plugin crashed (SIGBUS) laying out a")].blocker(of: finite, renderer: "org.test.x", selected: ["layout-basic"])
+                == "requires layout-basic, which crashed (SIGBUS)")
     }
 
     @Test func theReproduceLineQuotesForAShell() {

@@ -334,13 +334,10 @@ struct ValidateTests {
         }
     }
 
-    /// A plugin that prints from init() and forges a pass for
-    /// abi-quiet-stdout: the parent judges that check from the stdout it
-    /// captured and drops the child's frame for it.
     /// A renderer that hangs or crashes on some inputs only: the validator
-    /// ends (each layout has the layout deadline, the host's own run stops
-    /// at its first hang), and every such verdict names the case
-    /// and a command that reproduces it. The test's own deadline (60 s;
+    /// ends (each layout has the layout deadline, and a check of the host's
+    /// own run ends at its first hang or crash), and every such verdict
+    /// names the case and a command that reproduces it. The test's own deadline (60 s;
     /// 180 s under a sanitizer) is far above the run (a few seconds; under
     /// a sanitizer, tens): before the layout deadline the host's run waited
     /// out every one of ~300 landscape cases (150 s; 900 s).
@@ -372,6 +369,9 @@ struct ValidateTests {
         #expect(repeated["status"] == first["status"] && repeated["message"] == first["message"], "\(again.transcript)")
     }
 
+    /// A plugin that prints from init() and forges a pass for
+    /// abi-quiet-stdout: the parent judges that check from the stdout it
+    /// captured and drops the child's frame for it.
     @Test func aForgedQuietStdoutVerdictIsDropped() async throws {
         let output = try await Self.validate([try await ValidateFixture.path("forges_quiet_stdout"), "--format", "json"] + Self.quick)
         #expect(output.status == 1, "\(output.transcript)")
