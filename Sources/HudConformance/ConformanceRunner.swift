@@ -147,7 +147,7 @@ package final class ConformanceRunner {
         for id in Self.loadingChain {
             let unit = ConformanceUnit(checkID: id, renderer: nil)
             if let status = blocked[unit] { return "\(id) \(status)" }
-            if let result = results[unit], !result.unblocksDependents { return "\(id) \(result.status == .skipped ? "was skipped" : result.status.rawValue)" }
+            if let result = results[unit], !result.unblocksDependents { return "\(id) \(result.stoppedAs)" }
         }
         return nil
     }
@@ -174,7 +174,7 @@ package final class ConformanceRunner {
                 return "requires \(unit.checkID), which \(status)"
             }
             if let result = results[unit], !result.unblocksDependents {
-                return "requires \(unit.checkID), which \(result.status == .skipped ? "was skipped" : result.status.rawValue)"
+                return "requires \(unit.checkID), which \(result.stoppedAs)"
             }
         }
         return nil

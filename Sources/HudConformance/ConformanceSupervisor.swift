@@ -222,7 +222,7 @@ package struct ConformanceSupervisor: Sendable {
                           finished.insert(result.unit).inserted else { return .none }
                     results.append(result)
                     if result.status == .skipped, !result.notApplicable { childSkips.insert(result.unit) }
-                    if !result.unblocksDependents { blocked[result.unit] = result.status == .skipped ? "was skipped" : result.status.rawValue }
+                    if !result.unblocksDependents { blocked[result.unit] = result.stoppedAs }
                     if current == result.unit { current = nil }
                     inCall = nil
                     return .progress
