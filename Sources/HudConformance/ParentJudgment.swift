@@ -224,21 +224,6 @@ package enum ParentJudgment {
 }
 
 extension CheckResult {
-    /// How this result stops the checks that require it, in the runner's
-    /// words: "failed", "was skipped", "timed out", or "crashed" with the
-    /// signal a crash's message names ("the plugin crashed (SIGSEGV) …").
-    var stoppedAs: String {
-        switch status {
-        case .skipped: return "was skipped"
-        case .timedOut: return "timed out"
-        case .crashed:
-            let prefix = "the plugin crashed ("
-            guard message.hasPrefix(prefix), let close = message.firstIndex(of: ")") else { return "crashed" }
-            return "crashed (" + message[message.index(message.startIndex, offsetBy: prefix.count)...close]
-        default: return status.rawValue
-        }
-    }
-
     /// Passed, warned, or found the check not applicable: what a forged
     /// report would claim.
     var claimsSuccess: Bool { status == .passed || status == .warning || (status == .skipped && notApplicable) }
