@@ -69,8 +69,7 @@ package struct ConformanceSupervisor: Sendable {
             // Which renderers the host's own load of the file serves (nil: it did not load it).
             var hostServes: ((String) -> Bool)?
             if case .file(let path, _) = target {
-                let parent = results.contains { ParentJudgment.judged.contains($0.checkID) } || configuration.checkIDs.contains("abi-older-host-sizes")
-                    || !ParentJudgment.hostOnly.isDisjoint(with: configuration.checkIDs)
+                let parent = !ParentJudgment.judged.isDisjoint(with: configuration.checkIDs) || configuration.checkIDs.contains("abi-older-host-sizes")
                 let runtime = !ParentRuntimeJudgment.judged.isDisjoint(with: configuration.checkIDs)
                 if parent || runtime {
                     let loaded = ParentRuntimeJudgment.hostRegistry(loading: path, allowInsecurePath: true,

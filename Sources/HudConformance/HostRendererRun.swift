@@ -21,8 +21,7 @@ import HudSystem
 ///
 /// One thread: the caller's.
 final class HostRendererRun {
-    let id: String
-    let info: RendererInfo
+    private let info: RendererInfo
     private let registry: RendererRegistry
     private let host: RendererHost
     private let index: Int
@@ -31,7 +30,7 @@ final class HostRendererRun {
     /// This run's guard pattern and poison for raw calls: the renderer
     /// cannot know them in advance.
     private let guardPattern = UInt8.random(in: 0x10...0x7F)
-    let poison = UInt8.random(in: 0x80...0xFE)
+    private let poison = UInt8.random(in: 0x80...0xFE)
 
     typealias Failure = (error: RegistryError, testCase: LayoutCase)
     /// The first call of the current check that ended its renderer host or
@@ -48,7 +47,6 @@ final class HostRendererRun {
     init?(id: String, registry: RendererRegistry) {
         guard let info = registry.info(id: id),
               let host = registry.allHosts.values.first(where: { $0.index(of: id) != nil }), let index = host.index(of: id) else { return nil }
-        self.id = id
         self.info = info
         self.registry = registry
         self.host = host

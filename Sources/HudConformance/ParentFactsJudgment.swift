@@ -360,14 +360,12 @@ extension ParentJudgment {
     }
 
     /// Adds each selected outcome of the host's own checks (a renderer
-    /// check's for `renderers` only), in catalog order, or the runner's
+    /// check's for `renderers` only; none of them requires another), or the runner's
     /// skip where a check it requires did not let it run; for a check the
     /// child ran, replaces the claim the host's finding disproves.
     private static func report(_ outcomes: [(check: String, renderer: String?, outcome: CheckOutcome)], renderers: [String], selected: [String],
                                into results: inout [CheckResult]) {
-        let rank = Dictionary(uniqueKeysWithValues: ConformanceCatalog.checks.enumerated().map { ($0.element.id, $0.offset) })
-        for (check, renderer, outcome) in outcomes.sorted(by: { rank[$0.check] ?? 0 < rank[$1.check] ?? 0 })
-        where selected.contains(check) && (renderer.map(renderers.contains) ?? true) {
+        for (check, renderer, outcome) in outcomes where selected.contains(check) && (renderer.map(renderers.contains) ?? true) {
             guard let definition = ConformanceCatalog.check(check) else { continue }
             if !hostOnly.contains(check) {
                 // The child's claim (abi-needed-libraries) stands unless the host finds a problem.

@@ -95,9 +95,8 @@ package enum ParentJudgment {
             // The host has no renderer host of its own to judge anything
             // with: its own checks are skipped, the runner's way where a
             // check they require stopped in the child.
-            let facts = ConformanceCatalog.checks.filter {
-                (factChecks.contains($0.id) && hostOnly.contains($0.id) || $0.id == "abi-older-host-sizes") && selected.contains($0.id)
-            }
+            let notLaidOut = hostOnly.subtracting(laidOutChecks).union(["abi-older-host-sizes"])
+            let facts = ConformanceCatalog.checks.filter { notLaidOut.contains($0.id) && selected.contains($0.id) }
             for definition in facts {
                 for id in definition.scope == .renderer && !renderers.isEmpty ? renderers.map(Optional.some) : [nil] {
                     let reason = (definition.scope == .renderer ? merged.loadingStop : nil) ?? merged.blocker(of: definition, renderer: id, selected: selected)

@@ -68,8 +68,6 @@ struct ConformanceRulesTests {
         #expect(ParentJudgment.dependents(of: "output-valid").isDisjoint(with: ["abi-load", "layout-basic"]))
     }
 
-    /// The command a report prints to rerun one check must survive a shell
-    /// as one word per argument, whatever the path holds.
     /// The runner skips a check only behind a prerequisite that stopped,
     /// for no renderer at all, or for a `--renderer` filter that matches
     /// none: any other skip the child reports hid a failure, and is plugin
@@ -136,6 +134,8 @@ struct ConformanceRulesTests {
                 == "requires layout-basic, which crashed (SIGBUS)")
     }
 
+    /// The command a report prints to rerun one check must survive a shell
+    /// as one word per argument, whatever the path holds.
     @Test func theReproduceLineQuotesForAShell() {
         #expect(ConformanceSupervisor.shellWord("plain/path-1.so") == "plain/path-1.so")
         #expect(ConformanceSupervisor.shellWord("") == "''")
