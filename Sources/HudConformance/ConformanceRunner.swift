@@ -223,7 +223,7 @@ package final class ConformanceRunner {
                 if let entry = function.call() {
                     result = .success(EntryHandle(entry: entry, function: function))
                 } else {
-                    result = .failure(CheckFailure("\(HUD_ENTRY_SYMBOL_NAME)() returned NULL; it must return the plugin's static entry structure"))
+                    result = .failure(CheckFailure(LoadingChecks.nullEntry))
                 }
             } catch {
                 result = .failure(CheckFailure("\(error)"))
@@ -235,16 +235,6 @@ package final class ConformanceRunner {
     }
 
     /// Version handshake problems, or nil.
-    func handshakeProblem(_ entry: RawEntry) -> String? {
-        let version = entry.abiVersion, size = entry.structSize
-        if !version.isLoadable() {
-            return "the plugin was built for ABI \(version); this host speaks \(ABIVersion.host) and majors must match; rebuild against a hud_renderer.h with major \(ABIVersion.host.major)"
-        }
-        if size < EntryLoader.entrySize {
-            return "hud_entry_t.struct_size is \(size) bytes; ABI 1.0 needs at least \(EntryLoader.entrySize); set it to sizeof(hud_entry_t)"
-        }
-        return nil
-    }
 
     func initialized() -> Result<Void, CheckFailure> {
         if let initStep { return initStep }
@@ -253,7 +243,7 @@ package final class ConformanceRunner {
         case .failure(let failure):
             result = .failure(failure)
         case .success(let handle):
-            if let problem = handshakeProblem(handle.entry) {
+            if let problem = LoadingChecks.handshakeProblem(handle.entry) {
                 result = .failure(CheckFailure(problem))
             } else {
                 let start = SystemCalls.monotonicNanoseconds()

@@ -29,15 +29,32 @@ enum LoadingChecks {
         guard let function = handle.function, case .file(let path, _) = runner.target else {
             return .notApplicable("the built-ins' entry is a linked symbol")
         }
+        return entrySymbolOutcome(first: handle.entry.address, again: function.call()?.address ?? 0,
+                                  owner: ProcessMaps.file(containing: function.address), plugin: (try? RendererRegistry.resolve(path).path) ?? path)
+    }
+
+    /// `abi-entry-symbol`'s rule over what was seen of the entry function in
+    /// the process that loaded `plugin` (this one, or a renderer host's
+    /// `EntryFacts`): its first and second results (0: NULL; a NULL
+    /// second result is not compared) and the file holding its code.
+    static func entrySymbolOutcome(first: UInt64, again: UInt64, owner: String?, plugin: String) -> CheckOutcome {
+        guard first != 0 else { return .problem(nullEntry) }
         var problems: [String] = []
-        if let again = function.call(), again != handle.entry {
-            problems.append("\(HUD_ENTRY_SYMBOL_NAME)() returned \(handle.entry) then \(again); it must return the same static entry every time")
+        if again != 0, again != first {
+            problems.append("\(HUD_ENTRY_SYMBOL_NAME)() returned \(pointerText(first)) then \(pointerText(again)); it must return the same static entry every time")
         }
-        let canonical = (try? RendererRegistry.resolve(path).path) ?? path
-        if let owner = ProcessMaps.file(containing: function.address), owner != canonical {
-            problems.append("\(HUD_ENTRY_SYMBOL_NAME) resolves to code in \(owner), not in \(canonical); the plugin must define its own entry (a dependency's is not it)")
+        if let owner, owner != plugin {
+            problems.append("\(HUD_ENTRY_SYMBOL_NAME) resolves to code in \(owner), not in \(plugin); the plugin must define its own entry (a dependency's is not it)")
         }
         return problems.isEmpty ? .passed("\(HUD_ENTRY_SYMBOL_NAME) is defined in the plugin and returns one constant entry") : .problem(problems[0], details: problems)
+    }
+
+    static let nullEntry = "\(HUD_ENTRY_SYMBOL_NAME)() returned NULL; it must return the plugin's static entry structure"
+
+    /// An address as Swift prints a pointer (`0x00007f…`, 16 digits).
+    static func pointerText(_ address: UInt64) -> String {
+        let digits = String(address, radix: 16)
+        return "0x" + String(repeating: "0", count: max(0, 16 - digits.count)) + digits
     }
 
     /// Every undefined global symbol of the file is defined by the plugin's
@@ -111,7 +128,7 @@ enum LoadingChecks {
         case .failure(let failure):
             return .problem(failure.message)
         case .success(let handle):
-            if let problem = runner.handshakeProblem(handle.entry) { return .problem(problem) }
+            if let problem = handshakeProblem(handle.entry) { return .problem(problem) }
             let version = handle.entry.abiVersion, size = handle.entry.structSize
             return .passed("ABI \(version) (host \(ABIVersion.host)), hud_entry_t.struct_size \(size)")
         }
@@ -123,9 +140,9 @@ enum LoadingChecks {
             return .problem("no entry")
         }
         var problems: [String] = []
-        if runner.configuration.pluginIsFresh, runner.handshakeProblem(handle.entry) == nil,
-           let before = handle.entry.rendererCount(), before != 0 {
-            problems.append("renderer_count() returned \(before) before init(); it must return 0 until init() succeeds")
+        if runner.configuration.pluginIsFresh, handshakeProblem(handle.entry) == nil, let before = handle.entry.rendererCount(),
+           let problem = countBeforeInitProblem(Int64(before)) {
+            problems.append(problem)
         }
         if case .failure(let failure) = runner.initialized() { return .problem(failure.message) }
         let count = handle.entry.rendererCount() ?? 0
@@ -133,6 +150,25 @@ enum LoadingChecks {
             problems.append("renderer_count() returned \(count) after init(); a plugin provides 1 to \(HUD_MAX_RENDERERS) renderers")
         }
         return problems.isEmpty ? .passed("init() returned HUD_STATUS_OK; \(count) renderer\(count == 1 ? "" : "s")") : .problem(problems[0], details: problems)
+    }
+
+    /// `abi-init`'s rule for renderer_count() before the first init()
+    /// (`ABIObservation.missing`: not asked), here or in a renderer host.
+    static func countBeforeInitProblem(_ count: Int64) -> String? {
+        guard count != 0, count != ValidationFrame.ABIObservation.missing else { return nil }
+        return "renderer_count() returned \(count) before init(); it must return 0 until init() succeeds"
+    }
+
+    /// Why the host would refuse `entry` before calling anything in it.
+    static func handshakeProblem(_ entry: RawEntry) -> String? {
+        let version = entry.abiVersion, size = entry.structSize
+        if !version.isLoadable() {
+            return "the plugin was built for ABI \(version); this host speaks \(ABIVersion.host) and majors must match; rebuild against a hud_renderer.h with major \(ABIVersion.host.major)"
+        }
+        if size < EntryLoader.entrySize {
+            return "hud_entry_t.struct_size is \(size) bytes; ABI 1.0 needs at least \(EntryLoader.entrySize); set it to sizeof(hud_entry_t)"
+        }
+        return nil
     }
 
     static func descriptors(_ runner: ConformanceRunner) -> CheckOutcome {
@@ -253,6 +289,23 @@ extension ValidationFrame.SymbolFact {
         return symbols.map { symbol in
             Self(inScope: missing[symbol] == nil, provider: Array((missing[symbol].flatMap { $0 } ?? "").utf8.prefix(4096)))
         }
+    }
+}
+
+extension ValidationFrame.EntryFacts {
+    /// What this process (a renderer host, before its load initializes the
+    /// plugin) sees of the file's entry: the entry function called twice,
+    /// the file holding its code, and renderer_count() if the handshake
+    /// passes. Nil when the file does not open or has no entry symbol: the
+    /// load that follows fails and says why. The file stays open (a
+    /// `RawLibrary` is never closed), so the load finds it loaded.
+    package static func observe(path: String) -> Self? {
+        guard let library = try? RawLibrary.open(path: path), let function = try? library.entryFunction() else { return nil }
+        let first = function.call(), again = function.call()
+        var count = ValidationFrame.ABIObservation.missing
+        if let first, LoadingChecks.handshakeProblem(first) == nil, let before = first.rendererCount() { count = Int64(before) }
+        return Self(first: first?.address ?? 0, again: again?.address ?? 0,
+                    provider: Array((ProcessMaps.file(containing: function.address) ?? "").utf8.prefix(4096)), countBeforeInit: count)
     }
 }
 

@@ -131,6 +131,27 @@ extension ParentJudgment {
         report(outcomes, renderers: renderers, selected: selected, into: &results)
     }
 
+    /// Verifies the child's `abi-entry-symbol` and `abi-init` claims against
+    /// what `registry`'s renderer host saw of the entry before its load
+    /// initialized the plugin (the rest of both steps is what that load
+    /// checks): a finding replaces the claim, and the claims that depend on
+    /// it become unverified.
+    static func verifyEntry(path: String, registry: RendererRegistry, selected: [String], into results: inout [CheckResult]) {
+        guard selected.contains("abi-entry-symbol") || selected.contains("abi-init"), let host = registry.allHosts.values.first else { return }
+        var outcomes: [(check: String, renderer: String?, outcome: CheckOutcome)] = []
+        do {
+            guard let entry = try host.abiFacts(script: [], extensionIDs: []).entry else { return }
+            let owner = entry.provider.isEmpty ? nil : String(decoding: entry.provider, as: UTF8.self)
+            outcomes.append(("abi-entry-symbol", nil, LoadingChecks.entrySymbolOutcome(first: entry.first, again: entry.again, owner: owner,
+                                                                                      plugin: (try? RendererRegistry.resolve(path).path) ?? path)))
+            if let problem = LoadingChecks.countBeforeInitProblem(entry.countBeforeInit) { outcomes.append(("abi-init", nil, .problem(problem))) }
+        } catch {
+            let problem = CheckOutcome.problem("the host's renderer host could not report what it saw of the entry: \(error)")
+            outcomes = [("abi-entry-symbol", nil, problem), ("abi-init", nil, problem)]
+        }
+        report(outcomes, renderers: [], selected: selected, into: &results)
+    }
+
     /// `abi-needed-libraries` from the file's undefined symbols, read here,
     /// looked up in the plugin's link scope by the renderer host (as many
     /// requests as the names need).

@@ -21,18 +21,26 @@ import HudSystem
 ///
 /// What the child still runs for a file, the loading chain, `abi-metadata`
 /// and `abi-needed-libraries`, stands only where the host's own load of the
-/// file and its symbol lookups agree: where the child claimed a pass (or a
+/// file, what its renderer host saw of the entry before that load
+/// (`verifyEntry`) and its symbol lookups agree: where the child claimed a pass (or a
 /// warning) and the host found a problem, the host's result replaces the
 /// child's and says so, and the claims that depend on it are skipped as
 /// unverified. Failures the child reported are kept (a plugin gains
 /// nothing by failing itself).
 package enum ParentJudgment {
     /// Every check the host judges itself for a plugin file: its own
-    /// (`hostOnly`), and `abi-needed-libraries`, which the child still
-    /// runs because it stands on no loading step (a file whose load fails
-    /// for a missing library is still told which): the host's finding
-    /// replaces a pass the child claimed.
-    package static let judged: Set<String> = hostOnly.union(["abi-needed-libraries"])
+    /// (`hostOnly`), and the child's claims it verifies (`verified`).
+    package static let judged: Set<String> = hostOnly.union(verified)
+
+    /// The checks the child still runs that the host verifies from facts
+    /// its renderer host reports (ParentFactsJudgment.swift): its finding
+    /// replaces a pass the child claimed. `abi-entry-symbol` and
+    /// `abi-init` from what the renderer host saw of the entry before its
+    /// load initialized the plugin (the rest of both, and of the loading
+    /// chain, is what the host's own load checks); `abi-needed-libraries`,
+    /// which stands on no loading step (a file whose load fails for a
+    /// missing library is still told which).
+    static let verified: Set<String> = ["abi-entry-symbol", "abi-init", "abi-needed-libraries"]
 
     /// The checks of a plugin file the sandboxed child is never asked for:
     /// every renderer check that lays out (HostRendererRun) and the ABI and
@@ -41,7 +49,7 @@ package enum ParentJudgment {
     /// the child applies to the built-ins, with no claim to replace. None of
     /// them is required by a check the child runs, so the child's own order
     /// is unchanged.
-    package static let hostOnly: Set<String> = laidOutChecks.union(factChecks.subtracting(["abi-needed-libraries"]))
+    package static let hostOnly: Set<String> = laidOutChecks.union(factChecks.subtracting(verified))
 
     /// The renderer checks that lay out.
     static let laidOutChecks: Set<String> = Set([
@@ -74,15 +82,34 @@ package enum ParentJudgment {
         // The host's own checks, in catalog order (a prerequisite first).
         var own = ConformanceCatalog.checks.map(\.id).filter { laidOutChecks.contains($0) && selected.contains($0) }
         var merged = results
-        // A broken loading chain in the child stops every renderer check, as
-        // in the runner: the host's own are skipped in its words.
+        // The loading steps the host's own load does not check, first: the rest stands on them.
+        if case .success(let registry) = loaded { verifyEntry(path: path, registry: registry, selected: selected, into: &merged) }
+        // A broken loading chain stops every renderer check, as in the
+        // runner: the host's own are skipped in its words.
         if let stop = merged.loadingStop {
             merged += own.map { CheckResult(checkID: $0, renderer: nil, status: .skipped, message: stop) }
             own = []
         }
+        /// Each of the host's checks not laid out skipped, the runner's way
+        /// where a check they require stopped, else for `reason`.
+        func skipFacts(_ reason: String) {
+            let notLaidOut = hostOnly.subtracting(laidOutChecks).union(["abi-older-host-sizes"])
+            for definition in ConformanceCatalog.checks where notLaidOut.contains(definition.id) && selected.contains(definition.id) {
+                for id in definition.scope == .renderer && !renderers.isEmpty ? renderers.map(Optional.some) : [nil] {
+                    let stop = (definition.scope == .renderer ? merged.loadingStop : nil) ?? merged.blocker(of: definition, renderer: id, selected: selected)
+                    merged.append(CheckResult(checkID: definition.id, renderer: id, status: .skipped, message: stop ?? reason))
+                }
+            }
+        }
         let registry: RendererRegistry
         switch loaded {
-        case .success(let made): registry = made
+        case .success(let made):
+            // The chain stopped: the host has nothing to run its checks on.
+            if let stop = merged.loadingStop {
+                skipFacts(stop)
+                return merged
+            }
+            registry = made
         case .failure(let error):
             // The check the failure breaks, or, when the profile does not
             // select it (abi-metadata is strict only), the last loading
@@ -95,17 +122,10 @@ package enum ParentJudgment {
             // The host has no renderer host of its own to judge anything
             // with: its own checks are skipped, the runner's way where a
             // check they require stopped in the child.
-            let notLaidOut = hostOnly.subtracting(laidOutChecks).union(["abi-older-host-sizes"])
-            let facts = ConformanceCatalog.checks.filter { notLaidOut.contains($0.id) && selected.contains($0.id) }
-            for definition in facts {
-                for id in definition.scope == .renderer && !renderers.isEmpty ? renderers.map(Optional.some) : [nil] {
-                    let reason = (definition.scope == .renderer ? merged.loadingStop : nil) ?? merged.blocker(of: definition, renderer: id, selected: selected)
-                        ?? "not run: \(check) failed in the host's own run"
-                    merged.append(CheckResult(checkID: definition.id, renderer: id, status: .skipped, message: reason))
-                }
-            }
+            let reason = "not run: \(check) failed in the host's own run"
+            skipFacts(reason)
             for id in renderers.isEmpty ? [nil] : renderers.map(Optional.some) {
-                merged += own.map { CheckResult(checkID: $0, renderer: id, status: .skipped, message: "not run: \(check) failed in the host's own run") }
+                merged += own.map { CheckResult(checkID: $0, renderer: id, status: .skipped, message: reason) }
             }
             return merged
         }

@@ -80,6 +80,7 @@ package enum ParentRuntimeJudgment {
         settings.backoffSeconds = 0
         settings.maxConsecutiveFailures = .max
         settings.allowInsecurePath = allowInsecurePath
+        settings.observeLoading = true
         registry.hostSettings = settings
         do {
             try registry.load(checking: path, scanner: SandboxScanner(timeoutSeconds: timeoutSeconds))

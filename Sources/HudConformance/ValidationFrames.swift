@@ -116,6 +116,21 @@ package enum ValidationFrame: Sendable, Equatable {
         package var provider: [UInt8]
     }
 
+    /// What a renderer host saw of the plugin's entry before its own load
+    /// initialized the plugin (`SandboxServe.observeLoading`, validate's
+    /// renderer hosts only): the facts of `abi-entry-symbol` and of
+    /// `abi-init`'s count rule, which a load does not check.
+    package struct EntryFacts: Sendable, Equatable {
+        /// The entry function's results, first and second call (0: NULL).
+        package var first: UInt64
+        package var again: UInt64
+        /// The file holding the entry function's code (empty: none found).
+        package var provider: [UInt8]
+        /// renderer_count() before init() (`ABIObservation.missing`: not
+        /// asked, for the handshake failed or the function is NULL).
+        package var countBeforeInit: Int64
+    }
+
     /// What one step returned, as raw values: `value` is init()'s status
     /// (`ABIObservation.missing` when the function pointer is NULL) or
     /// renderer_count()'s result; for renderer_at, `pointer` is the address
@@ -147,11 +162,13 @@ package enum ValidationFrame: Sendable, Equatable {
         package var extensions: [[Bool]]
         /// One per requested symbol, in order.
         package var symbols: [SymbolFact]
+        /// What the renderer host saw before its load (nil: it was not asked to look).
+        package var entry: EntryFacts?
 
         package init(sequence: UInt32, loadNanoseconds: UInt64, abiVersion: UInt32, entryStructSize: UInt32,
-                     observations: [ABIObservation], extensions: [[Bool]], symbols: [SymbolFact] = []) {
+                     observations: [ABIObservation], extensions: [[Bool]], symbols: [SymbolFact] = [], entry: EntryFacts? = nil) {
             (self.sequence, self.loadNanoseconds, self.abiVersion, self.entryStructSize) = (sequence, loadNanoseconds, abiVersion, entryStructSize)
-            (self.observations, self.extensions, self.symbols) = (observations, extensions, symbols)
+            (self.observations, self.extensions, self.symbols, self.entry) = (observations, extensions, symbols, entry)
         }
     }
 
@@ -188,6 +205,8 @@ package enum ValidationFrame: Sendable, Equatable {
             }
             w.counted(r.extensions) { w, probes in w.counted(probes) { w, found in w.bool(found) } }
             w.counted(r.symbols) { w, fact in w.bool(fact.inScope); w.countedBytes(fact.provider) }
+            w.bool(r.entry != nil)
+            if let e = r.entry { w.u64(e.first); w.u64(e.again); w.countedBytes(e.provider); w.u64(UInt64(bitPattern: e.countBeforeInit)) }
         case .callPrepared(let sequence):
             kind = 5
             w.u32(sequence)
@@ -260,8 +279,10 @@ package enum ValidationFrame: Sendable, Equatable {
                 for _ in 0..<looked {
                     symbols.append(SymbolFact(inScope: try r.bool(), provider: try r.bytes(atMost: 4096, "bytes in a file name")))
                 }
+                let entry = try r.bool() ? EntryFacts(first: try r.u64(), again: try r.u64(), provider: try r.bytes(atMost: 4096, "bytes in a file name"),
+                                                      countBeforeInit: Int64(bitPattern: try r.u64())) : nil
                 self = .abiFactsDone(ABIFactsReply(sequence: sequence, loadNanoseconds: load, abiVersion: version, entryStructSize: size,
-                                                   observations: observations, extensions: extensions, symbols: symbols))
+                                                   observations: observations, extensions: extensions, symbols: symbols, entry: entry))
             case 20:
                 var request = ConcurrentRequest(sequence: try r.u32(), renderer: try r.u32(), threads: try r.u32(), callsPerThread: try r.u32(),
                                                 capacity: try r.u32(), inputs: [])

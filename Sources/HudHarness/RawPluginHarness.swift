@@ -73,6 +73,8 @@ package struct RawLibrary {
     package func loader(origin: RendererInfo.Origin) -> EntryLoader { unsafe EntryLoader(entry: pointer, origin: origin) }
 
     package var description: String { unsafe String(describing: pointer) }
+    /// Where the structure is, as a number (never turned back into a pointer).
+    package var address: UInt64 { unsafe UInt64(UInt(bitPattern: pointer)) }
 
     package static func == (a: RawEntry, b: RawEntry) -> Bool { unsafe a.pointer == b.pointer }
 }

@@ -34,7 +34,7 @@ package enum RendererHostChild {
         guard SystemCalls.dieWithParent(expectedParent: request.parent) else { return }
 
         let renderers: [PluginRenderer]
-        let loaded: (path: String, nanoseconds: UInt64)
+        let loaded: (path: String, nanoseconds: UInt64, entry: ValidationFrame.EntryFacts?)
         do {
             (renderers, loaded) = try load(request)
         } catch {
@@ -108,7 +108,7 @@ package enum RendererHostChild {
                                            hiddenPositions: reply.hiddenPositions)))
                     continue
                 case .abiFacts(let request)?:
-                    let reply = abiFacts(request, path: loaded.path, loadNanoseconds: loaded.nanoseconds, served: renderers.map(\.info.id))
+                    let reply = abiFacts(request, loaded: loaded, served: renderers.map(\.info.id))
                     send(reply)
                     continue
                 case .abiFactsDone?, .inputsReady?, .concurrentDone?, nil: return  // the child's own frames, or malformed
@@ -176,12 +176,13 @@ package enum RendererHostChild {
 
     /// Runs an `abiFacts` script on the plugin's entry, probes the
     /// extension ids and looks the symbols up in the plugin's link scope,
-    /// reporting what each call returned; nothing is judged here. The
-    /// probes come first: a script may deinit the plugin.
-    private static func abiFacts(_ request: ValidationFrame.ABIFactsRequest, path: String, loadNanoseconds: UInt64,
+    /// reporting what each call returned, with what was seen of the entry
+    /// before the load; nothing is judged here. The probes come first: a
+    /// script may deinit the plugin.
+    private static func abiFacts(_ request: ValidationFrame.ABIFactsRequest, loaded: (path: String, nanoseconds: UInt64, entry: ValidationFrame.EntryFacts?),
                                  served: [String]) -> RendererHostFrame {
         guard request.extensionIDs.count * served.count <= ValidationFrame.maxExtensionProbes,
-              let library = try? RawLibrary.open(path: path), let function = try? library.entryFunction(), let entry = function.call() else {
+              let library = try? RawLibrary.open(path: loaded.path), let function = try? library.entryFunction(), let entry = function.call() else {
             return .callFailed(sequence: request.sequence, reason: "the entry could not be reached again, or \(request.extensionIDs.count) ids × \(served.count) renderers is too many probes")
         }
         let count = min(entry.rendererCount() ?? 0, UInt32(ABILimits.maxRenderers))
@@ -192,9 +193,9 @@ package enum RendererHostChild {
         }
         let symbols = ValidationFrame.SymbolFact.lookUp(request.symbols, in: library)
         let observations = ParentJudgment.ScriptLog.run(request.script, on: entry)
-        let reply = ValidationFrame.abiFactsDone(.init(sequence: request.sequence, loadNanoseconds: loadNanoseconds,
+        let reply = ValidationFrame.abiFactsDone(.init(sequence: request.sequence, loadNanoseconds: loaded.nanoseconds,
                                                        abiVersion: entry.abiVersion.packed, entryStructSize: UInt32(clamping: entry.structSize),
-                                                       observations: observations, extensions: extensions, symbols: symbols)).frame
+                                                       observations: observations, extensions: extensions, symbols: symbols, entry: loaded.entry)).frame
         guard reply.encoded.count <= RendererHostFrame.maxPayload + 4 else {
             return .callFailed(sequence: request.sequence, reason: "the facts of \(request.script.count) steps do not fit one frame")
         }
@@ -203,9 +204,11 @@ package enum RendererHostChild {
 
     /// The path checks (with the real owners, before the namespaces), the
     /// sandbox, then the load; the requested renderers in request order,
-    /// the file loaded and how long the load took (dlopen, the entry,
-    /// init() and the descriptors' validation).
-    private static func load(_ request: SandboxServe) throws(RegistryError) -> ([PluginRenderer], (path: String, nanoseconds: UInt64)) {
+    /// the file loaded, how long the load took (dlopen, the entry, init()
+    /// and the descriptors' validation) and, when asked, what was seen of
+    /// the entry before it.
+    private static func load(_ request: SandboxServe) throws(RegistryError)
+        -> ([PluginRenderer], (path: String, nanoseconds: UInt64, entry: ValidationFrame.EntryFacts?)) {
         let resolved = try RendererRegistry.resolve(request.path)
         if let refusal = PathSecurity(allowInsecure: request.allowInsecurePath).refusal(for: resolved.path) { throw refusal }
         let layers = SandboxLayers.apply(.serve, cpuSeconds: request.cpuSeconds, addressSpaceBytes: RendererHostSettings.addressSpaceBytes,
@@ -214,10 +217,11 @@ package enum RendererHostChild {
             throw .sandboxedLoadFailed(path: resolved.path, reasonCode: .sandboxIncomplete,
                                        reason: "HUD_REQUIRE_SANDBOX=1 but the \(missing.name) layer is \(missing.detail); the plugin was not loaded")
         }
-        let registry = RendererRegistry(security: PathSecurity(allowInsecure: true), isolation: .inProcess)
         let start = SystemCalls.monotonicNanoseconds()
+        let entry = request.observeLoading ? ValidationFrame.EntryFacts.observe(path: resolved.path) : nil
+        let registry = RendererRegistry(security: PathSecurity(allowInsecure: true), isolation: .inProcess)
         try registry.load(path: resolved.path)
-        let loaded = (resolved.path, SystemCalls.monotonicNanoseconds() - start)
+        let loaded = (resolved.path, SystemCalls.monotonicNanoseconds() - start, entry)
         let renderers = try request.renderers.map { id throws(RegistryError) in
             guard let renderer = registry.inProcessRenderer(id: id) else {
                 throw registry.failures.first { $0.rendererID == id }

@@ -403,7 +403,8 @@ struct ValidateTests {
     /// Plugins that break one loading or extension rule and, inside the
     /// `validate` child, claim that check passed (forge_verdict.h): the
     /// host judges it from raw facts its renderer host reports for an ABI
-    /// script and extension ids the host chose, from raw calls at the ABI
+    /// script and extension ids the host chose, or saw of the entry before
+    /// its load initialized the plugin, from raw calls at the ABI
     /// 1.0 sizes into a buffer it reads itself, from the start it
     /// observed, from C inputs laid out in the shared region it compares
     /// itself, or from the exit status of a child whose trap action
@@ -418,6 +419,9 @@ struct ValidateTests {
         ("forges_inputs_unchanged", "output-inputs-unchanged", "failed", "bytes of its inputs"),
         ("forges_no_action_calls", "output-no-action-calls", "failed", "the trap ended the renderer host at once"),
         ("forges_needed_libraries", "abi-needed-libraries", "failed", "(sin) is defined by none of the plugin's DT_NEEDED libraries"),
+        ("forges_entry_symbol", "abi-entry-symbol", "failed", "it must return the same static entry every time"),
+        ("forges_init_count", "abi-init", "failed", "renderer_count() returned 1 before init()"),
+        ("forges_entry_elsewhere", "abi-entry-symbol", "failed", "resolves to code in "),
     ])
     func aForgedLoadingVerdictIsJudgedByTheHost(_ fixture: String, _ check: String, _ status: String, _ finding: String) async throws {
         try await Self.expectHostVerdict(fixture, check, status, finding)

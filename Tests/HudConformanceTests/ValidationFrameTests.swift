@@ -41,11 +41,14 @@ struct ValidationFrameTests {
                            .init(step: .init(.initialize), value: ValidationFrame.ABIObservation.missing),
                            .init(step: .init(.deinitialize), value: 0)],
             extensions: [[true, false, false]],
-            symbols: [.init(inScope: false, provider: Array("/usr/lib/x86_64-linux-gnu/libm.so.6".utf8)), .init(inScope: true, provider: [])]))
+            symbols: [.init(inScope: false, provider: Array("/usr/lib/x86_64-linux-gnu/libm.so.6".utf8)), .init(inScope: true, provider: [])],
+            entry: .init(first: 0x7f00_0000_2000, again: 0x7f00_0000_2400, provider: Array("/opt/plugins/libx.so".utf8), countBeforeInit: 1)))
         let prepared = ValidationFrame.preparedLayout(
             .init(sequence: 9, renderer: 0, generation: 2, complicationsBytes: 0, callBytes: 64),
             .init(capacity: 64, stride: 184, guardBytes: 8192, environmentSize: 136))
-        for frame in [request, reply, prepared, .callPrepared(sequence: 9), .inputsReady(sequence: 9, bytes: 4096)] {
+        var withoutEntry = reply
+        if case .abiFactsDone(var facts) = reply { facts.entry = nil; withoutEntry = .abiFactsDone(facts) }
+        for frame in [request, reply, withoutEntry, prepared, .callPrepared(sequence: 9), .inputsReady(sequence: 9, bytes: 4096)] {
             let payload = carried(frame)
             #expect(try decode(payload) == frame)
             #expect(throws: SandboxProtocolError.self) { try decode(Array(payload.dropLast())) }

@@ -31,6 +31,7 @@ struct SandboxProtocolTests {
         .layers,
         .echo,
         .serve(SandboxServe(path: "/tmp/a b/libx.so", renderers: ["org.x.a", "org.x.b"], cpuSeconds: 3600, allowInsecurePath: true, parent: 4242)),
+        .serve(SandboxServe(path: "/tmp/libx.so", renderers: ["org.x.a"], cpuSeconds: 60, allowInsecurePath: false, observeLoading: true)),
     ])
     func everyRequestSurvivesItsCommandLine(_ request: SandboxRequest) throws {
         #expect(try SandboxRequest(arguments: request.arguments) == request)

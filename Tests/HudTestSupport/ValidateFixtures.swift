@@ -10,6 +10,10 @@ package enum ValidateFixture {
 
     package static var sourceDirectory: String { FixturePlugins.repositoryRoot + "/Tests/Fixtures/validate" }
 
+    /// Fixtures linked against a library of their own (built from the
+    /// named source beside them, found by an `$ORIGIN` run path).
+    static let dependencies = ["forges_entry_elsewhere": "entry_elsewhere_dep"]
+
     /// The fixture's shared object, compiled by the first test that asks
     /// (the others wait for that compile).
     package static func path(_ name: String) async throws -> String {
@@ -17,10 +21,13 @@ package enum ValidateFixture {
             if let compile = cache[name] { return compile }
             let compile = Task { () async throws -> String in
                 let output = FixturePlugins.workDirectory + "/validate-" + name + ".so"
-                try await FixturePlugins.compileCommand(["cc"] + FixturePlugins.pluginFlags + [
-                    "-I", FixturePlugins.headerDirectory, "-I", FixturePlugins.sourceDirectory,
-                    "-o", output, sourceDirectory + "/" + name + ".c",
-                ])
+                let flags = ["cc"] + FixturePlugins.pluginFlags + ["-I", FixturePlugins.headerDirectory, "-I", FixturePlugins.sourceDirectory]
+                var link: [String] = []
+                if let dependency = dependencies[name] {
+                    try await FixturePlugins.compileCommand(flags + ["-o", FixturePlugins.workDirectory + "/lib\(dependency).so", sourceDirectory + "/\(dependency).c"])
+                    link = ["-L", FixturePlugins.workDirectory, "-Wl,--no-as-needed", "-l\(dependency)", "-Wl,-rpath,$ORIGIN"]
+                }
+                try await FixturePlugins.compileCommand(flags + ["-o", output, sourceDirectory + "/" + name + ".c"] + link)
                 return output
             }
             cache[name] = compile

@@ -52,6 +52,9 @@ public struct RendererHostSettings: Sendable, Hashable {
     /// `poll`: a reply that comes within it costs no wake-up of the caller.
     /// 0 always blocks at once (no CPU spent waiting).
     public var replySpinMicroseconds: Double = 100
+    /// The child looks at the plugin's entry before its load initializes
+    /// it and keeps what it saw for `validate`'s questions (never a host's).
+    package var observeLoading = false
 
     /// The address space a renderer host may hold (RLIMIT_AS, 2 GiB; not
     /// applied in sanitizer builds): over it, allocations fail in the
@@ -304,7 +307,7 @@ package final class RendererHost {
         let (filter, output) = (pipes[0], pipes[1])
         let arguments = SandboxRequest.serve(SandboxServe(path: path, renderers: renderers.map(\.id), cpuSeconds: settings.cpuSeconds,
                                                           allowInsecurePath: settings.allowInsecurePath,
-                                                          parent: SystemCalls.processID)).arguments
+                                                          parent: SystemCalls.processID, observeLoading: settings.observeLoading)).arguments
         let tasks = TaskGroup.make(limit: SandboxLayers.taskLimit)
         var request = SpawnRequest(executable: helper, arguments: arguments,
                                    environment: ChildEnvironment.make(extra: [TaskGroup.environmentName: tasks?.path ?? ""]))

@@ -95,13 +95,17 @@ package struct SandboxServe: Sendable, Hashable {
     /// The host's pid: a child whose parent is already someone else (the
     /// host died before the child asked to die with it) exits at once.
     package var parent: Int32 = 0
+    /// Look at the entry before the load initializes the plugin, for
+    /// `validate`'s `abiFacts` (`RendererHostSettings.observeLoading`).
+    package var observeLoading = false
 
-    package init(path: String, renderers: [String], cpuSeconds: Int, allowInsecurePath: Bool, parent: Int32 = 0) {
+    package init(path: String, renderers: [String], cpuSeconds: Int, allowInsecurePath: Bool, parent: Int32 = 0, observeLoading: Bool = false) {
         self.path = path
         self.renderers = renderers
         self.cpuSeconds = cpuSeconds
         self.allowInsecurePath = allowInsecurePath
         self.parent = parent
+        self.observeLoading = observeLoading
     }
 }
 
@@ -154,7 +158,7 @@ extension SandboxRequest {
         case .serve(let serve):
             return ["serve", serve.path, "--cpu-seconds", String(serve.cpuSeconds), "--parent", String(serve.parent)]
                 + serve.renderers.flatMap { ["--renderer", $0] }
-                + (serve.allowInsecurePath ? ["--allow-insecure-path"] : [])
+                + (serve.allowInsecurePath ? ["--allow-insecure-path"] : []) + (serve.observeLoading ? ["--observe-loading"] : [])
         }
     }
 
@@ -194,6 +198,7 @@ extension SandboxRequest {
             while index < rest.count {
                 switch rest[index] {
                 case "--allow-insecure-path": serve.allowInsecurePath = true
+                case "--observe-loading": serve.observeLoading = true
                 case "--renderer", "--cpu-seconds", "--parent":
                     guard index + 1 < rest.count else { throw SandboxProtocolError("\(rest[index]) needs a value") }
                     if rest[index] == "--renderer" {

@@ -34,6 +34,8 @@
  *   VB_DESCRIPTOR_SIZE        the descriptor's struct_size
  *   VB_GET_EXTENSION          the descriptor's get_extension
  *   VB_PICKER_ICON            the descriptor's picker_icon (default "square.dashed")
+ *   VB_RENDERER_COUNT         renderer_count()'s result (default: 1 once initialized, else 0)
+ *   VB_ENTRY_RESULT           what the entry function returns (default: &vb_entry)
  *   VB_NO_ENTRY               define to export no entry symbol
  *   VB_ABI_VERSION            the entry's abi_version
  */
@@ -92,6 +94,12 @@ static const char *vb_icon_word(const char *icon, const char *fallback) {
 #endif
 #ifndef VB_RENDERER_AT
 #define VB_RENDERER_AT(i) ((i) < vb_renderer_count() ? &vb_descriptors[i] : NULL)
+#endif
+#ifndef VB_RENDERER_COUNT
+#define VB_RENDERER_COUNT (vb_refcount > 0 ? 1u : 0u)
+#endif
+#ifndef VB_ENTRY_RESULT
+#define VB_ENTRY_RESULT (&vb_entry)
 #endif
 #ifndef VB_DESCRIPTOR_SIZE
 #define VB_DESCRIPTOR_SIZE sizeof(hud_renderer_descriptor_t)
@@ -304,7 +312,7 @@ static hud_status_t vb_init(void) {
 static void vb_deinit(void) {
     VB_DEINIT_BODY
 }
-static uint32_t vb_renderer_count(void) { return vb_refcount > 0 ? 1u : 0u; }
+static uint32_t vb_renderer_count(void) { return VB_RENDERER_COUNT; }
 static const hud_renderer_descriptor_t *vb_renderer_at(uint32_t i) {
     return VB_RENDERER_AT(i);
 }
@@ -316,7 +324,7 @@ static const hud_entry_t vb_entry = {
     .renderer_count = vb_renderer_count,
     .renderer_at = vb_renderer_at,
 };
-HUD_EXPORT const hud_entry_t *HUD_ENTRY_SYMBOL(void) { return &vb_entry; }
+HUD_EXPORT const hud_entry_t *HUD_ENTRY_SYMBOL(void) { return VB_ENTRY_RESULT; }
 #else
 /* No entry symbol: keep the layout referenced so -Werror stays quiet. */
 HUD_EXPORT const void *validate_fixture_without_entry(void);
