@@ -19,13 +19,16 @@ import HudSystem
 /// prepared calls) are made once, by the first check that reads them, and
 /// every check that reads them shares their failure.
 ///
+/// The run-time checks (ParentRuntimeJudgment.swift) run here too, with
+/// calls whose failure ends nothing.
+///
 /// One thread: the caller's.
 final class HostRendererRun {
-    private let info: RendererInfo
-    private let registry: RendererRegistry
-    private let host: RendererHost
-    private let index: Int
-    private let style: HudPhoneComplicationsStyle
+    let info: RendererInfo
+    let registry: RendererRegistry
+    let host: RendererHost
+    let index: Int
+    let style: HudPhoneComplicationsStyle
     private let snapshots = SnapshotCache()
     /// This run's guard pattern and poison for raw calls: the renderer
     /// cannot know them in advance.
@@ -53,6 +56,8 @@ final class HostRendererRun {
         self.index = index
         self.style = HudPhoneComplicationsStyle(name: id)
     }
+
+    var id: String { info.id }
 
     /// A new check begins: no failure yet.
     func begin() { failure = nil }

@@ -129,7 +129,7 @@ package enum ParentRuntimeJudgment {
             for check in selected { skip(check, rendererFilter, "no renderer \(rendererFilter.map { "'\($0)' " } ?? "")passed loading") }
         }
         for id in ids {
-            let run = HostRun(id: id, registry: registry, configuration: configuration)
+            let run = HostRendererRun(id: id, registry: registry)
             for check in selected {
                 guard let definition = ConformanceCatalog.check(check) else { continue }
                 if let reason = merged.blocker(of: definition, renderer: id, selected: configuration.checkIDs) {
@@ -137,7 +137,8 @@ package enum ParentRuntimeJudgment {
                     continue
                 }
                 let start = SystemCalls.monotonicNanoseconds()
-                merged.append(hostResult(check == "determinism-processes" ? run.acrossProcesses() : run.outcome(check), definition, id, since: start))
+                let outcome = run?.runtimeOutcome(check, configuration) ?? .problem("no renderer host serves '\(id)'")
+                merged.append(hostResult(outcome, definition, id, since: start))
             }
         }
         return merged
@@ -150,42 +151,35 @@ package enum ParentRuntimeJudgment {
     }
 }
 
-/// One renderer of the file, driven through the host's own registry.
-private struct HostRun {
-    let id: String
-    let registry: RendererRegistry
-    let configuration: ConformanceConfiguration
-
-    var style: HudPhoneComplicationsStyle { HudPhoneComplicationsStyle(name: id) }
-
-    /// The renderer host serving `id` (started by the first layout) and the renderer's index in it.
-    var host: (host: RendererHost, index: Int)? {
-        guard let host = registry.allHosts.values.first(where: { $0.index(of: id) != nil }), let index = host.index(of: id) else { return nil }
-        return (host, index)
-    }
-
-    func layout(_ testCase: LayoutCase) throws(RegistryError) -> HudLayout {
+/// The run-time checks of one renderer of the file, through the host's own
+/// registry and renderer host. Unlike the checks that lay out, a failed
+/// call ends nothing here: each check reports its own (fuzzing goes on to
+/// shrink the input that failed).
+extension HostRendererRun {
+    /// `testCase` laid out by the registry, its failure not kept.
+    func layoutAlone(_ testCase: LayoutCase) throws(RegistryError) -> HudLayout {
         let snapshot = try ComplicationsSnapshot(testCase.complications.make())
         return try registry.layout(style: style, snapshot: snapshot, environment: testCase.environment, interaction: testCase.interaction)
     }
 
-    func outcome(_ check: String) -> CheckOutcome {
+    func runtimeOutcome(_ check: String, _ configuration: ConformanceConfiguration) -> CheckOutcome {
         switch check {
-        case "fuzz": fuzz()
-        case "thread-safety": threadSafety()
-        case "perf-layout-time": layoutTime()
+        case "fuzz": fuzz(configuration)
+        case "thread-safety": threadSafety(threads: configuration.threads)
+        case "perf-layout-time": layoutTime(configuration)
         case "perf-allocations": allocations()
+        case "determinism-processes": acrossProcesses()
         default: .problem("the host does not judge '\(check)'")
         }
     }
 
     // MARK: - fuzz
 
-    func fuzz() -> CheckOutcome {
+    func fuzz(_ configuration: ConformanceConfiguration) -> CheckOutcome {
         FuzzCheck.search(seed: configuration.seed, renderer: id, iterations: configuration.fuzzIterations) { testCase in
             let layout: HudLayout
             do throws(RegistryError) {
-                layout = try self.layout(testCase)
+                layout = try self.layoutAlone(testCase)
             } catch {
                 switch error {
                 case .rendererHostFailed(_, _, _, let reason):
@@ -205,8 +199,7 @@ private struct HostRun {
 
     /// Concurrent calls in the renderer host, every slot decoded here and
     /// compared with the serial layout of its input.
-    func threadSafety() -> CheckOutcome {
-        guard let info = registry.info(id: id) else { return .problem("the host's registry has no renderer '\(id)'") }
+    func threadSafety(threads: Int) -> CheckOutcome {
         guard info.capabilities.contains(.threadSafe) else {
             return .notApplicable("the renderer does not declare HUD_CAPABILITY_THREAD_SAFE (layout is [main-thread])")
         }
@@ -226,8 +219,7 @@ private struct HostRun {
         guard !cases.isEmpty else {
             return .notApplicable("not verified: no input laid out without an error in the host's own run (other checks report why)")
         }
-        guard let (host, index) = host else { return .problem("no renderer host serves '\(id)'") }
-        let threads = min(configuration.threads, ValidationFrame.ConcurrentRequest.maxThreads)
+        let threads = min(threads, ValidationFrame.ConcurrentRequest.maxThreads)
         let capacity = max(64, serial.map(\.nodes.count).max() ?? 0)
         var calls = ParentRuntimeJudgment.threadCalls
         while calls > 1, !SharedLayoutArea.concurrentFits(slots: threads * calls, capacity: capacity) { calls -= 1 }
@@ -261,13 +253,13 @@ private struct HostRun {
         let cases = DeterminismChecks.digestCases
         var runs: [(pid: Int32, layouts: [Result<HudLayout, RegistryError>])] = []
         for _ in 0..<2 {
-            host?.host.stop()
+            host.stop()
             var layouts: [Result<HudLayout, RegistryError>] = []
             var pid: Int32?
             for testCase in cases {
-                layouts.append(Result { () throws(RegistryError) in try layout(testCase) })
-                if pid == nil { pid = host?.host.childProcessID }
-                if let running = host?.host.childProcessID, running != pid {
+                layouts.append(Result { () throws(RegistryError) in try layoutAlone(testCase) })
+                if pid == nil { pid = host.childProcessID }
+                if let running = host.childProcessID, running != pid {
                     return .problem("the renderer host was restarted while laying out \(testCase.name) in one fresh process (\(String(describing: layouts.last)))")
                 }
             }
@@ -302,17 +294,16 @@ private struct HostRun {
 
     /// Round trips through the renderer host, timed here: request, call,
     /// reply, and the copy and validation of the nodes.
-    func layoutTime() -> CheckOutcome {
+    func layoutTime(_ configuration: ConformanceConfiguration) -> CheckOutcome {
         let cases = DeterminismChecks.timedCases
         let snapshots: [ComplicationsSnapshot]
         do {
             snapshots = try cases.map { testCase throws(RegistryError) in try ComplicationsSnapshot(testCase.complications.make()) }
-            for index in cases.indices { _ = try layout(cases[index]) }
+            for index in cases.indices { _ = try layoutAlone(cases[index]) }
         } catch {
             // Another check's finding (output-valid, output-no-action-calls, layout-basic).
             return .notApplicable("not verified: the host's own warm-up layout failed: \(error)")
         }
-        guard let (host, index) = host else { return .problem("no renderer host serves '\(id)'") }
         let what = "samples, each the fastest of \(ParentRuntimeJudgment.roundTripsPerSample) round trips timed by the host"
         return DeterminismChecks.timingOutcome(configuration, what: what) { iteration throws(DeterminismChecks.TimingFailure) in
             let which = iteration % cases.count
@@ -340,15 +331,15 @@ private struct HostRun {
         let snapshot: ComplicationsSnapshot
         // A fresh renderer host: what the other checks left in its heap
         // (fragments of fuzzing's large inputs) does not count.
-        host?.host.stop()
+        host.stop()
         do {
             snapshot = try ComplicationsSnapshot(testCase.complications.make())
-            _ = try layout(testCase)
+            _ = try layoutAlone(testCase)
         } catch {
             // Another check's finding (output-valid, output-no-action-calls, layout-basic).
             return .notApplicable("not verified: the host's own warm-up layout failed: \(error)")
         }
-        guard let (host, index) = host, let pid = host.childProcessID else { return .problem("no renderer host serves '\(id)'") }
+        guard let pid = host.childProcessID else { return .problem("no renderer host serves '\(id)'") }
         func calls(_ count: Int) throws(RegistryError) {
             for _ in 0..<count {
                 try host.withFrame(renderer: index, snapshot, environment: testCase.environment, interaction: testCase.interaction) { _ in }

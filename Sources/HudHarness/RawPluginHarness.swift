@@ -53,7 +53,7 @@ package struct RawLibrary {
 
 /// A plugin's entry structure (plugin-owned, static). Equal when it is the
 /// same structure (same address).
-@safe package struct RawEntry: Equatable, CustomStringConvertible {
+@safe package struct RawEntry: Equatable {
     fileprivate let pointer: UnsafePointer<hud_entry_t>
 
     /// The built-ins linked into this host.
@@ -72,7 +72,6 @@ package struct RawLibrary {
     /// The host's own loader over this entry (handshake, init, validation).
     package func loader(origin: RendererInfo.Origin) -> EntryLoader { unsafe EntryLoader(entry: pointer, origin: origin) }
 
-    package var description: String { unsafe String(describing: pointer) }
     /// Where the structure is, as a number (never turned back into a pointer).
     package var address: UInt64 { unsafe UInt64(UInt(bitPattern: pointer)) }
 
