@@ -29,7 +29,7 @@ package enum ConformanceChild {
     /// `HUD_REQUIRE_SANDBOX=1` and one is missing.
     private static func enterSandbox(_ purpose: SandboxLayers.Purpose, _ request: SandboxValidation) -> Bool {
         var plugin: String?
-        if case .file(let path) = request.target { plugin = (try? RendererRegistry.resolve(path).path) ?? path }
+        if case .file(let path) = request.target { plugin = LoadingChecks.canonical(path) }
         let layers = SandboxLayers.apply(purpose, cpuSeconds: request.cpuSeconds, addressSpaceBytes: UInt64(request.memoryMegabytes) << 20,
                                          pluginFile: plugin)
         if SandboxLayers.required, let missing = layers.first(where: { !$0.active }) {

@@ -234,8 +234,6 @@ package final class ConformanceRunner {
         return result
     }
 
-    /// Version handshake problems, or nil.
-
     func initialized() -> Result<Void, CheckFailure> {
         if let initStep { return initStep }
         let result: Result<Void, CheckFailure>

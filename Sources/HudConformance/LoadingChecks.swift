@@ -30,8 +30,12 @@ enum LoadingChecks {
             return .notApplicable("the built-ins' entry is a linked symbol")
         }
         return entrySymbolOutcome(first: handle.entry.address, again: function.call()?.address ?? 0,
-                                  owner: ProcessMaps.file(containing: function.address), plugin: (try? RendererRegistry.resolve(path).path) ?? path)
+                                  owner: ProcessMaps.file(containing: function.address), plugin: canonical(path))
     }
+
+    /// `path` with its symbolic links resolved, as the loader and
+    /// /proc/self/maps name the file (`path` itself if it cannot be).
+    static func canonical(_ path: String) -> String { (try? RendererRegistry.resolve(path).path) ?? path }
 
     /// `abi-entry-symbol`'s rule over what was seen of the entry function in
     /// the process that loaded `plugin` (this one, or a renderer host's
@@ -73,7 +77,7 @@ enum LoadingChecks {
         }
         let undefined: [String]
         do {
-            undefined = try ElfMetadataReader.undefinedSymbols(path: (try? RendererRegistry.resolve(path).path) ?? path)
+            undefined = try ElfMetadataReader.undefinedSymbols(path: canonical(path))
         } catch {
             return .problem("cannot read the file's dynamic symbols: \(error)")
         }
@@ -192,10 +196,9 @@ enum LoadingChecks {
         case .success(let value): renderers = value
         case .failure(let failure): return .problem(failure.message)
         }
-        let canonical = (try? RendererRegistry.resolve(path).path) ?? path
         let found: (records: Int, mismatches: [RegistryError])?
         do {
-            found = try RendererRegistry.metadataMismatches(path: canonical, descriptors: renderers.map(\.info))
+            found = try RendererRegistry.metadataMismatches(path: canonical(path), descriptors: renderers.map(\.info))
         } catch {
             return .problem("the \(HUD_METADATA_SECTION) section cannot be read: \(error)")
         }

@@ -143,7 +143,7 @@ extension ParentJudgment {
             guard let entry = try host.abiFacts(script: [], extensionIDs: []).entry else { return }
             let owner = entry.provider.isEmpty ? nil : String(decoding: entry.provider, as: UTF8.self)
             outcomes.append(("abi-entry-symbol", nil, LoadingChecks.entrySymbolOutcome(first: entry.first, again: entry.again, owner: owner,
-                                                                                      plugin: (try? RendererRegistry.resolve(path).path) ?? path)))
+                                                                                      plugin: LoadingChecks.canonical(path))))
             if let problem = LoadingChecks.countBeforeInitProblem(entry.countBeforeInit) { outcomes.append(("abi-init", nil, .problem(problem))) }
         } catch {
             let problem = CheckOutcome.problem("the host's renderer host could not report what it saw of the entry: \(error)")
@@ -158,7 +158,7 @@ extension ParentJudgment {
     static func neededLibrariesOutcome(path: String, host: RendererHost) -> CheckOutcome {
         let undefined: [String]
         do {
-            undefined = try ElfMetadataReader.undefinedSymbols(path: (try? RendererRegistry.resolve(path).path) ?? path)
+            undefined = try ElfMetadataReader.undefinedSymbols(path: LoadingChecks.canonical(path))
         } catch {
             return .problem("cannot read the file's dynamic symbols: \(error)")
         }

@@ -90,8 +90,8 @@ package enum ParentJudgment {
             merged += own.map { CheckResult(checkID: $0, renderer: nil, status: .skipped, message: stop) }
             own = []
         }
-        /// Each of the host's checks not laid out skipped, the runner's way
-        /// where a check they require stopped, else for `reason`.
+        // Each of the host's checks not laid out skipped, the runner's way
+        // where a check they require stopped, else for `reason`.
         func skipFacts(_ reason: String) {
             let notLaidOut = hostOnly.subtracting(laidOutChecks).union(["abi-older-host-sizes"])
             for definition in ConformanceCatalog.checks where notLaidOut.contains(definition.id) && selected.contains(definition.id) {
