@@ -7,9 +7,9 @@
  * passed on descriptor 3 (at dlopen, before the child reports that check).
  * Caught by: abi-entry-symbol, verified by the host from the file its
  * renderer host found the entry's code in before its load
- * (ParentFactsJudgment.swift). Built by ValidateTests, not ValidateFixture.
+ * (ParentFactsJudgment.swift). ValidateFixture builds the library first
+ * (`ValidateFixture.dependencies`).
  */
-#define VB_ID "org.fixture.validate.entry-elsewhere"
 #define FORGED_CHECK "abi-entry-symbol"
 #define FORGED_PLUGIN
 #include "forge_verdict.h"
