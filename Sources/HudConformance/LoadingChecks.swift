@@ -150,7 +150,7 @@ enum LoadingChecks {
         }
         if case .failure(let failure) = runner.initialized() { return .problem(failure.message) }
         let count = handle.entry.rendererCount() ?? 0
-        if count < 1 || count > UInt32(HUD_MAX_RENDERERS) {
+        if !EntryLoader.isValidRendererCount(count) {
             problems.append("renderer_count() returned \(count) after init(); a plugin provides 1 to \(HUD_MAX_RENDERERS) renderers")
         }
         return problems.isEmpty ? .passed("init() returned HUD_STATUS_OK; \(count) renderer\(count == 1 ? "" : "s")") : .problem(problems[0], details: problems)
@@ -163,16 +163,15 @@ enum LoadingChecks {
         return "renderer_count() returned \(count) before init(); it must return 0 until init() succeeds"
     }
 
-    /// Why the host would refuse `entry` before calling anything in it.
+    /// Why the host would refuse `entry` before calling anything in it
+    /// (`EntryLoader.handshakeRefusal`, the host's rule), in the check's words.
     static func handshakeProblem(_ entry: RawEntry) -> String? {
         let version = entry.abiVersion, size = entry.structSize
-        if !version.isLoadable() {
+        guard let refusal = EntryLoader.handshakeRefusal(version, size: size, path: "") else { return nil }
+        if case .incompatibleABI = refusal {
             return "the plugin was built for ABI \(version); this host speaks \(ABIVersion.host) and majors must match; rebuild against a hud_renderer.h with major \(ABIVersion.host.major)"
         }
-        if size < EntryLoader.entrySize {
-            return "hud_entry_t.struct_size is \(size) bytes; ABI 1.0 needs at least \(EntryLoader.entrySize); set it to sizeof(hud_entry_t)"
-        }
-        return nil
+        return "hud_entry_t.struct_size is \(size) bytes; ABI 1.0 needs at least \(EntryLoader.entrySize); set it to sizeof(hud_entry_t)"
     }
 
     static func descriptors(_ runner: ConformanceRunner) -> CheckOutcome {

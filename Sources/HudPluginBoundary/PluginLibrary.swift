@@ -171,19 +171,13 @@ package enum PluginCalls {
     package func load() throws(RegistryError) -> Result {
         let path = origin.description
         let version = unsafe ABIVersion(packed: entry.pointee.abi_version)
-        guard version.isLoadable() else {
-            throw .incompatibleABI(path: path, pluginVersion: version, hostVersion: .host)
-        }
-        let size = unsafe Int(entry.pointee.struct_size)
-        guard size >= Self.entrySize else {
-            throw .structTooSmall(path: path, structure: "hud_entry_t", size: size, required: Self.entrySize)
-        }
+        if let refusal = unsafe Self.handshakeRefusal(version, size: Int(entry.pointee.struct_size), path: path) { throw refusal }
         guard let status = unsafe PluginCalls.initialize(entry) else {
             throw .invalidDescriptor(path: path, index: -1, id: nil, field: "hud_entry_t.init", reason: "is NULL")
         }
         guard status == Int32(HUD_STATUS_OK) else { throw .initFailed(path: path, status: status) }
 
-        guard let count = unsafe PluginCalls.rendererCount(entry), count >= 1, count <= UInt32(HUD_MAX_RENDERERS) else {
+        guard let count = unsafe PluginCalls.rendererCount(entry), Self.isValidRendererCount(count) else {
             let count = unsafe PluginCalls.rendererCount(entry) ?? 0
             unsafe PluginCalls.deinitialize(entry)
             throw .invalidRendererCount(path: path, count: count)
@@ -199,6 +193,17 @@ package enum PluginCalls {
         if result.renderers.isEmpty { unsafe PluginCalls.deinitialize(entry) }
         return result
     }
+
+    /// The handshake: why a host refuses an entry claiming `version` with
+    /// `struct_size` `size` before calling anything in it (nil: it does not).
+    package static func handshakeRefusal(_ version: ABIVersion, size: Int, path: String) -> RegistryError? {
+        guard version.isLoadable() else { return .incompatibleABI(path: path, pluginVersion: version, hostVersion: .host) }
+        guard size >= entrySize else { return .structTooSmall(path: path, structure: "hud_entry_t", size: size, required: entrySize) }
+        return nil
+    }
+
+    /// `renderer_count()` after `init()`: a plugin provides 1 to `HUD_MAX_RENDERERS` renderers.
+    package static func isValidRendererCount(_ count: UInt32) -> Bool { count >= 1 && count <= UInt32(HUD_MAX_RENDERERS) }
 
     private func descriptor(at index: UInt32, path: String, abiVersion: ABIVersion) throws(RegistryError) -> PluginRenderer {
         let slot = Int(index)
