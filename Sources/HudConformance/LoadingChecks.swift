@@ -297,17 +297,25 @@ extension ValidationFrame.SymbolFact {
 extension ValidationFrame.EntryFacts {
     /// What this process (a renderer host, before its load initializes the
     /// plugin) sees of the file's entry: the entry function called twice,
-    /// the file holding its code, and renderer_count() if the handshake
-    /// passes. Nil when the file does not open or has no entry symbol: the
-    /// load that follows fails and says why. The file stays open (a
-    /// `RawLibrary` is never closed), so the load finds it loaded.
+    /// and renderer_count() if the handshake passes; the file holding its
+    /// code is added when a reply carries the facts (`withProvider`), so a
+    /// start reads no /proc/self/maps. Nil when the file does not open or
+    /// has no entry symbol: the load that follows fails and says why. The
+    /// file stays open (a `RawLibrary` is never closed), so the load finds
+    /// it loaded.
     package static func observe(path: String) -> Self? {
         guard let library = try? RawLibrary.open(path: path), let function = try? library.entryFunction() else { return nil }
         let first = function.call(), again = function.call()
         var count = ValidationFrame.ABIObservation.missing
         if let first, LoadingChecks.handshakeProblem(first) == nil, let before = first.rendererCount() { count = Int64(before) }
-        return Self(first: first?.address ?? 0, again: again?.address ?? 0,
-                    provider: Array((ProcessMaps.file(containing: function.address) ?? "").utf8.prefix(4096)), countBeforeInit: count)
+        return Self(first: first?.address ?? 0, again: again?.address ?? 0, provider: [], countBeforeInit: count)
+    }
+
+    /// These facts with the file holding `function`'s code in this process.
+    package func withProvider(of function: RawEntryFunction) -> Self {
+        var facts = self
+        facts.provider = Array((ProcessMaps.file(containing: function.address) ?? "").utf8.prefix(4096))
+        return facts
     }
 }
 

@@ -124,7 +124,8 @@ package enum ValidationFrame: Sendable, Equatable {
         /// The entry function's results, first and second call (0: NULL).
         package var first: UInt64
         package var again: UInt64
-        /// The file holding the entry function's code (empty: none found).
+        /// The file holding the entry function's code (empty: none found),
+        /// looked up when the reply is made (the mapping does not change).
         package var provider: [UInt8]
         /// renderer_count() before init() (`ABIObservation.missing`: not
         /// asked, for the handshake failed or the function is NULL).

@@ -34,7 +34,7 @@ package enum RendererHostChild {
         guard SystemCalls.dieWithParent(expectedParent: request.parent) else { return }
 
         let renderers: [PluginRenderer]
-        let loaded: (path: String, nanoseconds: UInt64, entry: ValidationFrame.EntryFacts?)
+        let loaded: LoadedPlugin
         do {
             (renderers, loaded) = try load(request)
         } catch {
@@ -179,8 +179,7 @@ package enum RendererHostChild {
     /// reporting what each call returned, with what was seen of the entry
     /// before the load; nothing is judged here. The probes come first: a
     /// script may deinit the plugin.
-    private static func abiFacts(_ request: ValidationFrame.ABIFactsRequest, loaded: (path: String, nanoseconds: UInt64, entry: ValidationFrame.EntryFacts?),
-                                 served: [String]) -> RendererHostFrame {
+    private static func abiFacts(_ request: ValidationFrame.ABIFactsRequest, loaded: LoadedPlugin, served: [String]) -> RendererHostFrame {
         guard request.extensionIDs.count * served.count <= ValidationFrame.maxExtensionProbes,
               let library = try? RawLibrary.open(path: loaded.path), let function = try? library.entryFunction(), let entry = function.call() else {
             return .callFailed(sequence: request.sequence, reason: "the entry could not be reached again, or \(request.extensionIDs.count) ids × \(served.count) renderers is too many probes")
@@ -195,7 +194,8 @@ package enum RendererHostChild {
         let observations = ParentJudgment.ScriptLog.run(request.script, on: entry)
         let reply = ValidationFrame.abiFactsDone(.init(sequence: request.sequence, loadNanoseconds: loaded.nanoseconds,
                                                        abiVersion: entry.abiVersion.packed, entryStructSize: UInt32(clamping: entry.structSize),
-                                                       observations: observations, extensions: extensions, symbols: symbols, entry: loaded.entry)).frame
+                                                       observations: observations, extensions: extensions, symbols: symbols,
+                                                       entry: loaded.entry?.withProvider(of: function))).frame
         guard reply.encoded.count <= RendererHostFrame.maxPayload + 4 else {
             return .callFailed(sequence: request.sequence, reason: "the facts of \(request.script.count) steps do not fit one frame")
         }
@@ -207,8 +207,7 @@ package enum RendererHostChild {
     /// the file loaded, how long the load took (dlopen, the entry, init()
     /// and the descriptors' validation) and, when asked, what was seen of
     /// the entry before it.
-    private static func load(_ request: SandboxServe) throws(RegistryError)
-        -> ([PluginRenderer], (path: String, nanoseconds: UInt64, entry: ValidationFrame.EntryFacts?)) {
+    private static func load(_ request: SandboxServe) throws(RegistryError) -> ([PluginRenderer], LoadedPlugin) {
         let resolved = try RendererRegistry.resolve(request.path)
         if let refusal = PathSecurity(allowInsecure: request.allowInsecurePath).refusal(for: resolved.path) { throw refusal }
         let layers = SandboxLayers.apply(.serve, cpuSeconds: request.cpuSeconds, addressSpaceBytes: RendererHostSettings.addressSpaceBytes,
@@ -221,7 +220,7 @@ package enum RendererHostChild {
         let entry = request.observeLoading ? ValidationFrame.EntryFacts.observe(path: resolved.path) : nil
         let registry = RendererRegistry(security: PathSecurity(allowInsecure: true), isolation: .inProcess)
         try registry.load(path: resolved.path)
-        let loaded = (resolved.path, SystemCalls.monotonicNanoseconds() - start, entry)
+        let loaded = LoadedPlugin(path: resolved.path, nanoseconds: SystemCalls.monotonicNanoseconds() - start, entry: entry)
         let renderers = try request.renderers.map { id throws(RegistryError) in
             guard let renderer = registry.inProcessRenderer(id: id) else {
                 throw registry.failures.first { $0.rendererID == id }
@@ -230,6 +229,14 @@ package enum RendererHostChild {
             return renderer
         }
         return (renderers, loaded)
+    }
+
+    /// The file served, how long its load took, and what was seen of its
+    /// entry before (`SandboxServe.observeLoading`).
+    private struct LoadedPlugin {
+        let path: String
+        let nanoseconds: UInt64
+        let entry: ValidationFrame.EntryFacts?
     }
 
     /// Actions called through the child's trap thunks (any thread).
