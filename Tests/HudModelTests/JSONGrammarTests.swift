@@ -2,8 +2,8 @@
 import Testing
 @testable import HudModel
 
-/// The JSON every document of the project is read with (scene files,
-/// `--events` scripts, the registry cache, the children's replies): strict
+/// The JSON every document of the project is read with (scene files, the
+/// registry cache, the sandboxed children's replies, preview requests): strict
 /// RFC 8259, so a file another tool accepts loosely is refused here with the
 /// line, the column and the reason; and the numbers every JSON output prints
 /// read back as the same values.
