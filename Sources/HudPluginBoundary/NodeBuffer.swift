@@ -519,79 +519,13 @@ package enum LayoutValidator {
     private static func fullString(_ pointer: UnsafePointer<CChar>, _ index: Int, _ field: String, limit: Int) throws(Violation) {
         let length = unsafe strnlen(pointer, limit + 1)
         guard length <= limit else { throw Violation(node: index, field: field, problem: .string(.tooLong(limit: limit))) }
-        guard unsafe UTF8Validation.isValid(UnsafeRawPointer(pointer), count: length) else {
+        // Well-formed UTF-8 as the standard library checks it (Unicode's
+        // table 3-7: no overlong forms, no surrogates, nothing above
+        // U+10FFFF), read in place: no `String` is made.
+        let bytes = unsafe UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: length)
+        guard (try? unsafe UTF8Span(validating: bytes.span)) != nil else {
             throw Violation(node: index, field: field, problem: .string(.invalidUTF8))
         }
-    }
-}
-
-/// Well-formed UTF-8 (Unicode 15, table 3-7: no overlong forms, no
-/// surrogates, nothing above U+10FFFF) checked over raw bytes without
-/// making a `String`; ASCII runs are skipped eight bytes at a time. The same
-/// rule `String(validating:as: UTF8.self)` applies.
-package enum UTF8Validation {
-    package static func isValid(_ start: UnsafeRawPointer, count: Int) -> Bool {
-        unsafe isASCII(start, count: count) || isValidMultibyte(start, count: count)
-    }
-
-    /// True when no byte has its high bit set: eight bytes per load, the
-    /// last load overlapping the previous one instead of a byte loop (every
-    /// load stays inside the `count` bytes).
-    @inline(__always)
-    package static func isASCII(_ start: UnsafeRawPointer, count: Int) -> Bool {
-        let high: UInt64 = 0x8080_8080_8080_8080
-        if count >= 8 {
-            var bits: UInt64 = 0
-            var i = 0
-            while i + 8 < count {
-                unsafe bits |= start.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                i += 8
-            }
-            unsafe bits |= start.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
-            return bits & high == 0
-        }
-        var bits: UInt8 = 0
-        for i in 0..<count { unsafe bits |= start.load(fromByteOffset: i, as: UInt8.self) }
-        return bits & 0x80 == 0
-    }
-
-    private static func isValidMultibyte(_ start: UnsafeRawPointer, count: Int) -> Bool {
-        let bytes = unsafe start.assumingMemoryBound(to: UInt8.self)
-        var i = 0
-        while i < count {
-            // ASCII runs, eight bytes at a time.
-            while i + 8 <= count, unsafe start.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
-                i += 8
-            }
-            guard i < count else { return true }
-            let lead = unsafe bytes[i]
-            if lead < 0x80 {
-                i += 1
-                continue
-            }
-            let width: Int
-            var low: UInt8 = 0x80, high: UInt8 = 0xBF  // bounds for the second byte
-            switch lead {
-            case 0xC2...0xDF: width = 2
-            case 0xE0: width = 3; low = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: width = 3
-            case 0xED: width = 3; high = 0x9F
-            case 0xF0: width = 4; low = 0x90
-            case 0xF1...0xF3: width = 4
-            case 0xF4: width = 4; high = 0x8F
-            default: return false
-            }
-            guard i + width <= count else { return false }
-            let second = unsafe bytes[i + 1]
-            guard second >= low, second <= high else { return false }
-            var k = 2
-            while k < width {
-                guard unsafe bytes[i + k] & 0xC0 == 0x80 else { return false }
-                k += 1
-            }
-            i += width
-        }
-        return true
     }
 }
 

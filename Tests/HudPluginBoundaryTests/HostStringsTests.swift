@@ -39,6 +39,48 @@ struct HostStringsTests {
         return false
     }
 
+    /// Byte sequences around every boundary of UTF-8's well-formedness table.
+    static let utf8Cases: [[UInt8]] = [
+        [], [0x41], Array("plain ascii, longer than eight bytes".utf8), Array("é".utf8), Array("€".utf8), Array("𝄞".utf8),
+        [0xC2, 0x80], [0xDF, 0xBF], [0xC0, 0x80], [0xC1, 0xBF],          // overlong 2-byte
+        [0xE0, 0xA0, 0x80], [0xE0, 0x9F, 0xBF],                           // overlong 3-byte
+        [0xED, 0x9F, 0xBF], [0xED, 0xA0, 0x80],                           // surrogates
+        [0xEF, 0xBF, 0xBF], [0xF0, 0x90, 0x80, 0x80], [0xF0, 0x8F, 0xBF, 0xBF],
+        [0xF4, 0x8F, 0xBF, 0xBF], [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80], // above U+10FFFF
+        [0x80], [0xBF], [0xFE], [0xFF],                                   // stray bytes
+        [0xC3], [0xE2, 0x82], [0xF0, 0x9F, 0x98],                         // truncated
+        [0xE2, 0x28, 0xA1], [0xC3, 0x41],                                 // bad continuation
+        Array("12345678é".utf8), Array("1234567é".utf8), Array("é1234567".utf8), Array("abcdefghijklmnop\u{80}".utf8),
+    ]
+
+    /// A node string the host did not make is read and judged: accepted
+    /// exactly when it is well-formed UTF-8 (the standard library's rule),
+    /// with a non-ASCII byte at every offset of ASCII runs too, refused as
+    /// `invalidUTF8` otherwise.
+    @Test func aStringTheHostDidNotMakeIsAcceptedExactlyWhenItIsWellFormedUTF8() {
+        var cases = Self.utf8Cases
+        for length in 0...24 {
+            for offset in 0...length {
+                for byte: UInt8 in [0x80, 0xC3, 0xFF] {
+                    var bytes = Array(repeating: UInt8(ascii: "a"), count: length)
+                    bytes.insert(byte, at: offset)
+                    cases.append(bytes)
+                }
+            }
+        }
+        for bytes in cases {
+            let wellFormed = String(validating: bytes, as: UTF8.self) != nil
+            let verdict: Result<Void, LayoutValidator.Violation> = Self.withBytes(bytes + [0]) { block in
+                Result { () throws(LayoutValidator.Violation) in try Self.validate(label: block, trusting: .none) }
+            }
+            switch verdict {
+            case .success: #expect(wellFormed, "accepted \(bytes.map { String($0, radix: 16) })")
+            case .failure(let violation):
+                #expect(!wellFormed && Self.isInvalidUTF8(violation), "refused \(bytes.map { String($0, radix: 16) }): \(violation.problem)")
+            }
+        }
+    }
+
     /// At every boundary, in every double field, a node is accepted
     /// exactly when the documented rule says so
     /// (coordinates finite within ±1e7, lengths finite in 0...1e7).

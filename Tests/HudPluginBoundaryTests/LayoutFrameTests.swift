@@ -124,37 +124,4 @@ struct LayoutFrameTests {
                                     environment: HudEnvironment(device: .iphone16Pro)) { $0.count }
         }
     }
-
-    /// Byte sequences around every boundary of UTF-8's well-formedness table.
-    static let utf8Cases: [[UInt8]] = [
-        [], [0x41], Array("plain ascii, longer than eight bytes".utf8), Array("é".utf8), Array("€".utf8), Array("𝄞".utf8),
-        [0xC2, 0x80], [0xDF, 0xBF], [0xC0, 0x80], [0xC1, 0xBF],          // overlong 2-byte
-        [0xE0, 0xA0, 0x80], [0xE0, 0x9F, 0xBF],                           // overlong 3-byte
-        [0xED, 0x9F, 0xBF], [0xED, 0xA0, 0x80],                           // surrogates
-        [0xEF, 0xBF, 0xBF], [0xF0, 0x90, 0x80, 0x80], [0xF0, 0x8F, 0xBF, 0xBF],
-        [0xF4, 0x8F, 0xBF, 0xBF], [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80], // above U+10FFFF
-        [0x80], [0xBF], [0xFE], [0xFF],                                   // stray bytes
-        [0xC3], [0xE2, 0x82], [0xF0, 0x9F, 0x98],                         // truncated
-        [0xE2, 0x28, 0xA1], [0xC3, 0x41],                                 // bad continuation
-        Array("12345678é".utf8), Array("1234567é".utf8), Array("é1234567".utf8), Array("abcdefghijklmnop\u{80}".utf8),
-    ]
-
-    @Test func utf8ValidationMatchesTheStandardLibrary() {
-        var cases = Self.utf8Cases
-        // A non-ASCII byte at every offset of ASCII runs of length 0...24.
-        for length in 0...24 {
-            for offset in 0...length {
-                for byte: UInt8 in [0x80, 0xC3, 0xFF] {
-                    var bytes = Array(repeating: UInt8(ascii: "a"), count: length)
-                    bytes.insert(byte, at: offset)
-                    cases.append(bytes)
-                }
-            }
-        }
-        for bytes in cases {
-            let expected = String(validating: bytes, as: UTF8.self) != nil
-            let actual = bytes.withUnsafeBytes { UTF8Validation.isValid($0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, count: $0.count) }
-            #expect(actual == expected, "bytes \(bytes.map { String($0, radix: 16) })")
-        }
-    }
 }
