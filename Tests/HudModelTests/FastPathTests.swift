@@ -4,12 +4,6 @@ import Testing
 
 /// The fast paths agree with the careful ones they skip.
 struct FastPathTests {
-    @Test(arguments: ["com.example.ring", "a.b", "org.hudbench.generated-00042", "a-b.c-d", "x0.9y",
-                      "", "nodot", ".a", "a.", "a..b", "-a.b", "a-.b", "a.b-", "a.-b", "Com.example", "a.b c", "a.b_c", "ä.b", "a.b\n"])
-    func theIDFastPathAgreesWithTheFullCheck(_ id: String) {
-        #expect(RendererInfo.isWellFormedID(id) == (RendererInfo.idProblem(id) == nil), "\(id)")
-    }
-
     /// Quoting appends unescaped runs whole: the result is the same as
     /// escaping scalar by scalar.
     @Test(arguments: ["", "plain", "a\"b", "back\\slash", "line\nbreak\r\t", "\u{1}\u{1f}", "émoji 🎉 \"x\"", "\"", "tail\\",

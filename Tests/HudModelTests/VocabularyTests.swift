@@ -2,8 +2,8 @@
 import Testing
 @testable import HudModel
 
-/// The vocabulary every target speaks: ABI versions, failure codes, plugin
-/// text checks and the one hit-testing rule.
+/// The vocabulary every target speaks: ABI versions, failure codes, renderer
+/// ids, plugin text checks and the one hit-testing rule.
 struct VocabularyTests {
     @Test func abiVersionsParsePrintCompareAndPack() {
         let v = ABIVersion(major: 1, minor: 2)
@@ -24,6 +24,33 @@ struct VocabularyTests {
         #expect(FailureCode.actionCalledDuringLayout.rawValue == "action-during-layout")
         #expect(FailureCode.wrongClass.rawValue == "not-elf64" && FailureCode.timedOut.rawValue == "timed-out")
         #expect(RegistryError.initFailed(path: "/p", status: -3).code == .initFailed)
+    }
+
+    /// A renderer id is reverse-DNS in lowercase; what is wrong with one is
+    /// said in one order: a character outside [a-z0-9.-] (named whole,
+    /// wherever it is), then a missing '.', an empty label, a '-' at a
+    /// label's edge.
+    @Test func anIDsProblemIsNamedInOneOrder() {
+        let bad = "ids are reverse-DNS in lowercase [a-z0-9.-], e.g. com.example.ring"
+        let cases: [(String, String?)] = [
+            ("com.example.ring", nil), ("a.b", nil), ("org.hudbench.generated-00042", nil), ("a-b.c-d", nil), ("x0.9y", nil),
+            ("", "'' has no '.'; ids are reverse-DNS, e.g. com.example.ring"),
+            ("nodot", "'nodot' has no '.'; ids are reverse-DNS, e.g. com.example.ring"),
+            (".a", "'.a' has an empty label (a leading, trailing or doubled '.')"),
+            ("a.", "'a.' has an empty label (a leading, trailing or doubled '.')"),
+            ("a..b-", "'a..b-' has an empty label (a leading, trailing or doubled '.')"),
+            ("-a.b", "'-a.b' has a label that starts or ends with '-'"),
+            ("a-.b", "'a-.b' has a label that starts or ends with '-'"),
+            ("a.b-", "'a.b-' has a label that starts or ends with '-'"),
+            ("a.-.b", "'a.-.b' has a label that starts or ends with '-'"),
+            ("Com.example", "'Com.example' contains 'C'; \(bad)"),
+            ("-a..b c", "'-a..b c' contains ' '; \(bad)"),
+            ("a.b_c", "'a.b_c' contains '_'; \(bad)"),
+            ("ä.b", "'ä.b' contains 'ä'; \(bad)"),
+            ("e\u{301}.b", "'e\u{301}.b' contains 'e\u{301}'; \(bad)"),
+            ("a.b\n", "'a.b\n' contains '\n'; \(bad)"),
+        ]
+        for (id, problem) in cases { #expect(RendererInfo.idProblem(id) == problem, "\(id.debugDescription)") }
     }
 
     @Test func controlCharactersAreEscapedInTerminalText() {

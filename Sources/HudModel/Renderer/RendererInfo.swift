@@ -44,54 +44,41 @@ public struct RendererInfo: Sendable, Hashable {
         return nil
     }
 
-    /// Why `id` is not a valid renderer id, or nil if it is.
-    package static func idProblem(_ id: String) -> String? {
-        // The common case, a valid id, in one pass over its bytes; the
-        // checks below only run to say what is wrong.
-        if isWellFormedID(id) { return nil }
-        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789.-")
-        if let bad = id.first(where: { !allowed.contains($0) }) {
-            return "'\(id)' contains '\(bad)'; ids are reverse-DNS in lowercase [a-z0-9.-], e.g. com.example.ring"
-        }
-        let labels = id.split(separator: ".", omittingEmptySubsequences: false)
-        if labels.count < 2 {
-            return "'\(id)' has no '.'; ids are reverse-DNS, e.g. com.example.ring"
-        }
-        if labels.contains(where: \.isEmpty) {
-            return "'\(id)' has an empty label (a leading, trailing or doubled '.')"
-        }
-        if labels.contains(where: { $0.hasPrefix("-") || $0.hasSuffix("-") }) {
-            return "'\(id)' has a label that starts or ends with '-'"
-        }
-        return nil
-    }
-
-    /// `idProblem(id) == nil`, in one pass over the UTF-8 bytes: only
+    /// Why `id` is not a valid renderer id, or nil if it is: only
     /// [a-z0-9.-], at least two labels, none empty, none starting or ending
-    /// with '-'.
-    static func isWellFormedID(_ id: String) -> Bool {
+    /// with '-'. One pass over the UTF-8 bytes; a character outside the set
+    /// is named first, wherever it is, then the other problems in that order.
+    package static func idProblem(_ id: String) -> String? {
         var labels = 1
         var labelLength = 0
         var previous: UInt8 = 0
+        var emptyLabel = false
+        var dashAtEdge = false
         let span = id.utf8.span
-        for index in 0..<span.count {
+        for index in span.indices {
             let byte = span[index]
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 labelLength += 1
             case UInt8(ascii: "-"):
-                guard labelLength > 0 else { return false }
+                if labelLength == 0 { dashAtEdge = true }
                 labelLength += 1
             case UInt8(ascii: "."):
-                guard labelLength > 0, previous != UInt8(ascii: "-") else { return false }
+                if labelLength == 0 { emptyLabel = true } else if previous == UInt8(ascii: "-") { dashAtEdge = true }
                 labels += 1
                 labelLength = 0
             default:
-                return false
+                // Named as a whole character (a letter with its accent).
+                let bad = id.first { !($0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "." || $0 == "-")) } ?? "?"
+                return "'\(id)' contains '\(bad)'; ids are reverse-DNS in lowercase [a-z0-9.-], e.g. com.example.ring"
             }
             previous = byte
         }
-        return labels >= 2 && labelLength > 0 && previous != UInt8(ascii: "-")
+        if labelLength == 0 { emptyLabel = true } else if previous == UInt8(ascii: "-") { dashAtEdge = true }
+        if labels < 2 { return "'\(id)' has no '.'; ids are reverse-DNS, e.g. com.example.ring" }
+        if emptyLabel { return "'\(id)' has an empty label (a leading, trailing or doubled '.')" }
+        if dashAtEdge { return "'\(id)' has a label that starts or ends with '-'" }
+        return nil
     }
 
     /// Why a renderer description that did not come from a loaded
