@@ -307,7 +307,8 @@ extension ValidationFrame.EntryFacts {
         guard let library = try? RawLibrary.open(path: path), let function = try? library.entryFunction() else { return nil }
         let first = function.call(), again = function.call()
         var count = ValidationFrame.ABIObservation.missing
-        if let first, LoadingChecks.handshakeProblem(first) == nil, let before = first.rendererCount() { count = Int64(before) }
+        if let first, EntryLoader.handshakeRefusal(first.abiVersion, size: first.structSize, path: path) == nil,
+           let before = first.rendererCount() { count = Int64(before) }
         return Self(first: first?.address ?? 0, again: again?.address ?? 0, provider: [], countBeforeInit: count)
     }
 

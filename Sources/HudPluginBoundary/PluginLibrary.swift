@@ -177,10 +177,11 @@ package enum PluginCalls {
         }
         guard status == Int32(HUD_STATUS_OK) else { throw .initFailed(path: path, status: status) }
 
-        guard let count = unsafe PluginCalls.rendererCount(entry), Self.isValidRendererCount(count) else {
-            let count = unsafe PluginCalls.rendererCount(entry) ?? 0
+        // Asked once: the count judged is the count reported.
+        let reported = unsafe PluginCalls.rendererCount(entry)
+        guard let count = reported, Self.isValidRendererCount(count) else {
             unsafe PluginCalls.deinitialize(entry)
-            throw .invalidRendererCount(path: path, count: count)
+            throw .invalidRendererCount(path: path, count: reported ?? 0)
         }
         var result = unsafe Result(entry: entry, renderers: [], failures: [])
         for index in 0..<count {

@@ -13,15 +13,6 @@ struct JSONGrammarTests {
         var line: Int
         var column: Int
         var reason: String
-        init(_ text: String, _ line: Int, _ column: Int, _ reason: String) {
-            self.init(bytes: Array(text.utf8), line, column, reason)
-        }
-        init(bytes: [UInt8], _ line: Int, _ column: Int, _ reason: String) {
-            text = bytes
-            self.line = line
-            self.column = column
-            self.reason = reason
-        }
         var testDescription: String { String(decoding: text, as: UTF8.self).debugDescription }
     }
 
@@ -52,7 +43,7 @@ struct JSONGrammarTests {
         Refusal("\"✓\" x", 1, 5, "unexpected text after the JSON value"),
         Refusal(String(repeating: "[", count: 66), 1, 66, "nesting deeper than 64 levels"),
         // Columns count characters: a continuation byte is not one.
-        Refusal(bytes: [0x22, 0x80, 0x22], 1, 3, "string is not valid UTF-8"),
+        Refusal(text: [0x22, 0x80, 0x22], line: 1, column: 3, reason: "string is not valid UTF-8"),
     ]
 
     @Test(arguments: refusals)
@@ -109,5 +100,11 @@ struct JSONGrammarTests {
             let text = JSONValue.number(value).serialized(pretty: false)
             #expect(try JSONParser.parse(text) == .number(value), "\(value) printed as \(text)")
         }
+    }
+}
+
+extension JSONGrammarTests.Refusal {
+    init(_ text: String, _ line: Int, _ column: Int, _ reason: String) {
+        self.init(text: Array(text.utf8), line: line, column: column, reason: reason)
     }
 }
